@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "creative-tool",
+    products: [
+        .executable(name: "creative-tool", targets: ["creative-tool"]),
+    ],
+    targets: [
+        // C libraries, found through pkg-config.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // The public test artwork, embedded in the binary from TestImages/.
+        .target(name: "CArtwork", path: "Sources/CArtwork"),
+
+        // Pure Swift: catalog, devices, slot math, selection, reports.
+        .target(name: "CreativeCore"),
+        // Pixels: libvips (and libpng for strict PNG checks).
+        .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNG", "CArtwork"]),
+        // Argument reading and one file per subcommand.
+        .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging"]),
+        .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),
+
+        .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
+        .testTarget(name: "CreativeImagingTests", dependencies: ["CreativeImaging", "CreativeCore", "CVips"]),
+        .testTarget(name: "CreativeCLITests", dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,103 @@
+import CreativeCore
+
+/// The parsed command line of one subcommand: positional arguments, options with values, flags.
+///
+/// Accepts `--name value`, `--name=value`, boolean `--flag`, `-` as a positional (standard
+/// input or output), and `--` to end options. Anything starting with `-` that the command
+/// does not declare is a usage error.
+public struct ParsedArguments: Sendable {
+    public private(set) var positionals: [String] = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
+
+    /// Reads `arguments` against the options (which take a value) and flags (which do not).
+    /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, or a repeated option.
+    public init(_ arguments: [String], options: Set<String>, flags: Set<String>) throws(CLIError) {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") || Self.isNegativeNumber(argument) {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if flags.contains(name) {
+                guard inlineValue == nil else { throw .usage("\(name) takes no value") }
+                self.flags.insert(name)
+            } else if options.contains(name) {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw .usage("\(name) needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                guard values[name] == nil else { throw .usage("\(name) is given twice") }
+                values[name] = [value]
+            } else {
+                throw .usage("unknown option \(name)")
+            }
+        }
+    }
+
+    private static func isNegativeNumber(_ text: String) -> Bool {
+        text.count > 1 && text.dropFirst().allSatisfy { $0.isNumber || $0 == "." || $0 == "x" }
+    }
+
+    /// True when the flag was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The value of an option, or nil.
+    public func value(_ name: String) -> String? { values[name]?.first }
+
+    /// An option parsed as a whole number within a range.
+    public func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw .usage("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
+    /// An option parsed as a number.
+    public func double(_ name: String) throws(CLIError) -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), number.isFinite else {
+            throw .usage("\(name) must be a number, not '\(text)'")
+        }
+        return number
+    }
+
+    /// An option parsed as one of an enum's raw values.
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type)
+        throws(CLIError) -> Choice? where Choice.RawValue == String {
+        guard let text = value(name) else { return nil }
+        guard let choice = Choice(rawValue: text.lowercased()) else {
+            let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .usage("\(name) must be one of \(allowed), not '\(text)'")
+        }
+        return choice
+    }
+
+    /// An option parsed as `WxH`.
+    public func size(_ name: String) throws(CLIError) -> PixelSize? {
+        guard let text = value(name) else { return nil }
+        do {
+            return try PixelSize(parsing: text)
+        } catch {
+            throw .usage("\(name): \(error)")
+        }
+    }
+}

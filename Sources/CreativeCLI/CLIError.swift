@@ -1,0 +1,33 @@
+import CreativeCore
+import CreativeImaging
+
+/// Why a command stopped; each case has its exit code.
+public enum CLIError: Error, Equatable, Sendable {
+    /// The command line is wrong (unknown flag, bad `WxH`, missing argument): exit 64.
+    case usage(String)
+    /// The job failed or the creative was rejected; `code` is the stable error code: exit 1.
+    case failed(code: String, message: String)
+
+    /// The process exit code.
+    public var exitCode: Int32 {
+        switch self {
+        case .usage: ExitCode.usage
+        case .failed: ExitCode.failure
+        }
+    }
+
+    /// A failure carrying an imaging error's code and message.
+    static func imaging(_ error: ImagingError, file: String? = nil) -> CLIError {
+        .failed(code: error.code, message: (file.map { "\($0): " } ?? "") + error.message)
+    }
+}
+
+/// The exit codes of DESIGN section 4.
+public enum ExitCode {
+    /// Success; for validation, every creative valid.
+    public static let success: Int32 = 0
+    /// A creative was rejected or the job failed.
+    public static let failure: Int32 = 1
+    /// The command line was wrong.
+    public static let usage: Int32 = 64
+}

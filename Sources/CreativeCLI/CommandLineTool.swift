@@ -1,0 +1,85 @@
+import CreativeCore
+import CreativeImaging
+
+/// One subcommand: its name, its help, and how it runs.
+protocol Subcommand {
+    /// The word after `creative-tool`.
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// The usage lines shown with `--help` and after a usage error.
+    static var usage: String { get }
+    /// Options that take a value, and flags that do not (besides `--help`).
+    static var options: Set<String> { get }
+    static var flags: Set<String> { get }
+    /// Runs with parsed arguments; returns the exit code.
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32
+}
+
+/// The root command: reads the subcommand, runs it, maps errors to exit codes.
+public enum CommandLineTool {
+    /// The tool's version.
+    public static let version = "0.1.0"
+
+    static var subcommands: [any Subcommand.Type] {
+        [RenderCommand.self, SlotCommand.self, SelectCommand.self, TestArtworkCommand.self]
+    }
+
+    /// Runs the tool with the arguments after the program name; returns the exit code.
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else {
+            Streams.errLine("creative-tool: missing command")
+            Streams.errLine(overview)
+            return ExitCode.usage
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            Streams.out(overview + "\n")
+            return ExitCode.success
+        }
+        if first == "--version" {
+            Streams.outLine("creative-tool \(version) (libvips \(VipsRuntime.version))")
+            return ExitCode.success
+        }
+        guard let command = subcommands.first(where: { $0.name == first }) else {
+            Streams.errLine("creative-tool: unknown command '\(first)'")
+            Streams.errLine(overview)
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            Streams.out(command.usage + "\n")
+            return ExitCode.success
+        }
+        do {
+            let parsed = try ParsedArguments(rest, options: command.options, flags: command.flags)
+            return try command.run(parsed)
+        } catch {
+            switch error {
+            case .usage(let message):
+                Streams.errLine("creative-tool \(command.name): \(message)")
+                Streams.errLine("hint: see 'creative-tool \(command.name) --help'")
+                Streams.errLine(command.usage)
+            case .failed(let code, let message):
+                Streams.errLine("creative-tool \(command.name): \(code): \(message)")
+            }
+            return error.exitCode
+        }
+    }
+
+    static var overview: String {
+        var rows: [(String, String)] = []
+        for command in subcommands { rows.append((command.name, command.summary)) }
+        let width = rows.reduce(0) { max($0, $1.0.count) }
+        let lines = rows.map { name, summary in
+            "  " + name + String(repeating: " ", count: width - name.count + 2) + summary
+        }
+        return """
+        usage: creative-tool <command> [options]   (creative-tool <command> --help for details)
+
+        commands:
+        \(lines.joined(separator: "\n"))
+
+        exit codes: 0 success, 1 creative rejected or job failed, 64 usage error
+        """
+    }
+}

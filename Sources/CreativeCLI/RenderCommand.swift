@@ -1,0 +1,106 @@
+import CreativeCore
+import CreativeImaging
+
+/// `creative-tool render`: aspect-fit, letterboxed render of a creative into a slot.
+enum RenderCommand: Subcommand {
+    static let name = "render"
+    static let summary = "render a creative (or the test artwork) aspect-fit into a slot"
+    static let usage = """
+    usage: creative-tool render [FILE...] --slot WxH [--scale N] [--background C]
+                                [--format png|jpeg|webp] [--no-enlarge] [--output PATH|-]
+                                [--max-pixels N] [--max-bytes N]
+      FILE          PNG, JPEG, GIF or WebP; '-' reads standard input. With several files the
+                    adaptive selection rule picks one; with none, the built-in test artwork.
+      --slot WxH    slot size in points (for example 390x61)
+      --scale N     pixels per point, 1 to 4 (default 1; 2.625 for Android xxhdpi)
+      --background  '#rrggbb' or 'transparent' (default: transparent, white for JPEG)
+      --format      png (default), jpeg or webp
+      --no-enlarge  never scale the artwork above its own size
+      --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output
+    """
+    static let options: Set<String> = ["--slot", "--scale", "--background", "--format", "--output",
+                                       "--max-pixels", "--max-bytes"]
+    static let flags: Set<String> = ["--no-enlarge"]
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        guard let points = try arguments.size("--slot") else { throw .usage("--slot WxH is required") }
+        let scale = try arguments.double("--scale") ?? 1
+        do { try SlotMath.checkScale(scale) } catch { throw .usage(error.description) }
+        let slot = Slot(points: points, scale: scale)
+        guard slot.pixels.width <= PixelSize.maximumSide, slot.pixels.height <= PixelSize.maximumSide else {
+            throw .usage("--slot x --scale is \(slot.pixels) pixels, over \(PixelSize.maximumSide) per side")
+        }
+        let format = try arguments.choice("--format", OutputFormat.self) ?? .png
+        var background: Background?
+        if let text = arguments.value("--background") {
+            do { background = try Background(parsing: text) } catch { throw .usage(error.description) }
+        }
+        let settings: RenderSettings
+        do {
+            settings = try RenderSettings(canvas: slot.pixels, format: format, background: background,
+                                          enlarge: !arguments.flag("--no-enlarge"))
+        } catch { throw .usage(error.description) }
+        let maxPixels = try Inputs.maxPixels(arguments)
+        let maxBytes = try arguments.int("--max-bytes", in: 1...1 << 30) ?? Inputs.defaultRenderMaxBytes
+
+        let (source, stem) = try pickSource(arguments.positionals, slot: slot, maxBytes: maxBytes,
+                                            maxPixels: maxPixels)
+        let output = arguments.value("--output") ?? "\(stem)-\(points)@\(scaleText(scale))x.\(format.fileExtension)"
+        let bytes: [UInt8]
+        do {
+            bytes = try Renderer.render(source, settings: settings)
+        } catch {
+            throw .imaging(error, file: stem)
+        }
+        try Inputs.write(bytes, to: output)
+        if output != "-" {
+            let placement = Placement(source: source.displayedSize, canvas: slot.pixels, enlarge: settings.enlarge)
+            Streams.outLine("wrote \(output): \(slot.pixels) px (slot \(points) pt @\(scaleText(scale))x), "
+                + "\(source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
+                + "\(bytes.count) bytes")
+        }
+        return ExitCode.success
+    }
+
+    /// The source to render and a name for it: the one file, the best of several, or the test artwork.
+    private static func pickSource(_ files: [String], slot: Slot, maxBytes: Int,
+                                   maxPixels: Int) throws(CLIError) -> (ImageSource, String) {
+        if files.filter({ $0 == "-" }).count > 1 { throw .usage("standard input ('-') can be read only once") }
+        var sources: [(ImageSource, String)] = []
+        if files.isEmpty {
+            for size in Catalog.adaptiveSizes {
+                guard let bytes = TestArtwork.embedded(size) else {
+                    throw .failed(code: "render_failed", message: "test artwork \(size) is not built in")
+                }
+                do {
+                    sources.append((try ImageSource(bytes: bytes), "test-artwork-\(size)"))
+                } catch { throw .imaging(error) }
+            }
+        } else {
+            for path in files {
+                sources.append((try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels), stem(of: path)))
+            }
+        }
+        if sources.count == 1 { return sources[0] }
+        do {
+            let result = try Selection.select(sources.map(\.0.displayedSize), mode: .adaptive,
+                                              width: slot.pixels.width, height: slot.pixels.height)
+            return sources[result.winner]
+        } catch {
+            throw .failed(code: "no_eligible_creative", message: error.description)
+        }
+    }
+
+    /// A file name without folders and extension (`render` for standard input).
+    static func stem(of path: String) -> String {
+        if path == "-" { return "render" }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// `3` for whole scales, `2.625` otherwise.
+    static func scaleText(_ scale: Double) -> String {
+        scale == scale.rounded() ? String(Int(scale)) : String(scale)
+    }
+}

@@ -1,0 +1,82 @@
+import CreativeCore
+import CreativeImaging
+
+/// `creative-tool select`: which candidate the ad server serves for a request.
+enum SelectCommand: Subcommand {
+    static let name = "select"
+    static let summary = "pick the creative the ad server serves for a slot"
+    static let usage = """
+    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy]
+                                CANDIDATE... [--json]
+      --width PX    screen (slot) width in pixels
+      --height PX   banner height (adaptive) or max height (inline) in pixels
+      --mode        adaptive (default with --height), inline, or legacy (default without)
+      CANDIDATE     an image file or a size WxH
+    """
+    static let options: Set<String> = ["--width", "--height", "--mode", "--max-pixels"]
+    static let flags: Set<String> = ["--json"]
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        guard let width = try arguments.int("--width", in: 1...100_000) else { throw .usage("--width PX is required") }
+        let height = try arguments.int("--height", in: 1...100_000)
+        let mode = try arguments.choice("--mode", SelectionMode.self) ?? (height == nil ? .legacy : .adaptive)
+        if mode != .legacy && height == nil { throw .usage("--mode \(mode.rawValue) needs --height PX") }
+        guard !arguments.positionals.isEmpty else { throw .usage("give at least one CANDIDATE (a file or WxH)") }
+        let maxPixels = try Inputs.maxPixels(arguments)
+        var sizes: [PixelSize] = []
+        for candidate in arguments.positionals {
+            sizes.append(try size(of: candidate, maxPixels: maxPixels))
+        }
+        let result: SelectionResult
+        do {
+            result = try Selection.select(sizes, mode: mode, width: width, height: height)
+        } catch {
+            throw .failed(code: "no_eligible_creative", message: error.description)
+        }
+        let names = arguments.positionals
+        if arguments.flag("--json") {
+            Streams.outLine(JSONValue.object([
+                ("mode", .string(mode.rawValue)),
+                ("width", .int(width)),
+                ("height", height.map { .int($0) } ?? .null),
+                ("winner", .object([("candidate", .string(names[result.winner])),
+                                    ("size", .string(sizes[result.winner].description))])),
+                ("ranking", .array(result.ranking.map { ranked in
+                    .object([("candidate", .string(names[ranked.index])),
+                             ("size", .string(ranked.size.description)),
+                             ("shape", .string(ranked.size.shape.rawValue)),
+                             ("eligible", .bool(ranked.eligible)),
+                             ("score", ranked.eligible ? .double(ranked.score) : .null),
+                             ("note", .optional(ranked.note))])
+                })),
+            ]).serialized())
+        } else {
+            let request = height.map { "\(width)x\($0) px" } ?? "\(width) px wide"
+            Streams.outLine("\(mode.rawValue) request \(request): serves \(names[result.winner]) (\(sizes[result.winner]))")
+            for (rank, ranked) in result.ranking.enumerated() {
+                let score = ranked.eligible ? scoreText(ranked.score, mode: mode) : "excluded"
+                let note = ranked.note.map { " (\($0))" } ?? ""
+                Streams.outLine("  \(rank + 1). \(names[ranked.index]) \(ranked.size): \(score)\(note)")
+            }
+        }
+        return ExitCode.success
+    }
+
+    private static func scoreText(_ score: Double, mode: SelectionMode) -> String {
+        switch mode {
+        case .adaptive: "aspect distance \(JSONValue.double(score).serialized())"
+        case .inline: "shown area \(Int(score)) px"
+        case .legacy: "width \(Int(score)) px"
+        }
+    }
+
+    /// A `WxH` candidate, or the displayed size of an image file.
+    private static func size(of candidate: String, maxPixels: Int) throws(CLIError) -> PixelSize {
+        if let size = try? PixelSize(parsing: candidate) { return size }
+        if candidate.contains("x"), candidate.allSatisfy({ $0.isNumber || $0 == "x" || $0 == "-" }) {
+            do { return try PixelSize(parsing: candidate) } catch { throw .usage(error.description) }
+        }
+        let source = try Inputs.openSource(candidate, maxBytes: Inputs.defaultRenderMaxBytes, maxPixels: maxPixels)
+        return source.displayedSize
+    }
+}

@@ -1,0 +1,24 @@
+/// Errors of the pure rules: every case is a caller mistake that the CLI maps to a usage error.
+public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A `WxH` text that is malformed, zero, negative or too large.
+    case invalidSize(String)
+    /// A size that is well formed but not one of the catalog's accepted sizes.
+    case sizeNotAllowed(PixelSize)
+    /// A scale that is not a finite number between 1 and 4.
+    case invalidScale(String)
+    /// A width, height or other number that is out of range.
+    case invalidNumber(String)
+    /// A selection with no candidate that the mode may pick (say, only rectangles for an anchored slot).
+    case noEligibleCandidate(String)
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let text), .invalidScale(let text), .invalidNumber(let text),
+             .noEligibleCandidate(let text):
+            return text
+        case .sizeNotAllowed(let size):
+            let allowed = Catalog.entries.map(\.size.description).joined(separator: ", ")
+            return "\(size) is not an accepted size; accepted: \(allowed)"
+        }
+    }
+}

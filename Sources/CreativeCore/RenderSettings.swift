@@ -1,0 +1,79 @@
+/// What fills the letterbox bars (and sits behind transparent content).
+public enum Background: Sendable, Equatable, CustomStringConvertible {
+    /// Bars stay transparent; the output keeps an alpha band.
+    case transparent
+    /// An opaque sRGB colour.
+    case color(red: UInt8, green: UInt8, blue: UInt8)
+
+    /// White, the bars of a JPEG when no colour is given.
+    public static let white = Background.color(red: 255, green: 255, blue: 255)
+
+    /// Parses `transparent`, `#rrggbb` or `#rgb`.
+    /// - Throws: ``CoreError/invalidNumber(_:)`` for anything else.
+    public init(parsing text: String) throws(CoreError) {
+        let lowered = text.lowercased()
+        if lowered == "transparent" || lowered == "none" {
+            self = .transparent
+            return
+        }
+        var hex = Substring(lowered)
+        guard hex.first == "#" else {
+            throw .invalidNumber("background '\(text)' is not '#rrggbb' or 'transparent'")
+        }
+        hex = hex.dropFirst()
+        if hex.count == 3 { hex = Substring(hex.map { "\($0)\($0)" }.joined()) }
+        guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
+            throw .invalidNumber("background '\(text)' is not '#rrggbb' or 'transparent'")
+        }
+        self = .color(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    public var description: String {
+        switch self {
+        case .transparent: return "transparent"
+        case .color(let r, let g, let b):
+            return "#" + [r, g, b].map { value in
+                let hex = String(value, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
+        }
+    }
+}
+
+/// The formats a render can be written in.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case png, jpeg, webp
+
+    /// The file name extension.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    /// The HTTP media type.
+    public var mediaType: String { "image/\(rawValue)" }
+    /// Whether the format can keep transparent bars.
+    public var supportsAlpha: Bool { self != .jpeg }
+
+    /// The background used when the caller gives none: transparent where possible, else white.
+    public var defaultBackground: Background { supportsAlpha ? .transparent : .white }
+}
+
+/// Everything a render needs besides the source: the slot in pixels and how to fill and encode it.
+public struct RenderSettings: Sendable, Equatable {
+    /// Output size in pixels (the slot's points x scale).
+    public var canvas: PixelSize
+    public var format: OutputFormat
+    public var background: Background
+    /// When false the content is never scaled above its own size.
+    public var enlarge: Bool
+
+    /// - Throws: ``CoreError/invalidNumber(_:)`` for transparent bars in JPEG.
+    public init(canvas: PixelSize, format: OutputFormat = .png, background: Background? = nil,
+                enlarge: Bool = true) throws(CoreError) {
+        let chosen = background ?? format.defaultBackground
+        if chosen == .transparent && !format.supportsAlpha {
+            throw .invalidNumber("JPEG cannot be transparent; give --background '#rrggbb' or use png/webp")
+        }
+        self.canvas = canvas
+        self.format = format
+        self.background = chosen
+        self.enlarge = enlarge
+    }
+}

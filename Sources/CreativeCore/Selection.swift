@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The three ways the ad server picks a creative for a request.
+public enum SelectionMode: String, Sendable, CaseIterable {
+    /// Width + banner height: the strip with the closest aspect ratio.
+    case adaptive
+    /// Width + max height: every candidate fitted; the one shown biggest.
+    case inline
+    /// Width only: the widest strip that fits, else the narrowest.
+    case legacy
+}
+
+/// One candidate of a selection and how it scored.
+public struct RankedCandidate: Sendable {
+    /// Index of the candidate in the caller's list.
+    public let index: Int
+    /// Its pixel size.
+    public let size: PixelSize
+    /// Whether the mode may pick it at all (anchored modes exclude rectangles).
+    public let eligible: Bool
+    /// The mode's score: `|ln(ratio / slot ratio)|` (adaptive, lower wins),
+    /// the fitted area in pixels (inline, higher wins), or the width (legacy).
+    public let score: Double
+    /// Why it was excluded, when it was.
+    public let note: String?
+}
+
+/// The outcome of a selection: the winner and every candidate ranked, best first.
+public struct SelectionResult: Sendable {
+    public let mode: SelectionMode
+    /// The request, in pixels (height is the banner height or max height; nil in legacy mode).
+    public let width: Int
+    public let height: Int?
+    /// Index (into the caller's list) of the winner.
+    public let winner: Int
+    /// Eligible candidates best first, then the excluded ones in input order.
+    public let ranking: [RankedCandidate]
+}
+
+/// The ad server's selection rules (DESIGN section 3).
+public enum Selection {
+    /// Picks among `candidates` (pixel sizes) for a request of `width` x `height` pixels.
+    /// - Parameters:
+    ///   - height: the banner height (adaptive) or max height (inline); ignored in legacy mode.
+    /// - Throws: ``CoreError/noEligibleCandidate(_:)`` when the mode can pick none of them,
+    ///   ``CoreError/invalidNumber(_:)`` for a missing or non-positive request size.
+    public static func select(_ candidates: [PixelSize], mode: SelectionMode,
+                              width: Int, height: Int?) throws(CoreError) -> SelectionResult {
+        guard width > 0 else { throw .invalidNumber("width must be at least 1 pixel") }
+        if mode != .legacy {
+            guard let height, height > 0 else {
+                throw .invalidNumber("\(mode.rawValue) selection needs a height of at least 1 pixel")
+            }
+        }
+        guard !candidates.isEmpty else { throw .noEligibleCandidate("no candidates given") }
+        let ranked: [RankedCandidate]
+        switch mode {
+        case .adaptive: ranked = adaptive(candidates, slot: PixelSize(width: width, height: height ?? 1))
+        case .inline: ranked = inline(candidates, box: PixelSize(width: width, height: height ?? 1))
+        case .legacy: ranked = legacy(candidates, width: width)
+        }
+        guard let best = ranked.first, best.eligible else {
+            throw .noEligibleCandidate("no candidate is a strip (width/height >= 2); rectangles serve inline slots only")
+        }
+        return SelectionResult(mode: mode, width: width, height: mode == .legacy ? nil : height,
+                               winner: best.index, ranking: ranked)
+    }
+
+    /// Tie-break shared by the modes: larger pixel width, then catalog order, then input order.
+    private static func tieBreak(_ a: RankedCandidate, _ b: RankedCandidate) -> Bool {
+        if a.size.width != b.size.width { return a.size.width > b.size.width }
+        let orderA = Catalog.order(of: a.size) ?? Int.max
+        let orderB = Catalog.order(of: b.size) ?? Int.max
+        if orderA != orderB { return orderA < orderB }
+        return a.index < b.index
+    }
+
+    private static let epsilon = 1e-9
+
+    private static func excludedRectangles(_ candidates: [PixelSize]) -> [RankedCandidate] {
+        candidates.enumerated().filter { $0.element.shape == .rectangle }.map {
+            RankedCandidate(index: $0.offset, size: $0.element, eligible: false, score: .nan,
+                            note: "rectangle: inline slots only")
+        }
+    }
+
+    private static func adaptive(_ candidates: [PixelSize], slot: PixelSize) -> [RankedCandidate] {
+        let strips = candidates.enumerated().filter { $0.element.shape == .strip }.map {
+            RankedCandidate(index: $0.offset, size: $0.element, eligible: true,
+                            score: abs(log($0.element.aspectRatio / slot.aspectRatio)), note: nil)
+        }
+        let sorted = strips.sorted { a, b in
+            if abs(a.score - b.score) > epsilon { return a.score < b.score }
+            return tieBreak(a, b)
+        }
+        return sorted + excludedRectangles(candidates)
+    }
+
+    private static func inline(_ candidates: [PixelSize], box: PixelSize) -> [RankedCandidate] {
+        let fitted = candidates.enumerated().map {
+            RankedCandidate(index: $0.offset, size: $0.element, eligible: true,
+                            score: Double(SlotMath.fit($0.element, into: box).area), note: nil)
+        }
+        return fitted.sorted { a, b in
+            if a.score != b.score { return a.score > b.score }
+            return tieBreak(a, b)
+        }
+    }
+
+    private static func legacy(_ candidates: [PixelSize], width: Int) -> [RankedCandidate] {
+        let strips = candidates.enumerated().filter { $0.element.shape == .strip }.map {
+            RankedCandidate(index: $0.offset, size: $0.element, eligible: true,
+                            score: Double($0.element.width),
+                            note: $0.element.width <= width ? nil : "wider than the screen")
+        }
+        let fitting = strips.filter { $0.size.width <= width }.sorted { a, b in
+            if a.size.width != b.size.width { return a.size.width > b.size.width }
+            return tieBreak(a, b)
+        }
+        let tooWide = strips.filter { $0.size.width > width }.sorted { a, b in
+            if a.size.width != b.size.width { return a.size.width < b.size.width }
+            return tieBreak(a, b)
+        }
+        return fitting + tooWide + excludedRectangles(candidates)
+    }
+}

@@ -1,0 +1,75 @@
+import CVips
+import CreativeCore
+
+/// Uploaded bytes whose format is sniffed and whose header is read, with nothing decoded yet.
+///
+/// Opening checks, cheapest first: empty input, the format from the first bytes, then the
+/// header's pixel count against the cap. Pixels are decoded only by a render or a strict check.
+public final class ImageSource: @unchecked Sendable {
+    /// The bytes as given.
+    public let bytes: [UInt8]
+    /// The format the bytes say they are.
+    public let format: ImageFormat
+    /// The lazily loaded image: header fields are read, pixels are not.
+    public let header: VImage
+
+    /// Stored size (before EXIF orientation).
+    public var storedSize: PixelSize { header.size }
+    /// EXIF orientation, 1...8.
+    public var orientation: Int { format == .jpeg || format == .webp ? header.orientation : 1 }
+    /// Size as displayed, after EXIF orientation.
+    public var displayedSize: PixelSize {
+        orientation >= 5 ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
+    }
+
+    /// Sniffs, reads the header, and enforces the pixel cap.
+    /// - Throws: ``ImagingError/emptyFile``, ``ImagingError/notAnImage``,
+    ///   ``ImagingError/unsupportedFormat(_:)``, ``ImagingError/tooManyPixels(width:height:cap:)``,
+    ///   or ``ImagingError/corruptImage(_:)`` when the header cannot be read.
+    public init(bytes: [UInt8], maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) {
+        guard !bytes.isEmpty else { throw .emptyFile }
+        let format: ImageFormat
+        switch ImageFormat.sniff(bytes) {
+        case .accepted(let accepted): format = accepted
+        case .unsupported(let name): throw .unsupportedFormat(name)
+        case .notAnImage: throw .notAnImage
+        }
+        let header: VImage
+        do {
+            header = try VipsOperation(Self.loader(for: format))
+                .with("buffer", .bytes(bytes))
+                .with("fail_on", .enumeration("error"))
+                .image()
+        } catch {
+            throw .corruptImage(error.detail)
+        }
+        let pixels = header.width.multipliedReportingOverflow(by: header.height)
+        if pixels.overflow || pixels.partialValue > maxPixels {
+            throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
+        }
+        self.bytes = bytes
+        self.format = format
+        self.header = header
+    }
+
+    /// The libvips buffer loader for a format.
+    static func loader(for format: ImageFormat) -> String {
+        switch format {
+        case .png: "pngload_buffer"
+        case .jpeg: "jpegload_buffer"
+        case .gif: "gifload_buffer"
+        case .webp: "webpload_buffer"
+        }
+    }
+}
+
+extension ImagingError {
+    /// The text inside the error, without its code.
+    var detail: String {
+        switch self {
+        case .corruptImage(let text), .operationFailed(let text), .io(let text), .unsupportedFormat(let text):
+            text
+        default: message
+        }
+    }
+}

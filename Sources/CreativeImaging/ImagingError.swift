@@ -1,0 +1,48 @@
+import CreativeCore
+
+/// Errors of the imaging layer. Each carries the stable code a caller switches on.
+public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The input has no bytes.
+    case emptyFile
+    /// The bytes are not any image format.
+    case notAnImage
+    /// A recognised format that is not accepted (SVG, PDF, BMP, TIFF, HEIF, ...).
+    case unsupportedFormat(String)
+    /// The header claims more pixels than the cap; nothing was decoded.
+    case tooManyPixels(width: Int, height: Int, cap: Int)
+    /// Truncated, bad checksum, or a decoder error: the message says which.
+    case corruptImage(String)
+    /// A libvips operation failed for a reason other than damaged input.
+    case operationFailed(String)
+    /// Reading or writing a file failed.
+    case io(String)
+
+    /// The stable error code of DESIGN section 4.
+    public var code: String {
+        switch self {
+        case .emptyFile: "empty_file"
+        case .notAnImage: "not_an_image"
+        case .unsupportedFormat: "unsupported_format"
+        case .tooManyPixels: "too_many_pixels"
+        case .corruptImage: "corrupt_image"
+        case .operationFailed: "render_failed"
+        case .io: "io_error"
+        }
+    }
+
+    /// A sentence for people.
+    public var message: String {
+        switch self {
+        case .emptyFile: "the file is empty"
+        case .notAnImage: "the bytes are not an image (PNG, JPEG, GIF or WebP expected)"
+        case .unsupportedFormat(let name): "\(name) is not accepted; upload PNG, JPEG, GIF or WebP"
+        case .tooManyPixels(let width, let height, let cap):
+            "the header claims \(width)x\(height) (\(width * height) pixels), over the cap of \(cap)"
+        case .corruptImage(let detail): "the image is damaged: \(detail)"
+        case .operationFailed(let detail): "image processing failed: \(detail)"
+        case .io(let detail): detail
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

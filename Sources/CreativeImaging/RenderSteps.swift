@@ -1,0 +1,112 @@
+import CVips
+import CreativeCore
+
+/// Decodes and scales to the content size: shrink-on-load where the format allows,
+/// EXIF orientation applied, embedded or CMYK profiles converted to sRGB, alpha
+/// resampled premultiplied (libvips `thumbnail` does all of these).
+enum ScaleStep {
+    static func thumbnail(_ source: ImageSource, to content: PixelSize) throws(ImagingError) -> VImage {
+        let lazy = try VipsOperation("thumbnail_buffer")
+            .with("buffer", .bytes(source.bytes))
+            .with("width", .int(content.width))
+            .with("height", .int(content.height))
+            .with("size", .enumeration("force"))
+            .with("export_profile", .string("srgb"))
+            .with("fail_on", .enumeration("error"))
+            .image()
+        // Decoding happens here: a failure now is damaged input, not a processing fault.
+        return try lazy.materialized()
+    }
+
+    static func thumbnail(_ decoded: VImage, to content: PixelSize) throws(ImagingError) -> VImage {
+        if decoded.size == content { return decoded }
+        return try VipsOperation("thumbnail_image")
+            .with("in", .image(decoded))
+            .with("width", .int(content.width))
+            .with("height", .int(content.height))
+            .with("size", .enumeration("force"))
+            .with("no_rotate", .bool(true))
+            .image()
+    }
+}
+
+/// Brings any colour space and depth (grey, 16-bit, CMYK left over) to 8-bit sRGB.
+enum ColourStep {
+    static func toSRGB8(_ context: inout RenderContext) throws(ImagingError) {
+        var image = context.image
+        if image.interpretation != VIPS_INTERPRETATION_sRGB || image.bands < 3 || !image.isEightBit {
+            image = try VipsOperation("colourspace")
+                .with("in", .image(image))
+                .with("space", .enumeration("srgb"))
+                .image()
+        }
+        if !image.isEightBit {
+            image = try VipsOperation("cast").with("in", .image(image)).with("format", .enumeration("uchar")).image()
+        }
+        context.image = image
+    }
+}
+
+/// Gives transparent output an alpha band, or flattens alpha onto an opaque background.
+enum AlphaStep {
+    static func apply(_ context: inout RenderContext) throws(ImagingError) {
+        switch context.settings.background {
+        case .transparent:
+            guard !context.image.hasAlpha else { return }
+            context.image = try VipsOperation("bandjoin_const")
+                .with("in", .image(context.image))
+                .with("c", .doubles([255]))
+                .image()
+        case .color(let red, let green, let blue):
+            guard context.image.hasAlpha else { return }
+            context.image = try VipsOperation("flatten")
+                .with("in", .image(context.image))
+                .with("background", .doubles([Double(red), Double(green), Double(blue)]))
+                .image()
+            if !context.image.isEightBit {
+                context.image = try VipsOperation("cast").with("in", .image(context.image))
+                    .with("format", .enumeration("uchar")).image()
+            }
+        }
+    }
+}
+
+/// Places the content at the placement's offset inside bars of the background colour.
+enum EmbedStep {
+    static func apply(_ context: inout RenderContext) throws(ImagingError) {
+        let placement = context.placement
+        guard context.image.size != placement.canvas else { return }
+        let bars: [Double]
+        switch context.settings.background {
+        case .transparent: bars = [0, 0, 0, 0]
+        case .color(let red, let green, let blue): bars = [Double(red), Double(green), Double(blue)]
+        }
+        context.image = try VipsOperation("embed")
+            .with("in", .image(context.image))
+            .with("x", .int(placement.x))
+            .with("y", .int(placement.y))
+            .with("width", .int(placement.canvas.width))
+            .with("height", .int(placement.canvas.height))
+            .with("extend", .enumeration("background"))
+            .with("background", .doubles(bars))
+            .image()
+    }
+}
+
+/// Encodes 8-bit sRGB to PNG, JPEG or WebP with all metadata stripped.
+public enum Encoder {
+    /// Encodes an image; metadata (EXIF, ICC, XMP) is not written.
+    public static func encode(_ image: VImage, format: OutputFormat) throws(ImagingError) -> [UInt8] {
+        switch format {
+        case .png:
+            return try VipsOperation("pngsave_buffer").with("in", .image(image))
+                .with("strip", .bool(true)).with("compression", .int(6)).bytes()
+        case .jpeg:
+            return try VipsOperation("jpegsave_buffer").with("in", .image(image))
+                .with("strip", .bool(true)).with("Q", .int(85)).with("optimize_coding", .bool(true)).bytes()
+        case .webp:
+            return try VipsOperation("webpsave_buffer").with("in", .image(image))
+                .with("strip", .bool(true)).with("Q", .int(85)).bytes()
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import CVips
+import CreativeCore
+
+/// A libvips image that owns exactly one reference, released in `deinit`.
+///
+/// Images are immutable; operations make new ones. An image may be lazy (its pixels
+/// computed when something reads them); ``materialized()`` computes them into memory.
+public final class VImage: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+    /// Takes over a reference the caller owns (as returned by a libvips constructor).
+    init(taking pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+        self.pointer = pointer
+    }
+
+    /// Adds a reference of its own to an image somebody else owns.
+    init(retaining pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+        g_object_ref(pointer)
+        self.pointer = pointer
+    }
+
+    deinit {
+        g_object_unref(pointer)
+    }
+
+    /// Width in pixels.
+    public var width: Int { Int(vips_image_get_width(pointer)) }
+    /// Height in pixels.
+    public var height: Int { Int(vips_image_get_height(pointer)) }
+    /// Number of bands (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA or CMYK, 5 CMYK+alpha).
+    public var bands: Int { Int(vips_image_get_bands(pointer)) }
+    /// Size as a value.
+    public var size: PixelSize { .init(width: width, height: height) }
+    /// True when the last band is alpha.
+    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    /// True when each band sample is an 8-bit unsigned value.
+    public var isEightBit: Bool { vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR }
+    /// True when samples are 16-bit.
+    public var isSixteenBit: Bool {
+        let format = vips_image_get_format(pointer)
+        return format == VIPS_FORMAT_USHORT || format == VIPS_FORMAT_SHORT
+    }
+    /// The colour interpretation libvips assigned (sRGB, B_W, CMYK, RGB16, ...).
+    public var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
+    /// True when the interpretation is 8-bit sRGB.
+    public var isSRGB: Bool { interpretation == VIPS_INTERPRETATION_sRGB }
+    /// True when an ICC profile is attached.
+    public var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
+
+    /// An integer metadata field, or nil when absent.
+    public func intField(_ name: String) -> Int? {
+        guard vips_image_get_typeof(pointer, name) != 0 else { return nil }
+        var value: Int32 = 0
+        guard vips_image_get_int(pointer, name, &value) == 0 else {
+            vips_error_clear()
+            return nil
+        }
+        return Int(value)
+    }
+
+    /// The EXIF orientation (1...8), 1 when absent.
+    public var orientation: Int {
+        let value = intField("orientation") ?? 1
+        return (1...8).contains(value) ? value : 1
+    }
+
+    /// Number of frames or pages the loader saw (1 for a still image).
+    public var pageCount: Int { max(1, intField("n-pages") ?? 1) }
+
+    /// Computes every pixel into memory; decoding errors surface here.
+    /// - Throws: ``ImagingError/corruptImage(_:)`` with libvips' message.
+    public func materialized() throws(ImagingError) -> VImage {
+        guard let copy = vips_image_copy_memory(pointer) else {
+            throw .corruptImage(VipsRuntime.lastVipsError())
+        }
+        return VImage(taking: copy)
+    }
+
+    /// The raw pixel bytes (band-interleaved, row by row) of an 8-bit image.
+    /// - Throws: ``ImagingError/operationFailed(_:)`` when the image cannot be computed.
+    public func pixelBytes() throws(ImagingError) -> [UInt8] {
+        var length = 0
+        guard let memory = vips_image_write_to_memory(pointer, &length) else {
+            throw .operationFailed(VipsRuntime.lastVipsError())
+        }
+        defer { g_free(memory) }
+        return Array(UnsafeRawBufferPointer(start: memory, count: length))
+    }
+}
