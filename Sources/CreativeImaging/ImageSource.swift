@@ -26,6 +26,7 @@ public final class ImageSource: @unchecked Sendable {
     /// - Throws: ``ImagingError/emptyFile``, ``ImagingError/notAnImage``,
     ///   ``ImagingError/unsupportedFormat(_:)``, ``ImagingError/tooManyPixels(width:height:cap:)``,
     ///   or ``ImagingError/corruptImage(_:)`` when the header cannot be read.
+    ///   The pixel cap is checked on the header bytes themselves before libvips reads them.
     public init(bytes: [UInt8], maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) {
         guard !bytes.isEmpty else { throw .emptyFile }
         let format: ImageFormat
@@ -34,11 +35,17 @@ public final class ImageSource: @unchecked Sendable {
         case .unsupported(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .notAnImage
         }
+        if let claimed = HeaderProbe.dimensions(bytes, format: format) {
+            let pixels = claimed.width.multipliedReportingOverflow(by: claimed.height)
+            if pixels.overflow || pixels.partialValue > maxPixels {
+                throw .tooManyPixels(width: claimed.width, height: claimed.height, cap: maxPixels)
+            }
+        }
         let header: VImage
         do {
             header = try VipsOperation(Self.loader(for: format))
                 .with("buffer", .bytes(bytes))
-                .with("fail_on", .enumeration("error"))
+                .with("fail_on", .enumeration(Self.failOn))
                 .image()
         } catch {
             throw .corruptImage(error.detail)
@@ -51,6 +58,9 @@ public final class ImageSource: @unchecked Sendable {
         self.format = format
         self.header = header
     }
+
+    /// Loaders fail on warnings too: libjpeg reports truncation and libpng bad CRCs as warnings.
+    static let failOn = "warning"
 
     /// The libvips buffer loader for a format.
     static func loader(for format: ImageFormat) -> String {

@@ -6,27 +6,39 @@ import CreativeCore
 /// resampled premultiplied (libvips `thumbnail` does all of these).
 enum ScaleStep {
     static func thumbnail(_ source: ImageSource, to content: PixelSize) throws(ImagingError) -> VImage {
-        let lazy = try VipsOperation("thumbnail_buffer")
+        // At 1:1 libvips' thumbnail skips its strict loader path, so decode strictly first.
+        if content == source.displayedSize {
+            return try thumbnail(try source.header.materialized(), to: content, rotate: true,
+                                 convertProfile: source.header.hasICCProfile)
+        }
+        var operation = VipsOperation("thumbnail_buffer")
             .with("buffer", .bytes(source.bytes))
             .with("width", .int(content.width))
             .with("height", .int(content.height))
             .with("size", .enumeration("force"))
-            .with("export_profile", .string("srgb"))
-            .with("fail_on", .enumeration("error"))
-            .image()
+            .with("fail_on", .enumeration(ImageSource.failOn))
+            .with("option_string", .string("fail_on=\(ImageSource.failOn)"))
+        // libvips converts CMYK to sRGB by itself; an embedded RGB profile is converted only
+        // when an export profile is named (naming one for untagged sRGB would shift its colours).
+        if source.header.hasICCProfile {
+            operation = operation.with("export_profile", .string("srgb"))
+        }
         // Decoding happens here: a failure now is damaged input, not a processing fault.
-        return try lazy.materialized()
+        return try operation.image().materialized()
     }
 
-    static func thumbnail(_ decoded: VImage, to content: PixelSize) throws(ImagingError) -> VImage {
-        if decoded.size == content { return decoded }
-        return try VipsOperation("thumbnail_image")
+    /// Scales an image already in memory; `rotate` applies its EXIF orientation first.
+    static func thumbnail(_ decoded: VImage, to content: PixelSize, rotate: Bool = false,
+                          convertProfile: Bool = false) throws(ImagingError) -> VImage {
+        if decoded.size == content && !rotate && !convertProfile { return decoded }
+        var operation = VipsOperation("thumbnail_image")
             .with("in", .image(decoded))
             .with("width", .int(content.width))
             .with("height", .int(content.height))
             .with("size", .enumeration("force"))
-            .with("no_rotate", .bool(true))
-            .image()
+            .with("no_rotate", .bool(!rotate))
+        if convertProfile { operation = operation.with("export_profile", .string("srgb")) }
+        return try operation.image()
     }
 }
 

@@ -58,6 +58,13 @@ public final class VImage: @unchecked Sendable {
         return Int(value)
     }
 
+    /// A copy of this image with an integer metadata field set (the original is unchanged).
+    public func settingInt(_ name: String, _ value: Int) throws(ImagingError) -> VImage {
+        let copy = try VipsOperation("copy").with("in", .image(self)).image()
+        vips_image_set_int(copy.pointer, name, Int32(clamping: value))
+        return copy
+    }
+
     /// The EXIF orientation (1...8), 1 when absent.
     public var orientation: Int {
         let value = intField("orientation") ?? 1

@@ -8,11 +8,14 @@ import Glibc
 /// - Optional loader modules (HEIF, JXL, ImageMagick, OpenSlide, Poppler) are not loaded:
 ///   `VIPSHOME` points at the executable's own folder, which has no module directory.
 ///   That saves about 30 ms of every start and keeps their loaders out of reach.
+/// - libvips' GLib warnings are silenced (`VIPS_WARNING`); damage surfaces as errors instead.
 /// - Untrusted operations are blocked, and of the loaders only PNG, JPEG, GIF and WebP are allowed.
 /// - The operation cache is off: every call is for a different input.
 public enum VipsRuntime {
     private static let startResult: String? = {
         setenv("VIPSHOME", executableDirectory(), 1)
+        // Damage is reported through errors and codes, not GLib warnings on standard error.
+        setenv("VIPS_WARNING", "0", 0)
         guard vips_init("creative-tool") == 0 else {
             return lastVipsError()
         }

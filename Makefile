@@ -1,0 +1,28 @@
+# creative-tool: build, test, demo, benchmarks. Every target installs what is missing first.
+SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib
+BIN = .build/release/creative-tool
+OUT ?= out
+
+.PHONY: deps build test demo bench fuzz clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+# The whole test suite: unit tests of every library and end-to-end tests of the built binary.
+test: deps
+	swift build
+	swift test
+
+# The main job on built-in data: the test artwork rendered into common device slots.
+demo: build
+	scripts/demo.sh $(BIN) $(OUT)
+
+bench: build
+	@scripts/install-deps.sh bench
+	bench/run.sh $(BIN)
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages creative-tool needs, only those that are missing.
+#   scripts/install-deps.sh          build and runtime packages (libraries, fonts)
+#   scripts/install-deps.sh bench    plus the peers the benchmarks compare against
+# Used by the Makefile, CI and the Dockerfile's build stage, so all three install the same.
+set -euo pipefail
+
+packages=(pkg-config libvips-dev libpng-dev libmicrohttpd-dev fonts-dejavu-core)
+if [ "${1:-}" = "bench" ]; then
+    packages+=(imagemagick libvips-tools hyperfine wrk python3-pil time)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
