@@ -30,7 +30,8 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible, Comparable
         guard parts.count == 2 else {
             throw .invalidSize("'\(text)' is not WxH (for example 390x61)")
         }
-        guard let width = Int(parts[0]), let height = Int(parts[1]) else {
+        let isWholeNumber = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard parts.allSatisfy(isWholeNumber), let width = Int(parts[0]), let height = Int(parts[1]) else {
             throw .invalidSize("'\(text)' is not WxH with whole numbers (for example 390x61)")
         }
         guard width > 0, height > 0 else {

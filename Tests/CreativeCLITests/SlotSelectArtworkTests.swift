@@ -1,0 +1,57 @@
+import CreativeCore
+import Foundation
+import XCTest
+
+/// `slot`, `select`, `test-artwork`, help and version through the built binary.
+final class SlotSelectArtworkTests: XCTestCase {
+    func testSlotRules() throws {
+        XCTAssertTrue(try Tool.run(["slot", "--width", "390"]).text.hasPrefix("390x60 pt"))
+        let google = try Tool.run(["slot", "--width", "390", "--rule", "google"])
+        XCTAssertTrue(google.text.hasPrefix("390x61 pt") && google.text.contains("estimate"), google.text)
+        XCTAssertTrue(try Tool.run(["slot", "--width", "390", "--screen-height", "320"]).text.hasPrefix("390x50 pt"))
+        let json = try Tool.run(["slot", "--width", "390", "--scale", "3", "--json"]).text
+        XCTAssertTrue(json.contains("\"height_points\":60") && json.contains("\"width_pixels\":1170")
+                      && json.contains("\"height_pixels\":180"), json)
+        let inline = try Tool.run(["slot", "--width", "390", "--inline", "--max-height", "10", "--json"]).text
+        XCTAssertTrue(inline.contains("\"max_height_points\":32") && inline.contains("\"points\":\"38x32\""), inline)
+        XCTAssertEqual(try Tool.run(["slot"]).status, 64)
+        XCTAssertEqual(try Tool.run(["slot", "--width", "390", "--rule", "apple"]).status, 64)
+    }
+
+    func testSelectModes() throws {
+        let sizes = ["960x150", "1320x204", "2184x270", "300x250"]
+        let adaptive = try Tool.run(["select", "--width", "1170", "--height", "183"] + sizes + ["--json"])
+        XCTAssertEqual(adaptive.status, 0, adaptive.stderr)
+        XCTAssertTrue(adaptive.text.contains("\"winner\":{\"candidate\":\"960x150\""), adaptive.text)
+        let inline = try Tool.run(["select", "--mode", "inline", "--width", "1170", "--height", "750"] + sizes)
+        XCTAssertTrue(inline.text.contains("serves 300x250"), inline.text)
+        let legacy = try Tool.run(["select", "--width", "1000"] + sizes)
+        XCTAssertTrue(legacy.text.contains("legacy") && legacy.text.contains("serves 960x150"), legacy.text)
+        let none = try Tool.run(["select", "--width", "1000", "--height", "100", "300x250"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertEqual(try Tool.run(["select", "--width", "1000", "--mode", "inline", "960x150"]).status, 64)
+        XCTAssertEqual(try Tool.run(["select", "--width", "1000", "0x150"]).status, 64)
+    }
+
+    func testTestArtworkMatchesTheCommittedFiles() throws {
+        let folder = try Tool.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Tool.run(["test-artwork", "--output-dir", folder.appendingPathComponent("art").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for size in ["960x150", "1320x204", "2184x270"] {
+            let name = "test-artwork-\(size).png"
+            let written = try Data(contentsOf: folder.appendingPathComponent("art/\(name)"))
+            let committed = try Data(contentsOf: Tool.packageRoot.appendingPathComponent("TestImages/\(name)"))
+            XCTAssertEqual(written, committed, name)
+        }
+    }
+
+    func testHelpAndVersion() throws {
+        let help = try Tool.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        for command in ["render", "slot", "select", "test-artwork"] { XCTAssertTrue(help.text.contains(command)) }
+        XCTAssertTrue(try Tool.run(["render", "--help"]).text.contains("--no-enlarge"))
+        XCTAssertTrue(try Tool.run(["--version"]).text.hasPrefix("creative-tool "))
+        XCTAssertEqual(try Tool.run([]).status, 64)
+    }
+}

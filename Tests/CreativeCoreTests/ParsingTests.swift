@@ -1,0 +1,124 @@
+import XCTest
+@testable import CreativeCore
+
+/// `WxH` arguments, `--background` values and render settings.
+final class ParsingTests: XCTestCase {
+    // MARK: PixelSize(parsing:)
+
+    func testParsesWxH() throws {
+        XCTAssertEqual(try PixelSize(parsing: "390x61"), PixelSize(width: 390, height: 61))
+        XCTAssertEqual(try PixelSize(parsing: "390X61"), PixelSize(width: 390, height: 61))
+        XCTAssertEqual(try PixelSize(parsing: "1x1"), PixelSize(width: 1, height: 1))
+        XCTAssertEqual(try PixelSize(parsing: "16384x16384"), PixelSize(width: 16_384, height: 16_384))
+    }
+
+    func testRejectsMalformedSizes() {
+        let bad = ["390", "0x61", "390x0", "390x61x2", "-3x4", "3x-4", "99999x99999", "16385x1", "1x16385",
+                   "", "x", "390x", "x61", "1.5x2", "390 x 61", " 390x61", "390x61 ", "abcxdef",
+                   "390*61", "99999999999999999999999x1"]
+        for text in bad {
+            XCTAssertThrowsError(try PixelSize(parsing: text), "'\(text)'") { error in
+                guard case CoreError.invalidSize(let message) = error else {
+                    return XCTFail("'\(text)': expected invalidSize, got \(error)")
+                }
+                XCTAssertFalse(message.isEmpty)
+            }
+        }
+    }
+
+    func testDescriptionRoundTrips() throws {
+        for entry in Catalog.entries {
+            XCTAssertEqual(try PixelSize(parsing: entry.size.description), entry.size)
+        }
+        XCTAssertEqual(PixelSize(width: 390, height: 61).description, "390x61")
+    }
+
+    func testShapeAndRatio() {
+        XCTAssertEqual(PixelSize(width: 320, height: 50).shape, .strip)
+        XCTAssertEqual(PixelSize(width: 320, height: 100).shape, .strip)    // 3.2
+        XCTAssertEqual(PixelSize(width: 200, height: 100).shape, .strip)    // exactly 2
+        XCTAssertEqual(PixelSize(width: 199, height: 100).shape, .rectangle)
+        XCTAssertEqual(PixelSize(width: 300, height: 250).shape, .rectangle)
+        XCTAssertEqual(PixelSize(width: 960, height: 150).aspectRatio, 6.4, accuracy: 1e-12)
+        XCTAssertEqual(PixelSize(width: 960, height: 150).area, 144_000)
+    }
+
+    func testOrdering() {
+        XCTAssertLessThan(PixelSize(width: 320, height: 50), PixelSize(width: 320, height: 100))
+        XCTAssertLessThan(PixelSize(width: 320, height: 100), PixelSize(width: 468, height: 60))
+    }
+
+    // MARK: Background(parsing:)
+
+    func testParsesBackgrounds() throws {
+        XCTAssertEqual(try Background(parsing: "#ff0000"), .color(red: 255, green: 0, blue: 0))
+        XCTAssertEqual(try Background(parsing: "#FF0000"), .color(red: 255, green: 0, blue: 0))
+        XCTAssertEqual(try Background(parsing: "#f00"), .color(red: 255, green: 0, blue: 0))
+        XCTAssertEqual(try Background(parsing: "#123456"), .color(red: 0x12, green: 0x34, blue: 0x56))
+        XCTAssertEqual(try Background(parsing: "#abc"), .color(red: 0xAA, green: 0xBB, blue: 0xCC))
+        XCTAssertEqual(try Background(parsing: "#ffffff"), .white)
+        XCTAssertEqual(try Background(parsing: "transparent"), .transparent)
+        XCTAssertEqual(try Background(parsing: "TRANSPARENT"), .transparent)
+    }
+
+    func testRejectsBadBackgrounds() {
+        for text in ["", "#", "red", "ff0000", "#ff00", "#ff00000", "#gggggg", "#12345g", "#-12345",
+                     "#+12345", "# ff000", "#ff 000", "rgb(255,0,0)", "#ｆｆ0000"] {
+            XCTAssertThrowsError(try Background(parsing: text), "'\(text)'") { error in
+                guard case CoreError.invalidNumber = error else {
+                    return XCTFail("'\(text)': expected invalidNumber, got \(error)")
+                }
+            }
+        }
+    }
+
+    func testBackgroundDescription() throws {
+        XCTAssertEqual(Background.color(red: 255, green: 0, blue: 10).description, "#ff000a")
+        XCTAssertEqual(Background.white.description, "#ffffff")
+        XCTAssertEqual(Background.transparent.description, "transparent")
+        XCTAssertEqual(try Background(parsing: "#0a0").description, "#00aa00")
+    }
+
+    // MARK: OutputFormat and RenderSettings
+
+    func testOutputFormatDefaults() {
+        XCTAssertEqual(OutputFormat.png.defaultBackground, .transparent)
+        XCTAssertEqual(OutputFormat.webp.defaultBackground, .transparent)
+        XCTAssertEqual(OutputFormat.jpeg.defaultBackground, .white)
+        XCTAssertEqual(OutputFormat.jpeg.fileExtension, "jpg")
+        XCTAssertEqual(OutputFormat.png.fileExtension, "png")
+        XCTAssertEqual(OutputFormat.webp.fileExtension, "webp")
+        XCTAssertEqual(OutputFormat.jpeg.mediaType, "image/jpeg")
+        XCTAssertEqual(OutputFormat.png.mediaType, "image/png")
+    }
+
+    func testRenderSettingsDefaultBackgrounds() throws {
+        let canvas = PixelSize(width: 1170, height: 183)
+        let png = try RenderSettings(canvas: canvas)
+        XCTAssertEqual(png.format, .png)
+        XCTAssertEqual(png.background, .transparent)
+        XCTAssertTrue(png.enlarge)
+        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .webp).background, .transparent)
+        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .jpeg).background, .white)
+        let red = Background.color(red: 255, green: 0, blue: 0)
+        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .jpeg, background: red).background, red)
+        XCTAssertFalse(try RenderSettings(canvas: canvas, enlarge: false).enlarge)
+    }
+
+    func testJPEGCannotBeTransparent() {
+        XCTAssertThrowsError(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .jpeg,
+                                                background: .transparent)) { error in
+            guard case CoreError.invalidNumber = error else { return XCTFail("got \(error)") }
+        }
+        XCTAssertNoThrow(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .png,
+                                            background: .transparent))
+    }
+
+    // MARK: CoreError
+
+    func testSizeNotAllowedNamesAcceptedSizes() {
+        let text = CoreError.sizeNotAllowed(PixelSize(width: 961, height: 150)).description
+        XCTAssertTrue(text.hasPrefix("961x150 is not an accepted size"), text)
+        XCTAssertTrue(text.contains("960x150, 1320x204, 2184x270, 320x50, 320x100, 300x250, 468x60, 728x90"), text)
+    }
+}
