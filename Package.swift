@@ -12,11 +12,13 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
+        // A strict whole-file libpng read, with libpng's longjmp contained in C.
+        .target(name: "CPNGCheck", dependencies: ["CPNG"]),
 
         // Pure Swift: catalog, devices, slot math, selection, reports.
         .target(name: "CreativeCore"),
         // Pixels: libvips (and libpng for strict PNG checks).
-        .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNG", "CArtwork"]),
+        .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNGCheck", "CArtwork"]),
         // Argument reading and one file per subcommand.
         .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),

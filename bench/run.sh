@@ -85,6 +85,13 @@ check_output() {
     echo "- $name: \`$(vipsheader "$file" | sed "s|^$WORK/||")\`, $(stat -c %s "$file") bytes"
 }
 
+# check_transparent_corner NAME FILE: fails unless FILE's top-left pixel has alpha 0 (a bar).
+check_transparent_corner() {
+    local alpha
+    alpha="$(vips getpoint "$2" 0 0 | awk '{ print $NF }')"
+    [ "$alpha" = 0 ] || die "$1: the bars of $2 are not transparent (top-left alpha $alpha)"
+}
+
 # peak_rss_mib COMMAND: the largest maximum RSS (MiB) over RSS_RUNS runs of COMMAND (run by bash).
 # For a pipeline of several processes it is the largest of them (GNU time reads wait4's rusage,
 # whose ru_maxrss covers the waited-for descendants).
@@ -186,16 +193,20 @@ $(quote "$dir/vips-ta.v" "$dir/vips.png") centre $width $height --extend backgro
 
     echo "## render: ${source##*/} ($(image_size "$in")) into ${width}x${height}, transparent bars, PNG"
     echo
-    echo "Outputs (each tool run once, then checked to be ${width}x${height} with alpha):"
+    echo "Outputs (each tool run once, then checked to be ${width}x${height} with transparent bars):"
     echo
     bash -c "$tool_cmd" >/dev/null
     check_output creative-tool "$dir/creative-tool.png" "${width}x${height}, 4 bands"
+    check_transparent_corner creative-tool "$dir/creative-tool.png"
     bash -c "$magick_cmd"
     check_output ImageMagick "$dir/imagemagick.png" "${width}x${height}, 4 bands"
+    check_transparent_corner ImageMagick "$dir/imagemagick.png"
     bash -c "$vips_cmd"
     check_output "vips CLI" "$dir/vips.png" "${width}x${height}, 4 bands"
+    check_transparent_corner "vips CLI" "$dir/vips.png"
     bash -c "$pillow_cmd"
     check_output Pillow "$dir/pillow.png" "${width}x${height}, 4 bands"
+    check_transparent_corner Pillow "$dir/pillow.png"
     echo
 
     compare render \

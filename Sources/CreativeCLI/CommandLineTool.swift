@@ -22,7 +22,7 @@ public enum CommandLineTool {
     public static let version = "0.1.0"
 
     static var subcommands: [any Subcommand.Type] {
-        [RenderCommand.self, SlotCommand.self, SelectCommand.self, TestArtworkCommand.self]
+        [ValidateCommand.self, RenderCommand.self, SlotCommand.self, SelectCommand.self, TestArtworkCommand.self]
     }
 
     /// Runs the tool with the arguments after the program name; returns the exit code.

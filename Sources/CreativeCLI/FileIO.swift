@@ -8,11 +8,15 @@ public enum FileIO {
     public enum ReadFailure: Error, Equatable {
         /// No such file (or not a regular file we may read).
         case notFound(String)
-        /// Larger than the limit; `size` is what was seen (at least limit + 1).
-        case tooLarge(size: Int)
+        /// Larger than the limit; `size` is the file's size (or what was seen, at least limit + 1),
+        /// `head` its first bytes, enough to sniff the format and read the header.
+        case tooLarge(size: Int, head: [UInt8])
         /// Another I/O error.
         case failed(String)
     }
+
+    /// How much of a too-large file is kept for its header.
+    static let headBytes = 65536
 
     /// Reads a file (or standard input for `-`), refusing more than `limit` bytes.
     public static func read(_ path: String, limit: Int) throws(ReadFailure) -> [UInt8] {
@@ -33,8 +37,10 @@ public enum FileIO {
                     throw .notFound("\(path): is a directory, not a file")
                 }
                 if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
+                    var head = [UInt8](repeating: 0, count: min(headBytes, Int(info.st_size)))
+                    let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
                     close(descriptor)
-                    throw .tooLarge(size: Int(info.st_size))
+                    throw .tooLarge(size: Int(info.st_size), head: Array(head.prefix(max(0, count))))
                 }
             }
         }
@@ -49,7 +55,7 @@ public enum FileIO {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { throw .tooLarge(size: bytes.count) }
+            if bytes.count > limit { throw .tooLarge(size: bytes.count, head: Array(bytes.prefix(headBytes))) }
         }
         return bytes
     }

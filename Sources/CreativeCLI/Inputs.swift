@@ -23,7 +23,7 @@ enum Inputs {
         } catch {
             switch error {
             case .notFound(let message): throw .failed(code: "file_not_found", message: message)
-            case .tooLarge(let size):
+            case .tooLarge(let size, _):
                 throw .failed(code: "file_too_large",
                               message: "\(path): \(size) bytes or more, over the limit of \(maxBytes)")
             case .failed(let message): throw .failed(code: "io_error", message: message)

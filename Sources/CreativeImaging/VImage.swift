@@ -47,6 +47,18 @@ public final class VImage: @unchecked Sendable {
     /// True when an ICC profile is attached.
     public var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
 
+    /// The attached ICC profile's bytes, or nil.
+    public var iccProfile: [UInt8]? {
+        guard hasICCProfile else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, "icc-profile-data", &data, &length) == 0, let data else {
+            vips_error_clear()
+            return nil
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
     /// An integer metadata field, or nil when absent.
     public func intField(_ name: String) -> Int? {
         guard vips_image_get_typeof(pointer, name) != 0 else { return nil }

@@ -45,7 +45,7 @@ public enum VipsRuntime {
         let text = String(cString: vips_error_buffer())
         vips_error_clear()
         let trimmed = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-        return trimmed.isEmpty ? "unknown libvips error" : trimmed.joined(separator: "; ")
+        return trimmed.isEmpty ? "the decoder rejected the data" : trimmed.joined(separator: "; ")
     }
 
     private static func executableDirectory() -> String {

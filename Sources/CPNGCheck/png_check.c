@@ -1,0 +1,102 @@
+#include "CPNGCheck.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const unsigned char *data;
+    size_t length;
+    size_t offset;
+    cpng_check_result *result;
+} reader_state;
+
+static void record(cpng_check_result *result, const char *text) {
+    if (result->message[0] == 0 && text) {
+        strncpy(result->message, text, sizeof result->message - 1);
+        result->message[sizeof result->message - 1] = 0;
+    }
+}
+
+static void on_error(png_structp png, png_const_charp text) {
+    reader_state *state = (reader_state *)png_get_error_ptr(png);
+    record(state->result, text);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+    reader_state *state = (reader_state *)png_get_error_ptr(png);
+    state->result->warnings += 1;
+    record(state->result, text);
+}
+
+static void on_read(png_structp png, png_bytep out, size_t count) {
+    reader_state *state = (reader_state *)png_get_io_ptr(png);
+    if (count > state->length - state->offset) {
+        png_error(png, "truncated: the file ends inside a chunk");
+    }
+    memcpy(out, state->data + state->offset, count);
+    state->offset += count;
+}
+
+int cpng_check(const unsigned char *data, size_t length, unsigned long long max_pixels,
+               cpng_check_result *result) {
+    memset(result, 0, sizeof *result);
+    if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        record(result, "not a PNG signature");
+        return 0;
+    }
+    reader_state state = {data, length, 8, result};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+    if (!png) {
+        record(result, "out of memory");
+        return 0;
+    }
+    png_infop info = png_create_info_struct(png);
+    png_bytep volatile row = NULL;
+    if (!info || setjmp(png_jmpbuf(png))) {
+        free(row);
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        result->ok = 0;
+        return 0;
+    }
+    png_set_read_fn(png, &state, on_read);
+    png_set_sig_bytes(png, 8);
+    /* Every CRC matters, ancillary chunks included; benign errors are errors. */
+    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_benign_errors(png, 0);
+    png_set_user_limits(png, 1000000, 1000000);
+    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+
+    png_read_info(png, info);
+    result->width = png_get_image_width(png, info);
+    result->height = png_get_image_height(png, info);
+    result->bit_depth = png_get_bit_depth(png, info);
+    result->color_type = png_get_color_type(png, info);
+    if ((unsigned long long)result->width * result->height > max_pixels) {
+        record(result, "too many pixels");
+        png_error(png, "too many pixels");
+    }
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    size_t rowbytes = png_get_rowbytes(png, info);
+    row = (png_bytep)malloc(rowbytes ? rowbytes : 1);
+    if (!row) png_error(png, "out of memory");
+    for (int pass = 0; pass < passes; pass++) {
+        for (png_uint_32 y = 0; y < result->height; y++) {
+            png_read_row(png, row, NULL);
+        }
+    }
+    png_read_end(png, info);
+    free(row);
+    row = NULL;
+    if (state.offset != length) {
+        record(result, "data after IEND");
+        result->warnings += 1;
+    }
+    png_destroy_read_struct(&png, &info, NULL);
+    result->ok = result->warnings == 0;
+    return result->ok;
+}

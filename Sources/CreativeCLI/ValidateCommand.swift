@@ -1,0 +1,67 @@
+import CreativeCore
+import CreativeImaging
+
+/// `creative-tool validate`: checks uploads and reports every problem with a stable code.
+enum ValidateCommand: Subcommand {
+    static let name = "validate"
+    static let summary = "check uploaded creatives: format, size, damage, animation, colour, weight"
+    static let usage = """
+    usage: creative-tool validate FILE... [--json] [--max-bytes N] [--max-pixels N]
+      FILE          a creative; '-' reads standard input
+      --json        one JSON report per file, one per line, on standard output
+      --max-bytes   largest accepted file (default 2097152, 2 MiB)
+      --max-pixels  largest accepted width x height, from the header (default 50000000)
+    exit: 0 when every file is valid, 1 when any is rejected, 64 on usage errors
+    """
+    static let options: Set<String> = ["--max-bytes", "--max-pixels"]
+    static let flags: Set<String> = ["--json"]
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        guard !arguments.positionals.isEmpty else { throw .usage("give at least one FILE") }
+        if arguments.positionals.filter({ $0 == "-" }).count > 1 {
+            throw .usage("standard input ('-') can be read only once")
+        }
+        let limits = ValidationLimits(
+            maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
+            maxPixels: try Inputs.maxPixels(arguments))
+        let json = arguments.flag("--json")
+        var allValid = true
+        for path in arguments.positionals {
+            let report = validate(path, limits: limits)
+            allValid = allValid && report.valid
+            Streams.outLine(json ? report.json.serialized() : humanLine(report))
+        }
+        return allValid ? ExitCode.success : ExitCode.failure
+    }
+
+    /// Reads and validates one file; unreadable files become reports too.
+    static func validate(_ path: String, limits: ValidationLimits) -> ValidationReport {
+        do {
+            let bytes = try FileIO.read(path, limit: limits.maxBytes)
+            return Validator.validate(bytes, fileName: path, limits: limits)
+        } catch {
+            switch error {
+            case .tooLarge(let size, let head):
+                return Validator.validate(head, fileName: path, limits: limits, totalBytes: size)
+            case .notFound(let message), .failed(let message):
+                var report = ValidationReport(file: path)
+                report.add(.fileNotFound, "\(message); check the path")
+                return report
+            }
+        }
+    }
+
+    /// One line for people: verdict, what the file is, and each problem with its fix.
+    static func humanLine(_ report: ValidationReport) -> String {
+        var what: [String] = []
+        if let dimensions = report.dimensions { what.append(dimensions.description) }
+        if let format = report.format { what.append(format.rawValue.uppercased()) }
+        if let bytes = report.bytes { what.append(bytes >= 1000 ? "\(bytes / 1000) KB" : "\(bytes) bytes") }
+        var line = "\(report.file): \(report.valid ? "valid" : "REJECTED")"
+        if !what.isEmpty { line += " (\(what.joined(separator: ", ")))" }
+        let issues = report.errors.map { "error \($0.code.rawValue): \($0.message)" }
+            + report.warnings.map { "warning \($0.code.rawValue): \($0.message)" }
+        if !issues.isEmpty { line += " - " + issues.joined(separator: "; ") }
+        return line
+    }
+}

@@ -1,0 +1,126 @@
+/// The stable codes of a validation report (DESIGN section 4); callers switch on them.
+public enum ValidationCode: String, Sendable, CaseIterable {
+    // Errors: any one makes the creative invalid.
+    case fileNotFound = "file_not_found"
+    case emptyFile = "empty_file"
+    case fileTooLarge = "file_too_large"
+    case notAnImage = "not_an_image"
+    case unsupportedFormat = "unsupported_format"
+    case corruptImage = "corrupt_image"
+    case tooManyPixels = "too_many_pixels"
+    case animated = "animated"
+    case dimensionsNotAllowed = "dimensions_not_allowed"
+    // Warnings: reported, never a reason to reject.
+    case extensionMismatch = "extension_mismatch"
+    case heavyFile = "heavy_file"
+    case notSRGB = "not_srgb"
+    case exifOrientation = "exif_orientation"
+    case highBitDepth = "high_bit_depth"
+
+    /// True for the warning codes.
+    public var isWarning: Bool {
+        switch self {
+        case .extensionMismatch, .heavyFile, .notSRGB, .exifOrientation, .highBitDepth: true
+        default: false
+        }
+    }
+}
+
+/// One problem found, with a sentence that says what to do.
+public struct ValidationIssue: Sendable, Equatable {
+    public let code: ValidationCode
+    public let message: String
+
+    public init(_ code: ValidationCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// What validation found about one file: the JSON report of DESIGN section 4.
+public struct ValidationReport: Sendable {
+    /// The name the caller gave (a path, `-`, or an upload's file name).
+    public var file: String
+    /// The format sniffed from the bytes, when it is an accepted one.
+    public var format: ImageFormat?
+    /// Size as displayed (after EXIF orientation), when the header was read.
+    public var dimensions: PixelSize?
+    /// Size of the file in bytes (nil when it could not be read).
+    public var bytes: Int?
+    public private(set) var errors: [ValidationIssue] = []
+    public private(set) var warnings: [ValidationIssue] = []
+
+    public init(file: String) { self.file = file }
+
+    /// Valid when no error was found; warnings never reject.
+    public var valid: Bool { errors.isEmpty }
+
+    /// The catalog entry the dimensions match, if any.
+    public var catalogEntry: CatalogEntry? { dimensions.flatMap(Catalog.entry(for:)) }
+
+    /// Adds an issue to errors or warnings by its code.
+    public mutating func add(_ code: ValidationCode, _ message: String) {
+        if code.isWarning {
+            warnings.append(ValidationIssue(code, message))
+        } else {
+            errors.append(ValidationIssue(code, message))
+        }
+    }
+
+    /// True when an issue with the code was recorded.
+    public func has(_ code: ValidationCode) -> Bool {
+        errors.contains { $0.code == code } || warnings.contains { $0.code == code }
+    }
+
+    /// The report as JSON, fields in the documented order.
+    public var json: JSONValue {
+        func issues(_ list: [ValidationIssue]) -> JSONValue {
+            .array(list.map { .object([("code", .string($0.code.rawValue)), ("message", .string($0.message))]) })
+        }
+        return .object([
+            ("file", .string(file)),
+            ("valid", .bool(valid)),
+            ("format", .optional(format?.rawValue)),
+            ("width", dimensions.map { .int($0.width) } ?? .null),
+            ("height", dimensions.map { .int($0.height) } ?? .null),
+            ("bytes", bytes.map { .int($0) } ?? .null),
+            ("size", .optional(catalogEntry?.size.description)),
+            ("size_class", .optional(catalogEntry?.sizeClass.rawValue)),
+            ("shape", .optional(dimensions?.shape.rawValue)),
+            ("errors", issues(errors)),
+            ("warnings", issues(warnings)),
+        ])
+    }
+}
+
+/// The decisions of validation that need no pixels: sizes, weights, names.
+public enum ValidationRules {
+    /// `dimensions_not_allowed` with the nearest accepted sizes, or nil when the size is accepted.
+    public static func dimensionsIssue(_ size: PixelSize) -> ValidationIssue? {
+        guard Catalog.entry(for: size) == nil else { return nil }
+        let nearest = Catalog.nearest(to: size).map(\.description).joined(separator: " or ")
+        let rotated = Catalog.entry(for: PixelSize(width: size.height, height: size.width)) != nil
+            ? " (it is an accepted size turned on its side)" : ""
+        return ValidationIssue(.dimensionsNotAllowed,
+                               "\(size) is not an accepted size\(rotated); the nearest are \(nearest). "
+                               + "Export the artwork at exactly one of: "
+                               + Catalog.entries.map(\.size.description).joined(separator: ", "))
+    }
+
+    /// `heavy_file` when over the 150 KB guideline.
+    public static func weightIssue(bytes: Int) -> ValidationIssue? {
+        guard bytes > Catalog.weightGuidelineBytes else { return nil }
+        return ValidationIssue(.heavyFile, "\(bytes / 1000) KB is over the \(Catalog.weightGuidelineBytes / 1000) KB "
+                               + "guideline; compress it (fewer colours, PNG optimiser, or JPEG quality 80-85)")
+    }
+
+    /// `extension_mismatch` when the name's extension names another format; nil when it matches or has none.
+    public static func extensionIssue(fileName: String, format: ImageFormat) -> ValidationIssue? {
+        let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return nil }
+        let ext = base[base.index(after: dot)...].lowercased()
+        guard !ext.isEmpty, !format.extensions.contains(ext) else { return nil }
+        return ValidationIssue(.extensionMismatch, "the name ends in .\(ext) but the file is \(format.rawValue.uppercased()); "
+                               + "rename it .\(format.extensions[0])")
+    }
+}

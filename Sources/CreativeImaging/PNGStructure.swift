@@ -1,0 +1,27 @@
+import CPNGCheck
+
+/// A strict structural check of a whole PNG through libpng: signature, IHDR, every chunk's
+/// CRC (ancillary ones included), the complete IDAT stream, IEND, nothing after it.
+/// libpng's setjmp/longjmp error handling stays inside the C function `cpng_check`.
+public enum PNGStructure {
+    /// What the check found.
+    public struct Result: Sendable {
+        /// The first error or warning text when the file is damaged; nil when sound.
+        public let damage: String?
+        /// Bits per sample from IHDR (0 when unreadable).
+        public let bitDepth: Int
+    }
+
+    /// Reads the PNG completely (rows are read and dropped; nothing is kept).
+    public static func check(_ bytes: [UInt8], maxPixels: Int) -> Result {
+        var result = cpng_check_result()
+        let sound = bytes.withUnsafeBufferPointer { buffer in
+            cpng_check(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)), &result) == 1
+        }
+        let message = withUnsafeBytes(of: result.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return Result(damage: sound ? nil : (message.isEmpty ? "libpng error" : message),
+                      bitDepth: Int(result.bit_depth))
+    }
+}

@@ -1,0 +1,173 @@
+import CVips
+import CreativeCore
+
+/// Limits of one validation run.
+public struct ValidationLimits: Sendable {
+    /// Largest accepted file, in bytes (`file_too_large` above it).
+    public var maxBytes: Int
+    /// Largest accepted width x height, decided from the header (`too_many_pixels` above it).
+    public var maxPixels: Int
+
+    public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels) {
+        self.maxBytes = maxBytes
+        self.maxPixels = maxPixels
+    }
+}
+
+/// Checks an upload, cheapest first, so nothing hostile is decoded (DESIGN section 4):
+/// size on disk -> format from the bytes -> header (pixel cap, allowed size) -> animation ->
+/// a strict full decode (libpng for PNG, libvips for the rest) -> colour and weight warnings.
+/// Every problem is reported, not only the first; only a file over a cap skips decoding.
+public enum Validator {
+    /// Validates a whole file held in memory. `fileName` is only used for the report and
+    /// the extension check; the format always comes from the bytes.
+    /// `totalBytes` is the file's real size when `bytes` is only its beginning (a file over the limit).
+    public static func validate(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
+                                totalBytes: Int? = nil) -> ValidationReport {
+        var report = ValidationReport(file: fileName)
+        let size = totalBytes ?? bytes.count
+        report.bytes = size
+        guard size > 0 else {
+            report.add(.emptyFile, "the file is empty; upload the exported image itself")
+            return report
+        }
+        let tooLarge = size > limits.maxBytes
+        if tooLarge {
+            report.add(.fileTooLarge, "\(size) bytes is over the limit of \(limits.maxBytes) bytes; "
+                       + "export it smaller (the guideline is \(Catalog.weightGuidelineBytes / 1000) KB)")
+        }
+        let format: ImageFormat
+        switch ImageFormat.sniff(bytes) {
+        case .notAnImage:
+            report.add(.notAnImage, "the bytes are not an image; upload a PNG, JPEG, GIF or WebP file")
+            return report
+        case .unsupported(let name):
+            report.add(.unsupportedFormat, "\(name) is not accepted; export it as PNG, JPEG, GIF or WebP")
+            return report
+        case .accepted(let accepted):
+            format = accepted
+        }
+        report.format = format
+        if let issue = ValidationRules.extensionIssue(fileName: fileName, format: format) {
+            report.add(issue.code, issue.message)
+        }
+        let claimed = HeaderProbe.dimensions(bytes, format: format)
+        if let claimed, claimed.width.multipliedReportingOverflow(by: claimed.height).partialValue > limits.maxPixels
+            || claimed.width.multipliedReportingOverflow(by: claimed.height).overflow {
+            report.dimensions = claimed
+            report.add(.tooManyPixels, "the header claims \(claimed) pixels, over the cap of \(limits.maxPixels); "
+                       + "nothing was decoded")
+            addDimensions(claimed, to: &report)
+            return report
+        }
+        if tooLarge {
+            if let claimed {
+                report.dimensions = claimed
+                addDimensions(claimed, to: &report)
+            }
+            return report
+        }
+        let source: ImageSource
+        do {
+            source = try ImageSource(bytes: bytes, maxPixels: limits.maxPixels)
+        } catch {
+            if case .tooManyPixels(let width, let height, _) = error {
+                report.dimensions = PixelSize(width: width, height: height)
+            } else if let claimed {
+                report.dimensions = claimed
+            }
+            var message = error.message
+            if format == .png, case .corruptImage = error, let detail = pngDamage(bytes, limits: limits) {
+                message = "the PNG is damaged (\(detail)); export it again"
+            }
+            report.add(ValidationCode(rawValue: error.code) ?? .corruptImage, message)
+            if let dimensions = report.dimensions { addDimensions(dimensions, to: &report) }
+            return report
+        }
+        report.dimensions = source.displayedSize
+        addDimensions(source.displayedSize, to: &report)
+        checkAnimation(source, bytes: bytes, report: &report)
+        let highBitDepth = checkDecodes(source, limits: limits, report: &report)
+        addWarnings(source, highBitDepth: highBitDepth, report: &report)
+        return report
+    }
+
+    private static func addDimensions(_ size: PixelSize, to report: inout ValidationReport) {
+        if let issue = ValidationRules.dimensionsIssue(size) { report.add(issue.code, issue.message) }
+    }
+
+    private static func checkAnimation(_ source: ImageSource, bytes: [UInt8], report: inout ValidationReport) {
+        let animated: Bool
+        switch source.format {
+        case .png: animated = AnimationProbe.isAnimatedPNG(bytes)
+        case .webp: animated = AnimationProbe.isAnimatedWebP(bytes) || source.header.pageCount > 1
+        case .gif: animated = source.header.pageCount > 1
+        case .jpeg: animated = false
+        }
+        if animated {
+            report.add(.animated, "animated \(source.format.rawValue.uppercased()) is not accepted; "
+                       + "upload one still frame (HTML5 ads are made in the ad editor)")
+        }
+    }
+
+    /// Decodes every pixel strictly; returns whether the PNG is 16 bits per sample.
+    private static func checkDecodes(_ source: ImageSource, limits: ValidationLimits,
+                                     report: inout ValidationReport) -> Bool {
+        if source.format == .png {
+            let check = PNGStructure.check(source.bytes, maxPixels: limits.maxPixels)
+            if let damage = check.damage {
+                report.add(.corruptImage, "the PNG is damaged (\(damage)); export it again")
+            }
+            return check.bitDepth == 16
+        }
+        do {
+            _ = try source.header.materialized()
+        } catch {
+            report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(error.detail)); "
+                       + "export it again")
+        }
+        return source.header.isSixteenBit
+    }
+
+    private static func pngDamage(_ bytes: [UInt8], limits: ValidationLimits) -> String? {
+        PNGStructure.check(bytes, maxPixels: limits.maxPixels).damage
+    }
+
+    private static func addWarnings(_ source: ImageSource, highBitDepth: Bool, report: inout ValidationReport) {
+        let header = source.header
+        let interpretation = header.interpretation
+        if interpretation == VIPS_INTERPRETATION_CMYK {
+            report.add(.notSRGB, "CMYK colour; renders are converted to sRGB, export in sRGB to control the result")
+        } else if interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16 {
+            report.add(.notSRGB, "greyscale image; renders are converted to sRGB")
+        } else if let profile = header.iccProfile, !isSRGBProfile(profile) {
+            report.add(.notSRGB, "the embedded colour profile is not sRGB; renders are converted, "
+                       + "export in sRGB to control the colours")
+        }
+        if highBitDepth {
+            report.add(.highBitDepth, "16 bits per sample; renders are 8-bit, export 8-bit to save weight")
+        }
+        if source.orientation != 1 {
+            report.add(.exifOrientation, "EXIF orientation \(source.orientation): the image is shown rotated or "
+                       + "mirrored as \(source.displayedSize); export it upright")
+        }
+        if let bytes = report.bytes, let issue = ValidationRules.weightIssue(bytes: bytes) {
+            report.add(issue.code, issue.message)
+        }
+    }
+
+    /// True when the profile's description names sRGB (ASCII or UTF-16).
+    static func isSRGBProfile(_ profile: [UInt8]) -> Bool {
+        let ascii = Array("sRGB".utf8)
+        let utf16: [UInt8] = ascii.flatMap { byte -> [UInt8] in [0, byte] }
+        return contains(profile, ascii) || contains(profile, utf16)
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if Array(haystack[start..<start + needle.count]) == needle { return true }
+        }
+        return false
+    }
+}
