@@ -22,6 +22,8 @@ let package = Package(
         // Argument reading and one file per subcommand.
         .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),
+        // libFuzzer target over the validator (built only by `make fuzz`, with -sanitize=fuzzer).
+        .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore"]),
 
         .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
         .testTarget(name: "CreativeImagingTests", dependencies: ["CreativeImaging", "CreativeCore", "CVips"]),
