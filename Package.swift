@@ -10,6 +10,7 @@ let package = Package(
         // C libraries, found through pkg-config.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
         // A strict whole-file libpng read, with libpng's longjmp contained in C.
@@ -19,8 +20,10 @@ let package = Package(
         .target(name: "CreativeCore"),
         // Pixels: libvips (and libpng for strict PNG checks).
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNGCheck", "CArtwork"]),
+        // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
+        .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD"]),
         // Argument reading and one file per subcommand.
-        .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging"]),
+        .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),
         // libFuzzer target over the validator (built only by `make fuzz`, with -sanitize=fuzzer).
         .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore"]),
@@ -28,6 +31,7 @@ let package = Package(
         .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
         .testTarget(name: "CreativeImagingTests", dependencies: ["CreativeImaging", "CreativeCore", "CVips"]),
         .testTarget(name: "CreativeCLITests", dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging"]),
+        .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,11 @@ public enum CommandLineTool {
     public static let version = "0.1.0"
 
     static var subcommands: [any Subcommand.Type] {
-        [ValidateCommand.self, RenderCommand.self, SlotCommand.self, SelectCommand.self, TestArtworkCommand.self]
+        [
+            ValidateCommand.self, RenderCommand.self, SlotCommand.self, SelectCommand.self,
+            TestArtworkCommand.self, GuidanceCommand.self, PromptCommand.self, ProcessCommand.self,
+            ServeCommand.self,
+        ]
     }
 
     /// Runs the tool with the arguments after the program name; returns the exit code.
