@@ -1,14 +1,20 @@
 import CreativeCore
 
-/// `creative-tool guidance` (being written).
+/// `creative-tool guidance`: sizing guidance for advertisers, from the one catalog and device table.
 enum GuidanceCommand: Subcommand {
     static let name = "guidance"
-    static let summary = "(not yet available)"
-    static let usage = "usage: creative-tool guidance"
-    static let options: Set<String> = []
+    static let summary = "sizing guidance for advertisers (json, markdown or html)"
+    static let usage = """
+    usage: creative-tool guidance [--format json|markdown|html]
+      --format   json (default, for the dashboard backend), markdown, or html (one self-contained page)
+    """
+    static let options: Set<String> = ["--format"]
     static let flags: Set<String> = []
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        throw .failed(code: "not_available", message: "guidance is not available yet")
+        guard arguments.positionals.isEmpty else { throw .usage("unexpected argument '\(arguments.positionals[0])'") }
+        let format = try arguments.choice("--format", GuidanceFormat.self) ?? .json
+        Streams.out(Guidance().render(format))
+        return ExitCode.success
     }
 }

@@ -1,0 +1,76 @@
+/// The output formats of `creative-tool guidance`.
+public enum GuidanceFormat: String, Sendable, CaseIterable {
+    case json, markdown, html
+
+    /// The HTTP media type.
+    public var mediaType: String {
+        switch self {
+        case .json: "application/json"
+        case .markdown: "text/markdown; charset=utf-8"
+        case .html: "text/html; charset=utf-8"
+        }
+    }
+}
+
+/// What an advertiser needs to upload the right files, computed from the one catalog,
+/// device table and rule set, so the dashboard never says something the renderer does not do.
+public struct Guidance: Sendable {
+    /// Version of the JSON schema; bumped on any incompatible change.
+    public static let schemaVersion = 1
+
+    /// Anchored slots of every device and orientation, with the Retina artwork each picks.
+    public let anchored: [SlotAssignment]
+    /// Inline slots of every device and orientation, with what each picks among all sizes.
+    public let inline: [SlotAssignment]
+    /// The inline max height used for the inline table, in points.
+    public let inlineMaxHeight: Int
+
+    /// Builds the guidance from the catalog and device table.
+    public init(inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
+        self.inlineMaxHeight = SlotMath.inlineMaxHeight(inlineMaxHeight)
+        anchored = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
+        inline = DevicePlan.inlineAssignments(candidates: Catalog.entries.map(\.size), maxHeight: self.inlineMaxHeight)
+    }
+
+    /// The document in a format.
+    public func render(_ format: GuidanceFormat) -> String {
+        switch format {
+        case .json: json.serialized() + "\n"
+        case .markdown: GuidanceMarkdown(self).render()
+        case .html: GuidanceHTML(self).render()
+        }
+    }
+
+    /// Which device slots each Retina size serves.
+    public func slots(servedBy size: PixelSize) -> [SlotAssignment] {
+        anchored.filter { $0.artwork == size }
+    }
+
+    /// Percentage with two decimals, for text.
+    static func percent(_ share: Double) -> String {
+        let hundredths = Int((share * 10_000).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
+    }
+
+    /// `6.40:1`.
+    static func aspectText(_ size: PixelSize) -> String {
+        let hundredths = Int((size.aspectRatio * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction):1"
+    }
+
+    static func scaleText(_ scale: Double) -> String {
+        scale == scale.rounded() ? String(Int(scale)) : String(scale)
+    }
+
+    /// Plain-language rules repeated in every format.
+    static let coverageNote = "Upload the three Retina sizes (960x150, 1320x204, 2184x270): together they cover "
+        + "every anchored slot. For each request the ad server picks the approved strip whose aspect ratio is "
+        + "closest to the slot's and shows it whole (aspect fit): never stretched, never cropped; the rest of "
+        + "the slot is letterbox."
+    static let inlineNote = "Inline banners (inside scrolling content) may also show rectangles such as 300x250: "
+        + "every candidate is scaled to fit the width and the max height, and the one shown biggest wins. "
+        + "Rectangles are never used for anchored slots."
+    static let formatsNote = "PNG, JPEG, GIF or WebP, static only (no animation). SVG, PDF, BMP, TIFF and HEIF are refused."
+}

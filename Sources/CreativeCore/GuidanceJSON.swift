@@ -1,0 +1,61 @@
+extension Guidance {
+    /// The stable JSON document for the dashboard backend (schema in README, "guidance JSON").
+    public var json: JSONValue {
+        .object([
+            ("schema_version", .int(Guidance.schemaVersion)),
+            ("sizes", .array(Catalog.entries.map { entry in
+                .object([
+                    ("size", .string(entry.size.description)),
+                    ("width", .int(entry.size.width)),
+                    ("height", .int(entry.size.height)),
+                    ("class", .string(entry.sizeClass.rawValue)),
+                    ("shape", .string(entry.shape.rawValue)),
+                    ("aspect_ratio", .double(entry.size.aspectRatio)),
+                    ("purpose", .string(entry.purpose)),
+                    ("retina_of", .optional(entry.retinaOf?.description)),
+                    ("serves_anchored_slots", .int(slots(servedBy: entry.size).count)),
+                ])
+            })),
+            ("coverage", .object([
+                ("recommended_uploads", .array(Catalog.adaptiveSizes.map { .string($0.description) })),
+                ("note", .string(Guidance.coverageNote)),
+            ])),
+            ("anchored", .object([
+                ("rule", .string(AnchoredRule.qartvelo.rawValue)),
+                ("slots", .array(anchored.map(Guidance.slotJSON))),
+            ])),
+            ("inline", .object([
+                ("max_height_points", .int(inlineMaxHeight)),
+                ("note", .string(Guidance.inlineNote)),
+                ("slots", .array(inline.map(Guidance.slotJSON))),
+            ])),
+            ("formats", .object([
+                ("accepted", .array(ImageFormat.allCases.map { .string($0.rawValue) })),
+                ("static_only", .bool(true)),
+                ("weight_guideline_bytes", .int(Catalog.weightGuidelineBytes)),
+                ("max_bytes", .int(Catalog.defaultMaxBytes)),
+                ("max_pixels", .int(Catalog.defaultMaxPixels)),
+                ("note", .string(Guidance.formatsNote)),
+            ])),
+        ])
+    }
+
+    static func slotJSON(_ assignment: SlotAssignment) -> JSONValue {
+        let slot = assignment.deviceSlot
+        let placement = assignment.placement
+        return .object([
+            ("device", .string(slot.device.name)),
+            ("orientation", .string(slot.orientation.rawValue)),
+            ("sizing", .string(slot.sizing.rawValue)),
+            ("slot_points", .string(slot.slot.points.description)),
+            ("scale", .double(slot.slot.scale)),
+            ("slot_pixels", .string(placement.canvas.description)),
+            ("artwork", .string(assignment.artwork.description)),
+            ("content_pixels", .string(placement.content.description)),
+            ("content_x", .int(placement.x)),
+            ("content_y", .int(placement.y)),
+            ("fill_share", .double(placement.fillShare)),
+            ("letterbox_share", .double(1 - placement.fillShare)),
+        ])
+    }
+}

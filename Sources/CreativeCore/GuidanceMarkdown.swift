@@ -1,0 +1,41 @@
+/// Guidance as a Markdown document.
+struct GuidanceMarkdown {
+    let guidance: Guidance
+
+    init(_ guidance: Guidance) { self.guidance = guidance }
+
+    func render() -> String {
+        var lines: [String] = [
+            "# Banner artwork guidance", "",
+            Guidance.coverageNote, "",
+            "## Accepted sizes", "",
+            "| size (px) | class | aspect | what it is | anchored slots served |",
+            "|---|---|---|---|---|",
+        ]
+        for entry in Catalog.entries {
+            lines.append("| \(entry.size) | \(entry.sizeClass.rawValue) | \(Guidance.aspectText(entry.size)) | "
+                         + "\(entry.purpose) | \(guidance.slots(servedBy: entry.size).count) |")
+        }
+        lines += ["", "## Anchored slots by device", "",
+                  "Slot height by the SDK's own rule: `floor(width x 50 / 320)`, 50 to 90 pt, at most 15% of the screen height.", "",
+                  "| device | orientation | slot (pt) | scale | slot (px) | artwork shown | shown at (px) | fills |",
+                  "|---|---|---|---|---|---|---|---|"]
+        lines += guidance.anchored.map(row)
+        lines += ["", "## Inline slots", "", Guidance.inlineNote + " Max height: \(guidance.inlineMaxHeight) pt.", "",
+                  "| device | orientation | view (pt) | scale | view (px) | artwork shown | shown at (px) | fills |",
+                  "|---|---|---|---|---|---|---|---|"]
+        lines += guidance.inline.map(row)
+        lines += ["", "## Formats and weight", "", Guidance.formatsNote, "",
+                  "- Weight guideline: \(Catalog.weightGuidelineBytes / 1000) KB (IAB and Google); heavier files get a warning.",
+                  "- Hard limit: \(Catalog.defaultMaxBytes) bytes (2 MiB); larger files are refused.",
+                  "- At most \(Catalog.defaultMaxPixels / 1_000_000) megapixels.", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    private func row(_ assignment: SlotAssignment) -> String {
+        let slot = assignment.deviceSlot
+        return "| \(slot.device.name) | \(slot.orientation.rawValue) | \(slot.slot.points) | "
+            + "@\(Guidance.scaleText(slot.slot.scale))x | \(assignment.placement.canvas) | \(assignment.artwork) | "
+            + "\(assignment.placement.content) | \(Guidance.percent(assignment.placement.fillShare)) |"
+    }
+}

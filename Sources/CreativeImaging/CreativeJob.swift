@@ -1,0 +1,93 @@
+import CreativeCore
+
+/// One file the job produced.
+public struct JobFile: Sendable {
+    /// File name inside the output folder.
+    public let name: String
+    public let bytes: [UInt8]
+    /// Lower-case hex SHA-256 of `bytes`.
+    public let sha256: String
+}
+
+/// What `process` produced for one creative: the manifest and the files it lists.
+public struct JobResult: Sendable {
+    /// The validation report.
+    public let report: ValidationReport
+    /// The renders (one per device slot the creative is picked for) and the preview sheet.
+    public let files: [JobFile]
+    /// `manifest.json`: the report, then each render, then the preview sheet.
+    public let manifest: JSONValue
+
+    /// Name of the manifest file.
+    public static let manifestName = "manifest.json"
+    /// Name of the preview sheet.
+    public static let previewName = "preview.png"
+}
+
+/// The per-creative job of the upload pipeline: validate; if valid, render into every device
+/// slot the creative is picked for, decoding the source once, and draw the preview sheet.
+public enum CreativeJob {
+    /// Runs the job on bytes held in memory. Rejected creatives give a result with no files.
+    /// - Throws: ``ImagingError`` only when a valid creative fails to render.
+    public static func process(_ bytes: [UInt8], fileName: String,
+                               limits: ValidationLimits = ValidationLimits()) throws(ImagingError) -> JobResult {
+        let report = Validator.validate(bytes, fileName: fileName, limits: limits)
+        guard report.valid else { return rejected(report) }
+        let source = try ImageSource(bytes: bytes, maxPixels: limits.maxPixels)
+        // Decoded once: upright, colour-managed, in memory; every render scales from it.
+        let decoded = try ScaleStep.thumbnail(source, to: source.displayedSize).materialized()
+        let assignments = DevicePlan.assignments(for: source.displayedSize)
+        var renders: [(SlotAssignment, JobFile)] = []
+        var byCanvas: [PixelSize: JobFile] = [:]
+        for assignment in assignments {
+            let canvas = assignment.placement.canvas
+            let name = assignment.deviceSlot.identifier + ".png"
+            let encoded: [UInt8]
+            if let done = byCanvas[canvas] {
+                encoded = done.bytes
+            } else {
+                // PNG with transparent bars: settings that cannot be refused.
+                guard let settings = try? RenderSettings(canvas: canvas, format: .png) else {
+                    throw .operationFailed("no render settings for \(canvas)")
+                }
+                encoded = try Encoder.encode(try Renderer.renderImage(decoded: decoded, settings: settings), format: .png)
+            }
+            let file = JobFile(name: name, bytes: encoded, sha256: byCanvas[canvas]?.sha256 ?? Checksum.sha256(encoded))
+            byCanvas[canvas] = file
+            renders.append((assignment, file))
+        }
+        let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize)
+        let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet))
+        return JobResult(report: report, files: renders.map(\.1) + [preview],
+                         manifest: manifest(report, renders: renders, preview: preview))
+    }
+
+    /// The result for a creative that was rejected (or could not be read): the report alone.
+    public static func rejected(_ report: ValidationReport) -> JobResult {
+        JobResult(report: report, files: [], manifest: manifest(report, renders: [], preview: nil))
+    }
+
+    static func manifest(_ report: ValidationReport, renders: [(SlotAssignment, JobFile)], preview: JobFile?) -> JSONValue {
+        .object([
+            ("report", report.json),
+            ("renders", .array(renders.map { assignment, file in
+                let slot = assignment.deviceSlot
+                return .object([
+                    ("device", .string(slot.device.name)),
+                    ("orientation", .string(slot.orientation.rawValue)),
+                    ("sizing", .string(slot.sizing.rawValue)),
+                    ("slot_points", .string(slot.slot.points.description)),
+                    ("scale", .double(slot.slot.scale)),
+                    ("pixels", .string(assignment.placement.canvas.description)),
+                    ("content_pixels", .string(assignment.placement.content.description)),
+                    ("fill_share", .double(assignment.placement.fillShare)),
+                    ("file", .string(file.name)),
+                    ("bytes", .int(file.bytes.count)),
+                    ("sha256", .string(file.sha256)),
+                ])
+            })),
+            ("preview", preview.map { .object([("file", .string($0.name)), ("bytes", .int($0.bytes.count)),
+                                               ("sha256", .string($0.sha256))]) } ?? .null),
+        ])
+    }
+}

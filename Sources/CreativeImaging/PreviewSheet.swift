@@ -1,0 +1,98 @@
+import CreativeCore
+
+/// One PNG showing a creative in every device slot of the table, each labelled with the
+/// device, the slot and how much of it the creative fills. Slots are drawn at their size in
+/// points by the same render pipeline as `render`, on a grey slot so the letterbox shows.
+public enum PreviewSheet {
+    static let margin = 16
+    static let labelGap = 4
+    static let rowGap = 14
+    static let labelPixels = 15
+    static let paper: [Double] = [255, 255, 255]
+    static let slotGrey: [Double] = [214, 219, 227]
+    static let ink: [Double] = [27, 35, 48]
+
+    /// Draws the sheet for a decoded (upright, sRGB) creative of the given displayed size.
+    public static func draw(_ decoded: VImage, creative: PixelSize) throws(ImagingError) -> [UInt8] {
+        let slots = creative.shape == .strip ? DevicePlan.anchoredSlots() : DevicePlan.inlineSlots()
+        let candidates = DevicePlan.competingSizes(with: creative)
+        var pieces: [(VImage, Int)] = []
+        var y = margin
+        var width = 0
+        let title = try lettering("Preview of \(creative) in every device slot (slot in points; grey is letterbox)",
+                                  bold: true)
+        pieces.append((title, y))
+        y += title.height + rowGap
+        for deviceSlot in slots {
+            let canvas = canvasPoints(deviceSlot, creative: creative)
+            let placement = Placement(source: creative, canvas: canvas)
+            let picked = pickedArtwork(deviceSlot, candidates: candidates)
+            let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
+            let label = try lettering("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · "
+                                      + "\(canvas) pt @\(scaleText(deviceSlot.slot.scale))x · fills "
+                                      + "\(percent(placement.fillShare)) · \(pickNote)", bold: false)
+            pieces.append((label, y))
+            y += label.height + labelGap
+            guard let settings = try? RenderSettings(canvas: canvas, format: .png, background: nil) else { continue }
+            let rendered = try Renderer.renderImage(decoded: decoded, settings: settings)
+            let slot = try flatten(rendered, onto: slotGrey)
+            pieces.append((slot, y))
+            y += slot.height + rowGap
+            width = max(width, slot.width, label.width)
+        }
+        width = max(width, title.width) + 2 * margin
+        var sheet = try solid(PixelSize(width: width, height: y + margin - rowGap), paper)
+        for (piece, top) in pieces {
+            sheet = try VipsOperation("insert").with("main", .image(sheet)).with("sub", .image(piece))
+                .with("x", .int(margin)).with("y", .int(top)).image()
+        }
+        return try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
+            .with("compression", .int(6)).bytes()
+    }
+
+    /// The slot in points: anchored slots as they are; inline views as tall as the fitted ad.
+    static func canvasPoints(_ deviceSlot: DeviceSlot, creative: PixelSize) -> PixelSize {
+        guard deviceSlot.sizing == .inline else { return deviceSlot.slot.points }
+        return SlotMath.fit(creative, into: deviceSlot.slot.points)
+    }
+
+    static func pickedArtwork(_ deviceSlot: DeviceSlot, candidates: [PixelSize]) -> PixelSize? {
+        let pixels = deviceSlot.slot.pixels
+        let mode: SelectionMode = deviceSlot.sizing == .inline ? .inline : .adaptive
+        guard let result = try? Selection.select(candidates, mode: mode, width: pixels.width, height: pixels.height)
+        else { return nil }
+        return candidates[result.winner]
+    }
+
+    private static func flatten(_ image: VImage, onto colour: [Double]) throws(ImagingError) -> VImage {
+        let flat = try VipsOperation("flatten").with("in", .image(image)).with("background", .doubles(colour)).image()
+        return try VipsOperation("cast").with("in", .image(flat)).with("format", .enumeration("uchar")).image()
+    }
+
+    private static func solid(_ size: PixelSize, _ colour: [Double]) throws(ImagingError) -> VImage {
+        let black = try VipsOperation("black").with("width", .int(size.width)).with("height", .int(size.height))
+            .with("bands", .int(3)).image()
+        return try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
+            .with("b", .doubles(colour)).with("uchar", .bool(true)).image()
+    }
+
+    /// Dark text on white, as a 3-band image.
+    private static func lettering(_ text: String, bold: Bool) throws(ImagingError) -> VImage {
+        let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+        let mask = try VipsOperation("text").with("text", .string(escaped))
+            .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(labelPixels)px")).with("dpi", .int(72)).image()
+        let paperImage = try solid(mask.size, paper)
+        let inkImage = try solid(mask.size, ink)
+        return try VipsOperation("ifthenelse").with("cond", .image(mask)).with("in1", .image(inkImage))
+            .with("in2", .image(paperImage)).with("blend", .bool(true)).image()
+    }
+
+    private static func percent(_ share: Double) -> String {
+        let tenths = Int((share * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+
+    private static func scaleText(_ scale: Double) -> String {
+        scale == scale.rounded() ? String(Int(scale)) : String(scale)
+    }
+}
