@@ -24,5 +24,12 @@ bench: build
 	@scripts/install-deps.sh bench
 	bench/run.sh $(BIN)
 
+# libFuzzer over the upload validator for SECONDS (scripts/fuzz.sh): its own build in .build/fuzz*,
+# seeds in fuzz-out/corpus, crashes, leaks and hangs in fuzz-out/artifacts/.
+SECONDS ?= 60
+
+fuzz: deps
+	scripts/fuzz.sh $(SECONDS)
+
 clean:
 	rm -rf .build $(OUT)

@@ -1,14 +1,55 @@
 import CreativeCore
+import CreativeImaging
 
-/// `creative-tool prompt` (being written).
+/// `creative-tool prompt`: the copyable AI image-generator prompt for banner artwork, from the
+/// template embedded from `Prompts/banner.txt` and the numbers of the one catalog and device plan.
 enum PromptCommand: Subcommand {
     static let name = "prompt"
-    static let summary = "(not yet available)"
-    static let usage = "usage: creative-tool prompt"
-    static let options: Set<String> = []
-    static let flags: Set<String> = []
+    static let summary = "the copyable AI image-generator prompt for banner artwork"
+    static let usage = """
+    usage: creative-tool prompt [--size WxH] [--brand T] [--headline T] [--cta T] [--colors T] [--json]
+      --size WxH     an accepted size (default: one prompt per Retina size: \(sizesText(Catalog.adaptiveSizes)))
+      --brand T      the advertiser's name (the prompt leaves room for the logo; it never draws it)
+      --headline T   the headline, to appear verbatim
+      --cta T        the call to action, to appear verbatim on a button
+      --colors T     the palette, in words or hex (for example "navy #0b3d91 and white")
+      --json         one JSON object per prompt per line: size, width, height, aspect,
+                     safe_area {x, y, width, height}, min_text_px, prompt
+    Text is inserted exactly as given. Without --headline and --cta the prompt asks for no text at all.
+    accepted sizes: \(sizesText(Catalog.entries.map(\.size)))
+    """
+    static let options: Set<String> = ["--size", "--brand", "--headline", "--cta", "--colors"]
+    static let flags: Set<String> = ["--json"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        throw .failed(code: "not_available", message: "prompt is not available yet")
+        guard arguments.positionals.isEmpty else { throw .usage("unexpected argument '\(arguments.positionals[0])'") }
+        let size = try arguments.size("--size")
+        let prompts: [RenderedPrompt]
+        do {
+            prompts = try BannerPrompts.render(size: size, brand: arguments.value("--brand"),
+                                               headline: arguments.value("--headline"),
+                                               cta: arguments.value("--cta"), colors: arguments.value("--colors"))
+        } catch {
+            switch error {
+            case .templateError(let message):
+                throw .failed(code: "template_error", message: message)
+            default:
+                throw .usage("--size: \(error)")
+            }
+        }
+        if arguments.flag("--json") {
+            for prompt in prompts { Streams.outLine(prompt.json.serialized()) }
+        } else if prompts.count == 1 {
+            Streams.outLine(prompts[0].text)
+        } else {
+            Streams.out(prompts.map { prompt in
+                "== \(prompt.size) (\(prompt.facts.aspect)) ==\n\(prompt.text)\n"
+            }.joined(separator: "\n"))
+        }
+        return ExitCode.success
+    }
+
+    private static func sizesText(_ sizes: [PixelSize]) -> String {
+        sizes.map(\.description).joined(separator: ", ")
     }
 }

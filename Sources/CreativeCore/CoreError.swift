@@ -10,11 +10,14 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidNumber(String)
     /// A selection with no candidate that the mode may pick (say, only rectangles for an anchored slot).
     case noEligibleCandidate(String)
+    /// A prompt template that is malformed, or uses a placeholder no value was supplied for.
+    /// Templates ship with the tool, so this is a bug caught by tests, never a user's mistake.
+    case templateError(String)
 
     public var description: String {
         switch self {
         case .invalidSize(let text), .invalidScale(let text), .invalidNumber(let text),
-             .noEligibleCandidate(let text):
+             .noEligibleCandidate(let text), .templateError(let text):
             return text
         case .sizeNotAllowed(let size):
             let allowed = Catalog.entries.map(\.size.description).joined(separator: ", ")

@@ -14,6 +14,131 @@ public enum HeaderProbe {
         }
     }
 
+    /// The EXIF orientation (1...8) of a JPEG (APP1 `Exif`) or WebP (`EXIF` chunk); 1 when absent
+    /// or unreadable. It gives the displayed size of a file that is never decoded (over a cap).
+    public static func orientation(_ bytes: [UInt8], format: ImageFormat) -> Int {
+        let exif: ArraySlice<UInt8>?
+        switch format {
+        case .jpeg: exif = jpegExif(bytes)
+        case .webp: exif = webpExif(bytes)
+        case .png, .gif: exif = nil
+        }
+        guard let exif, let value = tiffOrientation(Array(exif)), (1...8).contains(value) else { return 1 }
+        return value
+    }
+
+    private static let exifPrefix = Array("Exif\u{0}\u{0}".utf8)
+
+    private static func jpegExif(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var offset = 2
+        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return nil }
+            let start = offset + 4, end = offset + 2 + length
+            if marker == 0xE1, end <= bytes.count, bytes[start..<end].starts(with: exifPrefix) {
+                return bytes[start + exifPrefix.count..<end]
+            }
+            offset = end
+        }
+        return nil
+    }
+
+    private static func webpExif(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var offset = 12
+        while offset + 8 <= bytes.count, let length = littleEndian(bytes, offset + 4, 4) {
+            let start = offset + 8
+            if Array(bytes[offset..<offset + 4]) == Array("EXIF".utf8) {
+                guard start + length <= bytes.count else { return nil }
+                let exif = bytes[start..<start + length]
+                return exif.starts(with: exifPrefix) ? exif.dropFirst(exifPrefix.count) : exif
+            }
+            offset = start + length + (length & 1)
+        }
+        return nil
+    }
+
+    /// Tag 0x0112 (a SHORT) of a TIFF structure's first IFD.
+    private static func tiffOrientation(_ tiff: [UInt8]) -> Int? {
+        guard tiff.count >= 8, tiff[0] == tiff[1], tiff[0] == 0x49 || tiff[0] == 0x4D else { return nil }
+        let little = tiff[0] == 0x49
+        func read(_ offset: Int, _ count: Int) -> Int? {
+            little ? littleEndian(tiff, offset, count) : bigEndian(tiff, offset, count)
+        }
+        guard read(2, 2) == 42, let ifd = read(4, 4), let entries = read(ifd, 2) else { return nil }
+        for index in 0..<entries {
+            let entry = ifd + 2 + index * 12
+            guard let tag = read(entry, 2) else { return nil }
+            if tag == 0x0112 { return read(entry + 2, 2) == 3 ? read(entry + 8, 2) : nil }
+        }
+        return nil
+    }
+
+    /// Why a JPEG or GIF ends early, or nil when its end marker is there. libjpeg (through
+    /// libvips) stops once it has the last row and never reads on to EOI, and the GIF decoder
+    /// does not need the trailer, so a file cut by a byte or two decodes "cleanly"; this walk of
+    /// the container finds the cut. PNG and WebP readers check their own ends (nil for them).
+    public static func truncation(_ bytes: [UInt8], format: ImageFormat) -> String? {
+        switch format {
+        case .jpeg: jpegReachesEnd(bytes) ? nil : "truncated: no end-of-image marker after the image data"
+        case .gif: gifReachesTrailer(bytes) ? nil : "truncated: the file ends before the GIF trailer"
+        case .png, .webp: nil
+        }
+    }
+
+    /// Walks JPEG segments (skipping each by its length, so an EXIF thumbnail's EOI is not taken
+    /// for the image's) and the entropy-coded data after each SOS, looking for EOI.
+    private static func jpegReachesEnd(_ bytes: [UInt8]) -> Bool {
+        var offset = 2
+        var scanned = false
+        while offset + 1 < bytes.count {
+            guard bytes[offset] == 0xFF else { offset += 1; continue }  // entropy-coded data
+            let marker = bytes[offset + 1]
+            switch marker {
+            case 0xD9: return scanned
+            case 0xFF: offset += 1  // fill byte
+            case 0x00, 0x01, 0xD0...0xD8: offset += 2  // stuffed 0xFF, TEM, RSTn, SOI: no length
+            default:
+                guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return false }
+                offset += 2 + length
+                if marker == 0xDA { scanned = true }
+            }
+        }
+        return false
+    }
+
+    /// Walks GIF blocks (extensions and images, each a chain of sub-blocks) up to the trailer.
+    private static func gifReachesTrailer(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 13 else { return false }
+        var offset = 13
+        if bytes[10] & 0x80 != 0 { offset += 3 << (Int(bytes[10] & 0x07) + 1) }
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x3B:
+                return true
+            case 0x21:
+                offset += 2
+            case 0x2C:
+                guard offset + 10 <= bytes.count else { return false }
+                let packed = bytes[offset + 9]
+                offset += 10
+                if packed & 0x80 != 0 { offset += 3 << (Int(packed & 0x07) + 1) }
+                offset += 1  // LZW minimum code size
+            default:
+                return false
+            }
+            // The sub-blocks: a length byte, that many bytes, until a zero length.
+            while true {
+                guard offset < bytes.count else { return false }
+                let length = Int(bytes[offset])
+                offset += 1 + length
+                if length == 0 { break }
+            }
+        }
+        return false
+    }
+
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int? {
         guard offset >= 0, offset + count <= bytes.count else { return nil }
         return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }

@@ -37,26 +37,50 @@ public enum CreativeJob {
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
         let decoded = try ScaleStep.thumbnail(source, to: source.displayedSize).materialized()
         let assignments = DevicePlan.assignments(for: source.displayedSize)
-        var renders: [(SlotAssignment, JobFile)] = []
-        var byCanvas: [PixelSize: JobFile] = [:]
+        // Work is grouped by content size: each group scales once and encodes each of its
+        // canvases once. Groups and the preview sheet run in parallel.
+        var canvasesByContent: [PixelSize: [PixelSize]] = [:]
+        var contentOrder: [PixelSize] = []
         for assignment in assignments {
-            let canvas = assignment.placement.canvas
-            let name = assignment.deviceSlot.identifier + ".png"
-            let encoded: [UInt8]
-            if let done = byCanvas[canvas] {
-                encoded = done.bytes
-            } else {
+            let placement = assignment.placement
+            if canvasesByContent[placement.content] == nil { contentOrder.append(placement.content) }
+            if !(canvasesByContent[placement.content] ?? []).contains(placement.canvas) {
+                canvasesByContent[placement.content, default: []].append(placement.canvas)
+            }
+        }
+        let groups = contentOrder.map { ($0, canvasesByContent[$0] ?? []) }
+        let outcomes = ParallelWork.run(count: groups.count + 1) { index throws(ImagingError) -> [PixelSize: [UInt8]] in
+            if index == groups.count {
+                return [source.displayedSize: try PreviewSheet.draw(decoded, creative: source.displayedSize)]
+            }
+            let (content, canvases) = groups[index]
+            let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
+            var encoded: [PixelSize: [UInt8]] = [:]
+            for canvas in canvases {
                 // PNG with transparent bars: settings that cannot be refused.
                 guard let settings = try? RenderSettings(canvas: canvas, format: .png) else {
                     throw .operationFailed("no render settings for \(canvas)")
                 }
-                encoded = try Encoder.encode(try Renderer.renderImage(decoded: decoded, settings: settings), format: .png)
+                encoded[canvas] = try Encoder.encode(try Renderer.renderImage(decoded: scaled, settings: settings),
+                                                     format: .png)
             }
-            let file = JobFile(name: name, bytes: encoded, sha256: byCanvas[canvas]?.sha256 ?? Checksum.sha256(encoded))
-            byCanvas[canvas] = file
-            renders.append((assignment, file))
+            return encoded
         }
-        let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize)
+        var byCanvas: [PixelSize: [UInt8]] = [:]
+        var sheet: [UInt8] = []
+        for (index, outcome) in outcomes.enumerated() {
+            let files = try outcome.get()
+            if index == groups.count { sheet = files.values.first ?? [] } else { byCanvas.merge(files) { a, _ in a } }
+        }
+        var checksums: [PixelSize: String] = [:]
+        var renders: [(SlotAssignment, JobFile)] = []
+        for assignment in assignments {
+            let canvas = assignment.placement.canvas
+            let bytes = byCanvas[canvas] ?? []
+            let sha = checksums[canvas] ?? Checksum.sha256(bytes)
+            checksums[canvas] = sha
+            renders.append((assignment, JobFile(name: assignment.deviceSlot.identifier + ".png", bytes: bytes, sha256: sha)))
+        }
         let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet))
         return JobResult(report: report, files: renders.map(\.1) + [preview],
                          manifest: manifest(report, renders: renders, preview: preview))

@@ -5,7 +5,6 @@ import CreativeCore
 /// points by the same render pipeline as `render`, on a grey slot so the letterbox shows.
 public enum PreviewSheet {
     static let margin = 16
-    static let labelGap = 4
     static let rowGap = 14
     static let labelPixels = 15
     static let paper: [Double] = [255, 255, 255]
@@ -16,38 +15,36 @@ public enum PreviewSheet {
     public static func draw(_ decoded: VImage, creative: PixelSize) throws(ImagingError) -> [UInt8] {
         let slots = creative.shape == .strip ? DevicePlan.anchoredSlots() : DevicePlan.inlineSlots()
         let candidates = DevicePlan.competingSizes(with: creative)
-        var pieces: [(VImage, Int)] = []
-        var y = margin
-        var width = 0
-        let title = try lettering("Preview of \(creative) in every device slot (slot in points; grey is letterbox)",
-                                  bold: true)
-        pieces.append((title, y))
-        y += title.height + rowGap
+        // Slots are small: scale once to the biggest slot content, then each slot from that
+        // (one large reduction and many small ones cost far less than many large ones).
+        let contents = slots.map { Placement(source: creative, canvas: canvasPoints($0, creative: creative)).content }
+        let biggest = contents.max { $0.height < $1.height } ?? creative
+        let previewSource = biggest.height < decoded.height
+            ? try ScaleStep.thumbnail(decoded, to: biggest).materialized() : decoded
+        var pieces: [VImage] = [try lettering("Preview of \(creative) in every device slot "
+                                              + "(slot in points; grey is letterbox)", bold: true)]
         for deviceSlot in slots {
             let canvas = canvasPoints(deviceSlot, creative: creative)
             let placement = Placement(source: creative, canvas: canvas)
             let picked = pickedArtwork(deviceSlot, candidates: candidates)
             let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
-            let label = try lettering("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · "
-                                      + "\(canvas) pt @\(scaleText(deviceSlot.slot.scale))x · fills "
-                                      + "\(percent(placement.fillShare)) · \(pickNote)", bold: false)
-            pieces.append((label, y))
-            y += label.height + labelGap
-            guard let settings = try? RenderSettings(canvas: canvas, format: .png, background: nil) else { continue }
-            let rendered = try Renderer.renderImage(decoded: decoded, settings: settings)
-            let slot = try flatten(rendered, onto: slotGrey)
-            pieces.append((slot, y))
-            y += slot.height + rowGap
-            width = max(width, slot.width, label.width)
+            pieces.append(try lettering("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · "
+                                        + "\(canvas) pt @\(scaleText(deviceSlot.slot.scale))x · fills "
+                                        + "\(percent(placement.fillShare)) · \(pickNote)", bold: false))
+            guard let settings = try? RenderSettings(canvas: canvas, format: .png) else { continue }
+            let rendered = try Renderer.renderImage(decoded: previewSource, settings: settings)
+            pieces.append(try flatten(rendered, onto: slotGrey).materialized())
         }
-        width = max(width, title.width) + 2 * margin
-        var sheet = try solid(PixelSize(width: width, height: y + margin - rowGap), paper)
-        for (piece, top) in pieces {
-            sheet = try VipsOperation("insert").with("main", .image(sheet)).with("sub", .image(piece))
-                .with("x", .int(margin)).with("y", .int(top)).image()
-        }
+        // One join of every piece, top to bottom, left-aligned on white.
+        let column = try VipsOperation("arrayjoin").with("in", .images(pieces)).with("across", .int(1))
+            .with("shim", .int(rowGap / 2)).with("halign", .enumeration("low"))
+            .with("background", .doubles(paper)).image()
+        let sheet = try VipsOperation("embed").with("in", .image(column)).with("x", .int(margin)).with("y", .int(margin))
+            .with("width", .int(column.width + 2 * margin)).with("height", .int(column.height + 2 * margin))
+            .with("extend", .enumeration("background")).with("background", .doubles(paper)).image()
+        // A large, throwaway picture: fast compression matters more than the last bytes.
         return try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
-            .with("compression", .int(6)).bytes()
+            .with("compression", .int(2)).bytes()
     }
 
     /// The slot in points: anchored slots as they are; inline views as tall as the fitted ad.

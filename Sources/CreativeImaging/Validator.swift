@@ -52,18 +52,23 @@ public enum Validator {
             report.add(issue.code, issue.message)
         }
         let claimed = HeaderProbe.dimensions(bytes, format: format)
-        if let claimed, claimed.width.multipliedReportingOverflow(by: claimed.height).partialValue > limits.maxPixels
+        // Reports give the size as displayed, also for files that are never decoded.
+        let shown = claimed.map { size in
+            HeaderProbe.orientation(bytes, format: format) >= 5 ? PixelSize(width: size.height, height: size.width) : size
+        }
+        if let claimed, let shown,
+           claimed.width.multipliedReportingOverflow(by: claimed.height).partialValue > limits.maxPixels
             || claimed.width.multipliedReportingOverflow(by: claimed.height).overflow {
-            report.dimensions = claimed
+            report.dimensions = shown
             report.add(.tooManyPixels, "the header claims \(claimed) pixels, over the cap of \(limits.maxPixels); "
                        + "nothing was decoded")
-            addDimensions(claimed, to: &report)
+            addDimensions(shown, to: &report)
             return report
         }
         if tooLarge {
-            if let claimed {
-                report.dimensions = claimed
-                addDimensions(claimed, to: &report)
+            if let shown {
+                report.dimensions = shown
+                addDimensions(shown, to: &report)
             }
             return report
         }
@@ -73,8 +78,8 @@ public enum Validator {
         } catch {
             if case .tooManyPixels(let width, let height, _) = error {
                 report.dimensions = PixelSize(width: width, height: height)
-            } else if let claimed {
-                report.dimensions = claimed
+            } else if let shown {
+                report.dimensions = shown
             }
             var message = error.message
             if format == .png, case .corruptImage = error, let detail = pngDamage(bytes, limits: limits) {
@@ -122,6 +127,10 @@ public enum Validator {
         }
         do {
             _ = try source.header.materialized()
+            if let truncation = HeaderProbe.truncation(source.bytes, format: source.format) {
+                report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(truncation)); "
+                           + "export it again")
+            }
         } catch {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(error.detail)); "
                        + "export it again")

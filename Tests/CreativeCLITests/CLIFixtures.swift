@@ -55,3 +55,28 @@ struct PixelReaderCLI {
         return maxX < 0 ? nil : (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 }
+
+// MARK: - Validation inputs
+
+extension Fixtures {
+    /// A left/right two-colour image encoded by a libvips saver (`png`, `jpeg`, `gif`, `webp`).
+    static func encoded(_ width: Int, _ height: Int, _ format: String,
+                        options: [(String, VipsArgument)] = []) throws -> [UInt8] {
+        let left = try solid(width / 2, height, [230, 40, 40])
+        let right = try solid(width - width / 2, height, [40, 40, 230])
+        let image = try VipsOperation("insert").with("main", .image(left)).with("sub", .image(right))
+            .with("x", .int(width / 2)).with("y", .int(0)).with("expand", .bool(true)).image()
+        var saver = VipsOperation("\(format)save_buffer").with("in", .image(image))
+        for (name, value) in options { saver = saver.with(name, value) }
+        return try saver.bytes()
+    }
+
+    /// A solid sRGB image.
+    static func solid(_ width: Int, _ height: Int, _ rgb: [Double]) throws -> VImage {
+        let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
+            .with("bands", .int(3)).image()
+        let filled = try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
+            .with("b", .doubles(rgb)).with("uchar", .bool(true)).image()
+        return try VipsOperation("copy").with("in", .image(filled)).with("interpretation", .enumeration("srgb")).image()
+    }
+}

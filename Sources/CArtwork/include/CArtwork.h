@@ -8,4 +8,8 @@
  * result is NULL (and *length 0) for any other size. */
 const unsigned char *creative_artwork_png(int width, int height, size_t *length);
 
+/* The prompt template Prompts/banner.txt (UTF-8), embedded at build time.
+ * Returns the text, NUL-terminated; *length is its byte count without the NUL. */
+const char *creative_prompt_banner(size_t *length);
+
 #endif

@@ -1,0 +1,226 @@
+/// The part of an artwork where the logo, text and anything important must stay.
+///
+/// Artwork is always shown whole (aspect fit, never cropped), but slots round their corners
+/// and the SDK draws its small "Ad" badge over a corner. Keeping content a few percent away
+/// from the edges keeps it clear of both. Guidance and prompts read these numbers from here.
+public struct SafeArea: Sendable, Hashable {
+    /// Clear margin at the left and at the right, in percent of the artwork's width.
+    public static let horizontalInsetPercent = 5
+    /// Clear margin at the top and at the bottom, in percent of the artwork's height.
+    public static let verticalInsetPercent = 10
+
+    /// Left edge of the safe area, in artwork pixels (also the right margin).
+    public let x: Int
+    /// Top edge of the safe area, in artwork pixels (also the bottom margin).
+    public let y: Int
+    /// Width of the safe area, in artwork pixels.
+    public let width: Int
+    /// Height of the safe area, in artwork pixels.
+    public let height: Int
+
+    /// The safe area of an artwork: margins are the percentages above, rounded up to whole
+    /// pixels (so the area never exceeds them), the same on opposite sides.
+    public init(artwork: PixelSize) {
+        x = (artwork.width * Self.horizontalInsetPercent + 99) / 100
+        y = (artwork.height * Self.verticalInsetPercent + 99) / 100
+        width = artwork.width - 2 * x
+        height = artwork.height - 2 * y
+    }
+
+    /// `{"x": ..., "y": ..., "width": ..., "height": ...}`.
+    public var json: JSONValue {
+        .object([("x", .int(x)), ("y", .int(y)), ("width", .int(width)), ("height", .int(height))])
+    }
+}
+
+/// The numbers a banner prompt states for one accepted size, all derived from the catalog and
+/// the device plan.
+public struct BannerFacts: Sendable, Hashable {
+    /// The catalog entry.
+    public let entry: CatalogEntry
+    /// Width to height as a decimal, two places: `"6.40:1"`.
+    public let aspect: String
+    /// Width to height in lowest terms: `"32:5"`.
+    public let ratio: String
+    /// Where logo and text must stay.
+    public let safeArea: SafeArea
+    /// The smallest letter height (capital letters) in artwork pixels that is still
+    /// ``BannerPrompt/minimumTextPoints`` tall on the smallest screen showing this artwork.
+    public let minTextPixels: Int
+    /// The slots this artwork is shown in, for people: `"iPhone 14 portrait 390x60 pt"`.
+    public let servedSlots: [String]
+
+    /// The pixel size.
+    public var size: PixelSize { entry.size }
+}
+
+/// One prompt, filled in for one size.
+public struct RenderedPrompt: Sendable, Hashable {
+    /// The numbers the prompt states.
+    public let facts: BannerFacts
+    /// The prompt text, ready to copy.
+    public let text: String
+
+    /// The pixel size.
+    public var size: PixelSize { facts.size }
+
+    /// The JSON object of `prompt --json` and the service: size, width, height, aspect,
+    /// safe_area, min_text_px, prompt.
+    public var json: JSONValue {
+        .object([
+            ("size", .string(size.description)),
+            ("width", .int(size.width)),
+            ("height", .int(size.height)),
+            ("aspect", .string(facts.aspect)),
+            ("safe_area", facts.safeArea.json),
+            ("min_text_px", .int(facts.minTextPixels)),
+            ("prompt", .string(text)),
+        ])
+    }
+}
+
+/// The copyable AI image-generator prompt: the numbers for a size and the filling of the
+/// template (`Prompts/banner.txt`, passed in as text so this module stays free of files and C).
+public enum BannerPrompt {
+    /// The smallest text height, in points on screen, that stays legible (capital letters).
+    public static let minimumTextPoints = 9
+
+    /// The names ``values(for:brand:headline:cta:colors:)`` supplies; the template must use
+    /// exactly these (a test checks both directions).
+    ///
+    /// - `size`, `width`, `height`: pixels (`960x150`, `960`, `150`).
+    /// - `aspect`, `ratio`: `6.40:1` and `32:5`.
+    /// - `safe_x`, `safe_y`, `safe_width`, `safe_height`: the ``SafeArea`` in pixels.
+    /// - `min_text_px`, `min_text_pt`: the minimum capital-letter height in artwork pixels, and
+    ///   the on-screen points it guarantees.
+    /// - `slots`: the served slots, comma separated.
+    /// - `strip`, `rectangle`: `yes` or empty, for the template's layout sections.
+    /// - `brand`, `headline`, `cta`, `colors`: the user's text verbatim, empty when not given.
+    /// - `text`: `yes` when a headline or a call to action is given, else empty.
+    public static let valueNames = [
+        "size", "width", "height", "aspect", "ratio", "safe_x", "safe_y", "safe_width", "safe_height",
+        "min_text_px", "min_text_pt", "slots", "strip", "rectangle",
+        "brand", "headline", "cta", "colors", "text",
+    ]
+
+    /// The numbers for an accepted size.
+    /// - Throws: ``CoreError/sizeNotAllowed(_:)`` when the size is not in ``Catalog/entries``.
+    public static func facts(for size: PixelSize) throws(CoreError) -> BannerFacts {
+        guard let entry = Catalog.entry(for: size) else { throw .sizeNotAllowed(size) }
+        let assignments = servingAssignments(for: size)
+        return BannerFacts(entry: entry, aspect: aspectText(size), ratio: ratioText(size),
+                           safeArea: SafeArea(artwork: size),
+                           minTextPixels: minTextPixels(for: entry, assignments: assignments),
+                           servedSlots: servedSlots(for: entry, assignments: assignments))
+    }
+
+    /// The device slots (DESIGN section 5) where the selection rules pick this artwork.
+    ///
+    /// Retina sizes compete with each other (`DevicePlan.anchoredAssignments(candidates:
+    /// Catalog.adaptiveSizes)`); a standard size competes with the Retina sizes as an
+    /// upload would (`DevicePlan.assignments(for:)`: anchored slots for a strip, inline
+    /// slots for a rectangle). May be empty: a 320x50 upload loses every slot to 960x150.
+    public static func servingAssignments(for size: PixelSize) -> [SlotAssignment] {
+        if Catalog.entry(for: size)?.sizeClass == .adaptive {
+            return DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes).filter { $0.artwork == size }
+        }
+        return DevicePlan.assignments(for: size)
+    }
+
+    /// `ceil(9 pt * artwork height / shown height in points)`, the largest over the serving slots.
+    /// With no serving slot, the artwork is taken at its own slot: Retina artwork at the 1x size
+    /// it is 3x of, a standard size at its own size in points.
+    static func minTextPixels(for entry: CatalogEntry, assignments: [SlotAssignment]) -> Int {
+        let artworkHeight = Double(entry.size.height)
+        let shownPoints: [Double] = assignments.isEmpty
+            ? [Double((entry.retinaOf ?? entry.size).height)]
+            : assignments.map { Double($0.placement.content.height) / $0.deviceSlot.slot.scale }
+        let needed = shownPoints.map { points in
+            // The small tolerance keeps an exact quotient (9.0000000001) from rounding up to 10.
+            Int((Double(minimumTextPoints) * artworkHeight / points - 1e-9).rounded(.up))
+        }
+        return max(1, needed.max() ?? minimumTextPoints)
+    }
+
+    /// `"iPhone 14 portrait 390x60 pt"` per serving slot; with none, the artwork's own slot.
+    static func servedSlots(for entry: CatalogEntry, assignments: [SlotAssignment]) -> [String] {
+        guard !assignments.isEmpty else {
+            if let base = entry.retinaOf {
+                return ["\(base) pt slots at 3x"]
+            }
+            return ["\(entry.size) pt slots"]
+        }
+        return assignments.map { assignment in
+            let slot = assignment.deviceSlot
+            let inline = slot.sizing == .inline ? " inline" : ""
+            return "\(slot.device.name) \(slot.orientation.rawValue)\(inline) \(slot.slot.points) pt"
+        }
+    }
+
+    /// Width / height with two decimals: `6.40:1`.
+    public static func aspectText(_ size: PixelSize) -> String {
+        let hundredths = (200 * size.width + size.height) / (2 * size.height)  // rounded half up
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction):1"
+    }
+
+    /// Width : height in lowest terms: `32:5`.
+    public static func ratioText(_ size: PixelSize) -> String {
+        var (a, b) = (size.width, size.height)
+        while b != 0 { (a, b) = (b, a % b) }
+        return "\(size.width / a):\(size.height / a)"
+    }
+
+    /// The template's values for one size. User text is passed through unchanged; `nil` and
+    /// text that is only spaces or line breaks count as not given (empty), which the
+    /// template's sections turn into wording that still reads well.
+    public static func values(for facts: BannerFacts, brand: String?, headline: String?,
+                              cta: String?, colors: String?) -> [String: String] {
+        func given(_ text: String?) -> String {
+            guard let text, !text.allSatisfy(\.isWhitespace) else { return "" }
+            return text
+        }
+        let headline = given(headline), cta = given(cta)
+        let strip = facts.size.shape == .strip
+        return [
+            "size": facts.size.description,
+            "width": String(facts.size.width),
+            "height": String(facts.size.height),
+            "aspect": facts.aspect,
+            "ratio": facts.ratio,
+            "safe_x": String(facts.safeArea.x),
+            "safe_y": String(facts.safeArea.y),
+            "safe_width": String(facts.safeArea.width),
+            "safe_height": String(facts.safeArea.height),
+            "min_text_px": String(facts.minTextPixels),
+            "min_text_pt": String(minimumTextPoints),
+            "slots": facts.servedSlots.joined(separator: ", "),
+            "strip": strip ? "yes" : "",
+            "rectangle": strip ? "" : "yes",
+            "brand": given(brand),
+            "headline": headline,
+            "cta": cta,
+            "colors": given(colors),
+            "text": headline.isEmpty && cta.isEmpty ? "" : "yes",
+        ]
+    }
+
+    /// The prompts for one size, or for every Retina size (``Catalog/adaptiveSizes``) when
+    /// `size` is nil, in catalog order.
+    /// - Throws: ``CoreError/sizeNotAllowed(_:)`` for a size outside the catalog;
+    ///   ``CoreError/templateError(_:)`` for a broken template (a bug, caught by tests).
+    public static func render(template: String, size: PixelSize?, brand: String?, headline: String?,
+                              cta: String?, colors: String?) throws(CoreError) -> [RenderedPrompt] {
+        let parsed = try PromptTemplate(template)
+        var prompts: [RenderedPrompt] = []
+        for each in size.map({ [$0] }) ?? Catalog.adaptiveSizes {
+            let numbers = try facts(for: each)
+            var text = try parsed.render(values(for: numbers, brand: brand, headline: headline,
+                                                cta: cta, colors: colors))
+            // The template's last line ends the prompt; its line break is the printer's business.
+            while text.last?.isNewline == true { text.removeLast() }
+            prompts.append(RenderedPrompt(facts: numbers, text: text))
+        }
+        return prompts
+    }
+}

@@ -1,0 +1,26 @@
+import CArtwork
+import CreativeCore
+
+/// The AI banner prompts with the template embedded in the binary (`Prompts/banner.txt`,
+/// through `#embed` in CArtwork), so the tool needs no source tree at run time.
+/// The CLI's `prompt` command and the HTTP service both call ``render(size:brand:headline:cta:colors:)``.
+public enum BannerPrompts {
+    /// The text of `Prompts/banner.txt` as built into this binary.
+    public static let template: String = {
+        var length = 0
+        guard let bytes = creative_prompt_banner(&length) else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+    }()
+
+    /// The filled-in prompt for one accepted size, or for each Retina size when `size` is nil.
+    /// Brand, headline, call to action and colours are inserted verbatim; nil or blank means
+    /// not given, and the prompt is worded without them (no headline and no call to action:
+    /// the artwork is asked to hold no text at all).
+    /// - Throws: ``CoreError/sizeNotAllowed(_:)`` for a size outside ``Catalog/entries`` (a caller
+    ///   mistake); ``CoreError/templateError(_:)`` only if the embedded template is broken (a bug).
+    public static func render(size: PixelSize?, brand: String? = nil, headline: String? = nil,
+                              cta: String? = nil, colors: String? = nil) throws(CoreError) -> [RenderedPrompt] {
+        try BannerPrompt.render(template: template, size: size, brand: brand, headline: headline,
+                                cta: cta, colors: colors)
+    }
+}

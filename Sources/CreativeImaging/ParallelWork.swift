@@ -1,0 +1,39 @@
+import Dispatch
+
+/// Runs independent pieces of libvips work on all cores (libvips is thread-safe) and
+/// returns each piece's outcome in order.
+enum ParallelWork {
+    static func run<Output: Sendable>(count: Int, _ work: @Sendable (Int) throws(ImagingError) -> Output)
+        -> [Result<Output, ImagingError>] {
+        let slots = ResultSlots<Output>(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            do throws(ImagingError) {
+                slots.store(.success(try work(index)), at: index)
+            } catch {
+                slots.store(.failure(error), at: index)
+            }
+        }
+        return slots.results()
+    }
+}
+
+/// One slot per piece of work; each index is written by exactly one thread, read after all finished.
+private final class ResultSlots<Output: Sendable>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Result<Output, ImagingError>?>
+
+    init(count: Int) {
+        buffer = .allocate(capacity: count)
+        buffer.initialize(repeating: nil)
+    }
+
+    deinit {
+        buffer.deinitialize()
+        buffer.deallocate()
+    }
+
+    func store(_ result: Result<Output, ImagingError>, at index: Int) { buffer[index] = result }
+
+    func results() -> [Result<Output, ImagingError>] {
+        buffer.map { $0 ?? .failure(.operationFailed("work not run")) }
+    }
+}

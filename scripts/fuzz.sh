@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Fuzzes the upload validator (and a small render of what it lets through) with libFuzzer.
+#   scripts/fuzz.sh [SECONDS] [libFuzzer flags ...]      (make fuzz SECONDS=N)
+# Builds creative-fuzz with SwiftPM's --sanitize=fuzzer (+ address, which brings LeakSanitizer)
+# into its own scratch path, so it never touches or waits on the normal .build. Seeds
+# $FUZZ_OUT/corpus (default fuzz-out/corpus) from PngSuite, the test artwork and a few JPEG, GIF
+# and WebP files made with the vips CLI, then fuzzes for SECONDS (default 60). Crashes, leaks,
+# timeouts and OOMs are written to $FUZZ_OUT/artifacts/; the exit status is libFuzzer's (0: none).
+#   FUZZ_SANITIZE=none   build without AddressSanitizer (faster, finds only crashes and hangs)
+#   FUZZ_OUT=dir         another output folder
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+[ $# -gt 0 ] && shift
+out=${FUZZ_OUT:-fuzz-out}
+# SwiftPM's --sanitize=fuzzer compiles the executable as a library (-parse-as-library), links
+# libFuzzer's main (which calls LLVMFuzzerTestOneInput from Sources/creative-fuzz/FuzzTarget.swift,
+# enabled by -DCREATIVE_FUZZ) and instruments the C targets. SwiftPM hands swiftc one -sanitize=
+# flag per sanitizer and swiftc keeps only the last, so the Swift modules get the combined list
+# again through -Xswiftc (without it, --sanitize=address would drop their coverage).
+case "${FUZZ_SANITIZE:-address}" in
+    none) scratch=.build/fuzz; sanitizers=(--sanitize=fuzzer) ;;
+    address) scratch=.build/fuzz-asan
+             sanitizers=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address) ;;
+    *) echo "FUZZ_SANITIZE must be address or none" >&2; exit 2 ;;
+esac
+
+build=(swift build -c release --product creative-fuzz --scratch-path "$scratch" "${sanitizers[@]}"
+       -Xswiftc -DCREATIVE_FUZZ)
+"${build[@]}"
+binary="$("${build[@]}" --show-bin-path)/creative-fuzz"
+
+# The vips CLI makes the non-PNG seeds.
+if ! command -v vips >/dev/null; then
+    echo "installing: libvips-tools" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libvips-tools >/dev/null
+fi
+
+corpus="$out/corpus"
+artifacts="$out/artifacts"
+seeds="$out/seeds"
+mkdir -p "$corpus" "$artifacts" "$seeds"
+
+pngsuite=../shared/corpus/pngsuite
+if [ -d "$pngsuite" ]; then
+    cp "$pngsuite"/*.png "$corpus"/
+else
+    echo "note: $pngsuite not found; seeding without PngSuite" >&2
+fi
+cp TestImages/*.png "$corpus"/
+
+# JPEG, GIF and WebP seeds: accepted sizes (so the render path runs) and a few variants.
+artwork=TestImages/test-artwork-960x150.png
+vips thumbnail "$artwork" "$seeds/small.png" 320 --height 50 --size force
+vips copy "$artwork" "$corpus/seed-960x150.jpg[Q=80,strip]"
+vips copy "$seeds/small.png" "$corpus/seed-320x50.jpg[Q=60,interlace]"
+vips icc_export "$seeds/small.png" "$corpus/seed-320x50-cmyk.jpg[Q=60,strip]" --output-profile cmyk
+vips copy "$seeds/small.png" "$corpus/seed-320x50.gif"
+vips copy "$seeds/small.png" "$corpus/seed-320x50.webp[Q=60]"
+vips copy "$seeds/small.png" "$corpus/seed-320x50-lossless.webp[lossless]"
+vips bandjoin_const "$seeds/small.png" "$seeds/alpha.png" 128
+vips copy "$seeds/alpha.png" "$corpus/seed-320x50-alpha.webp[Q=60]"
+# An APNG: acTL (2 frames) right after IHDR, which ends at byte 33.
+{
+    head -c 33 "$seeds/small.png"
+    printf '\x00\x00\x00\x08acTL\x00\x00\x00\x02\x00\x00\x00\x00\xf3\x8d\x93\x70'
+    tail -c +34 "$seeds/small.png"
+} > "$corpus/seed-320x50-actl.png"
+cp "$seeds/small.png" "$corpus/seed-320x50.png"
+
+# Tokens of the four containers, for libFuzzer's mutations.
+dictionary="$out/formats.dict"
+cat > "$dictionary" <<'EOF'
+png_sig="\x89PNG\x0d\x0a\x1a\x0a"
+"IHDR"
+"PLTE"
+"IDAT"
+"IEND"
+"tRNS"
+"iCCP"
+"sRGB"
+"gAMA"
+"eXIf"
+"acTL"
+"fcTL"
+"fdAT"
+jpeg_soi="\xff\xd8\xff"
+jpeg_sof0="\xff\xc0"
+jpeg_sof2="\xff\xc2"
+jpeg_dht="\xff\xc4"
+jpeg_dqt="\xff\xdb"
+jpeg_sos="\xff\xda"
+jpeg_app1="\xff\xe1"
+jpeg_app2="\xff\xe2"
+jpeg_eoi="\xff\xd9"
+"Exif\x00\x00"
+"ICC_PROFILE\x00"
+"GIF89a"
+"GIF87a"
+"NETSCAPE2.0"
+"RIFF"
+"WEBP"
+"VP8 "
+"VP8L"
+"VP8X"
+"ALPH"
+"ANIM"
+"ANMF"
+"ICCP"
+"EXIF"
+EOF
+
+echo "fuzzing for ${seconds}s: $(find "$corpus" -type f | wc -l) inputs in $corpus, findings in $artifacts/" >&2
+status=0
+# SWIFT_BACKTRACE=enable=no lets the crash reach libFuzzer, which writes the input out.
+# One libvips thread: the run is deterministic and leaves the other core to the machine.
+SWIFT_BACKTRACE=enable=no VIPS_CONCURRENCY=1 "$binary" \
+    -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=1024 -timeout=10 \
+    -dict="$dictionary" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+    "$@" "$corpus" || status=$?
+
+findings=$(find "$artifacts" -type f | wc -l)
+echo "fuzz: exit status $status; $findings file(s) in $artifacts/" >&2
+[ "$findings" -eq 0 ] || ls -l "$artifacts" >&2
+exit "$status"
