@@ -72,5 +72,9 @@ public struct Guidance: Sendable {
     static let inlineNote = "Inline banners (inside scrolling content) may also show rectangles such as 300x250: "
         + "every candidate is scaled to fit the width and the max height, and the one shown biggest wins. "
         + "Rectangles are never used for anchored slots."
+    static let safeAreaNote = "The whole artwork is always shown (never cropped), but slot corners are rounded and "
+        + "the \"Ad\" badge sits over a corner: keep logos and text inside the safe area (\(SafeArea.horizontalInsetPercent)% "
+        + "clear left and right, \(SafeArea.verticalInsetPercent)% top and bottom), and make text at least the given "
+        + "height in artwork pixels so it is \(BannerPrompt.minimumTextPoints) pt tall on the smallest screen showing it."
     static let formatsNote = "PNG, JPEG, GIF or WebP, static only (no animation). SVG, PDF, BMP, TIFF and HEIF are refused."
 }

@@ -51,6 +51,14 @@ struct GuidanceHTML {
             html += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
                 + "\(Guidance.aspectText(entry.size))</td><td>\(Self.escape(entry.purpose))</td></tr>"
         }
+        html += "</table>\n<h2>Safe area and text size</h2>\n<p class=\"lead\">\(Self.escape(Guidance.safeAreaNote))</p>\n"
+            + "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th>smallest text (px)</th></tr>"
+        for entry in Catalog.entries {
+            let area = SafeArea(artwork: entry.size)
+            let text = (try? BannerPrompt.facts(for: entry.size)).map { "\($0.minTextPixels)" } ?? "-"
+            html += "<tr><td>\(entry.size)</td><td>\(area.x), \(area.y), \(area.width) × \(area.height)</td>"
+                + "<td class=\"num\">\(text)</td></tr>"
+        }
         html += "</table>\n<h2>Anchored slots by device</h2>\n<p class=\"lead\">Slot height: <code>floor(width × 50 / 320)"
             + "</code>, 50 to 90 pt, at most 15% of the screen height. The bar shows how much of the slot the artwork fills.</p>\n"
         html += table(guidance.anchored)

@@ -16,6 +16,13 @@ struct GuidanceMarkdown {
             lines.append("| \(entry.size) | \(entry.sizeClass.rawValue) | \(Guidance.aspectText(entry.size)) | "
                          + "\(entry.purpose) | \(guidance.slots(servedBy: entry.size).count) |")
         }
+        lines += ["", "## Safe area and text size", "", Guidance.safeAreaNote, "",
+                  "| size (px) | safe area (x, y, width x height) | smallest text (px) |", "|---|---|---|"]
+        for entry in Catalog.entries {
+            let area = SafeArea(artwork: entry.size)
+            let text = (try? BannerPrompt.facts(for: entry.size)).map { "\($0.minTextPixels)" } ?? "-"
+            lines.append("| \(entry.size) | \(area.x), \(area.y), \(area.width)x\(area.height) | \(text) |")
+        }
         lines += ["", "## Anchored slots by device", "",
                   "Slot height by the SDK's own rule: `floor(width x 50 / 320)`, 50 to 90 pt, at most 15% of the screen height.", "",
                   "| device | orientation | slot (pt) | scale | slot (px) | artwork shown | shown at (px) | fills |",
