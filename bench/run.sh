@@ -29,8 +29,7 @@ CONVERT=/usr/bin/convert
 GNU_TIME=/usr/bin/time
 
 # The sections, in the order they run. Each is a function bench_NAME.
-# Later sections go here (see "Later sections" below): validate, process.
-SECTIONS=(render)
+SECTIONS=(render validate process)
 
 # --------------------------------------------------------------------------------------------
 # Helpers
@@ -217,14 +216,68 @@ $(quote "$dir/vips-ta.v" "$dir/vips.png") centre $width $height --extend backgro
     echo
 }
 
-# --------------------------------------------------------------------------------------------
-# Later sections (not written yet). Add each as a function bench_NAME built like bench_render
-# (check the peers' outputs, then `compare NAME creative-tool CMD PEER CMD ...`), and add NAME
-# to SECTIONS at the top.
-#
-#   bench_validate  creative-tool's validation vs `/usr/bin/convert -regard-warnings FILE null:`
-#   bench_process   a multi-render `process` job
-# --------------------------------------------------------------------------------------------
+# validate: one 2184x270 PNG checked whole (strict full decode) as a whole process, against
+# ImageMagick decoding it fully with warnings as errors.
+bench_validate() {
+    local source="$REPO_DIR/TestImages/test-artwork-2184x270.png"
+    local dir="$WORK/validate"
+    mkdir -p "$dir"
+    cp "$source" "$dir/in.png"
+    local tool_cmd magick_cmd
+    tool_cmd="$(quote "$BIN" validate --json "$dir/in.png")"
+    magick_cmd="$(quote "$CONVERT" -regard-warnings "$dir/in.png" null:)"
+    echo "## validate: ${source##*/}, one file, whole process"
+    echo
+    bash -c "$tool_cmd" | grep -q '"valid":true' || die "validate: creative-tool did not find the artwork valid"
+    bash -c "$magick_cmd" || die "validate: ImageMagick failed on the artwork"
+    compare validate creative-tool "$tool_cmd" "ImageMagick (convert -regard-warnings FILE null:)" "$magick_cmd"
+    echo
+
+    # 200 files in one run against 200 runs of one file each (the batch cost per file).
+    local i files=()
+    for i in $(seq 1 200); do cp "$source" "$dir/f$i.png"; files+=("$dir/f$i.png"); done
+    local batch_cmd single_cmd
+    batch_cmd="$(quote "$BIN" validate --json "${files[@]}") >/dev/null"
+    single_cmd="for f in $(quote "${files[@]}"); do $(quote "$BIN") validate --json \"\$f\" >/dev/null; done"
+    echo "### validate: 200 files in one run against 200 single runs"
+    echo
+    RUNS_SAVED="$RUNS"; RUNS=5
+    compare validate200 "creative-tool, one run of 200" "$batch_cmd" "creative-tool, 200 runs of 1" "$single_cmd"
+    RUNS="$RUNS_SAVED"
+    echo
+}
+
+# process: one 2184x270 PNG validated and rendered into every device slot it is picked for,
+# plus the preview sheet and manifest, against ImageMagick run once per render (same sizes).
+bench_process() {
+    local source="$REPO_DIR/TestImages/test-artwork-2184x270.png"
+    local dir="$WORK/process"
+    mkdir -p "$dir"
+    cp "$source" "$dir/in.png"
+    local tool_cmd
+    tool_cmd="$(quote "$BIN" process "$dir/in.png" --output-dir "$dir/out") >/dev/null"
+    bash -c "$tool_cmd" || die "process: creative-tool failed"
+    # The same renders with ImageMagick: content size and canvas from the manifest.
+    local renders magick_cmd="true"
+    renders="$("$PYTHON" - "$dir/out/manifest.json" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["renders"]:
+    print(r["content_pixels"], r["pixels"])
+PY
+)"
+    local count=0 content canvas
+    while read -r content canvas; do
+        count=$((count + 1))
+        magick_cmd+=" && $(quote "$CONVERT" "$dir/in.png" -resize "${content}!" -background none -gravity center \
+            -extent "$canvas" "$dir/magick-$count.png")"
+    done <<<"$renders"
+    echo "## process: ${source##*/} into its $count device renders (+ preview sheet and manifest)"
+    echo
+    echo "ImageMagick runs once per render (resize to the content size, extend to the slot)."
+    echo
+    compare process creative-tool "$tool_cmd" "ImageMagick x $count" "$magick_cmd"
+    echo
+}
 
 # --------------------------------------------------------------------------------------------
 # Main
