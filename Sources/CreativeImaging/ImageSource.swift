@@ -15,8 +15,9 @@ public final class ImageSource: @unchecked Sendable {
 
     /// Stored size (before EXIF orientation).
     public var storedSize: PixelSize { header.size }
-    /// EXIF orientation, 1...8.
-    public var orientation: Int { format == .jpeg || format == .webp ? header.orientation : 1 }
+    /// EXIF orientation, 1...8, as libvips read it (JPEG, WebP and PNG eXIf): the same value
+    /// its `thumbnail` rotates by, so the displayed size and the render always agree.
+    public var orientation: Int { header.orientation }
     /// Size as displayed, after EXIF orientation.
     public var displayedSize: PixelSize {
         orientation >= 5 ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize

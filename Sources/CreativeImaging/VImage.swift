@@ -48,11 +48,14 @@ public final class VImage: @unchecked Sendable {
     public var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
 
     /// The attached ICC profile's bytes, or nil.
-    public var iccProfile: [UInt8]? {
-        guard hasICCProfile else { return nil }
+    public var iccProfile: [UInt8]? { blobField("icc-profile-data") }
+
+    /// A binary metadata field (`icc-profile-data`, `exif-data`, ...), or nil when absent.
+    public func blobField(_ name: String) -> [UInt8]? {
+        guard vips_image_get_typeof(pointer, name) != 0 else { return nil }
         var data: UnsafeRawPointer?
         var length = 0
-        guard vips_image_get_blob(pointer, "icc-profile-data", &data, &length) == 0, let data else {
+        guard vips_image_get_blob(pointer, name, &data, &length) == 0, let data else {
             vips_error_clear()
             return nil
         }

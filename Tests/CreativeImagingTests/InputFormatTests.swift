@@ -32,6 +32,22 @@ final class InputFormatTests: XCTestCase {
         XCTAssertEqual(pixels.opaqueBox()?.width, 100)
     }
 
+    func testPNGWithEXIFOrientationRendersUprightAndReportsDisplayedSize() throws {
+        let stored = try Fixtures.split(200, 100, left: [255, 0, 0], right: [0, 0, 255])
+        // libvips writes no eXIf chunk from the orientation alone: borrow a JPEG's EXIF block.
+        let exif = try XCTUnwrap(try Fixtures.decode(try Fixtures.jpeg(try stored.settingInt("orientation", 6)))
+            .blobField("exif-data"))
+        let tiff = Array(exif.starts(with: Array("Exif".utf8)) ? exif.dropFirst(6) : exif[...])
+        let png = Fixtures.inserting(Fixtures.pngChunk("eXIf", tiff), before: "IDAT", in: try Fixtures.png(stored))
+        let source = try ImageSource(bytes: png)
+        XCTAssertEqual(source.orientation, 6, "libvips reads the PNG eXIf chunk")
+        XCTAssertEqual(source.displayedSize, PixelSize(width: 100, height: 200))
+        let pixels = try renderPixels(png, PixelSize(width: 50, height: 100))
+        XCTAssertEqual(pixels.opaqueBox()?.width, 50, "not squashed")
+        XCTAssertTrue(pixels.isClose(25, 10, to: [255, 0, 0, 255], tolerance: 8), "\(pixels[25, 10])")
+        XCTAssertTrue(pixels.isClose(25, 90, to: [0, 0, 255, 255], tolerance: 8), "\(pixels[25, 90])")
+    }
+
     func testCMYKJPEGIsConvertedToSRGB() throws {
         let cmyk = try Fixtures.cmykJPEG(try Fixtures.solid(64, 32, [200, 30, 30]))
         let source = try ImageSource(bytes: cmyk)
