@@ -46,11 +46,12 @@ WORKDIR /work
 # Fails the build if a shared library is missing from this stage.
 RUN creative-tool --help > /dev/null
 
-# For `creative-tool serve --host 0.0.0.0 --port 8080`.
+# The HTTP service; the container's network namespace is its boundary, so it binds every interface.
+# Add "--token-file", "/run/secrets/token" to require a bearer token on the /v1 routes.
 EXPOSE 8080
-# HEALTHCHECK goes here once `serve` and GET /healthz exist. The image has no curl or
-# wget, so it should be a creative-tool subcommand (or add curl), for example:
-#   HEALTHCHECK --interval=30s --timeout=3s CMD ["creative-tool", "<probe /healthz>"]
+# The image has no curl or wget: `serve --healthcheck` GETs /healthz on 127.0.0.1:8080 itself.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
+    CMD ["creative-tool", "serve", "--healthcheck", "--port", "8080"]
 
 ENTRYPOINT ["creative-tool"]
-CMD ["--help"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]

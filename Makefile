@@ -3,7 +3,7 @@ SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib
 BIN = .build/release/creative-tool
 OUT ?= out
 
-.PHONY: deps build test demo bench fuzz clean
+.PHONY: deps build test demo bench fuzz clean apitest loadtest
 
 deps:
 	@scripts/install-deps.sh
@@ -23,6 +23,14 @@ demo: build
 bench: build
 	@scripts/install-deps.sh bench
 	bench/run.sh $(BIN)
+
+# schemathesis against `serve` on a free loopback port, driven by openapi.yaml (scripts/apitest.sh).
+apitest: build
+	scripts/apitest.sh $(BIN)
+
+# wrk on POST /v1/render for 30 s at 16 connections, with hostile traffic beside it (scripts/loadtest.sh).
+loadtest: build
+	scripts/loadtest.sh $(BIN)
 
 # libFuzzer over the upload validator for SECONDS (scripts/fuzz.sh): its own build in .build/fuzz*,
 # seeds in fuzz-out/corpus, crashes, leaks and hangs in fuzz-out/artifacts/.

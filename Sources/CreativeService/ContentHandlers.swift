@@ -1,0 +1,90 @@
+import CreativeCore
+import CreativeImaging
+
+/// `GET /v1/guidance` and `GET /v1/prompt`: text computed from the one catalog, no pixels.
+enum ContentHandlers {
+    /// `?format=json|markdown|html` (default json): the same text as `creative-tool guidance`.
+    static func guidance(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
+        try request.query.check(allowed: ["format"])
+        let format = try request.query.choice("format", GuidanceFormat.self) ?? .json
+        return Response(contentType: format.mediaType, body: Array(Guidance().render(format).utf8))
+    }
+
+    /// `?size=WxH&brand=&headline=&cta=&colors=`: a JSON array of the prompt objects that
+    /// `creative-tool prompt --json` prints one per line (one per Retina size without `size`).
+    static func prompt(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
+        let query = request.query
+        try query.check(allowed: ["size", "brand", "headline", "cta", "colors"])
+        for name in ["brand", "headline", "cta", "colors"] {
+            if let value = query.value(name), value.count > 500 { throw .badRequest("\(name) is over 500 characters") }
+        }
+        let size = try query.size("size")
+        let prompts: [RenderedPrompt]
+        do {
+            prompts = try BannerPrompts.render(size: size, brand: query.value("brand"), headline: query.value("headline"),
+                                               cta: query.value("cta"), colors: query.value("colors"))
+        } catch {
+            if case .templateError(let message) = error { throw .internalError(message) }
+            throw .badRequest("size: \(error.description)")
+        }
+        return .json(.array(prompts.map(\.json)))
+    }
+}
+
+/// `POST /v1/process`: the upload pipeline's job (`creative-tool process`) as one JSON answer.
+enum ProcessHandlers {
+    /// The body is the creative, `?filename=` its name. Valid: 200 with
+    /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
+    /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed).
+    /// Rejected: 422 with the validation report, like render.
+    static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
+        try request.query.check(allowed: ["filename"])
+        let name = try ImageHandlers.fileName(request.query.value("filename"))
+        let result = try context.gate.run { () throws(ServiceError) -> JobResult in
+            do throws(ImagingError) {
+                return try CreativeJob.process(request.body, fileName: name)
+            } catch {
+                throw ImageHandlers.rejection(error, body: request.body)
+            }
+        }
+        guard result.report.valid else {
+            let first = result.report.errors.first
+            throw .unprocessable(code: first?.code.rawValue ?? "creative_rejected",
+                                 message: first?.message ?? "the creative was rejected", report: result.report.json)
+        }
+        return .json(.object([
+            ("manifest", result.manifest),
+            ("files", .array(result.files.map { file -> JSONValue in
+                .object([("name", .string(file.name)), ("sha256", .string(file.sha256)),
+                         ("bytes", .int(file.bytes.count)), ("base64", .string(Base64.encode(file.bytes)))])
+            })),
+        ]))
+    }
+}
+
+/// Standard base64 (RFC 4648, with padding).
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index + 2 < bytes.count {
+            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            out += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)],
+                    alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)]]
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest == 1 {
+            let value = UInt32(bytes[index]) << 16
+            out += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
+        } else if rest == 2 {
+            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            out += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)],
+                    UInt8(ascii: "=")]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,42 @@
+import CreativeCore
+
+/// One request as the handlers see it: method, path, query, the headers they need, and the body.
+public struct Request: Sendable {
+    public var method: String
+    public var path: String
+    public var query: Query
+    /// The `Content-Type` header, if any.
+    public var contentType: String?
+    public var body: [UInt8]
+
+    public init(method: String, path: String, query: Query = Query(), contentType: String? = nil, body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
+/// One response: status, media type, extra headers and body bytes.
+public struct Response: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var headers: [(String, String)] = []
+    public var body: [UInt8]
+    /// The error code, for metrics, when this is an error response.
+    var errorCode: String?
+    /// Validation codes of a rejected creative, for the rejection metrics.
+    var rejectionCodes: [String] = []
+
+    public init(status: Int = 200, contentType: String, body: [UInt8]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+
+    /// A JSON response (one line, with a trailing newline).
+    static func json(_ value: JSONValue, status: Int = 200) -> Response {
+        Response(status: status, contentType: "application/json", body: Array((value.serialized() + "\n").utf8))
+    }
+}

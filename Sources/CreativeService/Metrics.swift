@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Thread-safe counters of the service, written as Prometheus text by `GET /metrics`.
+public final class Metrics: @unchecked Sendable {
+    /// Upper bounds (seconds) of the latency histogram buckets.
+    static let buckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct RequestKey: Hashable { let route: String; let method: String; let status: Int }
+    private struct Histogram {
+        var counts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var sum = 0.0
+        var count = 0
+    }
+
+    private let lock = Lock()
+    private var requests: [RequestKey: Int] = [:]
+    private var latency: [String: Histogram] = [:]
+    private var errors: [String: Int] = [:]
+    private var rejections: [String: Int] = [:]
+    private var inFlight = 0
+    private var aborted = 0
+
+    public init() {}
+
+    /// A request has started (its headers arrived).
+    func started() { lock.locked { inFlight += 1 } }
+
+    /// A request has ended, answered or not. `status` is nil when the client went away first.
+    func finished(route: String, method: String, status: Int?, seconds: Double, errorCode: String?,
+                  rejectionCodes: [String]) {
+        lock.locked {
+            inFlight -= 1
+            guard let status else {
+                aborted += 1
+                return
+            }
+            requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            var histogram = latency[route] ?? Histogram()
+            for (i, bound) in Metrics.buckets.enumerated() where seconds <= bound { histogram.counts[i] += 1 }
+            histogram.sum += seconds
+            histogram.count += 1
+            latency[route] = histogram
+            if let errorCode { errors[errorCode, default: 0] += 1 }
+            for code in rejectionCodes { rejections[code, default: 0] += 1 }
+        }
+    }
+
+    /// Requests being handled now.
+    public var requestsInFlight: Int { lock.locked { inFlight } }
+
+    /// The Prometheus text exposition (version 0.0.4).
+    func render(gate: JobGate) -> String {
+        var out = ""
+        func header(_ name: String, _ type: String, _ help: String) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        lock.locked {
+            header("creative_http_requests_total", "counter", "HTTP requests answered, by route, method and status.")
+            for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+                out += "creative_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+            }
+            header("creative_http_request_duration_seconds", "histogram",
+                   "Time from the request's headers to the end of its response, by route.")
+            for (route, histogram) in latency.sorted(by: { $0.key < $1.key }) {
+                for (i, bound) in Metrics.buckets.enumerated() {
+                    out += "creative_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(Metrics.number(bound))\"} \(histogram.counts[i])\n"
+                }
+                out += "creative_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
+                out += "creative_http_request_duration_seconds_sum{route=\"\(route)\"} \(Metrics.number(histogram.sum))\n"
+                out += "creative_http_request_duration_seconds_count{route=\"\(route)\"} \(histogram.count)\n"
+            }
+            header("creative_http_requests_in_flight", "gauge", "Requests being received, handled or sent now.")
+            out += "creative_http_requests_in_flight \(inFlight)\n"
+            header("creative_http_requests_aborted_total", "counter", "Requests whose client went away or timed out before the answer.")
+            out += "creative_http_requests_aborted_total \(aborted)\n"
+            header("creative_http_errors_total", "counter", "Error responses, by error code.")
+            for (code, count) in errors.sorted(by: { $0.key < $1.key }) {
+                out += "creative_http_errors_total{code=\"\(code)\"} \(count)\n"
+            }
+            header("creative_rejections_total", "counter", "Creatives rejected (validate and render), by validation error code.")
+            for (code, count) in rejections.sorted(by: { $0.key < $1.key }) {
+                out += "creative_rejections_total{code=\"\(code)\"} \(count)\n"
+            }
+        }
+        let load = gate.load
+        header("creative_jobs_running", "gauge", "Image jobs running now.")
+        out += "creative_jobs_running \(load.running)\n"
+        header("creative_jobs_waiting", "gauge", "Image jobs waiting for a slot now.")
+        out += "creative_jobs_waiting \(load.waiting)\n"
+        header("creative_jobs_slots", "gauge", "Image jobs that may run at once (--workers).")
+        out += "creative_jobs_slots \(gate.slots)\n"
+        let memory = ProcessStats.memory()
+        header("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
+        out += "process_resident_memory_bytes \(memory.resident)\n"
+        header("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.")
+        out += "process_virtual_memory_bytes \(memory.virtual)\n"
+        header("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.")
+        out += "process_cpu_seconds_total \(Metrics.number(ProcessStats.cpuSeconds()))\n"
+        return out
+    }
+
+    /// A number as Prometheus text: integers without a fraction.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// Memory and CPU of this process, from /proc and getrusage.
+enum ProcessStats {
+    static func memory() -> (resident: Int, virtual: Int) {
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return (0, 0) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 127) }
+        guard count > 0 else { return (0, 0) }
+        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard fields.count >= 2, let pages = Int(fields[1]), let total = Int(fields[0]) else { return (0, 0) }
+        return (pages * page, total * page)
+    }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+}

@@ -1,0 +1,93 @@
+import CreativeCore
+
+/// Every way a request fails, each with its HTTP status and the stable `code` of the JSON error body
+/// `{"error":{"code":"...","message":"..."}}`.
+public enum ServiceError: Error, Equatable, Sendable {
+    /// 400 `bad_request`: a malformed, unknown, repeated or out-of-range query parameter or JSON body.
+    case badRequest(String)
+    /// 401 `unauthorized`: a token is configured and the request has no matching `Authorization: Bearer`.
+    case unauthorized
+    /// 404 `not_found`: no route has this path.
+    case notFound(String)
+    /// 405 `method_not_allowed`: the path exists, not with this method; `allowed` goes into `Allow`.
+    case methodNotAllowed(allowed: [String])
+    /// 413 `payload_too_large`: the body is over `--max-body-bytes` (decided from Content-Length
+    /// before reading, or while reading a chunked body).
+    case payloadTooLarge(limit: Int)
+    /// 422 with the code of the failure (`no_eligible_creative`, or a validation code such as
+    /// `corrupt_image`); `report` is the validation report of a rejected upload, when there is one.
+    case unprocessable(code: String, message: String, report: JSONValue?)
+    /// 503 `busy`: every job slot and queue place is taken; retry after `Retry-After` seconds.
+    case busy(retryAfter: Int)
+    /// 503 `shutting_down` or `not_ready`: the service is draining or cannot take work.
+    case unavailable(code: String, message: String)
+    /// 500 `internal_error`: an unexpected failure (the image library failed on valid input).
+    case internalError(String)
+
+    /// The HTTP status.
+    public var status: Int {
+        switch self {
+        case .badRequest: 400
+        case .unauthorized: 401
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .payloadTooLarge: 413
+        case .unprocessable: 422
+        case .busy, .unavailable: 503
+        case .internalError: 500
+        }
+    }
+
+    /// The stable error code.
+    public var code: String {
+        switch self {
+        case .badRequest: "bad_request"
+        case .unauthorized: "unauthorized"
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .payloadTooLarge: "payload_too_large"
+        case .unprocessable(let code, _, _): code
+        case .busy: "busy"
+        case .unavailable(let code, _): code
+        case .internalError: "internal_error"
+        }
+    }
+
+    /// A sentence for people.
+    public var message: String {
+        switch self {
+        case .badRequest(let text): text
+        case .unauthorized: "this route needs 'Authorization: Bearer <token>'"
+        case .notFound(let path): "no route for \(path)"
+        case .methodNotAllowed(let allowed): "use \(allowed.joined(separator: " or ")) on this route"
+        case .payloadTooLarge(let limit): "the body is over the limit of \(limit) bytes"
+        case .unprocessable(_, let message, _): message
+        case .busy: "every job slot is taken; retry later"
+        case .unavailable(_, let message): message
+        case .internalError(let text): text
+        }
+    }
+
+    /// The response: JSON error body, plus `Allow`, `Retry-After` or `WWW-Authenticate` where they apply.
+    var response: Response {
+        var fields: [(String, JSONValue)] = [
+            ("error", .object([("code", .string(code)), ("message", .string(message))])),
+        ]
+        var rejected = false
+        if case .unprocessable(_, _, let report?) = self {
+            fields.append(("report", report))
+            rejected = true
+        }
+        var response = Response.json(.object(fields), status: status)
+        response.errorCode = code
+        if rejected { response.rejectionCodes = [code] }
+        switch self {
+        case .methodNotAllowed(let allowed): response.headers.append(("Allow", allowed.joined(separator: ", ")))
+        case .busy(let seconds): response.headers.append(("Retry-After", String(seconds)))
+        case .unavailable: response.headers.append(("Retry-After", "1"))
+        case .unauthorized: response.headers.append(("WWW-Authenticate", "Bearer"))
+        default: break
+        }
+        return response
+    }
+}

@@ -1,0 +1,125 @@
+import CreativeCore
+
+/// `GET /v1/slot` and `POST /v1/select`: the sizing rules, no pixels touched. The JSON is the
+/// same as `creative-tool slot --json` and `creative-tool select --json`.
+enum SizingHandlers {
+    /// `?width=W` (points, required) `&screen_height=H&rule=qartvelo|google&scale=N`, or
+    /// `&inline=true&max_height=H&scale=N` for inline sizing.
+    static func slot(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
+        let query = request.query
+        try query.check(allowed: ["width", "screen_height", "rule", "inline", "max_height", "scale"])
+        guard let width = try query.int("width", in: 1...PixelSize.maximumSide) else {
+            throw .badRequest("width=W is required (points)")
+        }
+        let scale = try query.double("scale") ?? 1
+        do { try SlotMath.checkScale(scale) } catch { throw .badRequest(error.description) }
+        if try query.bool("inline") ?? false {
+            if query.value("rule") != nil || query.value("screen_height") != nil {
+                throw .badRequest("rule and screen_height are for anchored slots, not inline=true")
+            }
+            let maxHeight = SlotMath.inlineMaxHeight(try query.int("max_height", in: 1...PixelSize.maximumSide))
+            let box = PixelSize(width: width, height: maxHeight)
+            let fits = Catalog.entries.map { entry in (entry, SlotMath.fit(entry.size, into: box)) }
+            return .json(.object([
+                ("mode", .string("inline")),
+                ("width_points", .int(width)),
+                ("max_height_points", .int(maxHeight)),
+                ("scale", .double(scale)),
+                ("width_pixels", .int(SlotMath.pixels(width, scale: scale))),
+                ("max_height_pixels", .int(SlotMath.pixels(maxHeight, scale: scale))),
+                ("fits", .array(fits.map { entry, fitted in
+                    .object([("size", .string(entry.size.description)),
+                             ("points", .string(fitted.description)),
+                             ("pixels", .string(Slot(points: fitted, scale: scale).pixels.description))])
+                })),
+            ]))
+        }
+        if query.value("max_height") != nil { throw .badRequest("max_height needs inline=true") }
+        let rule = try query.choice("rule", AnchoredRule.self) ?? .qartvelo
+        let screenHeight = try query.int("screen_height", in: 1...PixelSize.maximumSide)
+        let slot = SlotMath.anchoredSlot(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
+        return .json(.object([
+            ("mode", .string("anchored")),
+            ("rule", .string(rule.rawValue)),
+            ("estimate", .bool(rule.isEstimate)),
+            ("screen_height_points", screenHeight.map { .int($0) } ?? .null),
+            ("width_points", .int(slot.points.width)),
+            ("height_points", .int(slot.points.height)),
+            ("scale", .double(scale)),
+            ("width_pixels", .int(slot.pixels.width)),
+            ("height_pixels", .int(slot.pixels.height)),
+        ]))
+    }
+
+    /// Largest number of candidates in one selection.
+    static let maxCandidates = 100
+
+    /// Body: `{"width": PX, "height": PX, "mode": "adaptive|inline|legacy", "candidates": ["WxH", ...]}`
+    /// (`height` and `mode` optional, as the CLI's flags). No eligible candidate -> 422.
+    static func select(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
+        try request.query.check(allowed: [])
+        let document: JSONValue
+        do { document = try JSONParser.parse(request.body) } catch {
+            throw .badRequest("the body is not JSON: \(error.message)")
+        }
+        guard case .object(let fields) = document else { throw .badRequest("the body must be a JSON object") }
+        var seen: Set<String> = []
+        for (key, _) in fields {
+            guard ["width", "height", "mode", "candidates"].contains(key) else {
+                throw .badRequest("unknown field '\(Query.clip(key))'; known: width, height, mode, candidates")
+            }
+            guard seen.insert(key).inserted else { throw .badRequest("field '\(key)' is given twice") }
+        }
+        func field(_ name: String) -> JSONValue? { fields.first { $0.0 == name }?.1 }
+        func integer(_ name: String) throws(ServiceError) -> Int? {
+            guard let value = field(name), value != .null else { return nil }
+            guard case .int(let number) = value, (1...100_000).contains(number) else {
+                throw .badRequest("\(name) must be a whole number from 1 to 100000")
+            }
+            return number
+        }
+        guard let width = try integer("width") else { throw .badRequest("width (pixels) is required") }
+        let height = try integer("height")
+        var mode: SelectionMode = height == nil ? .legacy : .adaptive
+        if let value = field("mode"), value != .null {
+            guard case .string(let text) = value, let chosen = SelectionMode(rawValue: text) else {
+                throw .badRequest("mode must be one of adaptive, inline, legacy")
+            }
+            mode = chosen
+        }
+        if mode != .legacy && height == nil { throw .badRequest("mode \(mode.rawValue) needs height") }
+        guard case .array(let list)? = field("candidates"), !list.isEmpty, list.count <= maxCandidates else {
+            throw .badRequest("candidates must be an array of 1 to \(maxCandidates) sizes \"WxH\"")
+        }
+        var names: [String] = []
+        var sizes: [PixelSize] = []
+        for item in list {
+            guard case .string(let text) = item else { throw .badRequest("each candidate must be a string \"WxH\"") }
+            do { sizes.append(try PixelSize(parsing: text)) } catch {
+                throw .badRequest("candidate \(Query.clip(error.description, 120))")
+            }
+            names.append(text)
+        }
+        let result: SelectionResult
+        do {
+            result = try Selection.select(sizes, mode: mode, width: width, height: height)
+        } catch {
+            throw .unprocessable(code: "no_eligible_creative", message: error.description, report: nil)
+        }
+        return .json(.object([
+            ("mode", .string(mode.rawValue)),
+            ("width", .int(width)),
+            ("height", height.map { .int($0) } ?? .null),
+            ("winner", .object([("candidate", .string(names[result.winner])),
+                                ("size", .string(sizes[result.winner].description))])),
+            ("ranking", .array(result.ranking.map { ranked in
+                .object([("candidate", .string(names[ranked.index])),
+                         ("size", .string(ranked.size.description)),
+                         ("shape", .string(ranked.size.shape.rawValue)),
+                         ("eligible", .bool(ranked.eligible)),
+                         ("score", ranked.eligible ? .double(ranked.score) : .null),
+                         ("note", .optional(ranked.note))])
+            })),
+        ]))
+    }
+}

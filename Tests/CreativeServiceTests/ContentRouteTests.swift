@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+import CreativeCore
+import CreativeImaging
+@testable import CreativeService
+
+/// `/v1/guidance`, `/v1/prompt`, `/v1/process`: the same library calls as the CLI commands.
+final class ContentRouteTests: XCTestCase {
+    var server: Server!
+    var port: Int { server.port }
+
+    override func setUpWithError() throws { server = try Fixture.server() }
+    override func tearDown() { server.stop(grace: 5) }
+
+    func testGuidanceInEveryFormat() {
+        for format in GuidanceFormat.allCases {
+            let result = HTTPClient.request(port, "GET", "/v1/guidance?format=\(format.rawValue)")
+            XCTAssertEqual(result.status, 200)
+            XCTAssertEqual(result.headers["content-type"], format.mediaType)
+            XCTAssertEqual(result.text, Guidance().render(format))
+        }
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance").headers["content-type"], "application/json")
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=pdf").status, 400)
+    }
+
+    func testPromptObjectsAreTheCLIJSON() throws {
+        let result = HTTPClient.request(port, "GET", "/v1/prompt?size=960x150&brand=Acme&headline=Fly%20now")
+        XCTAssertEqual(result.status, 200)
+        let expected = try BannerPrompts.render(size: PixelSize(width: 960, height: 150), brand: "Acme", headline: "Fly now")
+        XCTAssertEqual(result.text, JSONValue.array(expected.map(\.json)).serialized() + "\n")
+        let all = HTTPClient.request(port, "GET", "/v1/prompt")
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(all.body)) as? [Any])?.count, Catalog.adaptiveSizes.count)
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/prompt?size=961x150").status, 400)
+    }
+
+    func testProcessReturnsManifestAndFiles() throws {
+        let bytes = try Fixture.testImage("960x150")
+        let result = HTTPClient.request(port, "POST", "/v1/process?filename=banner.png", body: bytes)
+        XCTAssertEqual(result.status, 200)
+        let files = try XCTUnwrap(result.json?["files"] as? [[String: Any]])
+        let job = try CreativeJob.process(bytes, fileName: "banner.png")
+        XCTAssertEqual(files.count, job.files.count)
+        for (file, expected) in zip(files, job.files) {
+            XCTAssertEqual(file["name"] as? String, expected.name)
+            XCTAssertEqual(Data(base64Encoded: file["base64"] as? String ?? "").map { [UInt8]($0) }, expected.bytes)
+        }
+        XCTAssertNotNil(result.json?["manifest"] as? [String: Any])
+        let rejected = HTTPClient.request(port, "POST", "/v1/process", body: Array("nope".utf8))
+        XCTAssertEqual(rejected.status, 422)
+        XCTAssertNotNil(rejected.json?["report"])
+    }
+
+    func testBase64() {
+        for (text, expected) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg==")] {
+            XCTAssertEqual(Base64.encode(Array(text.utf8)), expected)
+        }
+    }
+}
