@@ -3,7 +3,7 @@ SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib
 BIN = .build/release/creative-tool
 OUT ?= out
 
-.PHONY: deps build test demo bench fuzz clean apitest loadtest
+.PHONY: deps build test docs demo bench fuzz clean apitest loadtest
 
 deps:
 	@scripts/install-deps.sh
@@ -11,10 +11,17 @@ deps:
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
-# The whole test suite: unit tests of every library and end-to-end tests of the built binary.
+# The whole test suite: unit tests of every library, end-to-end tests of the built binary and
+# of the HTTP service, then the specs (openapi.yaml, deploy/kubernetes.yaml) and the Dockerfile lint.
 test: deps
 	swift build
 	swift test
+	scripts/check-specs.sh
+	scripts/lint-dockerfile.sh
+
+# The guidance page rendered by headless Chromium: out/docs/guidance.{html,png}.
+docs: deps
+	scripts/docs.sh
 
 # The main job on built-in data: the test artwork rendered into common device slots.
 demo: build
