@@ -35,21 +35,7 @@ enum SelectCommand: Subcommand {
         }
         let names = arguments.positionals
         if arguments.flag("--json") {
-            Streams.outLine(JSONValue.object([
-                ("mode", .string(mode.rawValue)),
-                ("width", .int(width)),
-                ("height", height.map { .int($0) } ?? .null),
-                ("winner", .object([("candidate", .string(names[result.winner])),
-                                    ("size", .string(sizes[result.winner].description))])),
-                ("ranking", .array(result.ranking.map { ranked in
-                    .object([("candidate", .string(names[ranked.index])),
-                             ("size", .string(ranked.size.description)),
-                             ("shape", .string(ranked.size.shape.rawValue)),
-                             ("eligible", .bool(ranked.eligible)),
-                             ("score", ranked.eligible ? .double(ranked.score) : .null),
-                             ("note", .optional(ranked.note))])
-                })),
-            ]).serialized())
+            Streams.outLine(SizingJSON.selection(result, names: names).serialized())
         } else {
             let request = height.map { "\(width)x\($0) px" } ?? "\(width) px wide"
             Streams.outLine("\(mode.rawValue) request \(request): serves \(names[result.winner]) (\(sizes[result.winner]))")

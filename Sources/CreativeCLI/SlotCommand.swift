@@ -37,17 +37,8 @@ enum SlotCommand: Subcommand {
         let screenHeight = try arguments.int("--screen-height", in: 1...PixelSize.maximumSide)
         let slot = SlotMath.anchoredSlot(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
         if json {
-            Streams.outLine(JSONValue.object([
-                ("mode", .string("anchored")),
-                ("rule", .string(rule.rawValue)),
-                ("estimate", .bool(rule.isEstimate)),
-                ("screen_height_points", screenHeight.map { .int($0) } ?? .null),
-                ("width_points", .int(slot.points.width)),
-                ("height_points", .int(slot.points.height)),
-                ("scale", .double(scale)),
-                ("width_pixels", .int(slot.pixels.width)),
-                ("height_pixels", .int(slot.pixels.height)),
-            ]).serialized())
+            Streams.outLine(SizingJSON.anchored(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
+                .serialized())
         } else {
             let note = rule.isEstimate ? " (estimate of Google's anchored adaptive size)" : ""
             Streams.outLine("\(slot.points) pt @\(RenderCommand.scaleText(scale))x = \(slot.pixels) px, "
@@ -58,25 +49,12 @@ enum SlotCommand: Subcommand {
 
     private static func printInline(width: Int, maxHeight: Int, scale: Double, json: Bool) {
         let box = PixelSize(width: width, height: maxHeight)
-        let fits = Catalog.entries.map { entry in (entry, SlotMath.fit(entry.size, into: box)) }
         if json {
-            Streams.outLine(JSONValue.object([
-                ("mode", .string("inline")),
-                ("width_points", .int(width)),
-                ("max_height_points", .int(maxHeight)),
-                ("scale", .double(scale)),
-                ("width_pixels", .int(SlotMath.pixels(width, scale: scale))),
-                ("max_height_pixels", .int(SlotMath.pixels(maxHeight, scale: scale))),
-                ("fits", .array(fits.map { entry, fitted in
-                    .object([("size", .string(entry.size.description)),
-                             ("points", .string(fitted.description)),
-                             ("pixels", .string(Slot(points: fitted, scale: scale).pixels.description))])
-                })),
-            ]).serialized())
+            Streams.outLine(SizingJSON.inline(width: width, maxHeight: maxHeight, scale: scale).serialized())
         } else {
             Streams.outLine("inline: up to \(box) pt @\(RenderCommand.scaleText(scale))x; the ad takes the "
                 + "biggest size that fits, keeping its proportions:")
-            for (entry, fitted) in fits {
+            for (entry, fitted) in SizingJSON.inlineFits(width: width, maxHeight: maxHeight) {
                 Streams.outLine("  \(entry.size) -> \(fitted) pt (\(Slot(points: fitted, scale: scale).pixels) px)")
             }
         }

@@ -18,37 +18,12 @@ enum SizingHandlers {
                 throw .badRequest("rule and screen_height are for anchored slots, not inline=true")
             }
             let maxHeight = SlotMath.inlineMaxHeight(try query.int("max_height", in: 1...PixelSize.maximumSide))
-            let box = PixelSize(width: width, height: maxHeight)
-            let fits = Catalog.entries.map { entry in (entry, SlotMath.fit(entry.size, into: box)) }
-            return .json(.object([
-                ("mode", .string("inline")),
-                ("width_points", .int(width)),
-                ("max_height_points", .int(maxHeight)),
-                ("scale", .double(scale)),
-                ("width_pixels", .int(SlotMath.pixels(width, scale: scale))),
-                ("max_height_pixels", .int(SlotMath.pixels(maxHeight, scale: scale))),
-                ("fits", .array(fits.map { entry, fitted in
-                    .object([("size", .string(entry.size.description)),
-                             ("points", .string(fitted.description)),
-                             ("pixels", .string(Slot(points: fitted, scale: scale).pixels.description))])
-                })),
-            ]))
+            return .json(SizingJSON.inline(width: width, maxHeight: maxHeight, scale: scale))
         }
         if query.value("max_height") != nil { throw .badRequest("max_height needs inline=true") }
         let rule = try query.choice("rule", AnchoredRule.self) ?? .qartvelo
         let screenHeight = try query.int("screen_height", in: 1...PixelSize.maximumSide)
-        let slot = SlotMath.anchoredSlot(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
-        return .json(.object([
-            ("mode", .string("anchored")),
-            ("rule", .string(rule.rawValue)),
-            ("estimate", .bool(rule.isEstimate)),
-            ("screen_height_points", screenHeight.map { .int($0) } ?? .null),
-            ("width_points", .int(slot.points.width)),
-            ("height_points", .int(slot.points.height)),
-            ("scale", .double(scale)),
-            ("width_pixels", .int(slot.pixels.width)),
-            ("height_pixels", .int(slot.pixels.height)),
-        ]))
+        return .json(SizingJSON.anchored(width: width, screenHeight: screenHeight, rule: rule, scale: scale))
     }
 
     /// Largest number of candidates in one selection.
@@ -106,20 +81,6 @@ enum SizingHandlers {
         } catch {
             throw .unprocessable(code: "no_eligible_creative", message: error.description, report: nil)
         }
-        return .json(.object([
-            ("mode", .string(mode.rawValue)),
-            ("width", .int(width)),
-            ("height", height.map { .int($0) } ?? .null),
-            ("winner", .object([("candidate", .string(names[result.winner])),
-                                ("size", .string(sizes[result.winner].description))])),
-            ("ranking", .array(result.ranking.map { ranked in
-                .object([("candidate", .string(names[ranked.index])),
-                         ("size", .string(ranked.size.description)),
-                         ("shape", .string(ranked.size.shape.rawValue)),
-                         ("eligible", .bool(ranked.eligible)),
-                         ("score", ranked.eligible ? .double(ranked.score) : .null),
-                         ("note", .optional(ranked.note))])
-            })),
-        ]))
+        return .json(SizingJSON.selection(result, names: names))
     }
 }
