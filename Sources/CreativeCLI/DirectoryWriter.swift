@@ -30,6 +30,14 @@ public enum DirectoryWriter {
             var info = stat()
             if lstat(trimmed, &info) == 0 {
                 guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .failed("\(path) exists and is not a folder") }
+                if exchange(partial, trimmed) {
+                    // `NAME` is the new folder; the old one now sits under the partial name.
+                    removeTree(partial)
+                    try syncDirectory(parent)
+                    return
+                }
+                // No atomic exchange here (old kernel or file system): two renames, with a
+                // moment in which `NAME` is absent (never half written).
                 let old = "\(parent)/.\(base).old-\(getpid())"
                 removeTree(old)
                 guard rename(trimmed, old) == 0 else { throw .failed("cannot replace \(path): \(errorText())") }
@@ -47,6 +55,22 @@ public enum DirectoryWriter {
             removeTree(partial)
             throw error
         }
+    }
+
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+
+    /// `renameat2(2)` from the C library, looked up at run time: Swift's Glibc module does not
+    /// declare it (it needs `_GNU_SOURCE`). Nil when the C library lacks it.
+    private nonisolated(unsafe) static let renameat2: RenameAt2? = dlsym(nil, "renameat2").map {
+        unsafeBitCast($0, to: RenameAt2.self)
+    }
+
+    /// Swaps two existing paths in one step (`RENAME_EXCHANGE`); false when the kernel or the
+    /// file system cannot, and nothing was changed.
+    static func exchange(_ first: String, _ second: String) -> Bool {
+        let renameExchange: UInt32 = 1 << 1
+        guard let renameat2 else { return false }
+        return renameat2(AT_FDCWD, first, AT_FDCWD, second, renameExchange) == 0
     }
 
     /// Removes `.BASE.partial-PID` and `.BASE.old-PID` folders whose process is gone.

@@ -26,7 +26,7 @@ struct GuidanceHTML {
     p.lead{color:#3b4656;max-width:70ch}
     table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #d9dee7;font-size:14px}
     th,td{padding:6px 10px;border-bottom:1px solid #e7ebf1;text-align:left;white-space:nowrap}
-    th{background:#eef2f8;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}
+    th{background:#eef2f8;font-weight:600}.num{text-align:right;font-variant-numeric:tabular-nums}
     .slot{display:inline-block;background:#d9dee7;vertical-align:middle;position:relative;height:14px;width:120px}
     .slot i{position:absolute;top:0;bottom:0;background:#0b3d91}
     .cards{display:flex;flex-wrap:wrap;gap:12px}.card{background:#fff;border:1px solid #d9dee7;padding:12px 16px;flex:1 1 280px}
@@ -45,14 +45,14 @@ struct GuidanceHTML {
                 + "\(Self.escape(entry?.purpose ?? ""))</span><br>shown in \(guidance.slots(servedBy: size).count) "
                 + "of \(guidance.anchored.count) device slots</div>"
         }
-        html += "</div>\n<h2>Accepted sizes</h2>\n<table><tr><th>size (px)</th><th>class</th><th>aspect</th>"
+        html += "</div>\n<h2>Accepted sizes</h2>\n<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th>"
             + "<th>what it is</th></tr>"
         for entry in Catalog.entries {
             html += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
                 + "\(Guidance.aspectText(entry.size))</td><td>\(Self.escape(entry.purpose))</td></tr>"
         }
         html += "</table>\n<h2>Safe area and text size</h2>\n<p class=\"lead\">\(Self.escape(Guidance.safeAreaNote))</p>\n"
-            + "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th>smallest text (px)</th></tr>"
+            + "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th class=\"num\">smallest text (px)</th></tr>"
         for entry in Catalog.entries {
             let area = SafeArea(artwork: entry.size)
             let text = (try? BannerPrompt.facts(for: entry.size)).map { "\($0.minTextPixels)" } ?? "-"
@@ -71,7 +71,7 @@ struct GuidanceHTML {
 
     private func table(_ assignments: [SlotAssignment]) -> String {
         var html = "<table><tr><th>device</th><th>orientation</th><th>slot (pt)</th><th>scale</th><th>slot (px)</th>"
-            + "<th>artwork</th><th>shown at (px)</th><th>fills</th><th></th></tr>"
+            + "<th>artwork</th><th>shown at (px)</th><th class=\"num\">fills</th><th></th></tr>"
         for assignment in assignments {
             let slot = assignment.deviceSlot
             let placement = assignment.placement

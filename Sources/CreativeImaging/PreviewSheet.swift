@@ -6,6 +6,9 @@ import CreativeCore
 public enum PreviewSheet {
     static let margin = 16
     static let rowGap = 14
+    /// Gap between a label and the slot under it: smaller than ``rowGap``, so each label reads
+    /// as belonging to its own slot.
+    static let labelGap = 4
     static let labelPixels = 15
     static let paper: [Double] = [255, 255, 255]
     static let slotGrey: [Double] = [214, 219, 227]
@@ -21,30 +24,43 @@ public enum PreviewSheet {
         let biggest = contents.max { $0.height < $1.height } ?? creative
         let previewSource = biggest.height < decoded.height
             ? try ScaleStep.thumbnail(decoded, to: biggest).materialized() : decoded
-        var pieces: [VImage] = [try lettering("Preview of \(creative) in every device slot "
-                                              + "(slot in points; grey is letterbox)", bold: true)]
+        // Each piece with the gap above it.
+        var pieces: [(VImage, Int)] = [(try lettering("Preview of \(creative) in every device slot "
+                                                      + "(slot in points; grey is letterbox)", bold: true), 0)]
         for deviceSlot in slots {
             let canvas = canvasPoints(deviceSlot, creative: creative)
             let placement = Placement(source: creative, canvas: canvas)
             let picked = pickedArtwork(deviceSlot, candidates: candidates)
             let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
-            pieces.append(try lettering("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · "
-                                        + "\(canvas) pt @\(scaleText(deviceSlot.slot.scale))x · fills "
-                                        + "\(percent(placement.fillShare)) · \(pickNote)", bold: false))
+            pieces.append((try lettering("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · "
+                                         + "\(canvas) pt @\(scaleText(deviceSlot.slot.scale))x · fills "
+                                         + "\(percent(placement.fillShare)) · \(pickNote)", bold: false), rowGap))
             guard let settings = try? RenderSettings(canvas: canvas, format: .png) else { continue }
             let rendered = try Renderer.renderImage(decoded: previewSource, settings: settings)
-            pieces.append(try flatten(rendered, onto: slotGrey).materialized())
+            pieces.append((try flatten(rendered, onto: slotGrey).materialized(), labelGap))
         }
-        // One join of every piece, top to bottom, left-aligned on white.
-        let column = try VipsOperation("arrayjoin").with("in", .images(pieces)).with("across", .int(1))
-            .with("shim", .int(rowGap / 2)).with("halign", .enumeration("low"))
-            .with("background", .doubles(paper)).image()
+        // Top to bottom, left-aligned on white, each piece at its own height. (`arrayjoin` would
+        // give every piece the cell of the tallest one: labels float halfway to the next slot.)
+        let column = try stack(pieces[...]).image
         let sheet = try VipsOperation("embed").with("in", .image(column)).with("x", .int(margin)).with("y", .int(margin))
             .with("width", .int(column.width + 2 * margin)).with("height", .int(column.height + 2 * margin))
             .with("extend", .enumeration("background")).with("background", .doubles(paper)).image()
         // A large, throwaway picture: fast compression matters more than the last bytes.
         return try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
             .with("compression", .int(2)).bytes()
+    }
+
+    /// Joins pieces top to bottom, each below the one before by its gap: halves joined
+    /// recursively, so the pipeline is a few joins deep rather than one per piece.
+    private static func stack(_ pieces: ArraySlice<(VImage, Int)>) throws(ImagingError) -> (image: VImage, gap: Int) {
+        let first = pieces[pieces.startIndex]
+        guard pieces.count > 1 else { return first }
+        let middle = pieces.startIndex + pieces.count / 2
+        let top = try stack(pieces[..<middle]), bottom = try stack(pieces[middle...])
+        let joined = try VipsOperation("join").with("in1", .image(top.image)).with("in2", .image(bottom.image))
+            .with("direction", .enumeration("vertical")).with("expand", .bool(true)).with("shim", .int(bottom.gap))
+            .with("align", .enumeration("low")).with("background", .doubles(paper)).image()
+        return (joined, first.1)
     }
 
     /// The slot in points: anchored slots as they are; inline views as tall as the fitted ad.
