@@ -262,7 +262,7 @@ bench_process() {
     renders="$("$PYTHON" - "$dir/out/manifest.json" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1]))["renders"]:
-    print(r["content_pixels"], r["pixels"])
+    print(r["content_pixels"], r["slot_pixels"])
 PY
 )"
     local count=0 content canvas

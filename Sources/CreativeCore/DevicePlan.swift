@@ -30,6 +30,24 @@ public struct SlotAssignment: Sendable, Hashable {
     public let placement: Placement
 }
 
+extension SlotAssignment {
+    /// The fields every JSON listing of a device slot shares (guidance, `process` manifests).
+    public var jsonFields: [(String, JSONValue)] {
+        [
+            ("device", .string(deviceSlot.device.name)),
+            ("orientation", .string(deviceSlot.orientation.rawValue)),
+            ("sizing", .string(deviceSlot.sizing.rawValue)),
+            ("slot_points", .string(deviceSlot.slot.points.description)),
+            ("scale", .double(deviceSlot.slot.scale)),
+            ("slot_pixels", .string(placement.canvas.description)),
+            ("content_pixels", .string(placement.content.description)),
+            ("content_x", .int(placement.x)),
+            ("content_y", .int(placement.y)),
+            ("fill_share", .double(placement.fillShare)),
+        ]
+    }
+}
+
 /// The device table crossed with the sizing and selection rules: one source for guidance,
 /// `process`, the preview sheet and the service, so they cannot disagree.
 public enum DevicePlan {

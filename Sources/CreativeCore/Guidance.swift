@@ -29,7 +29,10 @@ public struct Guidance: Sendable {
     public init(inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
         self.inlineMaxHeight = SlotMath.inlineMaxHeight(inlineMaxHeight)
         anchored = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
-        inline = DevicePlan.inlineAssignments(candidates: Catalog.entries.map(\.size), maxHeight: self.inlineMaxHeight)
+        // Inline: the Retina sizes plus the medium rectangle, the set `process` renders a rectangle against.
+        let rectangle = Catalog.entries.first { $0.shape == .rectangle }?.size
+        inline = DevicePlan.inlineAssignments(candidates: rectangle.map(DevicePlan.competingSizes(with:)) ?? Catalog.adaptiveSizes,
+                                              maxHeight: self.inlineMaxHeight)
     }
 
     /// The document in a format.
@@ -71,7 +74,8 @@ public struct Guidance: Sendable {
         + "the slot is letterbox."
     static let inlineNote = "Inline banners (inside scrolling content) may also show rectangles such as 300x250: "
         + "every candidate is scaled to fit the width and the max height, and the one shown biggest wins. "
-        + "Rectangles are never used for anchored slots."
+        + "Rectangles are never used for anchored slots. The table assumes the three Retina sizes and a 300x250 "
+        + "are uploaded."
     static let safeAreaNote = "The whole artwork is always shown (never cropped), but slot corners are rounded and "
         + "the \"Ad\" badge sits over a corner: keep logos and text inside the safe area (\(SafeArea.horizontalInsetPercent)% "
         + "clear left and right, \(SafeArea.verticalInsetPercent)% top and bottom), and make text at least the given "

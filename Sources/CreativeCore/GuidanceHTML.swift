@@ -60,7 +60,7 @@ struct GuidanceHTML {
                 + "<td class=\"num\">\(text)</td></tr>"
         }
         html += "</table>\n<h2>Anchored slots by device</h2>\n<p class=\"lead\">Slot height: <code>floor(width × 50 / 320)"
-            + "</code>, 50 to 90 pt, at most 15% of the screen height. The bar shows how much of the slot the artwork fills.</p>\n"
+            + "</code>, 50 to 90 pt, at most 15% of the screen height. The bar shows where the artwork sits across the slot's width.</p>\n"
         html += table(guidance.anchored)
         html += "<h2>Inline slots</h2>\n<p class=\"lead\">\(Self.escape(Guidance.inlineNote)) Max height: "
             + "\(guidance.inlineMaxHeight) pt.</p>\n" + table(guidance.inline)

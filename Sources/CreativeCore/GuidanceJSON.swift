@@ -43,21 +43,9 @@ extension Guidance {
     }
 
     static func slotJSON(_ assignment: SlotAssignment) -> JSONValue {
-        let slot = assignment.deviceSlot
-        let placement = assignment.placement
-        return .object([
-            ("device", .string(slot.device.name)),
-            ("orientation", .string(slot.orientation.rawValue)),
-            ("sizing", .string(slot.sizing.rawValue)),
-            ("slot_points", .string(slot.slot.points.description)),
-            ("scale", .double(slot.slot.scale)),
-            ("slot_pixels", .string(placement.canvas.description)),
+        .object(assignment.jsonFields + [
             ("artwork", .string(assignment.artwork.description)),
-            ("content_pixels", .string(placement.content.description)),
-            ("content_x", .int(placement.x)),
-            ("content_y", .int(placement.y)),
-            ("fill_share", .double(placement.fillShare)),
-            ("letterbox_share", .double(1 - placement.fillShare)),
+            ("letterbox_share", .double(1 - assignment.placement.fillShare)),
         ])
     }
 }

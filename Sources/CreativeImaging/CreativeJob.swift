@@ -95,16 +95,7 @@ public enum CreativeJob {
         .object([
             ("report", report.json),
             ("renders", .array(renders.map { assignment, file in
-                let slot = assignment.deviceSlot
-                return .object([
-                    ("device", .string(slot.device.name)),
-                    ("orientation", .string(slot.orientation.rawValue)),
-                    ("sizing", .string(slot.sizing.rawValue)),
-                    ("slot_points", .string(slot.slot.points.description)),
-                    ("scale", .double(slot.slot.scale)),
-                    ("pixels", .string(assignment.placement.canvas.description)),
-                    ("content_pixels", .string(assignment.placement.content.description)),
-                    ("fill_share", .double(assignment.placement.fillShare)),
+                .object(assignment.jsonFields + [
                     ("file", .string(file.name)),
                     ("bytes", .int(file.bytes.count)),
                     ("sha256", .string(file.sha256)),

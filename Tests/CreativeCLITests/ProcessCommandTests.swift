@@ -77,7 +77,7 @@ final class ProcessCommandTests: XCTestCase {
             let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
             XCTAssertEqual(entry["bytes"] as? Int, bytes.count, name, file: file, line: line)
             XCTAssertEqual(entry["sha256"] as? String, sums[name], name, file: file, line: line)
-            if decode, let pixels = entry["pixels"] as? String {
+            if decode, let pixels = entry["slot_pixels"] as? String {
                 XCTAssertEqual(try ImageSource(bytes: bytes).header.size, size(pixels), name, file: file, line: line)
             }
         }
@@ -140,7 +140,7 @@ final class ProcessCommandTests: XCTestCase {
                 let label = "\(name) in \(key(render))"
                 let slot = try XCTUnwrap(guidanceByKey[key(render)], label)
                 XCTAssertEqual(render["sizing"] as? String, "anchored", label)
-                XCTAssertEqual(render["pixels"] as? String, slot["slot_pixels"] as? String, label)
+                XCTAssertEqual(render["slot_pixels"] as? String, slot["slot_pixels"] as? String, label)
                 XCTAssertEqual(render["slot_points"] as? String, slot["slot_points"] as? String, label)
                 XCTAssertEqual(render["content_pixels"] as? String, slot["content_pixels"] as? String, label)
                 let stated = try XCTUnwrap(render["fill_share"] as? Double, label)

@@ -59,11 +59,24 @@ enum Tool {
         return url
     }
 
-    /// Peak resident memory of the largest child process so far, in bytes.
-    static func peakChildMemory() -> Int {
-        var usage = rusage()
-        getrusage(-1, &usage)  // RUSAGE_CHILDREN
-        return usage.ru_maxrss * 1024
+    /// Peak resident memory of one run of the tool, in bytes. A small Python parent runs it and
+    /// reads its own children's rusage, so no other child of the test process is counted.
+    static func peakMemory(of arguments: [String], in directory: URL) throws -> Int {
+        let script = "import resource, subprocess, sys; "
+            + "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+            + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, binary.path] + arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let kibibytes = Int(text) else { throw CocoaError(.fileReadCorruptFile) }
+        return kibibytes * 1024
     }
 }
 

@@ -226,6 +226,9 @@ final class ValidateCommandTests: XCTestCase {
         let capped = try reports(try validate(["a.jpg", "--max-pixels", "15999", "--json"]), count: 1)[0]
         XCTAssertEqual(codes(capped, "errors"), ["too_many_pixels"])
         XCTAssertEqual(try validate(["a.jpg", "--max-pixels", "16000"]).status, 0)
+        // Refused from the header: the whole run stays far under 64 MB of resident memory.
+        let peak = try Tool.peakMemory(of: ["validate", "--json", "bomb.png"], in: folder)
+        XCTAssertLessThan(peak, 64 * 1024 * 1024, "peak resident memory validating a bomb")
     }
 
     // MARK: Human text

@@ -162,13 +162,14 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(served, 28)
     }
 
-    func testInlineSlotsPickTheBiggestShownAmongAllSizes() throws {
+    func testInlineSlotsPickTheBiggestShownAmongTheRetinaSizesAndTheRectangle() throws {
         let doc = try document()
         let inline = try slots(doc, "inline")
         let inlineObject = try XCTUnwrap(doc["inline"] as? [String: Any])
         XCTAssertEqual(inlineObject["max_height_points"] as? Int, 250)
         XCTAssertEqual(inline.count, 28)
-        let all = catalogOrder.map(parse).map { PixelSize(width: $0.0, height: $0.1) }
+        // The upload set guidance assumes for inline slots: the Retina sizes and 300x250.
+        let all = ["960x150", "1320x204", "2184x270", "300x250"].map(parse).map { PixelSize(width: $0.0, height: $0.1) }
         for (slot, device) in zip(inline, deviceTable.flatMap { [($0.width, $0.scale), ($0.height, $0.scale)] }) {
             let label = "\(slot["device"] ?? "?") \(slot["orientation"] ?? "?")"
             XCTAssertEqual(slot["sizing"] as? String, "inline", label)
