@@ -20,8 +20,8 @@ test: deps
 	scripts/lint-dockerfile.sh
 
 # The guidance page rendered by headless Chromium: out/docs/guidance.{html,png}.
-docs: deps
-	scripts/docs.sh
+docs: build
+	scripts/docs.sh $(BIN) $(OUT)/docs
 
 # The main job on built-in data: the test artwork rendered into common device slots.
 demo: build
