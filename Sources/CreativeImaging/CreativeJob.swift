@@ -50,10 +50,11 @@ public enum CreativeJob {
         }
         let groups = contentOrder.map { ($0, canvasesByContent[$0] ?? []) }
         let outcomes = ParallelWork.run(count: groups.count + 1) { index throws(ImagingError) -> [PixelSize: [UInt8]] in
-            if index == groups.count {
+            // The sheet is the longest piece: first, so the groups share the other core with it.
+            if index == 0 {
                 return [source.displayedSize: try PreviewSheet.draw(decoded, creative: source.displayedSize)]
             }
-            let (content, canvases) = groups[index]
+            let (content, canvases) = groups[index - 1]
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
             var encoded: [PixelSize: [UInt8]] = [:]
             for canvas in canvases {
@@ -70,7 +71,7 @@ public enum CreativeJob {
         var sheet: [UInt8] = []
         for (index, outcome) in outcomes.enumerated() {
             let files = try outcome.get()
-            if index == groups.count { sheet = files.values.first ?? [] } else { byCanvas.merge(files) { a, _ in a } }
+            if index == 0 { sheet = files.values.first ?? [] } else { byCanvas.merge(files) { a, _ in a } }
         }
         var checksums: [PixelSize: String] = [:]
         var renders: [(SlotAssignment, JobFile)] = []

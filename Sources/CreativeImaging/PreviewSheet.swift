@@ -24,20 +24,35 @@ public enum PreviewSheet {
         let biggest = contents.max { $0.height < $1.height } ?? creative
         let previewSource = biggest.height < decoded.height
             ? try ScaleStep.thumbnail(decoded, to: biggest).materialized() : decoded
-        // Each piece with the gap above it.
-        var pieces: [(VImage, Int)] = [(try lettering("Preview of \(creative) in every device slot "
-                                                      + "(slot in points; grey is letterbox)", bold: true), 0)]
+        let title = try lettering(lines: ["Preview of \(creative) in every device slot (slot in points; grey is letterbox)"],
+                                  bold: true)[0]
+        var captions: [String] = []
         for deviceSlot in slots {
             let canvas = canvasPoints(deviceSlot, creative: creative)
-            let placement = Placement(source: creative, canvas: canvas)
             let picked = pickedArtwork(deviceSlot, candidates: candidates)
             let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
-            pieces.append((try lettering("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · "
-                                         + "\(canvas) pt @\(scaleText(deviceSlot.slot.scale))x · fills "
-                                         + "\(percent(placement.fillShare)) · \(pickNote)", bold: false), rowGap))
+            captions.append("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · \(canvas) pt "
+                            + "@\(scaleText(deviceSlot.slot.scale))x · fills "
+                            + "\(percent(Placement(source: creative, canvas: canvas).fillShare)) · \(pickNote)")
+        }
+        let labels = try lettering(lines: captions)
+        // Each piece with the gap above it; slots of one content size share one resample.
+        var pieces: [(VImage, Int)] = [(title, 0)]
+        var scaledByContent: [PixelSize: VImage] = [:]
+        for (index, deviceSlot) in slots.enumerated() {
+            pieces.append((labels[index], rowGap))
+            let canvas = canvasPoints(deviceSlot, creative: creative)
+            let content = Placement(source: previewSource.size, canvas: canvas).content
+            let scaled: VImage
+            if let cached = scaledByContent[content] {
+                scaled = cached
+            } else {
+                scaled = try ScaleStep.thumbnail(previewSource, to: content).materialized()
+                scaledByContent[content] = scaled
+            }
             guard let settings = try? RenderSettings(canvas: canvas, format: .png) else { continue }
-            let rendered = try Renderer.renderImage(decoded: previewSource, settings: settings)
-            pieces.append((try flatten(rendered, onto: slotGrey).materialized(), labelGap))
+            let rendered = try Renderer.renderImage(decoded: scaled, settings: settings)
+            pieces.append((try flatten(rendered, onto: slotGrey), labelGap))
         }
         // Top to bottom, left-aligned on white, each piece at its own height. (`arrayjoin` would
         // give every piece the cell of the tallest one: labels float halfway to the next slot.)
@@ -47,7 +62,7 @@ public enum PreviewSheet {
             .with("extend", .enumeration("background")).with("background", .doubles(paper)).image()
         // A large, throwaway picture: fast compression matters more than the last bytes.
         return try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
-            .with("compression", .int(2)).bytes()
+            .with("compression", .int(1)).bytes()
     }
 
     /// Joins pieces top to bottom, each below the one before by its gap: halves joined
@@ -89,15 +104,29 @@ public enum PreviewSheet {
             .with("b", .doubles(colour)).with("uchar", .bool(true)).image()
     }
 
-    /// Dark text on white, as a 3-band image.
-    private static func lettering(_ text: String, bold: Bool) throws(ImagingError) -> VImage {
-        let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-        let mask = try VipsOperation("text").with("text", .string(escaped))
-            .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(labelPixels)px")).with("dpi", .int(72)).image()
-        let paperImage = try solid(mask.size, paper)
-        let inkImage = try solid(mask.size, ink)
-        return try VipsOperation("ifthenelse").with("cond", .image(mask)).with("in1", .image(inkImage))
-            .with("in2", .image(paperImage)).with("blend", .bool(true)).image()
+    /// Dark text on white, one 3-band image per line. All lines are laid out by Pango in one
+    /// call (same font on every line, so every line has the same pitch) and cut apart.
+    private static func lettering(lines: [String], bold: Bool = false) throws(ImagingError) -> [VImage] {
+        let escaped = lines.map { line in
+            line.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+                .replacing("\n", with: " ")
+        }
+        let mask = try VipsOperation("text").with("text", .string(escaped.joined(separator: "\n")))
+            .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(labelPixels)px")).with("dpi", .int(72))
+            .image()
+        let block = try VipsOperation("ifthenelse").with("cond", .image(mask))
+            .with("in1", .image(try solid(mask.size, ink))).with("in2", .image(try solid(mask.size, paper)))
+            .with("blend", .bool(true)).image().materialized()
+        let pitch = Double(block.height) / Double(lines.count)
+        var images: [VImage] = []
+        for index in lines.indices {
+            let top = Int((Double(index) * pitch).rounded())
+            let bottom = min(block.height, Int((Double(index + 1) * pitch).rounded()))
+            images.append(try VipsOperation("extract_area").with("input", .image(block))
+                .with("left", .int(0)).with("top", .int(top))
+                .with("width", .int(block.width)).with("height", .int(max(1, bottom - top))).image())
+        }
+        return images
     }
 
     private static func percent(_ share: Double) -> String {
