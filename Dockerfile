@@ -11,25 +11,28 @@ WORKDIR /src
 
 # The same dependency script as the Makefile and CI (root here, so no sudo);
 # copied alone first so this layer stays cached while the sources change.
-COPY scripts/install-deps.sh scripts/install-deps.sh
-RUN scripts/install-deps.sh
+COPY scripts/install-deps.sh scripts/build-libvips.sh scripts/
+RUN scripts/install-deps.sh && scripts/build-libvips.sh /opt/libvips
 
 # Package.swift also needs Tests/ and TestImages/ (embedded artwork); .dockerignore trims the rest.
 COPY . .
-RUN swift build -c release --static-swift-stdlib \
-    && install -D -m 0755 .build/release/creative-tool /out/creative-tool
+RUN mkdir -p .build && ln -sfn /opt/libvips .build/libvips \
+    && swift build -c release --static-swift-stdlib \
+    && install -D -m 0755 .build/release/creative-tool /out/creative-tool \
+    && install -D -m 0644 -t /out/lib /opt/libvips/lib/libvips.so.42*
 
 # ---- runtime: only the shared libraries the binary links (see ldd) and the fonts ----
 FROM debian:bookworm-slim
 
-# libvips42 brings glib, libstdc++ and its codec/font libraries as dependencies;
-# libmicrohttpd12 is for the coming `serve` command.
+# The minimal libvips (built above from Debian's source) needs only these of Debian's libraries;
+# libmicrohttpd12 is the HTTP service.
 # Versions are not pinned: bookworm point and security releases replace them on the mirrors.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libvips42 \
-        libpng16-16 \
+        libglib2.0-0 libexpat1 libimagequant0 libcgif0 libexif12 libjpeg62-turbo libpng16-16 \
+        libwebp7 libwebpmux3 libwebpdemux2 libpangocairo-1.0-0 libpango-1.0-0 libcairo2 \
+        liblcms2-2 liborc-0.4-0 libstdc++6 \
         libmicrohttpd12 \
         fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
@@ -39,6 +42,8 @@ RUN apt-get update \
     && install -d -o creative -g creative /work
 
 COPY --from=build /out/creative-tool /usr/local/bin/creative-tool
+# Found through the binary's rpath $ORIGIN/../lib/creative-tool.
+COPY --from=build /out/lib/ /usr/local/lib/creative-tool/
 
 # Numeric, so the runtime (e.g. Kubernetes runAsNonRoot) can check it is not root.
 USER 10001:10001

@@ -5,8 +5,10 @@ OUT ?= out
 
 .PHONY: deps build test docs demo bench fuzz clean apitest loadtest
 
+# apt packages, then the minimal libvips the binaries load first (scripts/build-libvips.sh).
 deps:
 	@scripts/install-deps.sh
+	@scripts/build-libvips.sh > /dev/null
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)

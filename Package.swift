@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// A minimal libvips built by `scripts/build-libvips.sh` (`make deps` runs it) lives here; binaries
+/// look for libvips.so.42 here first (or, installed, in ../lib/creative-tool beside the binary)
+/// and fall back to the system's when it is absent. Debian's libvips maps ~104 shared libraries
+/// at every start; this one about half as many.
+let minimalLibvips = Context.packageDirectory + "/.build/libvips/lib"
+
 let package = Package(
     name: "creative-tool",
     products: [
@@ -19,7 +25,9 @@ let package = Package(
         // Pure Swift: catalog, devices, slot math, selection, reports.
         .target(name: "CreativeCore"),
         // Pixels: libvips (and libpng for strict PNG checks).
-        .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNGCheck", "CArtwork"]),
+        .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNGCheck", "CArtwork"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", minimalLibvips,
+                                               "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/creative-tool"])]),
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
         .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD"]),
         // Argument reading and one file per subcommand.
