@@ -16,7 +16,9 @@ let package = Package(
         // C libraries, found through pkg-config.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libmicrohttpd's header only: the library is opened by CMicroHTTPDLoader when `serve` starts.
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CMicroHTTPDLoader", dependencies: ["CMicroHTTPD"]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
         // A strict whole-file libpng read, with libpng's longjmp contained in C.
@@ -29,7 +31,8 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", minimalLibvips,
                                                "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/creative-tool"])]),
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
-        .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD"]),
+        .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD",
+                                                        "CMicroHTTPDLoader"]),
         // Argument reading and one file per subcommand.
         .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),

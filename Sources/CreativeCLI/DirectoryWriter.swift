@@ -61,7 +61,7 @@ public enum DirectoryWriter {
 
     /// `renameat2(2)` from the C library, looked up at run time: Swift's Glibc module does not
     /// declare it (it needs `_GNU_SOURCE`). Nil when the C library lacks it.
-    private nonisolated(unsafe) static let renameat2: RenameAt2? = dlsym(nil, "renameat2").map {
+    private static let renameat2: RenameAt2? = dlsym(nil, "renameat2").map {
         unsafeBitCast($0, to: RenameAt2.self)
     }
 

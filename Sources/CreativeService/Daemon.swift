@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CMicroHTTPDLoader
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,6 +38,7 @@ final class Daemon: @unchecked Sendable {
                 throw .internalError("--host '\(config.host)' is not an IPv4 address (use 127.0.0.1 or 0.0.0.0)")
             }
         }
+        guard creative_mhd_open() == 1 else { throw .internalError(String(cString: creative_mhd_error())) }
         let cls = Unmanaged.passUnretained(context).toOpaque()
         let completed: MHD_RequestCompletedCallback = creativeRequestCompleted
         let access: MHD_AccessHandlerCallback = creativeAccessHandler
