@@ -16,10 +16,7 @@ build: deps
 # The whole test suite: unit tests of every library, end-to-end tests of the built binary and
 # of the HTTP service, then the specs (openapi.yaml, deploy/kubernetes.yaml) and the Dockerfile lint.
 test: deps
-	swift build
-	swift test
-	scripts/check-specs.sh
-	scripts/lint-dockerfile.sh
+	scripts/test.sh
 
 # The guidance page rendered by headless Chromium: out/docs/guidance.{html,png}.
 docs: build
