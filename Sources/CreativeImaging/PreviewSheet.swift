@@ -54,28 +54,25 @@ public enum PreviewSheet {
             let rendered = try Renderer.renderImage(decoded: scaled, settings: settings)
             pieces.append((try flatten(rendered, onto: slotGrey), labelGap))
         }
-        // Top to bottom, left-aligned on white, each piece at its own height. (`arrayjoin` would
-        // give every piece the cell of the tallest one: labels float halfway to the next slot.)
-        let column = try stack(pieces[...]).image
-        let sheet = try VipsOperation("embed").with("in", .image(column)).with("x", .int(margin)).with("y", .int(margin))
-            .with("width", .int(column.width + 2 * margin)).with("height", .int(column.height + 2 * margin))
-            .with("extend", .enumeration("background")).with("background", .doubles(paper)).image()
+        // Top to bottom, left-aligned on white, each piece at its own height: every piece is
+        // computed once into memory and drawn into one white canvas held in memory.
+        var tops: [Int] = []
+        var height = margin
+        var width = 0
+        for (piece, gap) in pieces {
+            height += gap
+            tops.append(height)
+            height += piece.height
+            width = max(width, piece.width)
+        }
+        let sheet = try solid(PixelSize(width: width + 2 * margin, height: height + margin), paper).materialized()
+        for ((piece, _), top) in zip(pieces, tops) {
+            try VipsOperation("draw_image").with("image", .image(sheet)).with("sub", .image(try piece.materialized()))
+                .with("x", .int(margin)).with("y", .int(top)).execute()
+        }
         // A large, throwaway picture: fast compression matters more than the last bytes.
         return try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
             .with("compression", .int(1)).bytes()
-    }
-
-    /// Joins pieces top to bottom, each below the one before by its gap: halves joined
-    /// recursively, so the pipeline is a few joins deep rather than one per piece.
-    private static func stack(_ pieces: ArraySlice<(VImage, Int)>) throws(ImagingError) -> (image: VImage, gap: Int) {
-        let first = pieces[pieces.startIndex]
-        guard pieces.count > 1 else { return first }
-        let middle = pieces.startIndex + pieces.count / 2
-        let top = try stack(pieces[..<middle]), bottom = try stack(pieces[middle...])
-        let joined = try VipsOperation("join").with("in1", .image(top.image)).with("in2", .image(bottom.image))
-            .with("direction", .enumeration("vertical")).with("expand", .bool(true)).with("shim", .int(bottom.gap))
-            .with("align", .enumeration("low")).with("background", .doubles(paper)).image()
-        return (joined, first.1)
     }
 
     /// The slot in points: anchored slots as they are; inline views as tall as the fitted ad.

@@ -40,6 +40,12 @@ public struct VipsOperation {
         }
     }
 
+    /// Runs an operation that has no output (the `draw_*` family, which change their
+    /// `image` argument in place: it must be a memory image nobody else reads).
+    public func execute() throws(ImagingError) {
+        try run { _ throws(ImagingError) in }
+    }
+
     /// Runs the operation and returns a blob output's bytes (the savers' `buffer`).
     public func bytes(output: String = "buffer") throws(ImagingError) -> [UInt8] {
         try run { operation throws(ImagingError) in
