@@ -125,7 +125,7 @@ final class InputFormatTests: XCTestCase {
             ([0x49, 0x49, 0x2A, 0x00] + [UInt8](repeating: 0, count: 60), "unsupported_format"),
             (Array("hello, world\n".utf8), "not_an_image"),
             ([], "empty_file"),
-            (try Self.pngHeader(width: 100_000, height: 100_000), "too_many_pixels"),
+            (Fixtures.pngBomb(width: 100_000, height: 100_000), "too_many_pixels"),
         ]
         for (bytes, code) in cases {
             XCTAssertThrowsError(try ImageSource(bytes: bytes)) { error in
@@ -143,22 +143,5 @@ final class InputFormatTests: XCTestCase {
                 XCTAssertEqual(($0 as? ImagingError)?.code, "corrupt_image", "\($0)")
             }
         }
-    }
-
-    /// A PNG signature and IHDR claiming a size, with a correct CRC and no pixel data.
-    static func pngHeader(width: Int, height: Int) throws -> [UInt8] {
-        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
-        let body = Array("IHDR".utf8) + be32(width) + be32(height) + [8, 6, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + body + be32(Int(crc32(body)))
-            + be32(0) + Array("IEND".utf8) + be32(Int(crc32(Array("IEND".utf8))))
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }
