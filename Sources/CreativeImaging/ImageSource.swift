@@ -83,6 +83,19 @@ public final class ImageSource: @unchecked Sendable {
         return nil
     }
 
+    /// Damage found by reading the container to its end without libvips: every PNG chunk and
+    /// the whole IDAT stream through libpng, the JPEG EOI and the GIF trailer. libvips reports
+    /// some of it (a bad IDAT CRC, a missing EOI) only as a warning after the last row, which
+    /// can come after the pixels were already taken, so renders check this first.
+    /// Nil when sound.
+    public func structuralDamage(maxPixels: Int = Catalog.defaultMaxPixels) -> String? {
+        switch format {
+        case .png: PNGStructure.check(bytes, maxPixels: maxPixels).damage
+        case .jpeg, .gif: HeaderProbe.truncation(bytes, format: format)
+        case .webp: nil
+        }
+    }
+
     /// Loaders fail on warnings too: libjpeg reports truncation and libpng bad CRCs as warnings.
     static let failOn = "warning"
 

@@ -6,6 +6,7 @@ import CreativeCore
 /// resampled premultiplied (libvips `thumbnail` does all of these).
 enum ScaleStep {
     static func thumbnail(_ source: ImageSource, to content: PixelSize) throws(ImagingError) -> VImage {
+        if let damage = source.structuralDamage() { throw .corruptImage(damage) }
         // At 1:1 libvips' thumbnail skips its strict loader path, so decode strictly first.
         if content == source.displayedSize {
             return try thumbnail(try source.header.materialized(), to: content, rotate: true,

@@ -116,6 +116,18 @@ final class InputFormatTests: XCTestCase {
         }
     }
 
+    /// libvips reports a bad IDAT CRC only as a warning at the end of the stream, racing the
+    /// last rows: without the structural check first, some renders of this file succeeded.
+    func testBadIDATChecksumIsRefusedEveryTime() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.pngSuite.appendingPathComponent("xcsn0g01.png")))
+        let settings = try RenderSettings(canvas: PixelSize(width: 32, height: 32))
+        for attempt in 0..<40 {
+            XCTAssertThrowsError(try Renderer.render(try ImageSource(bytes: bytes), settings: settings), "\(attempt)") {
+                XCTAssertEqual(($0 as? ImagingError)?.code, "corrupt_image")
+            }
+        }
+    }
+
     func testRefusedFormatsAndBombs() throws {
         let svg = Array("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)
         let cases: [([UInt8], String)] = [
