@@ -36,39 +36,41 @@ public enum PreviewSheet {
                             + "\(percent(Placement(source: creative, canvas: canvas).fillShare)) · \(pickNote)")
         }
         let labels = try lettering(lines: captions)
-        // Each piece with the gap above it; slots of one content size share one resample.
-        var pieces: [(VImage, Int)] = [(title, 0)]
-        var scaledByContent: [PixelSize: VImage] = [:]
-        for (index, deviceSlot) in slots.enumerated() {
-            pieces.append((labels[index], rowGap))
-            let canvas = canvasPoints(deviceSlot, creative: creative)
-            let content = Placement(source: previewSource.size, canvas: canvas).content
-            let scaled: VImage
-            if let cached = scaledByContent[content] {
-                scaled = cached
+        // Layout: the title, then per slot its caption and the slot, top to bottom.
+        let canvases = slots.map { canvasPoints($0, creative: creative) }
+        var height = margin + title.height
+        var width = title.width
+        for (label, canvas) in zip(labels, canvases) {
+            height += rowGap + label.height + labelGap + canvas.height
+            width = max(width, label.width, canvas.width)
+        }
+        // One white canvas in memory; every piece is drawn into it in place.
+        let sheet = try paperCanvas(PixelSize(width: width + 2 * margin, height: height + margin))
+        try drawImage(title, on: sheet, x: margin, y: margin)
+        var top = margin + title.height
+        // Slots of one content size share one resample, flattened onto the slot grey by the
+        // render steps (sRGB, 8-bit, alpha over the background).
+        var contentByCanvas: [PixelSize: VImage] = [:]
+        for (label, canvas) in zip(labels, canvases) {
+            top += rowGap
+            try drawImage(label, on: sheet, x: margin, y: top)
+            top += label.height + labelGap
+            let placement = Placement(source: previewSource.size, canvas: canvas)
+            try VipsOperation("draw_rect").with("image", .image(sheet)).with("ink", .doubles(slotGrey))
+                .with("left", .int(margin)).with("top", .int(top)).with("width", .int(canvas.width))
+                .with("height", .int(canvas.height)).with("fill", .bool(true)).execute()
+            let content: VImage
+            if let cached = contentByCanvas[placement.content] {
+                content = cached
             } else {
-                scaled = try ScaleStep.thumbnail(previewSource, to: content).materialized()
-                scaledByContent[content] = scaled
+                guard let settings = try? RenderSettings(canvas: placement.content, format: .png,
+                                                         background: .color(red: UInt8(slotGrey[0]), green: UInt8(slotGrey[1]),
+                                                                            blue: UInt8(slotGrey[2]))) else { continue }
+                content = try Renderer.renderImage(decoded: previewSource, settings: settings).materialized()
+                contentByCanvas[placement.content] = content
             }
-            guard let settings = try? RenderSettings(canvas: canvas, format: .png) else { continue }
-            let rendered = try Renderer.renderImage(decoded: scaled, settings: settings)
-            pieces.append((try flatten(rendered, onto: slotGrey), labelGap))
-        }
-        // Top to bottom, left-aligned on white, each piece at its own height: every piece is
-        // computed once into memory and drawn into one white canvas held in memory.
-        var tops: [Int] = []
-        var height = margin
-        var width = 0
-        for (piece, gap) in pieces {
-            height += gap
-            tops.append(height)
-            height += piece.height
-            width = max(width, piece.width)
-        }
-        let sheet = try solid(PixelSize(width: width + 2 * margin, height: height + margin), paper).materialized()
-        for ((piece, _), top) in zip(pieces, tops) {
-            try VipsOperation("draw_image").with("image", .image(sheet)).with("sub", .image(try piece.materialized()))
-                .with("x", .int(margin)).with("y", .int(top)).execute()
+            try drawImage(content, on: sheet, x: margin + placement.x, y: top + placement.y)
+            top += canvas.height
         }
         // A large, throwaway picture: fast compression matters more than the last bytes.
         return try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
@@ -89,16 +91,23 @@ public enum PreviewSheet {
         return candidates[result.winner]
     }
 
-    private static func flatten(_ image: VImage, onto colour: [Double]) throws(ImagingError) -> VImage {
-        let flat = try VipsOperation("flatten").with("in", .image(image)).with("background", .doubles(colour)).image()
-        return try VipsOperation("cast").with("in", .image(flat)).with("format", .enumeration("uchar")).image()
+    /// Draws `piece` into the memory image `sheet` at (x, y), in place.
+    private static func drawImage(_ piece: VImage, on sheet: VImage, x: Int, y: Int) throws(ImagingError) {
+        try VipsOperation("draw_image").with("image", .image(sheet)).with("sub", .image(piece))
+            .with("x", .int(x)).with("y", .int(y)).execute()
     }
 
-    private static func solid(_ size: PixelSize, _ colour: [Double]) throws(ImagingError) -> VImage {
+    /// A white 8-bit sRGB image in memory, to draw into: black, then filled in place
+    /// (`linear` over millions of pixels would cost tens of milliseconds).
+    private static func paperCanvas(_ size: PixelSize) throws(ImagingError) -> VImage {
         let black = try VipsOperation("black").with("width", .int(size.width)).with("height", .int(size.height))
             .with("bands", .int(3)).image()
-        return try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
-            .with("b", .doubles(colour)).with("uchar", .bool(true)).image()
+        let canvas = try VipsOperation("copy").with("in", .image(black))
+            .with("interpretation", .enumeration("srgb")).image().materialized()
+        try VipsOperation("draw_rect").with("image", .image(canvas)).with("ink", .doubles(paper))
+            .with("left", .int(0)).with("top", .int(0)).with("width", .int(size.width))
+            .with("height", .int(size.height)).with("fill", .bool(true)).execute()
+        return canvas
     }
 
     /// Dark text on white, one 3-band image per line. All lines are laid out by Pango in one
@@ -111,9 +120,10 @@ public enum PreviewSheet {
         let mask = try VipsOperation("text").with("text", .string(escaped.joined(separator: "\n")))
             .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(labelPixels)px")).with("dpi", .int(72))
             .image()
-        let block = try VipsOperation("ifthenelse").with("cond", .image(mask))
-            .with("in1", .image(try solid(mask.size, ink))).with("in2", .image(try solid(mask.size, paper)))
-            .with("blend", .bool(true)).image().materialized()
+        // Ink over paper by coverage, per band: paper + (ink - paper) * mask / 255.
+        let block = try VipsOperation("linear").with("in", .image(mask))
+            .with("a", .doubles(zip(ink, paper).map { ($0 - $1) / 255 })).with("b", .doubles(paper))
+            .with("uchar", .bool(true)).image().materialized()
         let pitch = Double(block.height) / Double(lines.count)
         var images: [VImage] = []
         for index in lines.indices {
