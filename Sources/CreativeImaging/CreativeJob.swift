@@ -35,7 +35,7 @@ public enum CreativeJob {
         guard report.valid else { return rejected(report) }
         let source = try ImageSource(bytes: bytes, maxPixels: limits.maxPixels)
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
-        let decoded = try ScaleStep.thumbnail(source, to: source.displayedSize).materialized()
+        let decoded = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true).materialized()
         let assignments = DevicePlan.assignments(for: source.displayedSize)
         // Work is grouped by content size: each group scales once and encodes each of its
         // canvases once. Groups and the preview sheet run in parallel.

@@ -5,12 +5,17 @@ import CreativeCore
 /// EXIF orientation applied, embedded or CMYK profiles converted to sRGB, alpha
 /// resampled premultiplied (libvips `thumbnail` does all of these).
 enum ScaleStep {
-    static func thumbnail(_ source: ImageSource, to content: PixelSize) throws(ImagingError) -> VImage {
-        if let damage = source.structuralDamage() { throw .corruptImage(damage) }
-        // At 1:1 libvips' thumbnail skips its strict loader path, so decode strictly first.
+    /// - Parameter checked: true when the caller already read the container to its end
+    ///   (the validator does), so ``ImageSource/structuralDamage(maxPixels:)`` is not run twice.
+    static func thumbnail(_ source: ImageSource, to content: PixelSize,
+                          checked: Bool = false) throws(ImagingError) -> VImage {
+        if !checked, let damage = source.structuralDamage() { throw .corruptImage(damage) }
+        // At 1:1 libvips' thumbnail skips its strict loader path, so decode strictly first;
+        // resample only when there is an orientation or a profile to apply.
         if content == source.displayedSize {
-            return try thumbnail(try source.header.materialized(), to: content, rotate: true,
-                                 convertProfile: source.header.hasICCProfile)
+            return try thumbnail(try source.header.materialized(), to: content, rotate: source.orientation != 1,
+                                 convertProfile: source.header.hasICCProfile
+                                    || source.header.interpretation == VIPS_INTERPRETATION_CMYK)
         }
         var operation = VipsOperation("thumbnail_buffer")
             .with("buffer", .bytes(source.bytes))
