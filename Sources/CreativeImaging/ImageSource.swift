@@ -45,7 +45,7 @@ public final class ImageSource: @unchecked Sendable {
         // libpng 1.6.39, as libvips runs it (over-long chunks are only warnings), allocates an
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
         // claims more bytes than the file has left.
-        if format == .png, let overrun = Self.pngChunkOverrun(bytes) { throw .corruptImage(overrun) }
+        if format == .png, let overrun = PNGChunks.overrun(bytes) { throw .corruptImage(overrun) }
         let header: VImage
         do {
             header = try VipsOperation(Self.loader(for: format))
@@ -64,33 +64,13 @@ public final class ImageSource: @unchecked Sendable {
         self.header = header
     }
 
-    /// The first PNG chunk (up to IEND) whose declared length runs past the end of the bytes,
-    /// described, or nil when every chunk fits. Only lengths are read; nothing is decoded.
-    static func pngChunkOverrun(_ bytes: [UInt8]) -> String? {
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            let typeBytes = bytes[offset + 4..<offset + 8]
-            let left = bytes.count - offset - 12
-            if length > left {
-                let chunk = typeBytes.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
-                    ? "the \(String(decoding: typeBytes, as: UTF8.self)) chunk" : "a chunk"
-                return "\(chunk) claims \(length) bytes, past the end of the file (\(max(0, left)) left)"
-            }
-            if typeBytes.elementsEqual("IEND".utf8) { return nil }
-            offset += 12 + length
-        }
-        return nil
-    }
-
-    /// Damage found by reading the container to its end without libvips: every PNG chunk and
-    /// the whole IDAT stream through libpng, the JPEG EOI and the GIF trailer. libvips reports
-    /// some of it (a bad IDAT CRC, a missing EOI) only as a warning after the last row, which
-    /// can come after the pixels were already taken, so renders check this first.
-    /// Nil when sound.
-    public func structuralDamage(maxPixels: Int = Catalog.defaultMaxPixels) -> String? {
+    /// Damage found by walking the container to its end without decoding: every PNG chunk's
+    /// CRC, the JPEG EOI, the GIF trailer. libvips reports these only as warnings after the
+    /// last row, which can come after the pixels were already taken, so renders check this
+    /// first (decoding errors proper are libvips errors). Nil when sound.
+    public func structuralDamage() -> String? {
         switch format {
-        case .png: PNGStructure.check(bytes, maxPixels: maxPixels).damage
+        case .png: PNGChunks.damage(bytes)
         case .jpeg, .gif: HeaderProbe.truncation(bytes, format: format)
         case .webp: nil
         }

@@ -6,7 +6,7 @@ import CreativeCore
 /// resampled premultiplied (libvips `thumbnail` does all of these).
 enum ScaleStep {
     /// - Parameter checked: true when the caller already read the container to its end
-    ///   (the validator does), so ``ImageSource/structuralDamage(maxPixels:)`` is not run twice.
+    ///   (the validator does), so ``ImageSource/structuralDamage()`` is not run twice.
     static func thumbnail(_ source: ImageSource, to content: PixelSize,
                           checked: Bool = false) throws(ImagingError) -> VImage {
         if !checked, let damage = source.structuralDamage() { throw .corruptImage(damage) }

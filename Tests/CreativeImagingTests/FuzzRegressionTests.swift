@@ -58,7 +58,7 @@ final class FuzzRegressionTests: XCTestCase {
     func testPNGChunkRunningPastTheEndIsRefusedBeforeLibvips() {
         XCTAssertEqual(Self.fuzzerArtifact.count, 237)
         for (name, bytes) in [("eXIf overrun", Self.eXIfOverrun), ("fuzzer artifact", Self.fuzzerArtifact)] {
-            XCTAssertNotNil(ImageSource.pngChunkOverrun(bytes), name)
+            XCTAssertNotNil(PNGChunks.overrun(bytes), name)
             do {
                 _ = try ImageSource(bytes: bytes, maxPixels: limits.maxPixels)
                 XCTFail("\(name): opened")
@@ -100,10 +100,10 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testChunkWalkAcceptsSoundFilesAndIgnoresBytesAfterIEND() throws {
         let png = try XCTUnwrap(TestArtwork.embedded(PixelSize(width: 960, height: 150)))
-        XCTAssertNil(ImageSource.pngChunkOverrun(png))
-        XCTAssertNil(ImageSource.pngChunkOverrun(png + [0xFF, 0xFF, 0xFF, 0xFF, 0x41, 0x41, 0x41, 0x41]),
+        XCTAssertNil(PNGChunks.overrun(png))
+        XCTAssertNil(PNGChunks.overrun(png + [0xFF, 0xFF, 0xFF, 0xFF, 0x41, 0x41, 0x41, 0x41]),
                      "after IEND nothing is walked")
-        XCTAssertNotNil(ImageSource.pngChunkOverrun(Array(png.dropLast(1))), "IEND without its whole CRC")
+        XCTAssertNotNil(PNGChunks.overrun(Array(png.dropLast(1))), "IEND without its whole CRC")
         let report = Validator.validate(png, fileName: "ok.png", limits: limits)
         XCTAssertTrue(report.valid, "\(report.errors)")
     }

@@ -1,0 +1,55 @@
+/// A walk over a PNG's chunks that checks every CRC, without decompressing anything.
+///
+/// libvips (through libpng) reports a bad chunk CRC only as a warning, and for IDAT only after
+/// the last row, which can come after the pixels were taken; renders therefore walk the chunks
+/// first. The validator goes further and decodes the whole stream with libpng.
+public enum PNGChunks {
+    /// The first problem found: a chunk running past the end, a bad CRC, a missing IEND or
+    /// data after it. Nil when every chunk is whole and its CRC right.
+    public static func damage(_ bytes: [UInt8]) -> String? {
+        walk(bytes, checkingCRC: true)
+    }
+
+    /// The first chunk (up to IEND) whose declared length runs past the end of the bytes,
+    /// described, or nil: only lengths are read. libpng allocates a chunk's declared length
+    /// before reading it, so this runs before libpng sees the file.
+    public static func overrun(_ bytes: [UInt8]) -> String? {
+        walk(bytes, checkingCRC: false)
+    }
+
+    private static func walk(_ bytes: [UInt8], checkingCRC: Bool) -> String? {
+        var offset = 8
+        while offset + 8 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let typeRange = offset + 4..<offset + 8
+            let name = String(decoding: bytes[typeRange], as: UTF8.self)
+            guard length <= bytes.count - offset - 12 else {
+                return "the \(name) chunk claims \(length) bytes, past the end of the file"
+            }
+            let stored = bytes[offset + 8 + length..<offset + 12 + length].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard !checkingCRC || crc32(bytes[offset + 4..<offset + 8 + length]) == stored else {
+                return "\(name): CRC error"
+            }
+            offset += 12 + length
+            if name == "IEND" {
+                return offset == bytes.count || !checkingCRC ? nil : "data after IEND"
+            }
+        }
+        return checkingCRC ? "truncated: the file ends before IEND" : nil
+    }
+
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
+        return value
+    }
+
+    /// The CRC-32 PNG uses (ISO 3309, as zlib's crc32).
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        table.withUnsafeBufferPointer { table in
+            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        }
+        return ~crc
+    }
+}

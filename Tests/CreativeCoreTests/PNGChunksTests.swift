@@ -1,0 +1,39 @@
+@testable import CreativeCore
+import XCTest
+
+/// The chunk walk renders run before libvips: lengths, CRCs, IEND, nothing after it.
+final class PNGChunksTests: XCTestCase {
+    private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> UInt32($0)) & 0xFF) } }
+        let body = Array(type.utf8) + data
+        return be32(UInt32(data.count)) + body + be32(PNGChunks.crc32(body[...]))
+    }
+
+    private var png: [UInt8] {
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+            + chunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01])
+            + chunk("IEND", [])
+    }
+
+    func testCRCMatchesTheKnownValue() {
+        // The CRC of "IEND" with no data, as in every PNG.
+        XCTAssertEqual(PNGChunks.crc32(Array("IEND".utf8)[...]), 0xAE42_6082)
+    }
+
+    func testSoundFileHasNoDamage() {
+        XCTAssertNil(PNGChunks.damage(png))
+        XCTAssertNil(PNGChunks.overrun(png))
+    }
+
+    func testEachKindOfDamageIsNamed() {
+        var flipped = png
+        flipped[8 + 12 + 12 + 10] ^= 0x01  // a byte of IDAT's data
+        XCTAssertEqual(PNGChunks.damage(flipped), "IDAT: CRC error")
+        XCTAssertNil(PNGChunks.overrun(flipped), "lengths alone are fine")
+        XCTAssertEqual(PNGChunks.damage(png + [0]), "data after IEND")
+        XCTAssertEqual(PNGChunks.damage(Array(png.dropLast(12))), "truncated: the file ends before IEND")
+        XCTAssertNotNil(PNGChunks.damage(Array(png.dropLast(1))))
+        XCTAssertNotNil(PNGChunks.overrun(Array(png.dropLast(1))), "IEND without its whole CRC")
+    }
+}
