@@ -12,7 +12,6 @@ static inline GType cvips_type_string(void) { return G_TYPE_STRING; }
 static inline GType cvips_type_array_double(void) { return VIPS_TYPE_ARRAY_DOUBLE; }
 static inline GType cvips_type_blob(void) { return VIPS_TYPE_BLOB; }
 static inline GType cvips_type_image(void) { return VIPS_TYPE_IMAGE; }
-static inline GType cvips_type_array_image(void) { return VIPS_TYPE_ARRAY_IMAGE; }
 
 /* True when a GType is (or derives from) an enum: enums are set by nick. */
 static inline gboolean cvips_type_is_enum(GType type) { return G_TYPE_IS_ENUM(type); }

@@ -3,8 +3,6 @@ import CVips
 /// A value for one argument of a libvips operation.
 public enum VipsArgument {
     case image(VImage)
-    /// An array of images (`arrayjoin`'s input).
-    case images([VImage])
     case int(Int)
     case double(Double)
     case bool(Bool)
@@ -115,16 +113,6 @@ public struct VipsOperation {
         case .image(let image):
             g_value_init(&value, cvips_type_image())
             g_value_set_object(&value, image.pointer)
-        case .images(let images):
-            g_value_init(&value, cvips_type_array_image())
-            var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = images.map { $0.pointer }
-            vips_value_set_array_image(&value, Int32(pointers.count))
-            guard let slots = vips_value_get_array_image(&value, nil) else { return "no image array for \(argument)" }
-            for index in pointers.indices {
-                g_object_ref(pointers[index])
-                slots[index] = pointers[index]
-            }
-            pointers.removeAll()
         case .int(let number):
             g_value_init(&value, cvips_type_int())
             g_value_set_int(&value, Int32(clamping: number))
