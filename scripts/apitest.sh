@@ -18,25 +18,11 @@ if ! command -v schemathesis > /dev/null; then
         || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages schemathesis
 fi
 
-work=$(mktemp -d)
-server=""
-cleanup() {
-    if [ -n "$server" ]; then kill -TERM "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/serve-lib.sh"
 
 token="apitest-$RANDOM$RANDOM"
 printf '%s\n' "$token" > "$work/token"
-"$BIN" serve --host 127.0.0.1 --port 0 --token-file "$work/token" 2> "$work/serve.log" &
-server=$!
-port=""
-for _ in $(seq 100); do
-    port=$(grep -o '"event":"listening".*"port":[0-9]*' "$work/serve.log" 2> /dev/null | grep -o '[0-9]*$' || true)
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-[ -n "$port" ] || { echo "apitest: the service did not start" >&2; cat "$work/serve.log" >&2; exit 1; }
+start_service apitest --token-file "$work/token"
 echo "apitest: service on 127.0.0.1:$port"
 
 status=0

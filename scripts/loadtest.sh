@@ -13,23 +13,9 @@ DURATION=${2:-${DURATION:-30}}
 CONNECTIONS=16
 command -v wrk > /dev/null || scripts/install-deps.sh bench
 
-work=$(mktemp -d)
-server=""
-cleanup() {
-    if [ -n "$server" ]; then kill -TERM "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/serve-lib.sh"
 
-"$BIN" serve --host 127.0.0.1 --port 0 2> "$work/serve.log" &
-server=$!
-port=""
-for _ in $(seq 100); do
-    port=$(grep -o '"event":"listening".*"port":[0-9]*' "$work/serve.log" 2> /dev/null | grep -o '[0-9]*$' || true)
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-[ -n "$port" ] || { echo "loadtest: the service did not start" >&2; cat "$work/serve.log" >&2; exit 1; }
+start_service loadtest
 url="http://127.0.0.1:$port"
 rss() { awk '/^VmRSS/ {print $2 * 1024}' "/proc/$server/status"; }
 mib() { awk -v b="$1" 'BEGIN {printf "%.1f MiB", b / 1048576}'; }
