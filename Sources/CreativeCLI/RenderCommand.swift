@@ -45,7 +45,7 @@ enum RenderCommand: Subcommand {
 
         let (source, stem) = try pickSource(arguments.positionals, slot: slot, maxBytes: maxBytes,
                                             maxPixels: maxPixels)
-        let output = arguments.value("--output") ?? "\(stem)-\(points)@\(scaleText(scale))x.\(format.fileExtension)"
+        let output = arguments.value("--output") ?? "\(stem)-\(points)@\(TextFormat.scale(scale))x.\(format.fileExtension)"
         let bytes: [UInt8]
         do {
             bytes = try Renderer.render(source, settings: settings)
@@ -55,7 +55,7 @@ enum RenderCommand: Subcommand {
         try Inputs.write(bytes, to: output)
         if output != "-" {
             let placement = Placement(source: source.displayedSize, canvas: slot.pixels, enlarge: settings.enlarge)
-            Streams.outLine("wrote \(output): \(slot.pixels) px (slot \(points) pt @\(scaleText(scale))x), "
+            Streams.outLine("wrote \(output): \(slot.pixels) px (slot \(points) pt @\(TextFormat.scale(scale))x), "
                 + "\(source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
                 + "\(bytes.count) bytes")
         }
@@ -97,10 +97,5 @@ enum RenderCommand: Subcommand {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
-    }
-
-    /// `3` for whole scales, `2.625` otherwise.
-    static func scaleText(_ scale: Double) -> String {
-        scale == scale.rounded() ? String(Int(scale)) : String(scale)
     }
 }

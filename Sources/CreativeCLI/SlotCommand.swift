@@ -41,7 +41,7 @@ enum SlotCommand: Subcommand {
                 .serialized())
         } else {
             let note = rule.isEstimate ? " (estimate of Google's anchored adaptive size)" : ""
-            Streams.outLine("\(slot.points) pt @\(RenderCommand.scaleText(scale))x = \(slot.pixels) px, "
+            Streams.outLine("\(slot.points) pt @\(TextFormat.scale(scale))x = \(slot.pixels) px, "
                 + "anchored, rule \(rule.rawValue)\(note)")
         }
         return ExitCode.success
@@ -52,7 +52,7 @@ enum SlotCommand: Subcommand {
         if json {
             Streams.outLine(SizingJSON.inline(width: width, maxHeight: maxHeight, scale: scale).serialized())
         } else {
-            Streams.outLine("inline: up to \(box) pt @\(RenderCommand.scaleText(scale))x; the ad takes the "
+            Streams.outLine("inline: up to \(box) pt @\(TextFormat.scale(scale))x; the ad takes the "
                 + "biggest size that fits, keeping its proportions:")
             for (entry, fitted) in SizingJSON.inlineFits(width: width, maxHeight: maxHeight) {
                 Streams.outLine("  \(entry.size) -> \(fitted) pt (\(Slot(points: fitted, scale: scale).pixels) px)")

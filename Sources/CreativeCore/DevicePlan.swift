@@ -16,7 +16,7 @@ public struct DeviceSlot: Sendable, Hashable {
     /// A stable short name: `iphone-14-portrait-390x60@3x`.
     public var identifier: String {
         let name = device.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
-        let scale = slot.scale == slot.scale.rounded() ? String(Int(slot.scale)) : String(slot.scale)
+        let scale = TextFormat.scale(slot.scale)
         return "\(name)-\(orientation.rawValue)-\(sizing == .inline ? "inline-" : "")\(slot.points)@\(scale)x"
     }
 }

@@ -49,24 +49,6 @@ public struct Guidance: Sendable {
         anchored.filter { $0.artwork == size }
     }
 
-    /// Percentage with two decimals, for text.
-    static func percent(_ share: Double) -> String {
-        let hundredths = Int((share * 10_000).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
-    }
-
-    /// `6.40:1`.
-    static func aspectText(_ size: PixelSize) -> String {
-        let hundredths = Int((size.aspectRatio * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction):1"
-    }
-
-    static func scaleText(_ scale: Double) -> String {
-        scale == scale.rounded() ? String(Int(scale)) : String(scale)
-    }
-
     /// Plain-language rules repeated in every format.
     static let coverageNote = "Upload the three Retina sizes (960x150, 1320x204, 2184x270): together they cover "
         + "every anchored slot. For each request the ad server picks the approved strip whose aspect ratio is "

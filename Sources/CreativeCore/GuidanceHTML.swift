@@ -4,21 +4,6 @@ struct GuidanceHTML {
 
     init(_ guidance: Guidance) { self.guidance = guidance }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     static let style = """
     body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b2330;margin:0;background:#f6f8fb}
     main{max-width:1080px;margin:0 auto;padding:24px}
@@ -37,21 +22,21 @@ struct GuidanceHTML {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
             + "<title>Banner artwork guidance</title><style>\(GuidanceHTML.style)</style></head><body><main>\n"
-        html += "<h1>Banner artwork guidance</h1>\n<p class=\"lead\">\(Self.escape(Guidance.coverageNote))</p>\n"
+        html += "<h1>Banner artwork guidance</h1>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.coverageNote))</p>\n"
         html += "<h2>Upload these</h2>\n<div class=\"cards\">"
         for size in Catalog.adaptiveSizes {
             let entry = Catalog.entry(for: size)
-            html += "<div class=\"card\"><b>\(size) px</b><br><span class=\"muted\">\(Guidance.aspectText(size)) · "
-                + "\(Self.escape(entry?.purpose ?? ""))</span><br>shown in \(guidance.slots(servedBy: size).count) "
+            html += "<div class=\"card\"><b>\(size) px</b><br><span class=\"muted\">\(BannerPrompt.aspectText(size)) · "
+                + "\(TextFormat.markupEscaped(entry?.purpose ?? ""))</span><br>shown in \(guidance.slots(servedBy: size).count) "
                 + "of \(guidance.anchored.count) device slots</div>"
         }
         html += "</div>\n<h2>Accepted sizes</h2>\n<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th>"
             + "<th>what it is</th></tr>"
         for entry in Catalog.entries {
             html += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
-                + "\(Guidance.aspectText(entry.size))</td><td>\(Self.escape(entry.purpose))</td></tr>"
+                + "\(BannerPrompt.aspectText(entry.size))</td><td>\(TextFormat.markupEscaped(entry.purpose))</td></tr>"
         }
-        html += "</table>\n<h2>Safe area and text size</h2>\n<p class=\"lead\">\(Self.escape(Guidance.safeAreaNote))</p>\n"
+        html += "</table>\n<h2>Safe area and text size</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.safeAreaNote))</p>\n"
             + "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th class=\"num\">smallest text (px)</th></tr>"
         for entry in Catalog.entries {
             let area = SafeArea(artwork: entry.size)
@@ -62,9 +47,9 @@ struct GuidanceHTML {
         html += "</table>\n<h2>Anchored slots by device</h2>\n<p class=\"lead\">Slot height: <code>floor(width × 50 / 320)"
             + "</code>, 50 to 90 pt, at most 15% of the screen height. The bar shows where the artwork sits across the slot's width.</p>\n"
         html += table(guidance.anchored)
-        html += "<h2>Inline slots</h2>\n<p class=\"lead\">\(Self.escape(Guidance.inlineNote)) Max height: "
+        html += "<h2>Inline slots</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.inlineNote)) Max height: "
             + "\(guidance.inlineMaxHeight) pt.</p>\n" + table(guidance.inline)
-        html += "<h2>Formats and weight</h2>\n<p class=\"lead\">\(Self.escape(Guidance.formatsNote)) Keep files under "
+        html += "<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.formatsNote)) Keep files under "
             + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
         return html + "</main></body></html>\n"
     }
@@ -77,10 +62,10 @@ struct GuidanceHTML {
             let placement = assignment.placement
             let left = Double(placement.x) / Double(placement.canvas.width) * 100
             let width = Double(placement.content.width) / Double(placement.canvas.width) * 100
-            html += "<tr><td>\(Self.escape(slot.device.name))</td><td>\(slot.orientation.rawValue)</td>"
-                + "<td>\(slot.slot.points)</td><td>@\(Guidance.scaleText(slot.slot.scale))x</td><td>\(placement.canvas)</td>"
+            html += "<tr><td>\(TextFormat.markupEscaped(slot.device.name))</td><td>\(slot.orientation.rawValue)</td>"
+                + "<td>\(slot.slot.points)</td><td>@\(TextFormat.scale(slot.slot.scale))x</td><td>\(placement.canvas)</td>"
                 + "<td>\(assignment.artwork)</td><td>\(placement.content)</td>"
-                + "<td class=\"num\">\(Guidance.percent(placement.fillShare))</td>"
+                + "<td class=\"num\">\(TextFormat.percent(placement.fillShare))</td>"
                 + "<td><span class=\"slot\"><i style=\"left:\(Int(left.rounded()))%;width:\(Int(width.rounded()))%\"></i></span></td></tr>"
         }
         return html + "</table>\n"

@@ -13,7 +13,7 @@ struct GuidanceMarkdown {
             "|---|---|---|---|---|",
         ]
         for entry in Catalog.entries {
-            lines.append("| \(entry.size) | \(entry.sizeClass.rawValue) | \(Guidance.aspectText(entry.size)) | "
+            lines.append("| \(entry.size) | \(entry.sizeClass.rawValue) | \(BannerPrompt.aspectText(entry.size)) | "
                          + "\(entry.purpose) | \(guidance.slots(servedBy: entry.size).count) |")
         }
         lines += ["", "## Safe area and text size", "", Guidance.safeAreaNote, "",
@@ -42,7 +42,7 @@ struct GuidanceMarkdown {
     private func row(_ assignment: SlotAssignment) -> String {
         let slot = assignment.deviceSlot
         return "| \(slot.device.name) | \(slot.orientation.rawValue) | \(slot.slot.points) | "
-            + "@\(Guidance.scaleText(slot.slot.scale))x | \(assignment.placement.canvas) | \(assignment.artwork) | "
-            + "\(assignment.placement.content) | \(Guidance.percent(assignment.placement.fillShare)) |"
+            + "@\(TextFormat.scale(slot.slot.scale))x | \(assignment.placement.canvas) | \(assignment.artwork) | "
+            + "\(assignment.placement.content) | \(TextFormat.percent(assignment.placement.fillShare)) |"
     }
 }

@@ -32,8 +32,8 @@ public enum PreviewSheet {
             let picked = pickedArtwork(deviceSlot, candidates: candidates)
             let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
             captions.append("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · \(canvas) pt "
-                            + "@\(scaleText(deviceSlot.slot.scale))x · fills "
-                            + "\(percent(Placement(source: creative, canvas: canvas).fillShare)) · \(pickNote)")
+                            + "@\(TextFormat.scale(deviceSlot.slot.scale))x · fills "
+                            + "\(TextFormat.percent(Placement(source: creative, canvas: canvas).fillShare, decimals: 1)) · \(pickNote)")
         }
         let labels = try lettering(lines: captions)
         // Layout: the title, then per slot its caption and the slot, top to bottom.
@@ -113,10 +113,7 @@ public enum PreviewSheet {
     /// Dark text on white, one 3-band image per line. All lines are laid out by Pango in one
     /// call (same font on every line, so every line has the same pitch) and cut apart.
     private static func lettering(lines: [String], bold: Bool = false) throws(ImagingError) -> [VImage] {
-        let escaped = lines.map { line in
-            line.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-                .replacing("\n", with: " ")
-        }
+        let escaped = lines.map { TextFormat.markupEscaped($0).replacing("\n", with: " ") }
         let mask = try VipsOperation("text").with("text", .string(escaped.joined(separator: "\n")))
             .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(labelPixels)px")).with("dpi", .int(72))
             .image()
@@ -134,14 +131,5 @@ public enum PreviewSheet {
                 .with("width", .int(block.width)).with("height", .int(max(1, bottom - top))).image())
         }
         return images
-    }
-
-    private static func percent(_ share: Double) -> String {
-        let tenths = Int((share * 1000).rounded())
-        return "\(tenths / 10).\(tenths % 10)%"
-    }
-
-    private static func scaleText(_ scale: Double) -> String {
-        scale == scale.rounded() ? String(Int(scale)) : String(scale)
     }
 }

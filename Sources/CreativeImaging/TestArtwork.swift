@@ -69,7 +69,7 @@ public enum TestArtwork {
     /// An antialiased text mask whose em is `pixels` high.
     private static func lettering(_ text: String, pixels: Int, bold: Bool) throws(ImagingError) -> VImage {
         let font = "DejaVu Sans\(bold ? " Bold" : "") \(pixels)px"
-        return try VipsOperation("text").with("text", .string(escapeMarkup(text)))
+        return try VipsOperation("text").with("text", .string(TextFormat.markupEscaped(text)))
             .with("font", .string(font)).with("dpi", .int(72)).image()
     }
 
@@ -81,9 +81,5 @@ public enum TestArtwork {
             .with("width", .int(canvas.width)).with("height", .int(canvas.height)).image()
         return try VipsOperation("ifthenelse").with("cond", .image(placed))
             .with("in1", .image(ink)).with("in2", .image(canvas)).with("blend", .bool(true)).image()
-    }
-
-    private static func escapeMarkup(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 }

@@ -208,7 +208,7 @@ final class GuidanceTests: XCTestCase {
             let entry = sizes.first { $0["size"] as? String == name }
             XCTAssertEqual(entry?["min_text_px"] as? Int, needed.max(), name)
             XCTAssertEqual(facts.minTextPixels, needed.max(), name)
-            XCTAssertEqual(facts.aspect, Guidance.aspectText(PixelSize(width: w, height: h)), name)
+            XCTAssertEqual(facts.aspect, BannerPrompt.aspectText(PixelSize(width: w, height: h)), name)
         }
     }
 
@@ -251,10 +251,10 @@ final class GuidanceTests: XCTestCase {
     // MARK: HTML
 
     func testEscape() {
-        XCTAssertEqual(GuidanceHTML.escape("<b>Tom & \"Jerry's\"</b>"),
+        XCTAssertEqual(TextFormat.markupEscaped("<b>Tom & \"Jerry's\"</b>"),
                        "&lt;b&gt;Tom &amp; &quot;Jerry&#39;s&quot;&lt;/b&gt;")
-        XCTAssertEqual(GuidanceHTML.escape("&amp;"), "&amp;amp;")
-        XCTAssertEqual(GuidanceHTML.escape("plain · text"), "plain · text")
+        XCTAssertEqual(TextFormat.markupEscaped("&amp;"), "&amp;amp;")
+        XCTAssertEqual(TextFormat.markupEscaped("plain · text"), "plain · text")
     }
 
     func testHTMLIsOneSelfContainedPage() throws {
@@ -294,7 +294,7 @@ final class GuidanceTests: XCTestCase {
         let tables = html.components(separatedBy: "<table>").dropFirst().map { $0.components(separatedBy: "</table>")[0] }
         XCTAssertEqual(tables.map { $0.components(separatedBy: "<tr>").count - 1 }, [9, 9, 29, 29])
         // Notes with quotes come out escaped, not raw.
-        XCTAssertTrue(html.contains(GuidanceHTML.escape(Guidance.safeAreaNote)))
+        XCTAssertTrue(html.contains(TextFormat.markupEscaped(Guidance.safeAreaNote)))
         XCTAssertTrue(Guidance.safeAreaNote.contains("\""))
         XCTAssertFalse(html.contains(Guidance.safeAreaNote))
     }
