@@ -10,9 +10,12 @@ enum ScaleStep {
     static func thumbnail(_ source: ImageSource, to content: PixelSize,
                           checked: Bool = false) throws(ImagingError) -> VImage {
         if !checked, let damage = source.structuralDamage() { throw .corruptImage(damage) }
-        // At 1:1 libvips' thumbnail skips its strict loader path, so decode strictly first;
-        // resample only when there is an orientation or a profile to apply.
-        if content == source.displayedSize {
+        // Only JPEG and WebP can shrink while loading. Every other source, and any 1:1 render
+        // (where libvips' thumbnail would skip its strict loader path), is scaled from the image
+        // the source already opened with the strict loader: no second copy, no second parse.
+        // Resample only when there is a size, an orientation or a profile to apply.
+        let shrinksOnLoad = source.format == .jpeg || source.format == .webp
+        if !shrinksOnLoad || content == source.displayedSize {
             return try thumbnail(try source.header.materialized(), to: content, rotate: source.orientation != 1,
                                  convertProfile: source.header.hasICCProfile
                                     || source.header.interpretation == VIPS_INTERPRETATION_CMYK)
