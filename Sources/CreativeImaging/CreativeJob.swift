@@ -31,9 +31,8 @@ public enum CreativeJob {
     /// - Throws: ``ImagingError`` only when a valid creative fails to render.
     public static func process(_ bytes: [UInt8], fileName: String,
                                limits: ValidationLimits = ValidationLimits()) throws(ImagingError) -> JobResult {
-        let report = Validator.validate(bytes, fileName: fileName, limits: limits)
-        guard report.valid else { return rejected(report) }
-        let source = try ImageSource(bytes: bytes, maxPixels: limits.maxPixels)
+        let (report, opened) = Validator.inspect(bytes, fileName: fileName, limits: limits)
+        guard report.valid, let source = opened else { return rejected(report) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
         let decoded = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true).materialized()
         let assignments = DevicePlan.assignments(for: source.displayedSize)

@@ -24,12 +24,19 @@ public enum Validator {
     /// `totalBytes` is the file's real size when `bytes` is only its beginning (a file over the limit).
     public static func validate(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                 totalBytes: Int? = nil) -> ValidationReport {
+        inspect(bytes, fileName: fileName, limits: limits, totalBytes: totalBytes).report
+    }
+
+    /// Validates and, for a valid creative, hands back the opened source, so a job that renders
+    /// next (`process`) does not open the bytes a second time.
+    public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
+                               totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
         var report = ValidationReport(file: fileName)
         let size = totalBytes ?? bytes.count
         report.bytes = size
         guard size > 0 else {
             report.add(.emptyFile, "the file is empty; upload the exported image itself")
-            return report
+            return (report, nil)
         }
         let tooLarge = size > limits.maxBytes
         if tooLarge {
@@ -40,10 +47,10 @@ public enum Validator {
         switch ImageFormat.sniff(bytes) {
         case .notAnImage:
             report.add(.notAnImage, "the bytes are not an image; upload a PNG, JPEG, GIF or WebP file")
-            return report
+            return (report, nil)
         case .unsupported(let name):
             report.add(.unsupportedFormat, "\(name) is not accepted; export it as PNG, JPEG, GIF or WebP")
-            return report
+            return (report, nil)
         case .accepted(let accepted):
             format = accepted
         }
@@ -57,20 +64,20 @@ public enum Validator {
             HeaderProbe.orientation(bytes, format: format) >= 5 ? PixelSize(width: size.height, height: size.width) : size
         }
         if let claimed, let shown,
-           claimed.width.multipliedReportingOverflow(by: claimed.height).partialValue > limits.maxPixels
-            || claimed.width.multipliedReportingOverflow(by: claimed.height).overflow {
+           case let pixels = claimed.width.multipliedReportingOverflow(by: claimed.height),
+           pixels.overflow || pixels.partialValue > limits.maxPixels {
             report.dimensions = shown
             report.add(.tooManyPixels, "the header claims \(claimed) pixels, over the cap of \(limits.maxPixels); "
                        + "nothing was decoded")
             addDimensions(shown, to: &report)
-            return report
+            return (report, nil)
         }
         if tooLarge {
             if let shown {
                 report.dimensions = shown
                 addDimensions(shown, to: &report)
             }
-            return report
+            return (report, nil)
         }
         let source: ImageSource
         do {
@@ -87,14 +94,14 @@ public enum Validator {
             }
             report.add(ValidationCode(rawValue: error.code) ?? .corruptImage, message)
             if let dimensions = report.dimensions { addDimensions(dimensions, to: &report) }
-            return report
+            return (report, nil)
         }
         report.dimensions = source.displayedSize
         addDimensions(source.displayedSize, to: &report)
         checkAnimation(source, bytes: bytes, report: &report)
         let highBitDepth = checkDecodes(source, limits: limits, report: &report)
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
-        return report
+        return (report, report.valid ? source : nil)
     }
 
     private static func addDimensions(_ size: PixelSize, to report: inout ValidationReport) {
