@@ -25,21 +25,14 @@ enum RenderCommand: Subcommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard let points = try arguments.size("--slot") else { throw .usage("--slot WxH is required") }
         let scale = try arguments.double("--scale") ?? 1
-        do { try SlotMath.checkScale(scale) } catch { throw .usage(error.description) }
-        let slot = Slot(points: points, scale: scale)
-        guard slot.pixels.width <= PixelSize.maximumSide, slot.pixels.height <= PixelSize.maximumSide else {
-            throw .usage("--slot x --scale is \(slot.pixels) pixels, over \(PixelSize.maximumSide) per side")
-        }
         let format = try arguments.choice("--format", OutputFormat.self) ?? .png
-        var background: Background?
-        if let text = arguments.value("--background") {
-            do { background = try Background(parsing: text) } catch { throw .usage(error.description) }
-        }
         let settings: RenderSettings
         do {
-            settings = try RenderSettings(canvas: slot.pixels, format: format, background: background,
+            settings = try RenderSettings(slot: points, scale: scale, format: format,
+                                          background: arguments.value("--background"),
                                           enlarge: !arguments.flag("--no-enlarge"))
         } catch { throw .usage(error.description) }
+        let slot = Slot(points: points, scale: scale)
         let maxPixels = try Inputs.maxPixels(arguments)
         let maxBytes = try arguments.int("--max-bytes", in: 1...1 << 30) ?? Inputs.defaultRenderMaxBytes
 
@@ -66,20 +59,15 @@ enum RenderCommand: Subcommand {
     private static func pickSource(_ files: [String], slot: Slot, maxBytes: Int,
                                    maxPixels: Int) throws(CLIError) -> (ImageSource, String) {
         if files.filter({ $0 == "-" }).count > 1 { throw .usage("standard input ('-') can be read only once") }
-        var sources: [(ImageSource, String)] = []
         if files.isEmpty {
-            for size in Catalog.adaptiveSizes {
-                guard let bytes = TestArtwork.embedded(size) else {
-                    throw .failed(code: "render_failed", message: "test artwork \(size) is not built in")
-                }
-                do {
-                    sources.append((try ImageSource(bytes: bytes), "test-artwork-\(size)"))
-                } catch { throw .imaging(error) }
-            }
-        } else {
-            for path in files {
-                sources.append((try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels), stem(of: path)))
-            }
+            do {
+                let artwork = try TestArtwork.source(for: slot.pixels)
+                return (artwork, "test-artwork-\(artwork.displayedSize)")
+            } catch { throw .imaging(error) }
+        }
+        var sources: [(ImageSource, String)] = []
+        for path in files {
+            sources.append((try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels), stem(of: path)))
         }
         if sources.count == 1 { return sources[0] }
         do {

@@ -69,11 +69,27 @@ public struct RenderSettings: Sendable, Equatable {
                 enlarge: Bool = true) throws(CoreError) {
         let chosen = background ?? format.defaultBackground
         if chosen == .transparent && !format.supportsAlpha {
-            throw .invalidNumber("JPEG cannot be transparent; give --background '#rrggbb' or use png/webp")
+            throw .invalidNumber("JPEG cannot be transparent; give a background colour '#rrggbb' or use png or webp")
         }
         self.canvas = canvas
         self.format = format
         self.background = chosen
         self.enlarge = enlarge
+    }
+
+    /// The settings for a slot as callers name it (the CLI's flags, the service's query): size in
+    /// points, scale, format, background as text (`#rrggbb` or `transparent`, nil for the
+    /// format's default), enlarge.
+    /// - Throws: ``CoreError`` for a scale outside 1...4, a slot over ``PixelSize/maximumSide``
+    ///   pixels a side, a background that is not a colour, or transparent JPEG.
+    public init(slot points: PixelSize, scale: Double, format: OutputFormat = .png,
+                background: String? = nil, enlarge: Bool = true) throws(CoreError) {
+        try SlotMath.checkScale(scale)
+        let pixels = Slot(points: points, scale: scale).pixels
+        guard pixels.width <= PixelSize.maximumSide, pixels.height <= PixelSize.maximumSide else {
+            throw .invalidSize("slot x scale is \(pixels) pixels, over \(PixelSize.maximumSide) per side")
+        }
+        let parsed: Background? = try background.map { text throws(CoreError) in try Background(parsing: text) }
+        try self.init(canvas: pixels, format: format, background: parsed, enlarge: enlarge)
     }
 }

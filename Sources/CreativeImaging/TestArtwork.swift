@@ -22,6 +22,20 @@ public enum TestArtwork {
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 
+    /// The built-in artwork the adaptive selection rule picks for a canvas, opened.
+    /// - Throws: ``ImagingError/operationFailed(_:)`` when the artwork is not built in.
+    public static func source(for canvas: PixelSize) throws(ImagingError) -> ImageSource {
+        let winner: PixelSize
+        do {
+            let result = try Selection.select(sizes, mode: .adaptive, width: canvas.width, height: canvas.height)
+            winner = sizes[result.winner]
+        } catch {
+            throw .operationFailed("no test artwork fits \(canvas): \(error.description)")
+        }
+        guard let bytes = embedded(winner) else { throw .operationFailed("test artwork \(winner) is not built in") }
+        return try ImageSource(bytes: bytes)
+    }
+
     static let backgroundColour: [Double] = [242, 245, 250]
     static let inkColour: [Double] = [11, 61, 145]
 

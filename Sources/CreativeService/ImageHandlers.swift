@@ -26,27 +26,19 @@ enum ImageHandlers {
         try query.check(allowed: ["slot", "scale", "background", "format", "enlarge"])
         guard let points = try query.size("slot") else { throw .badRequest("slot=WxH is required (for example 390x61)") }
         let scale = try query.double("scale") ?? 1
-        do { try SlotMath.checkScale(scale) } catch { throw .badRequest(error.description) }
-        let slot = Slot(points: points, scale: scale)
-        guard slot.pixels.width <= PixelSize.maximumSide, slot.pixels.height <= PixelSize.maximumSide else {
-            throw .badRequest("slot x scale is \(slot.pixels) pixels, over \(PixelSize.maximumSide) per side")
-        }
-        guard slot.pixels.area <= maxCanvasPixels else {
-            throw .badRequest("slot x scale is \(slot.pixels) pixels, over the service's cap of \(maxCanvasPixels) pixels")
-        }
         let format = try query.choice("format", OutputFormat.self) ?? .png
-        var background: Background?
-        if let text = query.value("background") {
-            do { background = try Background(parsing: text) } catch {
-                throw .badRequest(Query.clip(error.description, 120))
-            }
-        }
         let enlarge = try query.bool("enlarge") ?? true
+        let settings: RenderSettings
         do {
-            return try RenderSettings(canvas: slot.pixels, format: format, background: background, enlarge: enlarge)
+            settings = try RenderSettings(slot: points, scale: scale, format: format,
+                                          background: query.value("background"), enlarge: enlarge)
         } catch {
-            throw .badRequest(error.description.replacing("--background", with: "background="))
+            throw .badRequest(Query.clip(error.description, 120))
         }
+        guard settings.canvas.area <= maxCanvasPixels else {
+            throw .badRequest("slot x scale is \(settings.canvas) pixels, over the service's cap of \(maxCanvasPixels) pixels")
+        }
+        return settings
     }
 
     /// The body is the creative (empty: the built-in test artwork picked for the slot, as the CLI
@@ -68,17 +60,7 @@ enum ImageHandlers {
     /// The uploaded creative, or the test artwork that the adaptive rule picks for the canvas.
     private static func openSource(_ body: [UInt8], canvas: PixelSize) throws(ServiceError) -> ImageSource {
         if body.isEmpty {
-            let sizes = TestArtwork.sizes
-            let winner: Int
-            do {
-                winner = try Selection.select(sizes, mode: .adaptive, width: canvas.width, height: canvas.height).winner
-            } catch {
-                throw .internalError("no test artwork fits: \(error.description)")
-            }
-            guard let artwork = TestArtwork.embedded(sizes[winner]) else {
-                throw .internalError("test artwork \(sizes[winner]) is not built in")
-            }
-            do { return try ImageSource(bytes: artwork) } catch { throw .internalError(error.description) }
+            do { return try TestArtwork.source(for: canvas) } catch { throw .internalError(error.description) }
         }
         do {
             return try ImageSource(bytes: body)
