@@ -77,16 +77,23 @@ public enum DevicePlan {
         }
     }
 
+    /// The candidate the ad server serves in a device slot: the adaptive rule for anchored
+    /// slots, the inline rule for inline ones; nil when none is eligible.
+    public static func pick(_ candidates: [PixelSize], for deviceSlot: DeviceSlot) -> PixelSize? {
+        let pixels = deviceSlot.slot.pixels
+        let mode: SelectionMode = deviceSlot.sizing == .inline ? .inline : .adaptive
+        guard let result = try? Selection.select(candidates, mode: mode, width: pixels.width, height: pixels.height)
+        else { return nil }
+        return candidates[result.winner]
+    }
+
     /// For each anchored device slot, the candidate the adaptive rule picks (strips only).
     /// Slots for which no candidate is eligible are left out.
     public static func anchoredAssignments(candidates: [PixelSize], rule: AnchoredRule = .qartvelo) -> [SlotAssignment] {
         anchoredSlots(rule: rule).compactMap { deviceSlot in
-            let pixels = deviceSlot.slot.pixels
-            guard let result = try? Selection.select(candidates, mode: .adaptive,
-                                                     width: pixels.width, height: pixels.height) else { return nil }
-            let artwork = candidates[result.winner]
+            guard let artwork = pick(candidates, for: deviceSlot) else { return nil }
             return SlotAssignment(deviceSlot: deviceSlot, artwork: artwork,
-                                  placement: Placement(source: artwork, canvas: pixels))
+                                  placement: Placement(source: artwork, canvas: deviceSlot.slot.pixels))
         }
     }
 
@@ -96,9 +103,7 @@ public enum DevicePlan {
                                          maxHeight: Int = SlotMath.defaultInlineMaxHeight) -> [SlotAssignment] {
         inlineSlots(maxHeight: maxHeight).compactMap { deviceSlot in
             let box = deviceSlot.slot.pixels
-            guard let result = try? Selection.select(candidates, mode: .inline,
-                                                     width: box.width, height: box.height) else { return nil }
-            let artwork = candidates[result.winner]
+            guard let artwork = pick(candidates, for: deviceSlot) else { return nil }
             let fitted = SlotMath.fit(artwork, into: box)
             let slot = DeviceSlot(device: deviceSlot.device, orientation: deviceSlot.orientation,
                                   slot: Slot(points: PixelSize(width: deviceSlot.slot.points.width,

@@ -29,7 +29,7 @@ public enum PreviewSheet {
         var captions: [String] = []
         for deviceSlot in slots {
             let canvas = canvasPoints(deviceSlot, creative: creative)
-            let picked = pickedArtwork(deviceSlot, candidates: candidates)
+            let picked = DevicePlan.pick(candidates, for: deviceSlot)
             let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
             captions.append("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · \(canvas) pt "
                             + "@\(TextFormat.scale(deviceSlot.slot.scale))x · fills "
@@ -81,14 +81,6 @@ public enum PreviewSheet {
     static func canvasPoints(_ deviceSlot: DeviceSlot, creative: PixelSize) -> PixelSize {
         guard deviceSlot.sizing == .inline else { return deviceSlot.slot.points }
         return SlotMath.fit(creative, into: deviceSlot.slot.points)
-    }
-
-    static func pickedArtwork(_ deviceSlot: DeviceSlot, candidates: [PixelSize]) -> PixelSize? {
-        let pixels = deviceSlot.slot.pixels
-        let mode: SelectionMode = deviceSlot.sizing == .inline ? .inline : .adaptive
-        guard let result = try? Selection.select(candidates, mode: mode, width: pixels.width, height: pixels.height)
-        else { return nil }
-        return candidates[result.winner]
     }
 
     /// Draws `piece` into the memory image `sheet` at (x, y), in place.
