@@ -20,15 +20,15 @@ public enum PreviewSheet {
         let candidates = DevicePlan.competingSizes(with: creative)
         // Slots are small: scale once to the biggest slot content, then each slot from that
         // (one large reduction and many small ones cost far less than many large ones).
-        let contents = slots.map { Placement(source: creative, canvas: canvasPoints($0, creative: creative)).content }
+        let canvases = slots.map { canvasPoints($0, creative: creative) }
+        let contents = canvases.map { Placement(source: creative, canvas: $0).content }
         let biggest = contents.max { $0.height < $1.height } ?? creative
         let previewSource = biggest.height < decoded.height
             ? try ScaleStep.thumbnail(decoded, to: biggest).materialized() : decoded
         let title = try lettering(lines: ["Preview of \(creative) in every device slot (slot in points; grey is letterbox)"],
                                   bold: true)[0]
         var captions: [String] = []
-        for deviceSlot in slots {
-            let canvas = canvasPoints(deviceSlot, creative: creative)
+        for (deviceSlot, canvas) in zip(slots, canvases) {
             let picked = DevicePlan.pick(candidates, for: deviceSlot)
             let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
             captions.append("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · \(canvas) pt "
@@ -37,7 +37,6 @@ public enum PreviewSheet {
         }
         let labels = try lettering(lines: captions)
         // Layout: the title, then per slot its caption and the slot, top to bottom.
-        let canvases = slots.map { canvasPoints($0, creative: creative) }
         var height = margin + title.height
         var width = title.width
         for (label, canvas) in zip(labels, canvases) {
@@ -50,7 +49,7 @@ public enum PreviewSheet {
         var top = margin + title.height
         // Slots of one content size share one resample, flattened onto the slot grey by the
         // render steps (sRGB, 8-bit, alpha over the background).
-        var contentByCanvas: [PixelSize: VImage] = [:]
+        var contentBySize: [PixelSize: VImage] = [:]
         for (label, canvas) in zip(labels, canvases) {
             top += rowGap
             try drawImage(label, on: sheet, x: margin, y: top)
@@ -60,14 +59,14 @@ public enum PreviewSheet {
                 .with("left", .int(margin)).with("top", .int(top)).with("width", .int(canvas.width))
                 .with("height", .int(canvas.height)).with("fill", .bool(true)).execute()
             let content: VImage
-            if let cached = contentByCanvas[placement.content] {
+            if let cached = contentBySize[placement.content] {
                 content = cached
             } else {
                 guard let settings = try? RenderSettings(canvas: placement.content, format: .png,
                                                          background: .color(red: UInt8(slotGrey[0]), green: UInt8(slotGrey[1]),
                                                                             blue: UInt8(slotGrey[2]))) else { continue }
                 content = try Renderer.renderImage(decoded: previewSource, settings: settings).materialized()
-                contentByCanvas[placement.content] = content
+                contentBySize[placement.content] = content
             }
             try drawImage(content, on: sheet, x: margin + placement.x, y: top + placement.y)
             top += canvas.height
