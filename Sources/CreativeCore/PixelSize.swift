@@ -14,6 +14,15 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible, Comparable
     /// Width times height.
     public var area: Int { width * height }
 
+    /// Width x height, or nil when it does not fit in an Int (a header's two 32-bit sides can overflow).
+    public var pixelCount: Int? {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        return pixels.overflow ? nil : pixels.partialValue
+    }
+
+    /// True when width x height is over `cap` (or too large to count): the pixel cap.
+    public func exceeds(pixelCap cap: Int) -> Bool { pixelCount.map { $0 > cap } ?? true }
+
     /// `"WxH"`, the form every command and JSON field uses.
     public var description: String { "\(width)x\(height)" }
 

@@ -36,11 +36,8 @@ public final class ImageSource: @unchecked Sendable {
         case .unsupported(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .notAnImage
         }
-        if let claimed = HeaderProbe.dimensions(bytes, format: format) {
-            let pixels = claimed.width.multipliedReportingOverflow(by: claimed.height)
-            if pixels.overflow || pixels.partialValue > maxPixels {
-                throw .tooManyPixels(width: claimed.width, height: claimed.height, cap: maxPixels)
-            }
+        if let claimed = HeaderProbe.dimensions(bytes, format: format), claimed.exceeds(pixelCap: maxPixels) {
+            throw .tooManyPixels(width: claimed.width, height: claimed.height, cap: maxPixels)
         }
         // libpng 1.6.39, as libvips runs it (over-long chunks are only warnings), allocates an
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
@@ -55,8 +52,7 @@ public final class ImageSource: @unchecked Sendable {
         } catch {
             throw .corruptImage(error.detail)
         }
-        let pixels = header.width.multipliedReportingOverflow(by: header.height)
-        if pixels.overflow || pixels.partialValue > maxPixels {
+        if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }
         self.bytes = bytes

@@ -37,7 +37,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAnImage: "the bytes are not an image (PNG, JPEG, GIF or WebP expected)"
         case .unsupportedFormat(let name): "\(name) is not accepted; upload PNG, JPEG, GIF or WebP"
         case .tooManyPixels(let width, let height, let cap):
-            "the header claims \(width)x\(height) (\(Self.pixelCount(width, height)) pixels), over the cap of \(cap)"
+            "the header claims \(width)x\(height) (\(PixelSize(width: width, height: height).pixelCount.map(String.init) ?? "more than \(Int.max)") pixels), over the cap of \(cap)"
         case .corruptImage(let detail): "the image is damaged: \(detail)"
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail
@@ -45,10 +45,4 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(message)" }
-
-    /// width x height as text; a PNG header's two 32-bit sides can overflow Int.
-    private static func pixelCount(_ width: Int, _ height: Int) -> String {
-        let pixels = width.multipliedReportingOverflow(by: height)
-        return pixels.overflow ? "more than \(Int.max)" : "\(pixels.partialValue)"
-    }
 }

@@ -63,9 +63,7 @@ public enum Validator {
         let shown = claimed.map { size in
             HeaderProbe.orientation(bytes, format: format) >= 5 ? PixelSize(width: size.height, height: size.width) : size
         }
-        if let claimed, let shown,
-           case let pixels = claimed.width.multipliedReportingOverflow(by: claimed.height),
-           pixels.overflow || pixels.partialValue > limits.maxPixels {
+        if let claimed, let shown, claimed.exceeds(pixelCap: limits.maxPixels) {
             report.dimensions = shown
             report.add(.tooManyPixels, "the header claims \(claimed) pixels, over the cap of \(limits.maxPixels); "
                        + "nothing was decoded")
