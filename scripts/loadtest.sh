@@ -15,7 +15,7 @@ command -v wrk > /dev/null || scripts/install-deps.sh bench
 
 . "$(dirname "$0")/serve-lib.sh"
 
-start_service loadtest
+start_service loadtest ${SERVE_ARGS:-}
 url="http://127.0.0.1:$port"
 rss() { awk '/^VmRSS/ {print $2 * 1024}' "/proc/$server/status"; }
 mib() { awk -v b="$1" 'BEGIN {printf "%.1f MiB", b / 1048576}'; }

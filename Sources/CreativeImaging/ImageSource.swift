@@ -72,6 +72,36 @@ public final class ImageSource: @unchecked Sendable {
         }
     }
 
+    /// The image loaded again for one top-to-bottom pass (libvips' sequential access): a
+    /// pipeline decodes it strip by strip as it pulls, and the whole image is never held in
+    /// memory. Decoding errors surface when the pipeline is computed.
+    /// - Throws: ``ImagingError/corruptImage(_:)`` when the header cannot be read.
+    public func streamingImage() throws(ImagingError) -> VImage {
+        do {
+            return try VipsOperation(Self.loader(for: format))
+                .with("buffer", .bytes(bytes))
+                .with("access", .enumeration("sequential"))
+                .with("fail_on", .enumeration(Self.failOn))
+                .image()
+        } catch {
+            throw .corruptImage(error.detail)
+        }
+    }
+
+    /// Damage found by decoding every pixel strictly (libpng for PNG, libvips for the rest),
+    /// or nil when the whole image decodes. Costs a full decode: for telling damaged input
+    /// from a processing fault after a streamed render failed.
+    public func decodingDamage() -> String? {
+        if let damage = structuralDamage() { return damage }
+        if format == .png { return PNGStructure.check(bytes, maxPixels: storedSize.area).damage }
+        do {
+            _ = try header.materialized()
+            return nil
+        } catch {
+            return error.detail
+        }
+    }
+
     /// Loaders fail on warnings too: libjpeg reports truncation and libpng bad CRCs as warnings.
     static let failOn = "warning"
 

@@ -15,14 +15,23 @@ struct RenderContext {
 /// alpha or flatten -> embed in the bars -> encode without metadata.
 public enum Renderer {
     /// Renders `source` for `settings` and returns the encoded file bytes.
+    ///
+    /// The source is decoded while the encoder pulls the render through, so a failure there is
+    /// either damaged input or a processing fault: a strict decode of the source tells which.
     /// - Throws: ``ImagingError/corruptImage(_:)`` when decoding fails, else
     ///   ``ImagingError/operationFailed(_:)``.
     public static func render(_ source: ImageSource, settings: RenderSettings) throws(ImagingError) -> [UInt8] {
-        let image = try renderImage(source, settings: settings)
-        return try Encoder.encode(image, format: settings.format)
+        do {
+            let image = try renderImage(source, settings: settings)
+            return try Encoder.encode(image, format: settings.format)
+        } catch .operationFailed(let detail) {
+            if let damage = source.decodingDamage() { throw .corruptImage(damage) }
+            throw .operationFailed(detail)
+        }
     }
 
-    /// Renders into an image (not yet encoded): exactly `settings.canvas` in size.
+    /// Renders into an image (not yet encoded): exactly `settings.canvas` in size. The image is
+    /// lazy; the source's pixels are decoded when it is computed.
     public static func renderImage(_ source: ImageSource, settings: RenderSettings) throws(ImagingError) -> VImage {
         let placement = Placement(source: source.displayedSize, canvas: settings.canvas, enlarge: settings.enlarge)
         let scaled = try ScaleStep.thumbnail(source, to: placement.content)

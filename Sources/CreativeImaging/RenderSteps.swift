@@ -4,21 +4,24 @@ import CreativeCore
 /// Decodes and scales to the content size: shrink-on-load where the format allows,
 /// EXIF orientation applied, embedded or CMYK profiles converted to sRGB, alpha
 /// resampled premultiplied (libvips `thumbnail` does all of these).
+///
+/// The result is lazy: pixels are decoded strip by strip while the render pulls them through,
+/// so a decoding failure surfaces when the render is computed (``Renderer`` sorts it out).
 enum ScaleStep {
     /// - Parameter checked: true when the caller already read the container to its end
     ///   (the validator does), so ``ImageSource/structuralDamage()`` is not run twice.
     static func thumbnail(_ source: ImageSource, to content: PixelSize,
                           checked: Bool = false) throws(ImagingError) -> VImage {
         if !checked, let damage = source.structuralDamage() { throw .corruptImage(damage) }
-        // Only JPEG and WebP can shrink while loading. Every other source, and any 1:1 render
-        // (where libvips' thumbnail would skip its strict loader path), is scaled from the image
-        // the source already opened with the strict loader: no second copy, no second parse.
-        // Resample only when there is a size, an orientation or a profile to apply.
-        let shrinksOnLoad = source.format == .jpeg || source.format == .webp
-        if !shrinksOnLoad || content == source.displayedSize {
-            return try thumbnail(try source.header.materialized(), to: content, rotate: source.orientation != 1,
-                                 convertProfile: source.header.hasICCProfile
-                                    || source.header.interpretation == VIPS_INTERPRETATION_CMYK)
+        let rotate = source.orientation != 1
+        let convertProfile = source.header.hasICCProfile || source.header.interpretation == VIPS_INTERPRETATION_CMYK
+        // Only JPEG and WebP can shrink while loading.
+        let shrinksOnLoad = (source.format == .jpeg || source.format == .webp) && content != source.displayedSize
+        guard shrinksOnLoad else {
+            // Rotating reads the image out of order, so an oriented image is decoded whole first;
+            // every other one streams from a one-pass load: never held whole in memory.
+            let decoded = rotate ? try source.header.materialized() : try source.streamingImage()
+            return try thumbnail(decoded, to: content, rotate: rotate, convertProfile: convertProfile)
         }
         var operation = VipsOperation("thumbnail_buffer")
             .with("buffer", .bytes(source.bytes))
@@ -32,8 +35,7 @@ enum ScaleStep {
         if source.header.hasICCProfile {
             operation = operation.with("export_profile", .string("srgb"))
         }
-        // Decoding happens here: a failure now is damaged input, not a processing fault.
-        return try operation.image().materialized()
+        return try operation.image()
     }
 
     /// Scales an image already in memory; `rotate` applies its EXIF orientation first.

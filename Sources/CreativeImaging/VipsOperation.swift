@@ -9,6 +9,8 @@ public enum VipsArgument {
     case string(String)
     /// An enum argument, by its nick (`"centre"`, `"srgb"`, `"force"`).
     case enumeration(String)
+    /// A flags argument, by the nicks of the flags it sets, joined by `:` (`"icc"`, `"icc:xmp"`).
+    case flags(String)
     case doubles([Double])
     /// Bytes, copied into a libvips blob that the operation and its outputs own.
     case bytes([UInt8])
@@ -131,6 +133,12 @@ public struct VipsOperation {
             guard number >= 0 else { return "'\(nick)' is not a value of \(argument)" }
             g_value_init(&value, type)
             g_value_set_enum(&value, number)
+        case .flags(let nicks):
+            guard let type = argumentType(operation, argument) else { return "no argument \(argument)" }
+            let number = vips_flags_from_nick("creative-tool", type, nicks)
+            guard number >= 0 else { return "'\(nicks)' is not a value of \(argument)" }
+            g_value_init(&value, type)
+            g_value_set_flags(&value, UInt32(number))
         case .doubles(let numbers):
             g_value_init(&value, cvips_type_array_double())
             var copy = numbers

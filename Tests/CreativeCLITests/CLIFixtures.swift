@@ -3,13 +3,14 @@ import CreativeCore
 
 /// Images for the end-to-end tests, made with libvips in the test process.
 enum Fixtures {
-    /// A solid blue PNG.
+    /// A solid blue PNG, without metadata (see the imaging tests' `Fixtures.png` for why).
     static func pngSolid(_ width: Int, _ height: Int, compression: Int = 6) throws -> [UInt8] {
         let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
             .with("bands", .int(3)).image()
         let blue = try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
             .with("b", .doubles([0, 0, 255])).with("uchar", .bool(true)).image()
-        return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("compression", .int(compression)).bytes()
+        return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("strip", .bool(true))
+            .with("compression", .int(compression)).bytes()
     }
 
     /// A PNG signature and an IHDR claiming a size, with a valid CRC, then IEND.
@@ -59,14 +60,15 @@ struct PixelReaderCLI {
 // MARK: - Validation inputs
 
 extension Fixtures {
-    /// A left/right two-colour image encoded by a libvips saver (`png`, `jpeg`, `gif`, `webp`).
+    /// A left/right two-colour image encoded by a libvips saver (`png`, `jpeg`, `gif`, `webp`),
+    /// without metadata (see `pngSolid`).
     static func encoded(_ width: Int, _ height: Int, _ format: String,
                         options: [(String, VipsArgument)] = []) throws -> [UInt8] {
         let left = try solid(width / 2, height, [230, 40, 40])
         let right = try solid(width - width / 2, height, [40, 40, 230])
         let image = try VipsOperation("insert").with("main", .image(left)).with("sub", .image(right))
             .with("x", .int(width / 2)).with("y", .int(0)).with("expand", .bool(true)).image()
-        var saver = VipsOperation("\(format)save_buffer").with("in", .image(image))
+        var saver = VipsOperation("\(format)save_buffer").with("in", .image(image)).with("strip", .bool(true))
         for (name, value) in options { saver = saver.with(name, value) }
         return try saver.bytes()
     }

@@ -22,8 +22,14 @@ enum Fixtures {
             .with("x", .int(width / 2)).with("y", .int(0)).with("expand", .bool(true)).image()
     }
 
-    static func png(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
-        try save("pngsave_buffer", image, options)
+    /// Metadata is stripped unless asked for: libvips 8.16 writes an EXIF block into every PNG it
+    /// keeps metadata for, and Debian 12's libpng 1.6.39 then writes that eXIf chunk twice (before
+    /// and after IDAT), which strict readers rightly refuse. Tests that need eXIf insert one chunk;
+    /// `keepingProfile` keeps the ICC profile (and only that).
+    static func png(_ image: VImage, _ options: [(String, VipsArgument)] = [],
+                    keepingProfile: Bool = false) throws -> [UInt8] {
+        let metadata: (String, VipsArgument) = keepingProfile ? ("keep", .flags("icc")) : ("strip", .bool(true))
+        return try save("pngsave_buffer", image, [metadata] + options)
     }
 
     static func jpeg(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {

@@ -161,7 +161,7 @@ final class FuzzRegressionTests: XCTestCase {
             for (name, value) in options { operation = operation.with(name, value) }
             return try operation.bytes()
         }
-        let smallPNG = try save("pngsave_buffer")
+        let smallPNG = try save("pngsave_buffer", [("strip", .bool(true))])
         // acTL (2 frames, 0 plays) right after IHDR, which ends at byte 33.
         let acTL: [UInt8] = [0, 0, 0, 8, 0x61, 0x63, 0x54, 0x4C, 0, 0, 0, 2, 0, 0, 0, 0, 0xF3, 0x8D, 0x93, 0x70]
         return [

@@ -156,4 +156,32 @@ final class InputFormatTests: XCTestCase {
             }
         }
     }
+
+    /// Renders decode while the encoder pulls rows through. Damage that only the decoder can
+    /// see (chunk CRCs right, the compressed data wrong) still ends as corrupt_image, never as
+    /// a render (or a render_failed): the failure is checked against a strict decode.
+    func testDamageOnlyTheDecoderSeesIsCorruptImage() throws {
+        let png = try Fixtures.png(try Fixtures.noise(320, 50, seed: 3))
+        let idat = Fixtures.pngChunk(png, "IDAT")
+        let settings = try RenderSettings(canvas: PixelSize(width: 160, height: 25))
+        for fraction in [0.0, 0.1, 0.5, 0.9] {
+            let offset = idat.dataStart + Int(Double(idat.length - 1) * fraction)
+            for mask: UInt8 in [0x01, 0x10, 0xFF] {
+                var flipped = Fixtures.flipping(png, at: offset, mask: mask)
+                let body = Array(flipped[idat.start + 4..<idat.crcStart])
+                flipped.replaceSubrange(idat.crcStart..<idat.end, with: Fixtures.be32(Int(Fixtures.crc32(body))))
+                XCTAssertThrowsError(try Renderer.render(try ImageSource(bytes: flipped), settings: settings),
+                                     "IDAT byte \(offset) ^ \(mask)") {
+                    XCTAssertEqual(($0 as? ImagingError)?.code, "corrupt_image", "\($0)")
+                }
+            }
+        }
+        let jpeg = try Fixtures.jpeg(try Fixtures.noise(320, 50, seed: 4))
+        // A stretch of entropy-coded data cut out of the middle: the EOI marker still ends the file.
+        let scrambled = Array(jpeg[..<(jpeg.count / 2)] + jpeg[(jpeg.count / 2 + 400)...])
+        XCTAssertNil(HeaderProbe.truncation(scrambled, format: .jpeg))
+        XCTAssertThrowsError(try Renderer.render(try ImageSource(bytes: scrambled), settings: settings)) {
+            XCTAssertEqual(($0 as? ImagingError)?.code, "corrupt_image", "\($0)")
+        }
+    }
 }
