@@ -32,7 +32,7 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libglib2.0-0 libexpat1 libimagequant0 libcgif0 libexif12 libjpeg62-turbo libpng16-16 \
         libwebp7 libwebpmux3 libwebpdemux2 libpangocairo-1.0-0 libpango-1.0-0 libcairo2 \
-        liblcms2-2 liborc-0.4-0 libstdc++6 \
+        liblcms2-2 libstdc++6 \
         libmicrohttpd12 \
         fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
