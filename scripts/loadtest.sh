@@ -5,7 +5,7 @@
 # Prints requests/s, p50/p99 latency, non-2xx count and resident memory (start, after warm-up,
 # after the run), and fails when a target is missed:
 #   >= 60 renders/s, p99 < 150 ms, zero non-2xx, RSS after <= 1.5 x RSS after warm-up.
-#   scripts/loadtest.sh [BIN] [DURATION]
+#   scripts/loadtest.sh [BIN] [DURATION]      (SERVE_ARGS="--workers 2" passes options to serve)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-.build/release/creative-tool}

@@ -12,7 +12,7 @@ enum ServeCommand: Subcommand {
       --host             address to bind (default 127.0.0.1, loopback; 0.0.0.0 for every interface)
       --port             TCP port (default 8080; 0 picks a free one, logged at start)
       --token-file F     file holding the bearer token every /v1 route then needs
-      --workers N        image jobs (validate, render) run at once (default: the processor count)
+      --workers N        image jobs (validate, render) run at once (default: 2 per processor)
       --max-body-bytes N largest request body (default 8388608, 8 MiB; 413 above it)
       --queue N          jobs that may wait for a slot before 503 + Retry-After (default 64)
       --timeout S        seconds an idle or slow connection is kept (default 15)
