@@ -64,31 +64,28 @@ public struct ParsedArguments: Sendable {
 
     /// An option parsed as a whole number within a range.
     public func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw .usage("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
+        try read(name) { text throws(CoreError) in try TypedValue.int(text, name: name, in: range) }
     }
 
     /// An option parsed as a number.
     public func double(_ name: String) throws(CLIError) -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let number = Double(text), number.isFinite else {
-            throw .usage("\(name) must be a number, not '\(text)'")
-        }
-        return number
+        try read(name) { text throws(CoreError) in try TypedValue.double(text, name: name) }
     }
 
     /// An option parsed as one of an enum's raw values.
     public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type)
         throws(CLIError) -> Choice? where Choice.RawValue == String {
+        try read(name) { text throws(CoreError) in try TypedValue.choice(text, name: name, type) }
+    }
+
+    /// An option read by `parse`, nil when absent; a failure is a usage error with its sentence.
+    private func read<Value>(_ name: String, _ parse: (String) throws(CoreError) -> Value) throws(CLIError) -> Value? {
         guard let text = value(name) else { return nil }
-        guard let choice = Choice(rawValue: text.lowercased()) else {
-            let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .usage("\(name) must be one of \(allowed), not '\(text)'")
+        do {
+            return try parse(text)
+        } catch {
+            throw .usage(error.description)
         }
-        return choice
     }
 
     /// An option parsed as `WxH`.

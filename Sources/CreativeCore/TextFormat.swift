@@ -15,6 +15,11 @@ public enum TextFormat {
         return "\(scaled / unit).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)%"
     }
 
+    /// Caller text cut to `limit` characters (and `...`) before it goes into a message.
+    public static func clipped(_ text: String, _ limit: Int = 64) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "..."
+    }
+
     /// Text made safe inside HTML, XML or Pango markup: `& < > " '` as entities.
     public static func markupEscaped(_ text: String) -> String {
         var out = ""

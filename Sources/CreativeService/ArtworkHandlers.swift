@@ -8,7 +8,7 @@ enum ArtworkHandlers {
         let name = request.path.split(separator: "/").last.map(String.init) ?? ""
         guard let size = TestArtwork.sizes.first(where: { TestArtwork.fileName(for: $0) == "test-artwork-\(name)" }),
               let bytes = TestArtwork.embedded(size) else {
-            throw .notFound(Query.clip(request.path, 200) + " (test artwork sizes: "
+            throw .notFound(TextFormat.clipped(request.path, 200) + " (test artwork sizes: "
                             + TestArtwork.sizes.map(\.description).joined(separator: ", ") + ")")
         }
         var response = Response(contentType: "image/png", body: bytes)

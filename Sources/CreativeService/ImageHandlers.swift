@@ -33,7 +33,7 @@ enum ImageHandlers {
             settings = try RenderSettings(slot: points, scale: scale, format: format,
                                           background: query.value("background"), enlarge: enlarge)
         } catch {
-            throw .badRequest(Query.clip(error.description, 120))
+            throw .badRequest(TextFormat.clipped(error.description, 120))
         }
         guard settings.canvas.area <= maxCanvasPixels else {
             throw .badRequest("slot x scale is \(settings.canvas) pixels, over the service's cap of \(maxCanvasPixels) pixels")

@@ -14,7 +14,7 @@ public struct Query: Sendable {
         for (name, _) in pairs {
             guard allowed.contains(name) else {
                 let known = allowed.sorted().joined(separator: ", ")
-                throw .badRequest("unknown query parameter '\(Query.clip(name))'"
+                throw .badRequest("unknown query parameter '\(TextFormat.clipped(name))'"
                                   + (known.isEmpty ? "; this route takes none" : "; known: \(known)"))
             }
             guard seen.insert(name).inserted else { throw .badRequest("query parameter '\(name)' is given twice") }
@@ -26,42 +26,33 @@ public struct Query: Sendable {
 
     /// A whole number within a range.
     public func int(_ name: String, in range: ClosedRange<Int>) throws(ServiceError) -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw .badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), "
-                              + "not '\(Query.clip(text))'")
-        }
-        return number
+        try read(name) { text throws(CoreError) in try TypedValue.int(text, name: name, in: range, quoteLimit: 64) }
     }
 
     /// A finite number.
     public func double(_ name: String) throws(ServiceError) -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let number = Double(text), number.isFinite else {
-            throw .badRequest("\(name) must be a number, not '\(Query.clip(text))'")
-        }
-        return number
+        try read(name) { text throws(CoreError) in try TypedValue.double(text, name: name, quoteLimit: 64) }
     }
 
     /// `true` or `false`.
     public func bool(_ name: String) throws(ServiceError) -> Bool? {
-        guard let text = value(name) else { return nil }
-        switch text.lowercased() {
-        case "true", "1", "yes": return true
-        case "false", "0", "no": return false
-        default: throw .badRequest("\(name) must be true or false, not '\(Query.clip(text))'")
-        }
+        try read(name) { text throws(CoreError) in try TypedValue.bool(text, name: name, quoteLimit: 64) }
     }
 
     /// One of an enum's raw values.
     public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type)
         throws(ServiceError) -> Choice? where Choice.RawValue == String {
+        try read(name) { text throws(CoreError) in try TypedValue.choice(text, name: name, type, quoteLimit: 64) }
+    }
+
+    /// A parameter read by `parse`, nil when absent; a failure is a 400 with its sentence.
+    private func read<Value>(_ name: String, _ parse: (String) throws(CoreError) -> Value) throws(ServiceError) -> Value? {
         guard let text = value(name) else { return nil }
-        guard let choice = Choice(rawValue: text.lowercased()) else {
-            let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .badRequest("\(name) must be one of \(allowed), not '\(Query.clip(text))'")
+        do {
+            return try parse(text)
+        } catch {
+            throw .badRequest(error.description)
         }
-        return choice
     }
 
     /// A `WxH` size.
@@ -70,12 +61,7 @@ public struct Query: Sendable {
         do {
             return try PixelSize(parsing: text)
         } catch {
-            throw .badRequest("\(name): \(Query.clip(error.description, 200))")
+            throw .badRequest("\(name): \(TextFormat.clipped(error.description, 200))")
         }
-    }
-
-    /// Caller text cut short before it goes into a message.
-    static func clip(_ text: String, _ limit: Int = 64) -> String {
-        text.count <= limit ? text : String(text.prefix(limit)) + "..."
     }
 }

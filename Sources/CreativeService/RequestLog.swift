@@ -18,7 +18,7 @@ public struct RequestLog: Sendable {
             ("time", .string(RequestLog.timestamp())),
             ("method", .string(String(method.prefix(16)))),
             ("route", .string(route)),
-            ("path", .string(Query.clip(path, 200))),
+            ("path", .string(TextFormat.clipped(path, 200))),
             ("status", status.map { .int($0) } ?? .null),
             ("bytes", .int(bytes)),
             ("duration_ms", .double(seconds * 1000)),

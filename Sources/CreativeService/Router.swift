@@ -1,3 +1,4 @@
+import CreativeCore
 /// Handles one request; throws a ``ServiceError`` for every failure.
 typealias Handler = @Sendable (Request, ServiceContext) throws(ServiceError) -> Response
 
@@ -46,7 +47,7 @@ struct Router: Sendable {
     /// The route for a request. `HEAD` is answered by the `GET` route.
     func resolve(method: String, path: String) -> Result<Route, ServiceError> {
         let candidates = routes.filter { $0.matches(path) }
-        guard !candidates.isEmpty else { return .failure(.notFound(Query.clip(path, 200))) }
+        guard !candidates.isEmpty else { return .failure(.notFound(TextFormat.clipped(path, 200))) }
         let wanted = method == "HEAD" ? "GET" : method
         if let route = candidates.first(where: { $0.method == wanted }) { return .success(route) }
         var allowed = candidates.map(\.method)

@@ -41,7 +41,7 @@ enum SizingHandlers {
         var seen: Set<String> = []
         for (key, _) in fields {
             guard ["width", "height", "mode", "candidates"].contains(key) else {
-                throw .badRequest("unknown field '\(Query.clip(key))'; known: width, height, mode, candidates")
+                throw .badRequest("unknown field '\(TextFormat.clipped(key))'; known: width, height, mode, candidates")
             }
             guard seen.insert(key).inserted else { throw .badRequest("field '\(key)' is given twice") }
         }
@@ -71,7 +71,7 @@ enum SizingHandlers {
         for item in list {
             guard case .string(let text) = item else { throw .badRequest("each candidate must be a string \"WxH\"") }
             do { sizes.append(try PixelSize(parsing: text)) } catch {
-                throw .badRequest("candidate \(Query.clip(error.description, 120))")
+                throw .badRequest("candidate \(TextFormat.clipped(error.description, 120))")
             }
             names.append(text)
         }

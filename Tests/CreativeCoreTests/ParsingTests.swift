@@ -121,4 +121,27 @@ final class ParsingTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix("961x150 is not an accepted size"), text)
         XCTAssertTrue(text.contains("960x150, 1320x204, 2184x270, 320x50, 320x100, 300x250, 468x60, 728x90"), text)
     }
+
+    // MARK: TypedValue (CLI options and query parameters)
+
+    func testTypedValuesReadWhatTheyShouldAndNameTheValueOtherwise() throws {
+        XCTAssertEqual(try TypedValue.int("8080", name: "--port", in: 0...65535), 8080)
+        XCTAssertEqual(try TypedValue.double("2.625", name: "scale"), 2.625)
+        XCTAssertEqual(try TypedValue.bool("No", name: "enlarge"), false)
+        XCTAssertEqual(try TypedValue.choice("WEBP", name: "format", OutputFormat.self), .webp)
+        let failures: [(() throws(CoreError) -> Void, String)] = [
+            ({ () throws(CoreError) in _ = try TypedValue.int("65536", name: "--port", in: 0...65535) },
+             "--port must be a whole number from 0 to 65535, not '65536'"),
+            ({ () throws(CoreError) in _ = try TypedValue.double("inf", name: "scale") }, "scale must be a number, not 'inf'"),
+            ({ () throws(CoreError) in _ = try TypedValue.bool("maybe", name: "enlarge") },
+             "enlarge must be true or false, not 'maybe'"),
+            ({ () throws(CoreError) in _ = try TypedValue.choice("gif", name: "format", OutputFormat.self) },
+             "format must be one of png, jpeg, webp, not 'gif'"),
+            ({ () throws(CoreError) in _ = try TypedValue.double(String(repeating: "9z", count: 50), name: "scale", quoteLimit: 4) },
+             "scale must be a number, not '9z9z...'"),
+        ]
+        for (read, message) in failures {
+            XCTAssertThrowsError(try read()) { XCTAssertEqual(($0 as? CoreError)?.description, message) }
+        }
+    }
 }
