@@ -39,9 +39,14 @@ let package = Package(
         // libFuzzer target over the validator (built only by `make fuzz`, with -sanitize=fuzzer).
         .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore"]),
 
+        // Test images, bytes and a pixel reader shared by the imaging and end-to-end tests.
+        .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore"],
+                path: "Tests/CreativeTestSupport"),
         .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
-        .testTarget(name: "CreativeImagingTests", dependencies: ["CreativeImaging", "CreativeCore", "CVips"]),
-        .testTarget(name: "CreativeCLITests", dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging"]),
+        .testTarget(name: "CreativeImagingTests",
+                    dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport"]),
+        .testTarget(name: "CreativeCLITests",
+                    dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging"]),
     ],
     swiftLanguageModes: [.v6]

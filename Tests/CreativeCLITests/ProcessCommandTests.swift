@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeTestSupport
 @testable import CreativeImaging
 import Foundation
 import XCTest
@@ -149,7 +150,7 @@ final class ProcessCommandTests: XCTestCase {
                 // give the content rectangle.
                 let file = try XCTUnwrap(render["file"] as? String, label)
                 let image = try ImageSource(bytes: [UInt8](Data(contentsOf: out.appendingPathComponent(file)))).header
-                let pixels = try PixelReaderCLI(image)
+                let pixels = try PixelReader(image)
                 XCTAssertEqual(pixels.bands, 4, label)
                 let row = (0..<pixels.width).map { pixels[$0, pixels.height / 2][3] }
                 let column = (0..<pixels.height).map { pixels[pixels.width / 2, $0][3] }

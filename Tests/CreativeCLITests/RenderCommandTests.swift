@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeTestSupport
 @testable import CreativeImaging
 import Foundation
 import XCTest
@@ -27,7 +28,7 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(output.size, PixelSize(width: 390, height: 61))
         XCTAssertTrue(run.text.contains("960x150"), run.text)
         // The 960x150 artwork fills 390x61 edge to edge: its ink border is on row 0.
-        let pixels = try PixelReaderCLI(output)
+        let pixels = try PixelReader(output)
         XCTAssertEqual(pixels[195, 0][3], 255)
 
         let retina = try Tool.run(["render", "--slot", "728x90", "--scale", "3", "--output", "r.png"], in: folder)
@@ -40,7 +41,7 @@ final class RenderCommandTests: XCTestCase {
         let source = try write(try Fixtures.pngSolid(2184, 270), "wide.png")
         let run = try Tool.run(["render", source, "--slot", "390x61", "--scale", "3", "--output", "out.png"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let pixels = try PixelReaderCLI(try image(at: "out.png"))
+        let pixels = try PixelReader(try image(at: "out.png"))
         XCTAssertEqual([pixels.width, pixels.height], [1170, 183])
         let expected = Placement(source: PixelSize(width: 2184, height: 270), canvas: PixelSize(width: 1170, height: 183))
         let box = try XCTUnwrap(pixels.opaqueBox())
@@ -53,11 +54,11 @@ final class RenderCommandTests: XCTestCase {
         let source = try write(try Fixtures.pngSolid(100, 50), "s.png")
         XCTAssertEqual(try Tool.run(["render", source, "--slot", "100x100", "--format", "jpeg", "--output", "o.jpg"],
                                     in: folder).status, 0)
-        let jpeg = try PixelReaderCLI(try image(at: "o.jpg"))
+        let jpeg = try PixelReader(try image(at: "o.jpg"))
         XCTAssertTrue(jpeg[50, 5].allSatisfy { $0 > 245 }, "\(jpeg[50, 5])")
         XCTAssertEqual(try Tool.run(["render", source, "--slot", "100x100", "--background", "#00ff00",
                                      "--output", "g.png"], in: folder).status, 0)
-        XCTAssertEqual(try PixelReaderCLI(try image(at: "g.png"))[50, 5], [0, 255, 0])
+        XCTAssertEqual(try PixelReader(try image(at: "g.png"))[50, 5], [0, 255, 0])
         let refused = try Tool.run(["render", source, "--slot", "100x100", "--format", "jpeg",
                                     "--background", "transparent"], in: folder)
         XCTAssertEqual(refused.status, 64)

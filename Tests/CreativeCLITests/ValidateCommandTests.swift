@@ -1,5 +1,6 @@
 import CreativeCore
 import Foundation
+import CreativeTestSupport
 import XCTest
 
 /// `creative-tool validate` through the built binary (DESIGN section 4): one report per file,

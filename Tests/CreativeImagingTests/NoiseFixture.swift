@@ -1,5 +1,6 @@
 import CVips
 import CreativeCore
+import CreativeTestSupport
 @testable import CreativeImaging
 
 // Kept apart from Fixtures.swift: importing CVips there would make `VipsOperation` and

@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeTestSupport
 @testable import CreativeImaging
 import XCTest
 

@@ -1,5 +1,6 @@
 import CreativeCore
 import Foundation
+import CreativeTestSupport
 @testable import CreativeImaging
 import XCTest
 

@@ -1,0 +1,99 @@
+import CreativeCore
+import CreativeImaging
+
+/// Images and bytes made in the tests, shared by the imaging and the end-to-end test targets
+/// (each extends it with its own builders), so no pile of binaries is committed.
+public enum Fixtures {
+    /// A solid 8-bit sRGB image; `alpha` adds an alpha band of that value.
+    public static func solid(_ width: Int, _ height: Int, _ rgb: [Double], alpha: Double? = nil) throws -> VImage {
+        let bands = alpha == nil ? 3 : 4
+        let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
+            .with("bands", .int(bands)).image()
+        let filled = try VipsOperation("linear").with("in", .image(black))
+            .with("a", .doubles(Array(repeating: 1, count: bands)))
+            .with("b", .doubles(rgb + (alpha.map { [$0] } ?? []))).with("uchar", .bool(true)).image()
+        return try VipsOperation("copy").with("in", .image(filled)).with("interpretation", .enumeration("srgb")).image()
+    }
+
+    /// Left half one colour, right half another: shows rotations and placement.
+    public static func split(_ width: Int, _ height: Int, left: [Double], right: [Double]) throws -> VImage {
+        let leftPart = try solid(width / 2, height, left)
+        let rightPart = try solid(width - width / 2, height, right)
+        return try VipsOperation("insert").with("main", .image(leftPart)).with("sub", .image(rightPart))
+            .with("x", .int(width / 2)).with("y", .int(0)).with("expand", .bool(true)).image()
+    }
+
+    /// Decodes encoded bytes (any accepted format) into an image, trusting the input.
+    public static func decode(_ bytes: [UInt8]) throws -> VImage {
+        try ImageSource(bytes: bytes).header
+    }
+
+    // MARK: Bytes
+
+    public static func be16(_ value: Int) -> [UInt8] { [8, 0].map { UInt8((value >> $0) & 0xFF) } }
+    public static func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+    public static func le16(_ value: Int) -> [UInt8] { [0, 8].map { UInt8((value >> $0) & 0xFF) } }
+    public static func le24(_ value: Int) -> [UInt8] { [0, 8, 16].map { UInt8((value >> $0) & 0xFF) } }
+    public static func le32(_ value: Int) -> [UInt8] { [0, 8, 16, 24].map { UInt8((value >> $0) & 0xFF) } }
+
+    /// The PNG/zlib CRC-32, written out bit by bit: an oracle independent of the code under test.
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// One PNG chunk: length, type, data, CRC over type and data.
+    public static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return be32(data.count) + body + be32(Int(crc32(body)))
+    }
+}
+
+/// Reads pixels of an 8-bit image.
+public struct PixelReader {
+    public let width: Int
+    public let height: Int
+    public let bands: Int
+    public let bytes: [UInt8]
+
+    public init(_ image: VImage) throws {
+        width = image.width
+        height = image.height
+        bands = image.bands
+        bytes = try image.pixelBytes()
+    }
+
+    public init(encoded: [UInt8]) throws {
+        try self.init(Fixtures.decode(encoded))
+    }
+
+    /// The samples of one pixel.
+    public subscript(x: Int, y: Int) -> [UInt8] {
+        let start = (y * width + x) * bands
+        return Array(bytes[start..<start + bands])
+    }
+
+    /// The bounding box of pixels whose alpha is above zero: (x, y, width, height).
+    public func opaqueBox() -> (x: Int, y: Int, width: Int, height: Int)? {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        for y in 0..<height {
+            for x in 0..<width where self[x, y][bands - 1] > 0 {
+                minX = min(minX, x); maxX = max(maxX, x)
+                minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
+    }
+
+    /// True when the pixel is close to the expected samples (resampling and JPEG allow a little).
+    public func isClose(_ x: Int, _ y: Int, to expected: [UInt8], tolerance: Int = 8) -> Bool {
+        let actual = self[x, y]
+        guard actual.count >= expected.count else { return false }
+        return zip(actual, expected).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
+    }
+}
