@@ -56,6 +56,16 @@ public final class Metrics: @unchecked Sendable {
         func header(_ name: String, _ type: String, _ help: String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
         }
+        /// A counter with one sample per code.
+        func countsByCode(_ name: String, _ help: String, _ counts: [String: Int]) {
+            header(name, "counter", help)
+            for (code, count) in counts.sorted(by: { $0.key < $1.key }) { out += "\(name){code=\"\(code)\"} \(count)\n" }
+        }
+        /// A metric with one unlabelled sample.
+        func single(_ name: String, _ type: String, _ help: String, _ value: String) {
+            header(name, type, help)
+            out += "\(name) \(value)\n"
+        }
         lock.locked {
             header("creative_http_requests_total", "counter", "HTTP requests answered, by route, method and status.")
             for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
@@ -71,33 +81,20 @@ public final class Metrics: @unchecked Sendable {
                 out += "creative_http_request_duration_seconds_sum{route=\"\(route)\"} \(Metrics.number(histogram.sum))\n"
                 out += "creative_http_request_duration_seconds_count{route=\"\(route)\"} \(histogram.count)\n"
             }
-            header("creative_http_requests_in_flight", "gauge", "Requests being received, handled or sent now.")
-            out += "creative_http_requests_in_flight \(inFlight)\n"
-            header("creative_http_requests_aborted_total", "counter", "Requests whose client went away or timed out before the answer.")
-            out += "creative_http_requests_aborted_total \(aborted)\n"
-            header("creative_http_errors_total", "counter", "Error responses, by error code.")
-            for (code, count) in errors.sorted(by: { $0.key < $1.key }) {
-                out += "creative_http_errors_total{code=\"\(code)\"} \(count)\n"
-            }
-            header("creative_rejections_total", "counter", "Creatives rejected (validate and render), by validation error code.")
-            for (code, count) in rejections.sorted(by: { $0.key < $1.key }) {
-                out += "creative_rejections_total{code=\"\(code)\"} \(count)\n"
-            }
+            single("creative_http_requests_in_flight", "gauge", "Requests being received, handled or sent now.", "\(inFlight)")
+            single("creative_http_requests_aborted_total", "counter", "Requests whose client went away or timed out before the answer.", "\(aborted)")
+            countsByCode("creative_http_errors_total", "Error responses, by error code.", errors)
+            countsByCode("creative_rejections_total", "Creatives rejected (validate and render), by validation error code.",
+                         rejections)
         }
         let load = gate.load
-        header("creative_jobs_running", "gauge", "Image jobs running now.")
-        out += "creative_jobs_running \(load.running)\n"
-        header("creative_jobs_waiting", "gauge", "Image jobs waiting for a slot now.")
-        out += "creative_jobs_waiting \(load.waiting)\n"
-        header("creative_jobs_slots", "gauge", "Image jobs that may run at once (--workers).")
-        out += "creative_jobs_slots \(gate.slots)\n"
+        single("creative_jobs_running", "gauge", "Image jobs running now.", "\(load.running)")
+        single("creative_jobs_waiting", "gauge", "Image jobs waiting for a slot now.", "\(load.waiting)")
+        single("creative_jobs_slots", "gauge", "Image jobs that may run at once (--workers).", "\(gate.slots)")
         let memory = ProcessStats.memory()
-        header("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
-        out += "process_resident_memory_bytes \(memory.resident)\n"
-        header("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.")
-        out += "process_virtual_memory_bytes \(memory.virtual)\n"
-        header("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.")
-        out += "process_cpu_seconds_total \(Metrics.number(ProcessStats.cpuSeconds()))\n"
+        single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", "\(memory.resident)")
+        single("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", "\(memory.virtual)")
+        single("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.", "\(Metrics.number(ProcessStats.cpuSeconds()))")
         return out
     }
 
