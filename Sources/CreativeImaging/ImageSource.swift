@@ -88,17 +88,21 @@ public final class ImageSource: @unchecked Sendable {
         }
     }
 
-    /// Damage found by decoding every pixel strictly (libpng for PNG, libvips for the rest),
-    /// or nil when the whole image decodes. Costs a full decode: for telling damaged input
-    /// from a processing fault after a streamed render failed.
-    public func decodingDamage() -> String? {
-        if let damage = structuralDamage() { return damage }
-        if format == .png { return PNGStructure.check(bytes, maxPixels: storedSize.area).damage }
+    /// Decodes every pixel strictly: libpng for PNG (every chunk, CRC, zlib stream and filter),
+    /// libvips for the rest, then the JPEG end marker or GIF trailer. Returns the damage found
+    /// (nil when the whole image decodes) and whether the samples are 16-bit. Costs a full
+    /// decode: the validator's last check, and how a failed render tells damaged input from a
+    /// processing fault.
+    public func strictDecode() -> (damage: String?, sixteenBit: Bool) {
+        if format == .png {
+            let check = PNGStructure.check(bytes, maxPixels: storedSize.area)
+            return (check.damage, check.bitDepth == 16)
+        }
         do {
             _ = try header.materialized()
-            return nil
+            return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit)
         } catch {
-            return error.detail
+            return (error.detail, header.isSixteenBit)
         }
     }
 

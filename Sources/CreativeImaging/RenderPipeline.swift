@@ -25,7 +25,7 @@ public enum Renderer {
             let image = try renderImage(source, settings: settings)
             return try Encoder.encode(image, format: settings.format)
         } catch .operationFailed(let detail) {
-            if let damage = source.decodingDamage() { throw .corruptImage(damage) }
+            if let damage = source.structuralDamage() ?? source.strictDecode().damage { throw .corruptImage(damage) }
             throw .operationFailed(detail)
         }
     }

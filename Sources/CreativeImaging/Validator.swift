@@ -97,7 +97,7 @@ public enum Validator {
         report.dimensions = source.displayedSize
         addDimensions(source.displayedSize, to: &report)
         checkAnimation(source, bytes: bytes, report: &report)
-        let highBitDepth = checkDecodes(source, limits: limits, report: &report)
+        let highBitDepth = checkDecodes(source, report: &report)
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
         return (report, report.valid ? source : nil)
     }
@@ -120,27 +120,13 @@ public enum Validator {
         }
     }
 
-    /// Decodes every pixel strictly; returns whether the PNG is 16 bits per sample.
-    private static func checkDecodes(_ source: ImageSource, limits: ValidationLimits,
-                                     report: inout ValidationReport) -> Bool {
-        if source.format == .png {
-            let check = PNGStructure.check(source.bytes, maxPixels: limits.maxPixels)
-            if let damage = check.damage {
-                report.add(.corruptImage, "the PNG is damaged (\(damage)); export it again")
-            }
-            return check.bitDepth == 16
+    /// Decodes every pixel strictly; returns whether the samples are 16-bit.
+    private static func checkDecodes(_ source: ImageSource, report: inout ValidationReport) -> Bool {
+        let decode = source.strictDecode()
+        if let damage = decode.damage {
+            report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }
-        do {
-            _ = try source.header.materialized()
-            if let truncation = HeaderProbe.truncation(source.bytes, format: source.format) {
-                report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(truncation)); "
-                           + "export it again")
-            }
-        } catch {
-            report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(error.detail)); "
-                       + "export it again")
-        }
-        return source.header.isSixteenBit
+        return decode.sixteenBit
     }
 
     private static func pngDamage(_ bytes: [UInt8], limits: ValidationLimits) -> String? {
