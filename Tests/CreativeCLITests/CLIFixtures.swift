@@ -4,10 +4,9 @@ import CreativeTestSupport
 
 /// Images for the end-to-end tests, made with libvips in the test process.
 extension Fixtures {
-    /// A solid blue PNG, without metadata (see the imaging tests' `Fixtures.png` for why).
+    /// A solid blue PNG.
     static func pngSolid(_ width: Int, _ height: Int, compression: Int = 6) throws -> [UInt8] {
-        return try VipsOperation("pngsave_buffer").with("in", .image(try solid(width, height, [0, 0, 255]))).with("strip", .bool(true))
-            .with("compression", .int(compression)).bytes()
+        try save("pngsave_buffer", try solid(width, height, [0, 0, 255]), [("compression", .int(compression))])
     }
 
     /// A PNG signature and an IHDR claiming a size, with a valid CRC, then IEND.
@@ -21,13 +20,9 @@ extension Fixtures {
 // MARK: - Validation inputs
 
 extension Fixtures {
-    /// A left/right two-colour image encoded by a libvips saver (`png`, `jpeg`, `gif`, `webp`),
-    /// without metadata (see `pngSolid`).
+    /// A left/right two-colour image encoded by a libvips saver (`png`, `jpeg`, `gif`, `webp`).
     static func encoded(_ width: Int, _ height: Int, _ format: String,
                         options: [(String, VipsArgument)] = []) throws -> [UInt8] {
-        let image = try split(width, height, left: [230, 40, 40], right: [40, 40, 230])
-        var saver = VipsOperation("\(format)save_buffer").with("in", .image(image)).with("strip", .bool(true))
-        for (name, value) in options { saver = saver.with(name, value) }
-        return try saver.bytes()
+        try save("\(format)save_buffer", try split(width, height, left: [230, 40, 40], right: [40, 40, 230]), options)
     }
 }

@@ -4,21 +4,18 @@ import CreativeTestSupport
 
 /// The imaging tests' builders: encoders with the tests' defaults, corpus helpers.
 extension Fixtures {
-    /// Metadata is stripped unless asked for: libvips 8.16 writes an EXIF block into every PNG it
-    /// keeps metadata for, and Debian 12's libpng 1.6.39 then writes that eXIf chunk twice (before
-    /// and after IDAT), which strict readers rightly refuse. Tests that need eXIf insert one chunk;
-    /// `keepingProfile` keeps the ICC profile (and only that).
+    /// A PNG without metadata (see ``Fixtures/save(_:_:_:)``); `keepingProfile` keeps the ICC
+    /// profile, and only that.
     static func png(_ image: VImage, _ options: [(String, VipsArgument)] = [],
                     keepingProfile: Bool = false) throws -> [UInt8] {
-        let metadata: (String, VipsArgument) = keepingProfile ? ("keep", .flags("icc")) : ("strip", .bool(true))
-        return try save("pngsave_buffer", image, [metadata] + options)
+        try save("pngsave_buffer", image, (keepingProfile ? [("keep", .flags("icc"))] : []) + options)
     }
 
     static func jpeg(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
         try save("jpegsave_buffer", image, options)
     }
 
-    static func gif(_ image: VImage) throws -> [UInt8] { try save("gifsave_buffer", image, []) }
+    static func gif(_ image: VImage) throws -> [UInt8] { try save("gifsave_buffer", image) }
 
     static func webp(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
         try save("webpsave_buffer", image, options)
@@ -29,12 +26,6 @@ extension Fixtures {
         let cmyk = try VipsOperation("icc_export").with("in", .image(image))
             .with("output_profile", .string("cmyk")).image()
         return try jpeg(cmyk)
-    }
-
-    private static func save(_ saver: String, _ image: VImage, _ options: [(String, VipsArgument)]) throws -> [UInt8] {
-        var operation = VipsOperation(saver).with("in", .image(image))
-        for (name, value) in options { operation = operation.with(name, value) }
-        return try operation.bytes()
     }
 }
 

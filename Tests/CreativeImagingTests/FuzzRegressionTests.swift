@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeTestSupport
 import Foundation
 @testable import CreativeImaging
 import XCTest
@@ -157,11 +158,9 @@ final class FuzzRegressionTests: XCTestCase {
         let small = try VipsOperation("thumbnail_image").with("in", .image(try ImageSource(bytes: png).header))
             .with("width", .int(320)).with("height", .int(50)).with("size", .enumeration("force")).image()
         func save(_ saver: String, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
-            var operation = VipsOperation(saver).with("in", .image(small))
-            for (name, value) in options { operation = operation.with(name, value) }
-            return try operation.bytes()
+            try Fixtures.save(saver, small, options)
         }
-        let smallPNG = try save("pngsave_buffer", [("strip", .bool(true))])
+        let smallPNG = try save("pngsave_buffer")
         // acTL (2 frames, 0 plays) right after IHDR, which ends at byte 33.
         let acTL: [UInt8] = [0, 0, 0, 8, 0x61, 0x63, 0x54, 0x4C, 0, 0, 0, 2, 0, 0, 0, 0, 0xF3, 0x8D, 0x93, 0x70]
         return [

@@ -23,6 +23,20 @@ public enum Fixtures {
             .with("x", .int(width / 2)).with("y", .int(0)).with("expand", .bool(true)).image()
     }
 
+    /// Encodes with a libvips saver (`pngsave_buffer`, `jpegsave_buffer`, ...) and its options.
+    /// PNGs keep no metadata unless the options say `strip` or `keep`: libvips 8.16 writes an
+    /// EXIF block into every PNG that keeps metadata, and Debian 12's libpng 1.6.39 then writes
+    /// that eXIf chunk twice (before and after IDAT), which strict readers rightly refuse.
+    /// Tests that need eXIf insert one chunk themselves.
+    public static func save(_ saver: String, _ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
+        var operation = VipsOperation(saver).with("in", .image(image))
+        if saver == "pngsave_buffer" && !options.contains(where: { $0.0 == "strip" || $0.0 == "keep" }) {
+            operation = operation.with("strip", .bool(true))
+        }
+        for (name, value) in options { operation = operation.with(name, value) }
+        return try operation.bytes()
+    }
+
     /// Decodes encoded bytes (any accepted format) into an image, trusting the input.
     public static func decode(_ bytes: [UInt8]) throws -> VImage {
         try ImageSource(bytes: bytes).header
