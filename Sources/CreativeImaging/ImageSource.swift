@@ -43,15 +43,7 @@ public final class ImageSource: @unchecked Sendable {
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
         // claims more bytes than the file has left.
         if format == .png, let overrun = PNGChunks.overrun(bytes) { throw .corruptImage(overrun) }
-        let header: VImage
-        do {
-            header = try VipsOperation(Self.loader(for: format))
-                .with("buffer", .bytes(bytes))
-                .with("fail_on", .enumeration(Self.failOn))
-                .image()
-        } catch {
-            throw .corruptImage(error.detail)
-        }
+        let header = try Self.load(bytes, format: format, sequential: false)
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }
@@ -77,12 +69,18 @@ public final class ImageSource: @unchecked Sendable {
     /// memory. Decoding errors surface when the pipeline is computed.
     /// - Throws: ``ImagingError/corruptImage(_:)`` when the header cannot be read.
     public func streamingImage() throws(ImagingError) -> VImage {
+        try Self.load(bytes, format: format, sequential: true)
+    }
+
+    /// The format's strict buffer loader over `bytes`: random access (pixels decoded whole on
+    /// first use) or sequential (one top-to-bottom pass). Only the header is read here.
+    /// - Throws: ``ImagingError/corruptImage(_:)`` when the header cannot be read.
+    private static func load(_ bytes: [UInt8], format: ImageFormat, sequential: Bool) throws(ImagingError) -> VImage {
+        var operation = VipsOperation(loader(for: format)).with("buffer", .bytes(bytes))
+            .with("fail_on", .enumeration(failOn))
+        if sequential { operation = operation.with("access", .enumeration("sequential")) }
         do {
-            return try VipsOperation(Self.loader(for: format))
-                .with("buffer", .bytes(bytes))
-                .with("access", .enumeration("sequential"))
-                .with("fail_on", .enumeration(Self.failOn))
-                .image()
+            return try operation.image()
         } catch {
             throw .corruptImage(error.detail)
         }
