@@ -1,62 +1,88 @@
 # creative-tool container image.
 #   docker build -t creative-tool .
 #   docker run --rm -v "$PWD:/work" creative-tool render ...
+#   docker run -p 8080:8080 -v "$PWD/token:/run/secrets/creative-tool/token:ro" creative-tool
 # Lint with scripts/lint-dockerfile.sh.
 
-# ---- build: Swift toolchain on Debian 12, same distribution as the runtime stage ----
 # 6.3 is the toolchain the project is developed and tested with (6.3.1); keep them in step,
 # e.g. Sources/CArtwork uses C23 #embed, which depends on the toolchain's bundled clang.
+# ---- libvips: the minimal libvips from Debian's sources (scripts/build-libvips.sh) ----
+# Its own stage, so this layer stays cached while the Swift sources change. When the sources
+# cannot be fetched the script warns and leaves no library: the image then uses libvips42.
+FROM swift:6.3-bookworm AS libvips
+COPY scripts/install-deps.sh scripts/build-libvips.sh /src/scripts/
+RUN /src/scripts/install-deps.sh && /src/scripts/build-libvips.sh /opt/libvips \
+    && mkdir -p /opt/libvips/lib
+
+# ---- build: Swift toolchain on Debian 12, same distribution as the runtime stage ----
 FROM swift:6.3-bookworm AS build
 WORKDIR /src
-
-# The same dependency script as the Makefile and CI (root here, so no sudo);
-# copied alone first so this layer stays cached while the sources change.
-COPY scripts/install-deps.sh scripts/build-libvips.sh scripts/
-RUN scripts/install-deps.sh && scripts/build-libvips.sh /opt/libvips
-
+COPY scripts/install-deps.sh scripts/
+RUN scripts/install-deps.sh
+COPY --from=libvips /opt/libvips /opt/libvips
 # Package.swift also needs Tests/ and TestImages/ (embedded artwork); .dockerignore trims the rest.
 COPY . .
-RUN mkdir -p .build && ln -sfn /opt/libvips .build/libvips \
-    && swift build -c release --static-swift-stdlib \
-    && install -D -m 0755 .build/release/creative-tool /out/creative-tool \
-    && install -D -m 0644 -t /out/lib /opt/libvips/lib/libvips.so.42*
+# CREATIVE_LIBVIPS=installed: the binary looks for libvips only in ../lib/creative-tool beside
+# itself (no build-tree path in its RUNPATH). Only the real file of libvips.so.42 is copied, once.
+RUN if [ -f /opt/libvips/lib/pkgconfig/vips.pc ]; then export PKG_CONFIG_PATH=/opt/libvips/lib/pkgconfig; fi \
+    && CREATIVE_LIBVIPS=installed swift build -c release --static-swift-stdlib \
+    && install -D -m 0755 .build/release/creative-tool /out/bin/creative-tool \
+    && mkdir -p /out/lib \
+    && if [ -e /opt/libvips/lib/libvips.so.42 ]; then \
+           install -m 0644 "$(readlink -f /opt/libvips/lib/libvips.so.42)" /out/lib/libvips.so.42; fi
 
 # ---- runtime: only the shared libraries the binary links (see ldd) and the fonts ----
 FROM debian:bookworm-slim
 
-# The minimal libvips (built above from Debian's source) needs only these of Debian's libraries;
-# libmicrohttpd12 is the HTTP service.
+# Found through the binary's RUNPATH $ORIGIN/../lib/creative-tool; empty when the minimal
+# libvips could not be built, and then Debian's libvips42 is installed below instead.
+COPY --from=build /out/lib/ /usr/local/lib/creative-tool/
+# The minimal libvips needs only these of Debian's libraries; libmicrohttpd12 is the HTTP service.
 # Versions are not pinned: bookworm point and security releases replace them on the mirrors.
 # hadolint ignore=DL3008
-RUN apt-get update \
+RUN extra="" \
+    && if [ ! -e /usr/local/lib/creative-tool/libvips.so.42 ]; then extra="libvips42"; fi \
+    && apt-get update \
     && apt-get install -y --no-install-recommends \
         libglib2.0-0 libexpat1 libimagequant0 libcgif0 libexif12 libjpeg62-turbo libpng16-16 \
         libwebp7 libwebpmux3 libwebpdemux2 libpangocairo-1.0-0 libpango-1.0-0 libcairo2 \
         liblcms2-2 libstdc++6 \
         libmicrohttpd12 \
         fonts-dejavu-core \
+        $extra \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 creative \
     && useradd --system --uid 10001 --gid creative --home-dir /work --no-create-home \
         --shell /usr/sbin/nologin creative \
     && install -d -o creative -g creative /work
+COPY --from=build /out/bin/creative-tool /usr/local/bin/creative-tool
 
-COPY --from=build /out/creative-tool /usr/local/bin/creative-tool
-# Found through the binary's rpath $ORIGIN/../lib/creative-tool.
-COPY --from=build /out/lib/ /usr/local/lib/creative-tool/
+# The service's ports: the data plane, and the probes on their own listener. The HEALTHCHECK
+# and `serve` both read them from here (change them with `docker run -e`).
+ENV CREATIVE_PORT=8080 CREATIVE_ADMIN_PORT=8081
 
 # Numeric, so the runtime (e.g. Kubernetes runAsNonRoot) can check it is not root.
 USER 10001:10001
 WORKDIR /work
-# Fails the build if a shared library is missing from this stage.
-RUN creative-tool --help > /dev/null
+# Fails the build when a runtime library is missing: a real render of the built-in artwork, and
+# the service answering its own health check (then stopped with kill: DL3001 is about running
+# interactive tools in a container, not this).
+SHELL ["/bin/sh", "-eu", "-c"]
+# hadolint ignore=DL3001
+RUN creative-tool --version \
+    && creative-tool render --slot 390x61 --scale 3 --output /tmp/smoke.png \
+    && test -s /tmp/smoke.png && rm /tmp/smoke.png \
+    && (creative-tool serve & echo $! > /tmp/serve.pid) \
+    && ok=no && for _ in 1 2 3 4 5 6 7 8 9 10; do \
+           if creative-tool serve --healthcheck; then ok=yes; break; fi; sleep 0.5; done \
+    && kill "$(cat /tmp/serve.pid)" && rm /tmp/serve.pid && test "$ok" = yes
 
-# The HTTP service; the container's network namespace is its boundary, so it binds every interface.
-# Add "--token-file", "/run/secrets/token" to require a bearer token on the /v1 routes.
 EXPOSE 8080
-# The image has no curl or wget: `serve --healthcheck` GETs /healthz on 127.0.0.1:8080 itself.
+# The image has no curl or wget: `serve --healthcheck` GETs /healthz on the admin port itself.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
-    CMD ["creative-tool", "serve", "--healthcheck", "--port", "8080"]
+    CMD ["creative-tool", "serve", "--healthcheck"]
 
 ENTRYPOINT ["creative-tool"]
-CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]
+# The service on every interface of the container, with the bearer token from a mounted secret
+# (binding beyond loopback without a token is refused).
+CMD ["serve", "--host", "0.0.0.0", "--token-file", "/run/secrets/creative-tool/token"]

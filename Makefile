@@ -1,17 +1,26 @@
 # creative-tool: build, test, demo, benchmarks. Every target installs what is missing first.
+#
+# LIBVIPS=minimal (default): a minimal libvips 8.16 built from Debian's sources into .build/libvips
+#   (scripts/build-libvips.sh); when that cannot be done, one warning and the system libvips.
+# LIBVIPS=system: Debian's libvips42 on purpose, built in .build/system beside the other.
+LIBVIPS ?= minimal
+export LIBVIPS
 SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib
-BIN = .build/release/creative-tool
+SCRATCH = $(if $(filter system,$(LIBVIPS)),.build/system,.build)
+BIN = $(SCRATCH)/release/creative-tool
 OUT ?= out
+# Every recipe line that compiles or runs Swift starts with this.
+ENV = . scripts/libvips-env.sh &&
 
 .PHONY: deps build test docs demo bench fuzz clean apitest loadtest
 
-# apt packages, then the minimal libvips the binaries load first (scripts/build-libvips.sh).
+# apt packages, then (LIBVIPS=minimal) the minimal libvips the binaries load first.
 deps:
 	@scripts/install-deps.sh
-	@scripts/build-libvips.sh > /dev/null
+	@if [ "$(LIBVIPS)" = minimal ]; then scripts/build-libvips.sh > /dev/null; fi
 
 build: deps
-	swift build $(SWIFT_BUILD_FLAGS)
+	$(ENV) swift build --scratch-path "$$SWIFT_SCRATCH" $(SWIFT_BUILD_FLAGS)
 
 # The whole test suite: unit tests of every library, end-to-end tests of the built binary and
 # of the HTTP service, then the specs (openapi.yaml, deploy/kubernetes.yaml) and the Dockerfile lint.
@@ -43,7 +52,7 @@ loadtest: build
 SECONDS ?= 60
 
 fuzz: deps
-	scripts/fuzz.sh $(SECONDS)
+	$(ENV) scripts/fuzz.sh $(SECONDS)
 
 clean:
 	rm -rf .build $(OUT)

@@ -1,11 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// A minimal libvips built by `scripts/build-libvips.sh` (`make deps` runs it) lives here; binaries
-/// look for libvips.so.42 here first (or, installed, in ../lib/creative-tool beside the binary)
-/// and fall back to the system's when it is absent. Debian's libvips maps ~104 shared libraries
-/// at every start; this one about half as many.
-let minimalLibvips = Context.packageDirectory + "/.build/libvips/lib"
+/// Which libvips the binaries load, chosen when building (the Makefile sets `CREATIVE_LIBVIPS`):
+/// - `minimal` (default): the minimal libvips that `scripts/build-libvips.sh` (`make deps`) builds
+///   into .build/libvips, looked for there first, then in ../lib/creative-tool beside the binary
+///   (an installed layout); when neither holds one, the system's libvips42 is loaded.
+/// - `installed`: only ../lib/creative-tool beside the binary (the container image: no build-tree
+///   path in the runtime search path).
+/// - `system`: Debian's libvips42, through the normal library search.
+/// Debian's libvips maps ~104 shared libraries at every start; the minimal one about half as many.
+let libvipsSearchPaths: [String] = switch Context.environment["CREATIVE_LIBVIPS"] ?? "minimal" {
+case "system": []
+case "installed": ["$ORIGIN/../lib/creative-tool"]
+default: [Context.packageDirectory + "/.build/libvips/lib", "$ORIGIN/../lib/creative-tool"]
+}
+let libvipsRpath = libvipsSearchPaths.flatMap { ["-Xlinker", "-rpath", "-Xlinker", $0] }
 
 let package = Package(
     name: "creative-tool",
@@ -29,8 +38,7 @@ let package = Package(
         .target(name: "CreativeCore"),
         // Pixels: libvips (and libpng for strict PNG checks).
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNGCheck", "CArtwork"],
-                linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", minimalLibvips,
-                                               "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/creative-tool"])]),
+                linkerSettings: libvipsRpath.isEmpty ? [] : [.unsafeFlags(libvipsRpath)]),
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
         .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD",
                                                         "CMicroHTTPDLoader"]),
@@ -44,8 +52,10 @@ let package = Package(
         .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore"],
                 path: "Tests/CreativeTestSupport"),
         .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
+        // Little CMS, which writes the non-sRGB colour profiles some tests embed.
+        .systemLibrary(name: "CLCMS2", path: "Tests/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .testTarget(name: "CreativeImagingTests",
-                    dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport"]),
+                    dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport", "CLCMS2"]),
         .testTarget(name: "CreativeCLITests",
                     dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging"]),

@@ -13,10 +13,7 @@ cd "$(dirname "$0")/.."
 BIN=${1:-.build/release/creative-tool}
 MAX_EXAMPLES=${2:-${MAX_EXAMPLES:-100}}
 
-if ! command -v schemathesis > /dev/null; then
-    python3 -m pip install --quiet --disable-pip-version-check schemathesis 2> /dev/null \
-        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages schemathesis
-fi
+PATH="$(scripts/python-tools.sh schemathesis):$PATH"
 
 . "$(dirname "$0")/serve-lib.sh"
 

@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
 # Validates openapi.yaml (openapi-spec-validator) and deploy/kubernetes.yaml (kubernetes-validate),
-# installing the two PyPI tools first when they are missing.
+# both from PyPI in the project's venv (scripts/python-tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=()
-command -v openapi-spec-validator > /dev/null || need+=(openapi-spec-validator)
-command -v kubernetes-validate > /dev/null || need+=(kubernetes-validate)
-if [ ${#need[@]} -gt 0 ]; then
-    python3 -m pip install --quiet --disable-pip-version-check "${need[@]}" 2> /dev/null \
-        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "${need[@]}"
-fi
+PATH="$(scripts/python-tools.sh openapi-spec-validator kubernetes-validate):$PATH"
 
 openapi-spec-validator openapi.yaml
 # --strict: unknown fields are errors too. The Kubernetes version is pinned so the result does not

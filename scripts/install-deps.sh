@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages creative-tool needs, only those that are missing.
-#   scripts/install-deps.sh          build and runtime packages (libraries, fonts)
+#   scripts/install-deps.sh          build and runtime packages (libraries, fonts; lcms2 for tests)
 #   scripts/install-deps.sh bench    plus the peers the benchmarks compare against
 # Used by the Makefile, CI and the Dockerfile's build stage, so all three install the same.
 set -euo pipefail
 
-packages=(pkg-config libvips-dev libpng-dev libmicrohttpd-dev fonts-dejavu-core)
+packages=(pkg-config libvips-dev libpng-dev libmicrohttpd-dev liblcms2-dev fonts-dejavu-core)
 if [ "${1:-}" = "bench" ]; then
     packages+=(imagemagick libvips-tools hyperfine wrk python3-pil time)
 fi

@@ -41,7 +41,8 @@ public enum CommandLineTool {
             return ExitCode.success
         }
         if first == "--version" {
-            Streams.outLine("creative-tool \(version) (libvips \(VipsRuntime.version))")
+            let library = VipsRuntime.libraryPath.map { ", \($0)" } ?? ""
+            Streams.outLine("creative-tool \(version) (libvips \(VipsRuntime.version)\(library))")
             return ExitCode.success
         }
         guard let command = subcommands.first(where: { $0.name == first }) else {

@@ -48,6 +48,25 @@ public enum VipsRuntime {
         return version >= (8, 15, 3)
     }()
 
+    /// The file the libvips library was loaded from (the minimal build or the system's), as the
+    /// process's memory map names it; nil when libvips is linked statically.
+    public static var libraryPath: String? {
+        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(maps) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, maps) > 0, let line {
+            // address perms offset device inode path
+            var text = String(cString: line)
+            if text.hasSuffix("\n") { text.removeLast() }
+            if let slash = text.firstIndex(of: "/"), text.contains("/libvips.so") {
+                return String(text[slash...])
+            }
+        }
+        return nil
+    }
+
     /// Takes libvips' accumulated error text and clears it.
     static func lastVipsError() -> String {
         let text = String(cString: vips_error_buffer())

@@ -8,7 +8,14 @@ extension Fixtures {
     /// profile, and only that.
     static func png(_ image: VImage, _ options: [(String, VipsArgument)] = [],
                     keepingProfile: Bool = false) throws -> [UInt8] {
-        try save("pngsave_buffer", image, (keepingProfile ? [("keep", .flags("icc"))] : []) + options)
+        try save("pngsave_buffer", image, (keepingProfile ? [keepProfile] : []) + options)
+    }
+
+    /// The saver option that keeps the ICC profile: `keep=icc` from libvips 8.15, which replaced
+    /// `strip`; before that, `strip=false` (8.14 writes eXIf once, so keeping all is harmless).
+    static var keepProfile: (String, VipsArgument) {
+        let version = VipsRuntime.version.split(separator: ".").compactMap { Int($0) }
+        return version.lexicographicallyPrecedes([8, 15]) ? ("strip", .bool(false)) : ("keep", .flags("icc"))
     }
 
     static func jpeg(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {

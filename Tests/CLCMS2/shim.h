@@ -1,0 +1,2 @@
+// Little CMS, for tests that need colour profiles other than sRGB.
+#include <lcms2.h>
