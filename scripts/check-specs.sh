@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PATH="$(scripts/python-tools.sh openapi-spec-validator kubernetes-validate):$PATH"
+. scripts/lint-steps.sh
+need_python_tools check-specs openapi-spec-validator kubernetes-validate
 
 openapi-spec-validator openapi.yaml
 # --strict: unknown fields are errors too. The Kubernetes version is pinned so the result does not

