@@ -30,24 +30,46 @@ final class OutputSafetyTests: XCTestCase {
 
     // MARK: render --output and special files
 
+    /// The device `/dev/NAME` (character device `major`, `minor`), or, where this process may
+    /// make device nodes (root), a node of the same device in the scratch folder: a regression
+    /// that replaces the node then replaces the copy, not the machine's `/dev/null`.
+    private func device(_ name: String, _ major: dev_t, _ minor: dev_t) -> String {
+        let copy = folder.appendingPathComponent(name).path
+        return mknod(copy, S_IFCHR | 0o666, major << 8 | minor) == 0 ? copy : "/dev/\(name)"
+    }
+
+    /// `/dev/stdout`, or, for root, a link in the scratch folder to what it links to.
+    private func standardOutputLink() throws -> String {
+        guard geteuid() == 0 else { return "/dev/stdout" }
+        let link = folder.appendingPathComponent("stdout").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/proc/self/fd/1")
+        return link
+    }
+
     /// As root, `--output /dev/full` or `--output /dev/stdout` turned the device node or symlink
     /// into a regular file.
     func testDevicesAndStandardOutputAreWrittenNotReplaced() throws {
-        let full = try render("/dev/full")
-        XCTAssertEqual(full.status, 1, full.stderr)
-        XCTAssertTrue(full.stderr.contains("io_error") && full.stderr.contains("/dev/full"), full.stderr)
-        XCTAssertEqual(kind("/dev/full"), S_IFCHR)
+        let full = device("full", 1, 7)
+        let failed = try render(full)
+        XCTAssertEqual(failed.status, 1, failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("io_error") && failed.stderr.contains("No space left on device"), failed.stderr)
+        XCTAssertEqual(kind(full), S_IFCHR)
 
-        let null = try render("/dev/null")
-        XCTAssertEqual(null.status, 0, null.stderr)
-        XCTAssertEqual(kind("/dev/null"), S_IFCHR)
+        let null = device("null", 1, 3)
+        let discarded = try render(null)
+        XCTAssertEqual(discarded.status, 0, discarded.stderr)
+        XCTAssertEqual(kind(null), S_IFCHR)
 
-        let standard = try render("/dev/stdout")
+        let link = try standardOutputLink()
+        let standard = try render(link)
         XCTAssertEqual(standard.status, 0, standard.stderr)
-        XCTAssertEqual(kind("/dev/stdout"), S_IFLNK)
+        XCTAssertEqual(kind(link), S_IFLNK)
         XCTAssertEqual(try ImageSource(bytes: standard.stdout).header.size, PixelSize(width: 320, height: 50),
                        "standard output holds the image and nothing else")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+        let fd = try render("/dev/fd/1")
+        XCTAssertEqual(try ImageSource(bytes: fd.stdout).header.size, PixelSize(width: 320, height: 50))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") },
+                       [], "no temporary file left")
     }
 
     /// A FIFO given as output was replaced by a regular file.
