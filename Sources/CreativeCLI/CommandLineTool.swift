@@ -1,8 +1,5 @@
 import CreativeCore
 import CreativeImaging
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One subcommand: its name, its help, and how it runs.
 protocol Subcommand {
@@ -87,10 +84,7 @@ public enum CommandLineTool {
     /// name that is not UTF-8 still opens the file it names.
     public static func arguments() -> [String] {
         (1..<Int(CommandLine.argc)).compactMap { index in
-            CommandLine.unsafeArgv[index].map { argument in
-                PathBytes.string(UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self),
-                                                     count: strlen(argument)))
-            }
+            CommandLine.unsafeArgv[index].map { PathBytes.string(cString: $0) }
         }
     }
 

@@ -31,6 +31,15 @@ public enum PathBytes {
         return String(scalars)
     }
 
+    /// A NUL-terminated C string (an argument, a path from the system) as text.
+    public static func string(cString: UnsafePointer<CChar>) -> String {
+        var length = 0
+        while cString[length] != 0 { length += 1 }
+        return UnsafeRawPointer(cString).withMemoryRebound(to: UInt8.self, capacity: length) { start in
+            string(UnsafeBufferPointer(start: start, count: length))
+        }
+    }
+
     /// The bytes a text stands for: its UTF-8, with each carried scalar as its byte.
     public static func bytes(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
