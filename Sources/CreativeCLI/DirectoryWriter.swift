@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -98,7 +99,9 @@ enum DirectoryWriter {
 
     /// The entries of a folder that process did not write: every entry unless `manifest.json`
     /// is a regular file starting with the marker; then each entry that is not `manifest.json`
-    /// or a regular file listed in it as a `"file"` of a render or the preview.
+    /// or a regular file the manifest lists as a render or the preview with exactly its bytes
+    /// (`"file":NAME,"bytes":N,"sha256":HEX`, in the order CreativeJob writes them): a file
+    /// someone changed or added is never taken for process's own.
     static func strays(in folder: String) -> [String] {
         let entries = names(in: folder)
         guard !entries.isEmpty else { return [] }
@@ -108,12 +111,16 @@ enum DirectoryWriter {
               manifest.starts(with: prefix), let listing = manifest.firstRange(of: Array("\"renders\":".utf8)) else {
             return entries
         }
-        // String values are escaped JSON, so `"file":"NAME"` past `"renders":` is a listed file.
+        // String values are escaped JSON, so these fields past `"renders":` are a listed file.
         let listed = manifest[listing.upperBound...]
         return entries.filter { name in
             if name == "manifest.json" { return false }
-            let field = Array("\"file\":\(JSONValue.string(name).serialized())".utf8)
-            return !(isRegular("\(folder)/\(name)") && listed.firstRange(of: field) != nil)
+            guard isRegular("\(folder)/\(name)"), let bytes = try? FileIO.read("\(folder)/\(name)", limit: 1 << 26) else {
+                return true
+            }
+            let fields = "\"file\":\(JSONValue.string(name).serialized()),\"bytes\":\(bytes.count),"
+                + "\"sha256\":\"\(Checksum.sha256(bytes))\""
+            return listed.firstRange(of: Array(fields.utf8)) == nil
         }
     }
 

@@ -127,6 +127,18 @@ final class ProcessOutputDirTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: url("empty").path), ["manifest.json"])
     }
 
+    /// A file of an earlier output that someone changed, or one added with a listed name, is not
+    /// process's own any more: the folder is not replaced.
+    func testAChangedFileInAnEarlierOutputIsKept() throws {
+        XCTAssertEqual(try Tool.run(["process", art.path, "--output-dir", "out"], in: folder).status, 0)
+        try write("my edit\n", "out/preview.png")
+        let before = try snapshot(url("out"))
+        assertRefused(try Tool.run(["process", art.path, "--output-dir", "out"], in: folder))
+        assertRefused(try Tool.run(["process", "/typo.png", "--output-dir", "out"], in: folder))
+        XCTAssertEqual(try snapshot(url("out")), before)
+        XCTAssertEqual(hidden(), [])
+    }
+
     /// A symbolic link to a folder, used as `--output-dir`, works: the link stays, the folder it
     /// names gets the output (it failed with "link exists and is not a folder").
     func testASymlinkToAFolderIsWrittenThrough() throws {
