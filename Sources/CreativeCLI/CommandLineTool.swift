@@ -37,23 +37,20 @@ public enum CommandLineTool {
             return ExitCode.usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            Streams.out(overview + "\n")
-            return ExitCode.success
+            return printed(overview + "\n", command: nil)
         }
         if first == "--version" {
             let library = VipsRuntime.libraryPath.map { ", \($0)" } ?? ""
-            Streams.outLine("creative-tool \(version) (libvips \(VipsRuntime.version)\(library))")
-            return ExitCode.success
+            return printed("creative-tool \(version) (libvips \(VipsRuntime.version)\(library))\n", command: nil)
         }
         guard let command = subcommands.first(where: { $0.name == first }) else {
-            Streams.errLine("creative-tool: unknown command '\(first)'")
+            Streams.errEscaped("creative-tool: unknown command '\(first)'")
             Streams.errLine(overview)
             return ExitCode.usage
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            Streams.out(command.usage + "\n")
-            return ExitCode.success
+            return printed(command.usage + "\n", command: command.name)
         }
         do {
             let parsed = try ParsedArguments(rest, options: command.options, flags: command.flags)
@@ -61,13 +58,34 @@ public enum CommandLineTool {
         } catch {
             switch error {
             case .usage(let message):
-                Streams.errLine("creative-tool \(command.name): \(message)")
+                Streams.errEscaped("creative-tool \(command.name): \(message)")
                 Streams.errLine("hint: see 'creative-tool \(command.name) --help'")
                 Streams.errLine(command.usage)
             case .failed(let code, let message):
-                Streams.errLine("creative-tool \(command.name): \(code): \(message)")
+                Streams.errEscaped("creative-tool \(command.name): \(code): \(message)")
             }
             return error.exitCode
+        }
+    }
+
+    /// Prints help or version text: exit 0, or 1 with a message when standard output refuses it.
+    private static func printed(_ text: String, command: String?) -> Int32 {
+        do {
+            try Streams.out(text)
+            return ExitCode.success
+        } catch {
+            if case .failed(let code, let message) = error {
+                Streams.errEscaped("creative-tool\(command.map { " " + $0 } ?? ""): \(code): \(message)")
+            }
+            return error.exitCode
+        }
+    }
+
+    /// The arguments after the program name, each as its exact bytes (``PathBytes``): a file
+    /// name that is not UTF-8 still opens the file it names.
+    public static func arguments() -> [String] {
+        (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { PathBytes.string(cString: $0) }
         }
     }
 

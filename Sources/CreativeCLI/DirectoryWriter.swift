@@ -1,60 +1,203 @@
+import CreativeCore
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Writes a folder of files so that it appears whole or not at all.
+/// Writes the folder of `process` so that it appears whole or not at all, and never replaces
+/// anything the tool did not write.
+///
+/// A folder may be replaced only when it is empty or is an earlier output of `process`: its
+/// `manifest.json` starts with the marker field and every other entry is a file that manifest
+/// lists. The folder holding the input, or any folder above it, is never replaced. Otherwise
+/// the run stops with `output_dir_not_ours` and nothing is touched. The check runs before the
+/// job and again at the swap, on the old folder itself, which is swapped back if it changed.
 ///
 /// The files go into a hidden sibling `.NAME.partial-PID`, are flushed, then the sibling
 /// replaces `NAME` in one rename (an atomic exchange when `NAME` exists, after which the old
-/// contents are removed). A run killed midway leaves only a hidden partial folder, which the
-/// next run removes.
-public enum DirectoryWriter {
-    /// Writes `files` (name, bytes) as the folder `path`, replacing what was there.
-    public static func write(_ files: [(String, [UInt8])], to path: String) throws(FileIO.ReadFailure) {
-        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        let (parent, base) = split(trimmed)
-        guard !base.isEmpty, base != ".", base != ".." else { throw .failed("\(path): not a folder name") }
-        for (name, _) in files where name.contains("/") || name.hasPrefix(".") {
-            throw .failed("refusing file name \(name)")
+/// folder's files are removed). A run killed midway leaves only a hidden partial folder, which
+/// the next run removes. A symbolic link given as the folder stays; the folder it names is
+/// replaced.
+enum DirectoryWriter {
+    /// The field `process` writes first in its manifest, naming the tool that wrote the folder.
+    static let markerKey = "written_by"
+    static let markerValue = "creative-tool process"
+
+    /// The manifest with the marker as its first field.
+    static func marked(_ manifest: JSONValue) -> JSONValue {
+        guard case .object(let fields) = manifest else { return manifest }
+        return .object([(markerKey, .string(markerValue))] + fields)
+    }
+
+    /// A folder to write, after the links at its end are followed.
+    struct Target {
+        /// What the caller named (for messages).
+        let given: String
+        /// The folder to create or replace, no link.
+        let path: String
+        let parent: String
+        let name: String
+    }
+
+    /// The folder `path` names, checked: it may be created or replaced (see the type's rules).
+    /// `input` is the file being processed (`-` for standard input).
+    /// - Throws: `output_dir_not_ours`, or `io_error` when the path cannot be inspected.
+    static func target(_ path: String, input: String) throws(CLIError) -> Target {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let end: FileIO.LinkEnd
+        do { end = try FileIO.followLinks(trimmed) } catch { throw ioError(error) }
+        guard case .path(let resolved, _) = end else {
+            throw .failed(code: "io_error", message: "\(path): not a folder name")
         }
-        try FileIO.makeDirectory(parent)
+        let (parent, name) = FileIO.split(resolved)
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw .failed(code: "io_error", message: "\(path): not a folder name")
+        }
+        let target = Target(given: path, path: resolved, parent: parent, name: name)
+        try checkReplaceable(target, input: input)
+        return target
+    }
+
+    /// Throws `output_dir_not_ours` unless the target is absent, empty, or an earlier output
+    /// that does not hold the input.
+    private static func checkReplaceable(_ target: Target, input: String) throws(CLIError) {
+        var info = stat()
+        guard lstat(FileIO.cPath(target.path), &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw notOurs(target, "it exists and is not a folder")
+        }
+        if let folder = FileIO.realPath(target.path), input != "-" {
+            let holders = [input, FileIO.realPath(input) ?? input].map { existingFolder(of: $0) }
+            if folder == "/" || holders.contains(where: { $0 == folder || $0.hasPrefix(folder + "/") }) {
+                throw notOurs(target, "it holds the input \(input)")
+            }
+        }
+        let strays = self.strays(in: target.path)
+        if !strays.isEmpty {
+            let shown = strays.prefix(3).joined(separator: ", ") + (strays.count > 3 ? ", ..." : "")
+            throw notOurs(target, "it holds files process did not write (\(shown))")
+        }
+    }
+
+    private static func notOurs(_ target: Target, _ reason: String) -> CLIError {
+        .failed(code: "output_dir_not_ours",
+                message: "\(target.given): \(reason); nothing was changed. Name a new or empty folder, "
+                    + "or one an earlier process run wrote")
+    }
+
+    /// The canonical path of the folder holding `path`, or of its nearest existing ancestor.
+    private static func existingFolder(of path: String) -> String {
+        var folder = FileIO.split(path).parent
+        while true {
+            if let real = FileIO.realPath(folder) { return real }
+            let up = FileIO.split(folder).parent
+            if up == folder { return "/" }
+            folder = up
+        }
+    }
+
+    /// The entries of a folder that process did not write: every entry unless `manifest.json`
+    /// is a regular file starting with the marker; then each entry that is not `manifest.json`
+    /// or a regular file the manifest lists as a render or the preview with exactly its bytes
+    /// (`"file":NAME,"bytes":N,"sha256":HEX`, in the order CreativeJob writes them): a file
+    /// someone changed or added is never taken for process's own.
+    static func strays(in folder: String) -> [String] {
+        let entries = names(in: folder)
+        guard !entries.isEmpty else { return [] }
+        let manifestPath = "\(folder)/manifest.json"
+        let prefix = Array("{\(JSONValue.string(markerKey).serialized()):\(JSONValue.string(markerValue).serialized()),".utf8)
+        guard isRegular(manifestPath), let manifest = try? FileIO.read(manifestPath, limit: 1 << 22),
+              manifest.starts(with: prefix), let listing = manifest.firstRange(of: Array("\"renders\":".utf8)) else {
+            return entries
+        }
+        // String values are escaped JSON, so these fields past `"renders":` are a listed file.
+        let listed = manifest[listing.upperBound...]
+        return entries.filter { name in
+            if name == "manifest.json" { return false }
+            guard isRegular("\(folder)/\(name)"), let bytes = try? FileIO.read("\(folder)/\(name)", limit: 1 << 26) else {
+                return true
+            }
+            let fields = "\"file\":\(JSONValue.string(name).serialized()),\"bytes\":\(bytes.count),"
+                + "\"sha256\":\"\(Checksum.sha256(bytes))\""
+            return listed.firstRange(of: Array(fields.utf8)) == nil
+        }
+    }
+
+    /// Writes `files` (name, bytes) as the target folder, replacing what was there.
+    /// - Throws: `output_dir_not_ours` when the folder became someone else's since
+    ///   ``target(_:input:)`` (it is then left as it was), `io_error` when writing fails.
+    static func write(_ files: [(String, [UInt8])], to target: Target, input: String) throws(CLIError) {
+        for (name, _) in files where name.contains("/") || name.hasPrefix(".") {
+            throw .failed(code: "io_error", message: "refusing file name \(name)")
+        }
+        let (parent, base) = (target.parent, target.name)
+        do { try FileIO.makeDirectory(parent) } catch { throw ioError(error) }
         removeStalePartials(parent: parent, base: base)
         let partial = "\(parent)/.\(base).partial-\(getpid())"
         removeTree(partial)
-        guard mkdir(partial, 0o755) == 0 else { throw .failed("cannot create \(partial): \(errorText())") }
-        do throws(FileIO.ReadFailure) {
+        guard mkdir(FileIO.cPath(partial), 0o755) == 0 else {
+            throw .failed(code: "io_error", message: "cannot create \(partial): \(FileIO.errorText())")
+        }
+        do throws(CLIError) {
             for (name, bytes) in files {
-                try FileIO.writeAtomically(bytes, to: "\(partial)/\(name)")
+                do { try FileIO.writeAtomically(bytes, to: "\(partial)/\(name)") } catch { throw ioError(error) }
             }
             try syncDirectory(partial)
-            var info = stat()
-            if lstat(trimmed, &info) == 0 {
-                guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .failed("\(path) exists and is not a folder") }
-                if exchange(partial, trimmed) {
-                    // `NAME` is the new folder; the old one now sits under the partial name.
-                    removeTree(partial)
-                    try syncDirectory(parent)
-                    return
-                }
-                // No atomic exchange here (old kernel or file system): two renames, with a
-                // moment in which `NAME` is absent (never half written).
-                let old = "\(parent)/.\(base).old-\(getpid())"
-                removeTree(old)
-                guard rename(trimmed, old) == 0 else { throw .failed("cannot replace \(path): \(errorText())") }
-                guard rename(partial, trimmed) == 0 else {
-                    let reason = errorText()
-                    rename(old, trimmed)
-                    throw .failed("cannot replace \(path): \(reason)")
-                }
-                removeTree(old)
-            } else if rename(partial, trimmed) != 0 {
-                throw .failed("cannot create \(path): \(errorText())")
+            try checkReplaceable(target, input: input)
+            if exists(target.path) {
+                try swapIn(partial, target)
+            } else if rename(FileIO.cPath(partial), FileIO.cPath(target.path)) != 0 {
+                throw .failed(code: "io_error", message: "cannot create \(target.given): \(FileIO.errorText())")
             }
             try syncDirectory(parent)
         } catch {
             removeTree(partial)
             throw error
         }
+    }
+
+    /// Puts the new folder `partial` in place of the existing target, then removes the old
+    /// folder's files, after checking once more that they are all process's; if they are not,
+    /// the old folder is put back. The new folder is removed by the caller on a throw.
+    private static func swapIn(_ partial: String, _ target: Target) throws(CLIError) {
+        if exchange(partial, target.path) {
+            // The target is the new folder; the old one now sits under the partial name.
+            guard strays(in: partial).isEmpty else {
+                _ = exchange(partial, target.path)
+                throw notOurs(target, "files appeared in it while the job ran")
+            }
+            removeOwnFolder(partial)
+            return
+        }
+        // No atomic exchange here (old kernel or file system): two renames, with a moment in
+        // which the folder is absent (never half written).
+        let old = "\(target.parent)/.\(target.name).old-\(getpid())"
+        removeTree(old)
+        guard rename(FileIO.cPath(target.path), FileIO.cPath(old)) == 0 else {
+            throw .failed(code: "io_error", message: "cannot replace \(target.given): \(FileIO.errorText())")
+        }
+        guard rename(FileIO.cPath(partial), FileIO.cPath(target.path)) == 0 else {
+            let reason = FileIO.errorText()
+            rename(FileIO.cPath(old), FileIO.cPath(target.path))
+            throw .failed(code: "io_error", message: "cannot replace \(target.given): \(reason)")
+        }
+        guard strays(in: old).isEmpty else {
+            rename(FileIO.cPath(target.path), FileIO.cPath(partial))
+            rename(FileIO.cPath(old), FileIO.cPath(target.path))
+            throw notOurs(target, "files appeared in it while the job ran")
+        }
+        removeOwnFolder(old)
+    }
+
+    /// Removes a folder whose entries were all checked to be process's files (no subfolders).
+    private static func removeOwnFolder(_ path: String) {
+        for name in names(in: path) { unlink(FileIO.cPath("\(path)/\(name)")) }
+        rmdir(FileIO.cPath(path))
+    }
+
+    private static func ioError(_ error: FileIO.ReadFailure) -> CLIError {
+        Inputs.failure(error, path: "", maxBytes: 0)
     }
 
     private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
@@ -70,61 +213,70 @@ public enum DirectoryWriter {
     static func exchange(_ first: String, _ second: String) -> Bool {
         let renameExchange: UInt32 = 1 << 1
         guard let renameat2 else { return false }
-        return renameat2(AT_FDCWD, first, AT_FDCWD, second, renameExchange) == 0
+        return renameat2(AT_FDCWD, FileIO.cPath(first), AT_FDCWD, FileIO.cPath(second), renameExchange) == 0
     }
 
-    /// Removes `.BASE.partial-PID` and `.BASE.old-PID` folders whose process is gone.
+    /// Removes `.BASE.partial-PID` and `.BASE.old-PID` folders whose process is gone, when they
+    /// hold only what a run puts there (renders, `manifest.json`, temporary files).
     static func removeStalePartials(parent: String, base: String) {
-        guard let directory = opendir(parent) else { return }
-        defer { closedir(directory) }
         var stale: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in names(in: parent) {
             for marker in [".\(base).partial-", ".\(base).old-"] where name.hasPrefix(marker) {
                 if let pid = Int32(name.dropFirst(marker.count)), kill(pid, 0) != 0, errno == ESRCH {
                     stale.append("\(parent)/\(name)")
                 }
             }
         }
-        stale.forEach(removeTree)
-    }
-
-    /// Removes a folder and everything under it (symbolic links are removed, not followed).
-    static func removeTree(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            if let directory = opendir(path) {
-                var names: [String] = []
-                while let entry = readdir(directory) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                    }
-                    if name != "." && name != ".." { names.append(name) }
-                }
-                closedir(directory)
-                for name in names { removeTree("\(path)/\(name)") }
+        for folder in stale {
+            let own = names(in: folder).allSatisfy { name in
+                isRegular("\(folder)/\(name)")
+                    && (name == "manifest.json" || name.hasSuffix(".png") || name.contains(".tmp-"))
             }
-            rmdir(path)
-        } else {
-            unlink(path)
+            if own { removeOwnFolder(folder) }
         }
     }
 
-    private static func syncDirectory(_ path: String) throws(FileIO.ReadFailure) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .failed("cannot open \(path): \(errorText())") }
+    /// Removes a folder and everything under it (symbolic links are removed, not followed).
+    /// Only for folders this run created.
+    static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(FileIO.cPath(path), &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            for name in names(in: path) { removeTree("\(path)/\(name)") }
+            rmdir(FileIO.cPath(path))
+        } else {
+            unlink(FileIO.cPath(path))
+        }
+    }
+
+    /// The entries of a folder, without `.` and `..` (empty when it cannot be read).
+    static func names(in folder: String) -> [String] {
+        guard let directory = opendir(FileIO.cPath(folder)) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(Array(raw.prefix { $0 != 0 })) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    private static func isRegular(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(FileIO.cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(FileIO.cPath(path), &info) == 0
+    }
+
+    private static func syncDirectory(_ path: String) throws(CLIError) {
+        let descriptor = open(FileIO.cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .failed(code: "io_error", message: "cannot open \(path): \(FileIO.errorText())")
+        }
         fsync(descriptor)
         close(descriptor)
     }
-
-    private static func split(_ path: String) -> (String, String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let parent = String(path[..<slash])
-        return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
-    }
-
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }

@@ -1,15 +1,21 @@
+import CreativeCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Reading inputs with a size limit and writing outputs atomically (temp file + rename).
+/// Reading inputs with a size limit and writing outputs safely.
+///
+/// Paths are `String`s that may carry bytes that are not UTF-8 (``PathBytes``); every system
+/// call gets the path's own bytes through ``cPath(_:)``.
 public enum FileIO {
     /// Why a read failed.
     public enum ReadFailure: Error, Equatable {
-        /// No such file (or not a regular file we may read).
+        /// No such file.
         case notFound(String)
-        /// Larger than the limit; `size` is the file's size (or what was seen, at least limit + 1),
-        /// `head` its first bytes, enough to sniff the format and read the header.
+        /// A folder, FIFO, device or socket: only regular files (and `-`) are read.
+        case notAFile(String)
+        /// Larger than the limit; `size` is the file's size (for standard input, the bytes read:
+        /// limit + 1), `head` its first bytes, enough to sniff the format and read the header.
         case tooLarge(size: Int, head: [UInt8])
         /// Another I/O error.
         case failed(String)
@@ -18,44 +24,97 @@ public enum FileIO {
     /// How much of a too-large file is kept for its header.
     static let headBytes = 65536
 
+    /// The bytes of a path, NUL-terminated, for a system call.
+    static func cPath(_ path: String) -> [CChar] {
+        PathBytes.bytes(path).map { CChar(bitPattern: $0) } + [0]
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+
     /// Reads a file (or standard input for `-`), refusing more than `limit` bytes.
+    ///
+    /// Anything but a regular file is refused before it is read: it is checked before opening,
+    /// opened without blocking (a FIFO with no writer would block `open` forever), and checked
+    /// again on the open descriptor. Standard input is read to the end or to `limit + 1` bytes.
     public static func read(_ path: String, limit: Int) throws(ReadFailure) -> [UInt8] {
-        let descriptor: Int32
-        if path == "-" {
-            descriptor = 0
-        } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
-                if errno == ENOENT || errno == ENOTDIR { throw .notFound("\(path): no such file") }
-                throw .failed("\(path): \(reason)")
-            }
-            var info = stat()
-            if fstat(descriptor, &info) == 0 {
-                if (info.st_mode & S_IFMT) == S_IFDIR {
-                    close(descriptor)
-                    throw .notFound("\(path): is a directory, not a file")
-                }
-                if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
-                    var head = [UInt8](repeating: 0, count: min(headBytes, Int(info.st_size)))
-                    let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-                    close(descriptor)
-                    throw .tooLarge(size: Int(info.st_size), head: Array(head.prefix(max(0, count))))
-                }
-            }
+        if path == "-" { return try readAll(0, path: "standard input", limit: limit) }
+        let (descriptor, size) = try openRegular(path)
+        defer { close(descriptor) }
+        if size > limit {
+            throw .tooLarge(size: size, head: try readAll(descriptor, path: path, limit: min(headBytes, size),
+                                                          keepingExtra: false))
         }
-        defer { if descriptor != 0 { close(descriptor) } }
+        return try readAll(descriptor, path: path, limit: limit)
+    }
+
+    /// The first `count` bytes of a regular file (all of it when smaller) and its size, for a
+    /// header probe that must not hold the whole file. Refuses files over `limit`.
+    static func readHead(_ path: String, count: Int, limit: Int) throws(ReadFailure) -> (head: [UInt8], size: Int) {
+        let (descriptor, size) = try openRegular(path)
+        defer { close(descriptor) }
+        let head = try readAll(descriptor, path: path, limit: min(count, size), keepingExtra: false)
+        if size > limit { throw .tooLarge(size: size, head: head) }
+        return (head, size)
+    }
+
+    /// Opens a regular file for reading without blocking; returns the descriptor and the size.
+    private static func openRegular(_ path: String) throws(ReadFailure) -> (Int32, Int) {
+        let name = cPath(path)
+        var info = stat()
+        guard stat(name, &info) == 0 else { throw openFailure(path) }
+        try requireRegular(info, path)
+        let descriptor = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw openFailure(path) }
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = errorText()
+            close(descriptor)
+            throw .failed("\(path): \(reason)")
+        }
+        do { try requireRegular(info, path) } catch {
+            close(descriptor)
+            throw error
+        }
+        return (descriptor, Int(info.st_size))
+    }
+
+    private static func openFailure(_ path: String) -> ReadFailure {
+        if errno == ENOENT || errno == ENOTDIR { return .notFound("\(path): no such file") }
+        return .failed("\(path): \(errorText())")
+    }
+
+    private static func requireRegular(_ info: stat, _ path: String) throws(ReadFailure) {
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "a special file"
+        }
+        throw .notAFile("\(path): is \(kind), not a file")
+    }
+
+    /// Reads a descriptor to its end. With `keepingExtra` (a stream of unknown length), reads at
+    /// most `limit + 1` bytes and throws `tooLarge` when there are more than `limit`; without, it
+    /// reads `limit` bytes at most and returns them.
+    private static func readAll(_ descriptor: Int32, path: String, limit: Int,
+                                keepingExtra: Bool = true) throws(ReadFailure) -> [UInt8] {
+        let wanted = keepingExtra ? limit + 1 : limit
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        while bytes.count < wanted {
+            let room = min(chunk.count, wanted - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, room) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .failed("\(path): \(String(cString: strerror(errno)))")
+                throw .failed("\(path): \(errorText())")
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { throw .tooLarge(size: bytes.count, head: Array(bytes.prefix(headBytes))) }
+        }
+        if keepingExtra && bytes.count > limit {
+            throw .tooLarge(size: bytes.count, head: Array(bytes.prefix(headBytes)))
         }
         return bytes
     }
@@ -64,16 +123,16 @@ public enum FileIO {
     /// A failure leaves no file behind (and the previous file, if any, untouched).
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReadFailure) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(cPath(temporary), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .failed("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw .failed("cannot write \(path): \(errorText())")
         }
         let written = Streams.write(descriptor, bytes)
         let synced = fsync(descriptor) == 0
         let closed = close(descriptor) == 0
-        guard written, synced, closed, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
+        guard written, synced, closed, rename(cPath(temporary), cPath(path)) == 0 else {
+            let reason = errorText()
+            unlink(cPath(temporary))
             throw .failed("cannot write \(path): \(reason)")
         }
     }
@@ -83,13 +142,27 @@ public enum FileIO {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             built += "/" + part
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                throw .failed("cannot create \(path): \(String(cString: strerror(errno)))")
+            if mkdir(cPath(built), 0o755) != 0 && errno != EEXIST {
+                throw .failed("cannot create \(path): \(errorText())")
             }
         }
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard stat(cPath(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
             throw .failed("\(path) is not a directory")
         }
+    }
+
+    /// The folder part and the last name of a path (`.` for a bare name, `/` at the root).
+    static func split(_ path: String) -> (parent: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let parent = String(path[..<slash])
+        return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
+    }
+
+    /// The canonical absolute path of an existing path (every link and `..` resolved), or nil.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(cPath(path), nil) else { return nil }
+        defer { free(resolved) }
+        return PathBytes.string(cString: resolved)
     }
 }

@@ -14,7 +14,7 @@ enum GuidanceCommand: Subcommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard arguments.positionals.isEmpty else { throw .usage("unexpected argument '\(arguments.positionals[0])'") }
         let format = try arguments.choice("--format", GuidanceFormat.self) ?? .json
-        Streams.out(Guidance().render(format))
+        try Streams.out(Guidance().render(format))
         return ExitCode.success
     }
 }

@@ -16,19 +16,53 @@ enum Inputs {
         }
     }
 
-    /// Reads a file with the limit, mapping failures to `file_not_found` / `file_too_large`.
+    /// Reads a file with the limit, mapping failures to their codes (``failure(_:path:maxBytes:)``).
     static func readBytes(_ path: String, maxBytes: Int) throws(CLIError) -> [UInt8] {
         do {
             return try FileIO.read(path, limit: maxBytes)
         } catch {
-            switch error {
-            case .notFound(let message): throw .failed(code: "file_not_found", message: message)
-            case .tooLarge(let size, _):
-                throw .failed(code: "file_too_large",
-                              message: "\(path): \(size) bytes or more, over the limit of \(maxBytes)")
-            case .failed(let message): throw .failed(code: "io_error", message: message)
+            throw failure(error, path: path, maxBytes: maxBytes)
+        }
+    }
+
+    /// A read failure as a CLI failure: `file_not_found`, `not_a_file`, `file_too_large`, `io_error`.
+    static func failure(_ error: FileIO.ReadFailure, path: String, maxBytes: Int) -> CLIError {
+        switch error {
+        case .notFound(let message): .failed(code: "file_not_found", message: message)
+        case .notAFile(let message): .failed(code: "not_a_file", message: message)
+        case .tooLarge(let size, _):
+            .failed(code: "file_too_large", message: path == "-"
+                ? "standard input: more than \(maxBytes) bytes (stopped after reading \(size)), over the limit"
+                : "\(path): \(size) bytes, over the limit of \(maxBytes)")
+        case .failed(let message): .failed(code: "io_error", message: message)
+        }
+    }
+
+    /// The displayed size of a candidate file, read from its header: only its first bytes are
+    /// read when the header is whole in them, so choosing among many big files never holds them.
+    /// The format is sniffed and the pixel cap checked as ``openSource(_:maxBytes:maxPixels:)``
+    /// does; a file whose header reaches past those bytes is read whole, once, and let go.
+    static func headerSize(_ path: String, maxBytes: Int, maxPixels: Int) throws(CLIError) -> PixelSize {
+        let probe: (head: [UInt8], size: Int)
+        do {
+            probe = try FileIO.readHead(path, count: HeaderExtent.probeBytes, limit: maxBytes)
+        } catch {
+            throw failure(error, path: path, maxBytes: maxBytes)
+        }
+        guard probe.head.count < probe.size, case .accepted(let format) = ImageFormat.sniff(probe.head) else {
+            // The whole file, or bytes that are no accepted image: the source says what it is.
+            do { return try ImageSource(bytes: probe.head, maxPixels: maxPixels).displayedSize } catch {
+                throw .imaging(error, file: path)
             }
         }
+        guard let stored = HeaderProbe.dimensions(probe.head, format: format),
+              let orientation = HeaderExtent.orientation(probe.head, format: format) else {
+            return try openSource(path, maxBytes: maxBytes, maxPixels: maxPixels).displayedSize
+        }
+        if stored.exceeds(pixelCap: maxPixels) {
+            throw .imaging(.tooManyPixels(width: stored.width, height: stored.height, cap: maxPixels), file: path)
+        }
+        return orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
     }
 
     /// The `--max-pixels` option, default 50 megapixels.
@@ -36,16 +70,16 @@ enum Inputs {
         try arguments.int("--max-pixels", in: 1...1_000_000_000) ?? Catalog.defaultMaxPixels
     }
 
-    /// Writes an output file atomically, or to standard output for `-`.
-    static func write(_ bytes: [UInt8], to path: String) throws(CLIError) {
+    /// Writes an output (``FileIO/writeOutput(_:to:)``), or to standard output for `-`.
+    /// - Returns: true when the bytes went to standard output (`-`, `/dev/stdout`, `/dev/fd/1`).
+    @discardableResult
+    static func write(_ bytes: [UInt8], to path: String) throws(CLIError) -> Bool {
         if path == "-" {
-            guard Streams.write(1, bytes) else {
-                throw .failed(code: "io_error", message: "cannot write to standard output")
-            }
-            return
+            try Streams.outBytes(bytes)
+            return true
         }
         do {
-            try FileIO.writeAtomically(bytes, to: path)
+            return try FileIO.writeOutput(bytes, to: path) == 1
         } catch {
             if case .failed(let message) = error { throw .failed(code: "io_error", message: message) }
             throw .failed(code: "io_error", message: "cannot write \(path)")

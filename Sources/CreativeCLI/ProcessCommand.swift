@@ -8,7 +8,9 @@ enum ProcessCommand: Subcommand {
     static let usage = """
     usage: creative-tool process FILE --output-dir DIR [--json] [--max-bytes N] [--max-pixels N]
       FILE          the creative ('-' reads standard input)
-      --output-dir  the folder to write; it appears whole or not at all, replacing an old one
+      --output-dir  the folder to write; it appears whole or not at all. An existing folder is
+                    replaced only when empty or written by an earlier process run, and never
+                    when it holds the input (else exit 1, output_dir_not_ours, nothing changed)
       --json        print the manifest on standard output
     Valid: one PNG per device slot the creative is picked for, preview.png, manifest.json; exit 0.
     Rejected: only manifest.json with the validation report; exit 1.
@@ -25,49 +27,33 @@ enum ProcessCommand: Subcommand {
         let limits = ValidationLimits(
             maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
             maxPixels: try Inputs.maxPixels(arguments))
+        // Before any work: a folder that is not process's own is refused, whatever the input.
+        let target = try DirectoryWriter.target(directory, input: path)
         let result: JobResult
-        switch readInput(path, limits: limits) {
-        case .bytes(let bytes):
+        switch Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) }) {
+        case .success(let bytes):
             do {
                 result = try CreativeJob.process(bytes, fileName: path, limits: limits)
             } catch {
                 throw .imaging(error, file: path)
             }
-        case .unreadable(let report):
-            result = CreativeJob.rejected(report)
+        case .failure(let failure):
+            // Missing, too large or unreadable: the validation report says which.
+            result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: path, limits: limits))
         }
-        let manifestText = result.manifest.serialized() + "\n"
+        let manifestText = DirectoryWriter.marked(result.manifest).serialized() + "\n"
         let files = result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, Array(manifestText.utf8))]
-        do {
-            try DirectoryWriter.write(files, to: directory)
-        } catch {
-            if case .failed(let message) = error { throw .failed(code: "io_error", message: message) }
-            throw .failed(code: "io_error", message: "cannot write \(directory)")
-        }
+        try DirectoryWriter.write(files, to: target, input: path)
         if arguments.flag("--json") {
-            Streams.out(manifestText)
+            try Streams.out(manifestText)
         } else if result.report.valid {
             let renders = result.files.count - 1
-            Streams.outLine("\(path): valid; wrote \(renders) render\(renders == 1 ? "" : "s"), "
+            try Streams.outEscaped("\(path): valid; wrote \(renders) render\(renders == 1 ? "" : "s"), "
                 + "\(directory)/\(JobResult.previewName) and \(directory)/\(JobResult.manifestName)")
         } else {
-            Streams.outLine(ValidateCommand.humanLine(result.report))
-            Streams.outLine("wrote \(directory)/\(JobResult.manifestName) (report only)")
+            try Streams.outEscaped(ValidateCommand.humanLine(result.report))
+            try Streams.outEscaped("wrote \(directory)/\(JobResult.manifestName) (report only)")
         }
         return result.report.valid ? ExitCode.success : ExitCode.failure
-    }
-
-    private enum Input {
-        case bytes([UInt8])
-        /// Missing, too large or unreadable: the validation report says which.
-        case unreadable(ValidationReport)
-    }
-
-    private static func readInput(_ path: String, limits: ValidationLimits) -> Input {
-        do {
-            return .bytes(try FileIO.read(path, limit: limits.maxBytes))
-        } catch {
-            return .unreadable(ValidateCommand.validate(path, limits: limits))
-        }
     }
 }

@@ -38,11 +38,11 @@ enum PromptCommand: Subcommand {
             }
         }
         if arguments.flag("--json") {
-            for prompt in prompts { Streams.outLine(prompt.json.serialized()) }
+            for prompt in prompts { try Streams.outLine(prompt.json.serialized()) }
         } else if prompts.count == 1 {
-            Streams.outLine(prompts[0].text)
+            try Streams.out(prompts[0].text + "\n")
         } else {
-            Streams.out(prompts.map { prompt in
+            try Streams.out(prompts.map { prompt in
                 "== \(prompt.size) (\(prompt.facts.aspect)) ==\n\(prompt.text)\n"
             }.joined(separator: "\n"))
         }

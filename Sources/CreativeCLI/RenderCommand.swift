@@ -16,7 +16,9 @@ enum RenderCommand: Subcommand {
       --background  '#rrggbb' or 'transparent' (default: transparent, white for JPEG)
       --format      png (default), jpeg or webp
       --no-enlarge  never scale the artwork above its own size
-      --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output
+      --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output.
+                    A regular file (also through a link) is replaced atomically; a FIFO, a
+                    device or /dev/stdout is written directly
     """
     static let options: Set<String> = ["--slot", "--scale", "--background", "--format", "--output",
                                        "--max-pixels", "--max-bytes"]
@@ -45,10 +47,10 @@ enum RenderCommand: Subcommand {
         } catch {
             throw .imaging(error, file: stem)
         }
-        try Inputs.write(bytes, to: output)
-        if output != "-" {
+        let toStandardOutput = try Inputs.write(bytes, to: output)
+        if !toStandardOutput {
             let placement = Placement(source: source.displayedSize, canvas: slot.pixels, enlarge: settings.enlarge)
-            Streams.outLine("wrote \(output): \(slot.pixels) px (slot \(points) pt @\(TextFormat.scale(scale))x), "
+            try Streams.outEscaped("wrote \(output): \(slot.pixels) px (slot \(points) pt @\(TextFormat.scale(scale))x), "
                 + "\(source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
                 + "\(bytes.count) bytes")
         }
@@ -65,18 +67,32 @@ enum RenderCommand: Subcommand {
                 return (artwork, "test-artwork-\(artwork.displayedSize)")
             } catch { throw .imaging(error) }
         }
-        var sources: [(ImageSource, String)] = []
-        for path in files {
-            sources.append((try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels), stem(of: path)))
+        if files.count == 1 {
+            return (try Inputs.openSource(files[0], maxBytes: maxBytes, maxPixels: maxPixels), stem(of: files[0]))
         }
-        if sources.count == 1 { return sources[0] }
+        // The winner is picked from the headers alone; only the winner is opened. Standard
+        // input cannot be read twice, so its source is kept (there is at most one).
+        var sizes: [PixelSize] = []
+        var standardInput: ImageSource?
+        for path in files {
+            if path == "-" {
+                let source = try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels)
+                standardInput = source
+                sizes.append(source.displayedSize)
+            } else {
+                sizes.append(try Inputs.headerSize(path, maxBytes: maxBytes, maxPixels: maxPixels))
+            }
+        }
+        let winner: Int
         do {
-            let result = try Selection.select(sources.map(\.0.displayedSize), mode: .adaptive,
-                                              width: slot.pixels.width, height: slot.pixels.height)
-            return sources[result.winner]
+            winner = try Selection.select(sizes, mode: .adaptive, width: slot.pixels.width,
+                                          height: slot.pixels.height).winner
         } catch {
             throw .failed(code: "no_eligible_creative", message: error.description)
         }
+        let path = files[winner]
+        if path == "-", let standardInput { return (standardInput, stem(of: path)) }
+        return (try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels), stem(of: path))
     }
 
     /// A file name without folders and extension (`render` for standard input).

@@ -35,14 +35,14 @@ enum SelectCommand: Subcommand {
         }
         let names = arguments.positionals
         if arguments.flag("--json") {
-            Streams.outLine(SizingJSON.selection(result, names: names).serialized())
+            try Streams.outLine(SizingJSON.selection(result, names: names).serialized())
         } else {
             let request = height.map { "\(width)x\($0) px" } ?? "\(width) px wide"
-            Streams.outLine("\(mode.rawValue) request \(request): serves \(names[result.winner]) (\(sizes[result.winner]))")
+            try Streams.outEscaped("\(mode.rawValue) request \(request): serves \(names[result.winner]) (\(sizes[result.winner]))")
             for (rank, ranked) in result.ranking.enumerated() {
                 let score = ranked.eligible ? scoreText(ranked.score, mode: mode) : "excluded"
                 let note = ranked.note.map { " (\($0))" } ?? ""
-                Streams.outLine("  \(rank + 1). \(names[ranked.index]) \(ranked.size): \(score)\(note)")
+                try Streams.outEscaped("  \(rank + 1). \(names[ranked.index]) \(ranked.size): \(score)\(note)")
             }
         }
         return ExitCode.success
@@ -62,7 +62,10 @@ enum SelectCommand: Subcommand {
         if candidate.contains("x"), candidate.allSatisfy({ $0.isNumber || $0 == "x" || $0 == "-" }) {
             do { return try PixelSize(parsing: candidate) } catch { throw .usage(error.description) }
         }
-        let source = try Inputs.openSource(candidate, maxBytes: Inputs.defaultRenderMaxBytes, maxPixels: maxPixels)
-        return source.displayedSize
+        if candidate == "-" {
+            return try Inputs.openSource(candidate, maxBytes: Inputs.defaultRenderMaxBytes, maxPixels: maxPixels)
+                .displayedSize
+        }
+        return try Inputs.headerSize(candidate, maxBytes: Inputs.defaultRenderMaxBytes, maxPixels: maxPixels)
     }
 }

@@ -29,7 +29,7 @@ enum SlotCommand: Subcommand {
                 throw .usage("--rule and --screen-height are for anchored slots, not --inline")
             }
             let maxHeight = SlotMath.inlineMaxHeight(try arguments.int("--max-height", in: 1...PixelSize.maximumSide))
-            printInline(width: width, maxHeight: maxHeight, scale: scale, json: json)
+            try printInline(width: width, maxHeight: maxHeight, scale: scale, json: json)
             return ExitCode.success
         }
         if arguments.value("--max-height") != nil { throw .usage("--max-height needs --inline") }
@@ -37,25 +37,25 @@ enum SlotCommand: Subcommand {
         let screenHeight = try arguments.int("--screen-height", in: 1...PixelSize.maximumSide)
         let slot = SlotMath.anchoredSlot(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
         if json {
-            Streams.outLine(SizingJSON.anchored(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
+            try Streams.outLine(SizingJSON.anchored(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
                 .serialized())
         } else {
             let note = rule.isEstimate ? " (estimate of Google's anchored adaptive size)" : ""
-            Streams.outLine("\(slot.points) pt @\(TextFormat.scale(scale))x = \(slot.pixels) px, "
+            try Streams.outLine("\(slot.points) pt @\(TextFormat.scale(scale))x = \(slot.pixels) px, "
                 + "anchored, rule \(rule.rawValue)\(note)")
         }
         return ExitCode.success
     }
 
-    private static func printInline(width: Int, maxHeight: Int, scale: Double, json: Bool) {
+    private static func printInline(width: Int, maxHeight: Int, scale: Double, json: Bool) throws(CLIError) {
         let box = PixelSize(width: width, height: maxHeight)
         if json {
-            Streams.outLine(SizingJSON.inline(width: width, maxHeight: maxHeight, scale: scale).serialized())
+            try Streams.outLine(SizingJSON.inline(width: width, maxHeight: maxHeight, scale: scale).serialized())
         } else {
-            Streams.outLine("inline: up to \(box) pt @\(TextFormat.scale(scale))x; the ad takes the "
+            try Streams.outLine("inline: up to \(box) pt @\(TextFormat.scale(scale))x; the ad takes the "
                 + "biggest size that fits, keeping its proportions:")
             for (entry, fitted) in SizingJSON.inlineFits(width: width, maxHeight: maxHeight) {
-                Streams.outLine("  \(entry.size) -> \(fitted) pt (\(Slot(points: fitted, scale: scale).pixels) px)")
+                try Streams.outLine("  \(entry.size) -> \(fitted) pt (\(Slot(points: fitted, scale: scale).pixels) px)")
             }
         }
     }

@@ -1,18 +1,40 @@
+import CreativeCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Writes to standard output and standard error without buffering surprises.
+///
+/// Every write to standard output is checked: a full disk (`> /dev/full`), a closed pipe or any
+/// other refusal stops the command with `io_error` and exit 1, never a silent success.
 public enum Streams {
-    /// Writes text to standard output.
-    public static func out(_ text: String) { write(1, Array(text.utf8)) }
-    /// Writes a line to standard output.
-    public static func outLine(_ text: String) { out(text + "\n") }
-    /// Writes a line to standard error.
+    /// Writes text to standard output as it is (JSON, documents, prompts).
+    /// - Throws: ``CLIError/failed(code:message:)`` with `io_error` when the write fails.
+    public static func out(_ text: String) throws(CLIError) { try outBytes(Array(text.utf8)) }
+
+    /// Writes a line to standard output as it is (a JSON object per line).
+    public static func outLine(_ text: String) throws(CLIError) { try out(text + "\n") }
+
+    /// Writes one line of human text to standard output, escaped (``TextFormat/escaped(_:)``):
+    /// a name in it cannot forge another line or reach the terminal as a control sequence.
+    public static func outEscaped(_ line: String) throws(CLIError) { try out(TextFormat.escaped(line) + "\n") }
+
+    /// Writes bytes to standard output (an image for `--output -`).
+    public static func outBytes(_ bytes: [UInt8]) throws(CLIError) {
+        guard write(1, bytes) else {
+            throw .failed(code: "io_error", message: "cannot write to standard output: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes a line to standard error as it is (usage text). Messages with caller text in them
+    /// go through ``errEscaped(_:)``.
     public static func errLine(_ text: String) { write(2, Array((text + "\n").utf8)) }
 
+    /// Writes one line to standard error, escaped like ``outEscaped(_:)``.
+    public static func errEscaped(_ line: String) { errLine(TextFormat.escaped(line)) }
+
     /// Writes bytes to a descriptor, retrying partial writes.
-    /// - Returns: false when the descriptor refuses them (a closed pipe).
+    /// - Returns: false when the descriptor refuses them (a closed pipe, a full disk); `errno` says why.
     @discardableResult
     public static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0

@@ -24,7 +24,7 @@ enum TestArtworkCommand: Subcommand {
             do { bytes = try TestArtwork.generate(size) } catch { throw .imaging(error) }
             let path = directory + "/" + TestArtwork.fileName(for: size)
             try Inputs.write(bytes, to: path)
-            Streams.outLine("wrote \(path) (\(size), \(bytes.count) bytes)")
+            try Streams.outEscaped("wrote \(path) (\(size), \(bytes.count) bytes)")
         }
         return ExitCode.success
     }

@@ -29,7 +29,11 @@ enum ValidateCommand: Subcommand {
         for path in arguments.positionals {
             let report = validate(path, limits: limits)
             allValid = allValid && report.valid
-            Streams.outLine(json ? report.json.serialized() : humanLine(report))
+            if json {
+                try Streams.outLine(report.json.serialized())
+            } else {
+                try Streams.outEscaped(humanLine(report))
+            }
         }
         return allValid ? ExitCode.success : ExitCode.failure
     }
@@ -40,23 +44,39 @@ enum ValidateCommand: Subcommand {
             let bytes = try FileIO.read(path, limit: limits.maxBytes)
             return Validator.validate(bytes, fileName: path, limits: limits)
         } catch {
-            switch error {
-            case .tooLarge(let size, let head):
-                return Validator.validate(head, fileName: path, limits: limits, totalBytes: size)
-            case .notFound(let message), .failed(let message):
-                var report = ValidationReport(file: path)
-                report.add(.fileNotFound, "\(message); check the path")
-                return report
-            }
+            return report(for: error, path: path, limits: limits)
         }
     }
 
-    /// One line for people: verdict, what the file is, and each problem with its fix.
+    /// The report for a file that could not be read whole: over the limit (validated from its
+    /// head), missing, not a regular file, or unreadable.
+    static func report(for failure: FileIO.ReadFailure, path: String, limits: ValidationLimits) -> ValidationReport {
+        var report = ValidationReport(file: path)
+        switch failure {
+        case .tooLarge(let size, let head):
+            return Validator.validate(head, fileName: path, limits: limits, totalBytes: size)
+        case .notAFile(let message):
+            report.add(.notAFile, "\(message); give a regular file, or '-' and the bytes on standard input")
+        case .notFound(let message), .failed(let message):
+            report.add(.fileNotFound, "\(message); check the path")
+        }
+        return report
+    }
+
+    /// One line for people: verdict, what the file is, and each problem with its fix. For
+    /// standard input the byte count is what was read (reading stops past the limit), said so.
+    /// The caller escapes it (``Streams/outEscaped(_:)``).
     static func humanLine(_ report: ValidationReport) -> String {
         var what: [String] = []
         if let dimensions = report.dimensions { what.append(dimensions.description) }
         if let format = report.format { what.append(format.rawValue.uppercased()) }
-        if let bytes = report.bytes { what.append(bytes >= 1000 ? "\(bytes / 1000) KB" : "\(bytes) bytes") }
+        if let bytes = report.bytes {
+            if report.file == "-" {
+                what.append("\(bytes) bytes read from standard input")
+            } else {
+                what.append(bytes >= 1000 ? "\(bytes / 1000) KB" : "\(bytes) bytes")
+            }
+        }
         var line = "\(report.file): \(report.valid ? "valid" : "REJECTED")"
         if !what.isEmpty { line += " (\(what.joined(separator: ", ")))" }
         let issues = report.errors.map { "error \($0.code.rawValue): \($0.message)" }

@@ -56,6 +56,12 @@ public indirect enum JSONValue: Sendable, Equatable {
     private static func writeString(_ value: String, to out: inout String) {
         out += "\""
         for scalar in value.unicodeScalars {
+            if let byte = PathBytes.rawByte(scalar) {
+                // A byte of a name that is not UTF-8 (PathBytes): the text `\xNN`.
+                let hex = String(byte, radix: 16)
+                out += "\\\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+                continue
+            }
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"

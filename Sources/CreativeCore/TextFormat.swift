@@ -35,4 +35,35 @@ public enum TextFormat {
         }
         return out
     }
+
+    /// Text for a terminal, one line: names and other caller text cannot start a new line, move
+    /// the cursor or reorder what is shown. Line breaks and tabs become `\n`, `\r`, `\t`; other
+    /// control characters (C0, DEL, C1) and bytes that are not UTF-8 (``PathBytes``) become `\xNN`;
+    /// line and paragraph separators and bidirectional controls become `\u{NNNN}`; a backslash
+    /// becomes `\\`, so every shown name stands for exactly one real one.
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if let byte = PathBytes.rawByte(scalar) {
+                out += "\\x" + hex(UInt32(byte), digits: 2)
+                continue
+            }
+            switch scalar.value {
+            case 0x5C: out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00...0x1F, 0x7F...0x9F: out += "\\x" + hex(scalar.value, digits: 2)
+            case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                out += "\\u{" + hex(scalar.value, digits: 4) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
 }

@@ -2,6 +2,8 @@
 public enum ValidationCode: String, Sendable, CaseIterable {
     // Errors: any one makes the creative invalid.
     case fileNotFound = "file_not_found"
+    /// A folder, FIFO, device or socket: only regular files are read (a FIFO would block).
+    case notAFile = "not_a_file"
     case emptyFile = "empty_file"
     case fileTooLarge = "file_too_large"
     case notAnImage = "not_an_image"

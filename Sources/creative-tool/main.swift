@@ -4,4 +4,4 @@ import CreativeCLI
 import Glibc
 #endif
 
-exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))
+exit(CommandLineTool.main(CommandLineTool.arguments()))

@@ -241,9 +241,14 @@ final class ProcessCommandTests: XCTestCase {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             try Data("x".utf8).write(to: url.appendingPathComponent("iphone-se-portrait-320x50@2x.png"))
         }
+        // A file process did not write: the folder is not replaced, the file stays.
+        let refused = try Tool.run(["process", artwork("1320x204"), "--output-dir", out.path + "/"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("output_dir_not_ours") && refused.stderr.contains("old.txt"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("old.txt")), Data("stale".utf8))
+        try FileManager.default.removeItem(at: out.appendingPathComponent("old.txt"))
         let run = try Tool.run(["process", artwork("1320x204"), "--output-dir", out.path + "/"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertFalse(exists(out.appendingPathComponent("old.txt")))
         let manifest = try assertComplete(out, decode: false)
         XCTAssertEqual((manifest["report"] as? [String: Any])?["size"] as? String, "1320x204")
         XCTAssertEqual(names(in: folder), ["out", ".out.partial-\(getpid())"],
@@ -319,7 +324,8 @@ final class ProcessCommandTests: XCTestCase {
         XCTAssertTrue(run.text.hasSuffix("}\n"))
         XCTAssertEqual(run.text.filter { $0 == "\n" }.count, 1, "one object on one line")
         let printed = try json(run.stdout)
-        XCTAssertEqual(printed.keys.sorted(), ["preview", "renders", "report"])
+        XCTAssertEqual(printed.keys.sorted(), ["preview", "renders", "report", "written_by"])
+        XCTAssertEqual(printed["written_by"] as? String, "creative-tool process", "the marker of process's folders")
         XCTAssertEqual((printed["renders"] as? [Any])?.count, 3)
         XCTAssertEqual(run.stdout, try [UInt8](Data(contentsOf: out.appendingPathComponent("manifest.json"))))
         try assertComplete(out, decode: false)

@@ -127,4 +127,53 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertLessThan(peak, 100 * 1024 * 1024, "peak resident memory of the refused render")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("o.png").path))
     }
+
+    /// A black RGB PNG of about `width x height x 3` bytes, stored without compression, written
+    /// in pieces so this test process never holds it.
+    private func writeStoredPNG(width: Int, height: Int, to url: URL) throws {
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let ihdr = Fixtures.be32(width) + Fixtures.be32(height) + [8, 2, 0, 0, 0]
+        try handle.write(contentsOf: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Fixtures.pngChunk("IHDR", ihdr))
+        try handle.write(contentsOf: Fixtures.pngChunk("IDAT", [0x78, 0x01]))  // zlib header
+        // Every row is filter byte 0 and black pixels: all zeros, in stored deflate blocks.
+        let total = height * (1 + width * 3)
+        let full = 65535
+        let block = Fixtures.pngChunk("IDAT", [0] + Fixtures.le16(full) + Fixtures.le16(full ^ 0xFFFF)
+                                      + [UInt8](repeating: 0, count: full))
+        for _ in 0..<(total - 1) / full { try handle.write(contentsOf: block) }
+        let rest = total - (total - 1) / full * full
+        let adler = Fixtures.be32((total % 65521) << 16 | 1)  // Adler-32 of zeros: a = 1, b = count
+        try handle.write(contentsOf: Fixtures.pngChunk("IDAT", [1] + Fixtures.le16(rest) + Fixtures.le16(rest ^ 0xFFFF)
+                                                        + [UInt8](repeating: 0, count: rest) + adler))
+        try handle.write(contentsOf: Fixtures.pngChunk("IEND", []))
+    }
+
+    /// `render A B C ...` held every candidate in memory (10 files of 30 MB peaked at 696 MB):
+    /// the winner is picked from the headers alone, and only the winner is opened.
+    func testManyBigCandidatesAreChosenFromTheirHeaders() throws {
+        let big = folder.appendingPathComponent("big-0.png")
+        try writeStoredPNG(width: 5000, height: 2000, to: big)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: big.path)[.size] as? Int)
+        XCTAssertGreaterThan(size, 30_000_000)
+        var candidates = [big.path]
+        for index in 1..<9 {
+            let copy = folder.appendingPathComponent("big-\(index).png")
+            XCTAssertEqual(link(big.path, copy.path), 0)
+            candidates.append(copy.path)
+        }
+        candidates.append(try write(try Fixtures.pngSolid(728, 90), "winner.png"))
+        let arguments = ["render"] + candidates + ["--slot", "728x90", "--output", "o.png"]
+        let run = try Tool.run(arguments, in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.text.contains("728x90 artwork"), run.text)
+        XCTAssertEqual(try PixelReader(try image(at: "o.png"))[364, 45], [0, 0, 255, 255], "the winner's blue")
+        let peak = try Tool.peakMemory(of: arguments, in: folder)
+        XCTAssertLessThan(peak, 100 * 1024 * 1024, "peak resident memory choosing among 270 MB of candidates")
+        // A big candidate wins: only it is read whole.
+        let wins = try Tool.run(["render", candidates[0], candidates[9], "--slot", "500x200", "--output", "w.png"], in: folder)
+        XCTAssertEqual(wins.status, 0, wins.stderr)
+        XCTAssertTrue(wins.text.contains("5000x2000 artwork"), wins.text)
+    }
 }

@@ -23,17 +23,26 @@ enum Tool {
 
     static let pngSuite = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/pngsuite")
 
+    /// Runs the tool with `arguments`. `stdout`, when given, receives standard output instead of
+    /// a pipe (then `ToolRun.stdout` is empty). A run still going after `timeout` seconds is
+    /// killed and reported with status -1, so a regression that blocks fails instead of hanging.
     @discardableResult
-    static func run(_ arguments: [String], stdin: [UInt8]? = nil, in directory: URL? = nil) throws -> ToolRun {
+    static func run(_ arguments: [String], stdin: [UInt8]? = nil, in directory: URL? = nil,
+                    stdout: FileHandle? = nil, executable: URL? = nil, timeout: Double = 120) throws -> ToolRun {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
+        process.standardOutput = stdout ?? out
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let watchdog = Watchdog()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            if watchdog.arm() { kill(pid, SIGKILL) }
+        }
         if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
         try input.fileHandleForWriting.close()
         // Read both pipes before waiting, so a big output cannot fill a pipe and stall.
@@ -45,11 +54,18 @@ enum Tool {
             errBox.data = errHandle.readDataToEndOfFile()
             group.leave()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         group.wait()
-        return ToolRun(status: process.terminationStatus, stdout: [UInt8](outData),
+        let timedOut = !watchdog.disarm()
+        return ToolRun(status: timedOut ? -1 : process.terminationStatus, stdout: [UInt8](outData),
                        stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
+    /// Runs the tool through `/bin/sh -c script`, the binary as `$0`: for arguments that are
+    /// not UTF-8 (written with printf octal escapes), which `Process` cannot pass.
+    static func runShell(_ script: String, in directory: URL) throws -> ToolRun {
+        try run(["-c", script, binary.path], in: directory, executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
     /// A fresh empty folder for one test.
@@ -83,4 +99,29 @@ enum Tool {
 /// Holds bytes read on another thread; the group's wait orders the accesses.
 private final class DataBox: @unchecked Sendable {
     var data = Data()
+}
+
+/// Decides once, under a lock, whether a run ended first or its timeout fired first.
+private final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var decided = false
+    private var fired = false
+
+    /// The timeout: true when the run has not ended yet (and it is to be killed).
+    func arm() -> Bool {
+        lock.withLock {
+            guard !decided else { return false }
+            decided = true
+            fired = true
+            return true
+        }
+    }
+
+    /// The run ended: true unless the timeout fired first.
+    func disarm() -> Bool {
+        lock.withLock {
+            if !decided { decided = true }
+            return !fired
+        }
+    }
 }

@@ -1,0 +1,85 @@
+import CreativeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing an output where the user points, without replacing what is not a regular file.
+extension FileIO {
+    /// Follows symbolic links at the end of `path` (not in its folders, which the kernel
+    /// resolves) until a path that is no link or does not exist. A link chain ending in
+    /// `/proc/self/fd/N` or `/dev/fd/N` (as `/dev/stdout` does) gives that open descriptor.
+    static func followLinks(_ path: String) throws(ReadFailure) -> LinkEnd {
+        var current = path
+        for _ in 0..<40 {
+            if let descriptor = openDescriptor(named: current) { return .descriptor(descriptor) }
+            var info = stat()
+            guard lstat(cPath(current), &info) == 0 else {
+                if errno == ENOENT { return .path(current, nil) }
+                throw .failed("\(path): \(errorText())")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFLNK else { return .path(current, info) }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(cPath(current), &buffer, buffer.count - 1)
+            guard length > 0 else { throw .failed("\(path): \(errorText())") }
+            let target = PathBytes.string(buffer[0..<length].map { UInt8(bitPattern: $0) })
+            current = target.hasPrefix("/") ? target : split(current).parent + "/" + target
+        }
+        throw .failed("\(path): too many levels of symbolic links")
+    }
+
+    /// Where a chain of links ends.
+    enum LinkEnd {
+        /// A path that is not a link, with its `lstat` (nil when it does not exist).
+        case path(String, stat?)
+        /// An open descriptor of this process (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`).
+        case descriptor(Int32)
+    }
+
+    /// The descriptor a `/dev/fd/N`, `/proc/self/fd/N` or `/proc/PID/fd/N` (this process) names,
+    /// when it is open.
+    private static func openDescriptor(named path: String) -> Int32? {
+        let prefixes = ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/\(getpid())/fd/"]
+        guard let prefix = prefixes.first(where: { path.hasPrefix($0) }),
+              let number = Int32(path.dropFirst(prefix.count)), number >= 0,
+              fcntl(number, F_GETFD) != -1 else { return nil }
+        return number
+    }
+
+    /// Writes an output file the way its kind needs. A regular file (also one reached through
+    /// symbolic links, which stay in place) or a path that does not exist yet is replaced
+    /// atomically: temporary file beside it, then rename. A character device (`/dev/null`) or
+    /// a FIFO is written directly, and so is an open descriptor (`/dev/stdout`, `/dev/fd/N`):
+    /// renaming over them would replace the node with a regular file. Folders, sockets and
+    /// block devices are refused.
+    /// - Returns: the descriptor written when the output was an open descriptor of this process.
+    @discardableResult
+    static func writeOutput(_ bytes: [UInt8], to path: String) throws(ReadFailure) -> Int32? {
+        switch try followLinks(path) {
+        case .descriptor(let descriptor):
+            guard Streams.write(descriptor, bytes) else { throw .failed("cannot write \(path): \(errorText())") }
+            return descriptor
+        case .path(let target, let info):
+            switch (info?.st_mode ?? S_IFREG) & S_IFMT {
+            case S_IFREG:
+                try writeAtomically(bytes, to: target)
+            case S_IFCHR, S_IFIFO:
+                try writeDirectly(bytes, to: target, named: path)
+            case S_IFDIR:
+                throw .failed("cannot write \(path): it is a folder")
+            default:
+                throw .failed("cannot write \(path): not a regular file, FIFO or character device")
+            }
+            return nil
+        }
+    }
+
+    /// Opens an existing FIFO or character device and writes to it (a FIFO waits for a reader).
+    private static func writeDirectly(_ bytes: [UInt8], to target: String, named path: String) throws(ReadFailure) {
+        let descriptor = open(cPath(target), O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .failed("cannot write \(path): \(errorText())") }
+        let written = Streams.write(descriptor, bytes)
+        let reason = errorText()
+        let closed = close(descriptor) == 0
+        guard written, closed else { throw .failed("cannot write \(path): \(written ? errorText() : reason)") }
+    }
+}
