@@ -17,6 +17,8 @@ final class ConnectionState {
     /// The body limit of the route (bytes).
     var limit = 0
     var body: [UInt8] = []
+    /// An answer decided at the headers, sent once the body is read (and dropped).
+    var deferred: Response?
     /// Body bytes seen, checked against the limit.
     var received = 0
     /// Bytes taken from the memory budget for this request (given back when it completes).

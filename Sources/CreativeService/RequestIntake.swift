@@ -40,20 +40,20 @@ struct RequestIntake {
         switch listener.router.resolve(method: state.method, path: state.path) {
         case .failure(let error):
             state.label = listener.router.label(for: state.path)
-            return send(error.response)
+            return answerAtEnd(error.response, headers: headers.pairs)
         case .success(let route):
             state.route = route
             state.label = route.pattern
             state.limit = route.uploads ? config.maxBodyBytes : config.maxJSONBodyBytes
             if route.needsAuth && !context.auth.allows(authorization: value(headers.pairs, "authorization")) {
-                return send(ServiceError.unauthorized.response)
+                return answerAtEnd(ServiceError.unauthorized.response, headers: headers.pairs)
             }
             let length = value(headers.pairs, "content-length").flatMap { Int($0) }
             if let length, length > state.limit {
-                return refuse(.payloadTooLarge(limit: state.limit))
+                return refuse(ServiceError.payloadTooLarge(limit: state.limit).response)
             }
             if route.takesBody, let length, length > 0 {
-                guard take(length) else { return refuse(.memoryBusy(retryAfter: 1)) }
+                guard take(length) else { return refuse(ServiceError.memoryBusy(retryAfter: 1).response) }
                 state.body.reserveCapacity(length)
             }
             listener.watch.enter(.body, connection)
@@ -71,13 +71,13 @@ struct RequestIntake {
         state.received += count
         if state.received > state.limit {
             // A body without Content-Length (chunked) passed the limit: answer now, drop the rest.
-            return refuse(.payloadTooLarge(limit: state.limit))
+            return refuse(state.deferred ?? ServiceError.payloadTooLarge(limit: state.limit).response)
         }
-        guard state.route?.takesBody == true, let data else { return .YES }
+        guard state.deferred == nil, state.route?.takesBody == true, let data else { return .YES }
         if state.received > state.reserved {
             // A chunked body grows: take budget in doubling steps, up to the route's limit.
             let target = min(state.limit, max(state.received, max(64 * 1024, state.reserved * 2)))
-            guard take(target - state.reserved) else { return refuse(.memoryBusy(retryAfter: 1)) }
+            guard take(target - state.reserved) else { return refuse(ServiceError.memoryBusy(retryAfter: 1).response) }
         }
         data.withMemoryRebound(to: UInt8.self, capacity: count) { pointer in
             state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: count))
@@ -89,6 +89,7 @@ struct RequestIntake {
     func complete() -> MHD_Result {
         if state.refused { return .NO }  // answered already; closing ends the lingering read
         if state.status != nil { return .YES }
+        if let deferred = state.deferred { return send(deferred) }
         guard let route = state.route else { return .NO }
         listener.watch.enter(.handling, connection)
         let request = Request(method: state.method, path: state.path,
@@ -125,6 +126,19 @@ struct RequestIntake {
         return nil
     }
 
+    /// An error decided at the headers (404, 405, 401) is answered once the body (within the small
+    /// limit, dropped) is read: answering before it would make MHD close the connection, and a
+    /// client still writing its body would get a reset instead of the answer.
+    private func answerAtEnd(_ response: Response, headers: [(String, String)]) -> MHD_Result {
+        state.deferred = response
+        state.limit = config.maxJSONBodyBytes
+        if let length = value(headers, "content-length").flatMap({ Int($0) }), length > state.limit {
+            return refuse(response)
+        }
+        listener.watch.enter(.body, connection)
+        return .YES
+    }
+
     private func value(_ headers: [(String, String)], _ name: String) -> String? {
         headers.first { $0.0.lowercased() == name }?.1
     }
@@ -145,8 +159,7 @@ struct RequestIntake {
     /// the body is read and dropped for at most `--linger` seconds and `lingerBytes` bytes
     /// (lingering close, as nginx does), so a client that writes its whole body before reading
     /// still reads the answer instead of a reset.
-    private func refuse(_ error: ServiceError) -> MHD_Result {
-        let response = error.response
+    private func refuse(_ response: Response) -> MHD_Result {
         state.answered(response)
         state.refused = true
         state.body = []

@@ -37,8 +37,11 @@ public struct ServiceConfig: Sendable {
     /// Seconds from a connection's start (or its previous request's end) to the end of the next
     /// request's headers; a slower sender (slowloris) or an idle keep-alive connection is closed.
     public var headerTimeout = 10.0
-    /// After the first 5 s of a body, its average rate must stay at or above this (bytes/s).
+    /// After the first ``bodyRateGrace`` seconds of a body, its average rate must stay at or
+    /// above this (bytes/s); 0 turns the check off.
     public var minBodyRate = 16 * 1024
+    /// See ``minBodyRate``.
+    public var bodyRateGrace = 5.0
     /// After an early refusal (413, 503), the rest of the body is read and dropped for at most
     /// this many seconds and ``lingerBytes`` bytes, so the client can read the answer.
     public var lingerSeconds = 5.0

@@ -29,7 +29,7 @@ final class ServiceContext: @unchecked Sendable {
         log = RequestLog(enabled: config.logRequests)
         budget = MemoryBudget(capacity: config.memoryBudget)
         watch = ConnectionWatch(limits: .init(headerSeconds: config.headerTimeout, minBodyRate: config.minBodyRate,
-                                              bodyGraceSeconds: 5, lingerSeconds: config.lingerSeconds))
+                                              bodyGraceSeconds: config.bodyRateGrace, lingerSeconds: config.lingerSeconds))
         adminWatch = ConnectionWatch(limits: .init(headerSeconds: 2, minBodyRate: 1024, bodyGraceSeconds: 2,
                                                    lingerSeconds: 1))
         do {

@@ -41,6 +41,7 @@ final class LifecycleTests: XCTestCase {
         defer { server.stop(grace: 1) }
         XCTAssertThrowsError(try Fixture.server { $0.port = server.port }, "port in use")
         XCTAssertTrue(HealthProbe.check(port: server.port))
+        XCTAssertTrue(HealthProbe.check(port: server.adminPort))
     }
 
     func testBinaryExitsZeroOnSIGTERM() throws {
@@ -49,7 +50,7 @@ final class LifecycleTests: XCTestCase {
         }
         let process = Process()
         process.executableURL = Fixture.binary
-        process.arguments = ["serve", "--port", "0", "--workers", "1"]
+        process.arguments = ["serve", "--port", "0", "--admin-port", "0", "--workers", "1"]
         let err = Pipe()
         process.standardError = err
         try process.run()

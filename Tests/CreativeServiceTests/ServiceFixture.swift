@@ -15,6 +15,7 @@ enum Fixture {
     static func server(_ configure: (inout ServiceConfig) -> Void = { _ in }) throws -> Server {
         var config = ServiceConfig()
         config.port = 0
+        config.adminPort = 0
         config.logRequests = false
         configure(&config)
         return try Server(config: config)
