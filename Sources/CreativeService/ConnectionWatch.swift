@@ -50,13 +50,7 @@ final class ConnectionWatch: @unchecked Sendable {
 
     init(limits: Limits) {
         self.limits = limits
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        if pthread_create(&thread, nil, connectionWatchMain, context) == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<ConnectionWatch>.fromOpaque(context).release()
-        }
+        _ = startDetachedThread(retaining: self, connectionWatchMain)
     }
 
     private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }

@@ -56,14 +56,7 @@ public final class LogSink: @unchecked Sendable {
     }
 
     private func startWriter() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        if pthread_create(&thread, nil, logWriterMain, context) == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<LogSink>.fromOpaque(context).release()
-            started = false
-        }
+        if !startDetachedThread(retaining: self, logWriterMain) { started = false }
     }
 
     /// The writer thread's loop: takes every queued line, writes them with blocking writes.
@@ -100,5 +93,5 @@ public final class LogSink: @unchecked Sendable {
 /// The writer thread's entry point (a plain function, as C callbacks must be).
 private func logWriterMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     guard let context else { return nil }
-    Unmanaged<LogSink>.fromOpaque(context).takeUnretainedValue().runWriter()
+    Unmanaged<LogSink>.fromOpaque(context).takeRetainedValue().runWriter()
 }
