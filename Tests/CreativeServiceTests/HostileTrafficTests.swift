@@ -235,7 +235,9 @@ final class HostileTrafficTests: XCTestCase {
     func testLogSinkDropsInsteadOfBlocking() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
-        defer { close(fds[0]); close(fds[1]) }
+        // The pipe stays open: its writer thread stays blocked on it, as on a log nobody reads
+        // (closing the read end would raise SIGPIPE in it; closing the write end could let it
+        // write into a reused descriptor).
         let sink = LogSink(fd: fds[1], capacityBytes: 4096)
         let line = String(repeating: "x", count: 1000)
         for _ in 0..<200 { sink.append(line) }  // 200 KB into a 64 KiB pipe that nobody reads
