@@ -101,7 +101,7 @@ func creativeRequestCompleted(
     context.metrics.finished(route: state.label, method: metricMethod(state.method), status: status,
                              seconds: seconds, errorCode: completed ? state.errorCode : nil,
                              rejectionCodes: completed ? state.rejectionCodes : [],
-                             malformed: !state.headersDone)
+                             malformed: outcome == "malformed_request")
     context.log.request(method: state.method, route: state.label, path: state.path, status: state.status,
                         bytes: state.bytesSent, seconds: seconds, errorCode: state.errorCode, outcome: outcome)
 }
