@@ -20,6 +20,7 @@ func creativeRequestStarted(
     let state = ConnectionState(targetBytes: target, started: monotonicSeconds())
     if let uri { state.path = String(TextFormat.clipped(String(cString: uri), 200)) }
     listener.context.metrics.started()
+    if let connection { listener.watch.attach(state, connection) }
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -32,8 +33,11 @@ func creativeConnectionNotified(
     let listener = Unmanaged<Listener>.fromOpaque(cls).takeUnretainedValue()
     if code == .CONNECTION_NOTIFY_STARTED {
         listener.watch.opened(connection, fd: creative_mhd_connection_fd(connection))
-    } else {
-        listener.watch.closed(connection)
+    } else if let orphan = listener.watch.closed(connection) {
+        // MHD dropped this request without its completed callback: finish it here, and give
+        // back the reference MHD held.
+        finish(orphan, listener: listener, termination: .REQUEST_TERMINATED_WITH_ERROR)
+        Unmanaged.passUnretained(orphan).release()
     }
 }
 
@@ -53,6 +57,7 @@ func creativeAccessHandler(
         state = ConnectionState(targetBytes: url.map { strlen($0) } ?? 0, started: monotonicSeconds())
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
         listener.context.metrics.started()
+        listener.watch.attach(state, connection)
     }
     if !state.headersDone {
         state.headersDone = true
@@ -71,7 +76,7 @@ func creativeAccessHandler(
 }
 
 /// MHD's request-completed callback: releases the state (the one `release` of its
-/// `passRetained`) and its memory budget, records metrics and writes the log line.
+/// `passRetained`) after ``finish(_:listener:termination:)``.
 func creativeRequestCompleted(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ termination: MHD_RequestTerminationCode
@@ -80,10 +85,19 @@ func creativeRequestCompleted(
     conCls.pointee = nil
     let state = Unmanaged<ConnectionState>.fromOpaque(pointer).takeRetainedValue()
     let listener = Unmanaged<Listener>.fromOpaque(cls).takeUnretainedValue()
+    if let connection {
+        listener.watch.detach(connection)
+        listener.watch.enter(.headers, connection)
+    }
+    finish(state, listener: listener, termination: termination)
+}
+
+/// The end of a request, answered or not: gives back its memory budget, records metrics and
+/// writes the log line.
+private func finish(_ state: ConnectionState, listener: Listener, termination: MHD_RequestTerminationCode) {
     let context = listener.context
     context.budget.release(state.reserved)
     state.reserved = 0
-    if let connection { listener.watch.enter(.headers, connection) }
     let seconds = monotonicSeconds() - state.started
     let completed = termination == .REQUEST_TERMINATED_COMPLETED_OK || state.refused
     let status = completed ? state.status : nil

@@ -40,6 +40,8 @@ final class ConnectionWatch: @unchecked Sendable {
         var since: Double
         var bytes = 0
         var cut = false
+        /// The request in progress, until its completed callback.
+        var request: ConnectionState?
     }
 
     let limits: Limits
@@ -62,8 +64,20 @@ final class ConnectionWatch: @unchecked Sendable {
     }
 
     /// A connection is closing (MHD_CONNECTION_NOTIFY_CLOSED, before its socket is closed).
-    func closed(_ connection: OpaquePointer) {
-        lock.locked { _ = entries.removeValue(forKey: Self.key(connection)) }
+    /// - Returns: the request still attached to it, whose completed callback MHD never called
+    ///   (libmicrohttpd 0.9.75 skips it when its parser runs out of connection memory twice).
+    func closed(_ connection: OpaquePointer) -> ConnectionState? {
+        lock.locked { entries.removeValue(forKey: Self.key(connection))?.request }
+    }
+
+    /// A request started on the connection (its line is in).
+    func attach(_ request: ConnectionState, _ connection: OpaquePointer) {
+        lock.locked { entries[Self.key(connection)]?.request = request }
+    }
+
+    /// The request's completed callback came.
+    func detach(_ connection: OpaquePointer) {
+        lock.locked { entries[Self.key(connection)]?.request = nil }
     }
 
     /// The connection moves to `phase`; its clock restarts.
