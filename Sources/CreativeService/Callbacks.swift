@@ -85,10 +85,7 @@ func creativeRequestCompleted(
     conCls.pointee = nil
     let state = Unmanaged<ConnectionState>.fromOpaque(pointer).takeRetainedValue()
     let listener = Unmanaged<Listener>.fromOpaque(cls).takeUnretainedValue()
-    if let connection {
-        listener.watch.detach(connection)
-        listener.watch.enter(.headers, connection)
-    }
+    if let connection { listener.watch.detach(connection) }
     finish(state, listener: listener, termination: termination)
 }
 

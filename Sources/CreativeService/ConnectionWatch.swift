@@ -9,7 +9,8 @@ import Glibc
 /// notifications) and what it is doing, and shuts the socket down (MHD then closes the connection
 /// as if the client had gone) when:
 /// - the request line and headers are not complete within `headerSeconds` of the connection's
-///   start or of the end of its previous request (slowloris; idle keep-alive connections too);
+///   start or of the end of its previous request (slowloris; an idle keep-alive connection,
+///   counted apart as `keepalive_idle`);
 /// - after `bodyGraceSeconds`, a body arrives slower than `minBodyRate` bytes per second on average;
 /// - a refused request's body is drained (lingering close) for longer than `lingerSeconds`.
 /// The entry of a connection is removed in MHD's close notification, which comes before MHD closes
@@ -42,6 +43,9 @@ final class ConnectionWatch: @unchecked Sendable {
         var cut = false
         /// The request in progress, until its completed callback.
         var request: ConnectionState?
+        /// Requests completed on this connection, and whether the next one's line has come.
+        var completed = 0
+        var lineSeen = false
     }
 
     let limits: Limits
@@ -72,12 +76,23 @@ final class ConnectionWatch: @unchecked Sendable {
 
     /// A request started on the connection (its line is in).
     func attach(_ request: ConnectionState, _ connection: OpaquePointer) {
-        lock.locked { entries[Self.key(connection)]?.request = request }
+        lock.locked {
+            entries[Self.key(connection)]?.request = request
+            entries[Self.key(connection)]?.lineSeen = true
+        }
     }
 
-    /// The request's completed callback came.
+    /// The request's completed callback came; the connection waits for its next request.
     func detach(_ connection: OpaquePointer) {
-        lock.locked { entries[Self.key(connection)]?.request = nil }
+        lock.locked {
+            guard var entry = entries[Self.key(connection)] else { return }
+            entry.request = nil
+            entry.completed += 1
+            entry.lineSeen = false
+            entry.phase = .headers
+            entry.since = monotonicSeconds()
+            entries[Self.key(connection)] = entry
+        }
     }
 
     /// The connection moves to `phase`; its clock restarts.
@@ -96,7 +111,7 @@ final class ConnectionWatch: @unchecked Sendable {
         lock.locked { entries[Self.key(connection)]?.bytes += bytes }
     }
 
-    /// Connections cut so far, by reason (`header_timeout`, `slow_body`, `linger_timeout`).
+    /// Connections cut so far, by reason (`header_timeout`, `keepalive_idle`, `slow_body`, `linger_timeout`).
     var cutCounts: [String: Int] { lock.locked { cuts } }
 
     /// Ends the watch thread (after the daemon stopped).
@@ -112,7 +127,9 @@ final class ConnectionWatch: @unchecked Sendable {
                 let reason: String?
                 switch entry.phase {
                 case .headers:
-                    reason = elapsed > limits.headerSeconds ? "header_timeout" : nil
+                    // A kept-alive connection that never started its next request is only idle.
+                    let idle = entry.completed > 0 && !entry.lineSeen
+                    reason = elapsed > limits.headerSeconds ? (idle ? "keepalive_idle" : "header_timeout") : nil
                 case .body:
                     reason = elapsed > limits.bodyGraceSeconds && Double(entry.bytes) < Double(limits.minBodyRate) * elapsed
                         ? "slow_body" : nil

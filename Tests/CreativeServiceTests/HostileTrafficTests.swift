@@ -64,6 +64,18 @@ final class HostileTrafficTests: XCTestCase {
         XCTAssertTrue(metric(server.port, #"creative_connections_closed_total{reason="header_timeout"} 4"#))
     }
 
+    // 1. A kept-alive connection that does not start its next request is closed at the header
+    // deadline too, counted apart from slow senders.
+    func testIdleKeepAliveIsClosed() throws {
+        let server = try Fixture.server { $0.headerTimeout = 1 }
+        defer { server.stop(grace: 1) }
+        let fd = HTTPClient.connectSocket(server.port, timeoutSeconds: 10)
+        defer { close(fd) }
+        HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        XCTAssertEqual(HTTPClient.parse(HTTPClient.readAll(fd)).status, 200, "answered, then closed when idle")
+        XCTAssertTrue(metric(server.port, #"creative_connections_closed_total{reason="keepalive_idle"} 1"#))
+    }
+
     // 1. One client address cannot take every connection.
     func testConnectionsPerClientAreCapped() throws {
         let server = try Fixture.server {
