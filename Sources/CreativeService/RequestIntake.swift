@@ -156,9 +156,9 @@ struct RequestIntake {
 
     /// Answers before (or in the middle of) the body, which MHD cannot do: the response is written
     /// to the socket directly with `Connection: close`, the sending side is shut, and the rest of
-    /// the body is read and dropped for at most `--linger` seconds and `lingerBytes` bytes
-    /// (lingering close, as nginx does), so a client that writes its whole body before reading
-    /// still reads the answer instead of a reset.
+    /// the body is read and dropped for at most ``ServiceConfig/lingerSeconds`` seconds and
+    /// ``ServiceConfig/lingerBytes`` bytes (lingering close, as nginx does), so a client that
+    /// writes its whole body before reading still reads the answer instead of a reset.
     private func refuse(_ response: Response) -> MHD_Result {
         state.answered(response)
         state.refused = true
@@ -186,6 +186,9 @@ struct RequestIntake {
 
     private static func reason(_ status: Int) -> String {
         switch status {
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
         case 413: "Content Too Large"
         case 503: "Service Unavailable"
         default: "Error"
