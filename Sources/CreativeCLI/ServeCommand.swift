@@ -74,6 +74,9 @@ enum ServeCommand: Subcommand {
             config.token = token
         }
         if let insecurity = config.insecurity { throw .usage(insecurity) }
+        guard config.memoryBudget >= config.maxBodyBytes else {
+            throw .usage("--memory-budget (\(config.memoryBudget)) must be at least --max-body-bytes (\(config.maxBodyBytes))")
+        }
         return Server.serve(config: config)
     }
 }
