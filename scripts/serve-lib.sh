@@ -1,6 +1,6 @@
 # Sourced by scripts/apitest.sh and scripts/loadtest.sh: starts `BIN serve` on a free loopback
 # port in a scratch folder and stops it (SIGTERM) on exit.
-#   start_service NAME [serve options...]   sets: work, server (pid), port
+#   start_service NAME [serve options...]   sets: work, server (pid), port, admin_port
 work=$(mktemp -d)
 server=""
 cleanup() {
@@ -11,7 +11,7 @@ trap cleanup EXIT
 
 start_service() {
     local name="$1"; shift
-    "$BIN" serve --host 127.0.0.1 --port 0 "$@" 2> "$work/serve.log" &
+    "$BIN" serve --host 127.0.0.1 --port 0 --admin-port 0 "$@" 2> "$work/serve.log" &
     server=$!
     port=""
     for _ in $(seq 100); do
@@ -20,4 +20,5 @@ start_service() {
         sleep 0.1
     done
     [ -n "$port" ] || { echo "$name: the service did not start" >&2; cat "$work/serve.log" >&2; exit 1; }
+    admin_port=$(grep -o '"admin_port":[0-9]*' "$work/serve.log" | head -1 | grep -o '[0-9]*$')
 }

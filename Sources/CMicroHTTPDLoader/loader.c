@@ -16,6 +16,7 @@ static struct {
     void (*stop_daemon)(struct MHD_Daemon *);
     MHD_socket (*quiesce_daemon)(struct MHD_Daemon *);
     const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
+    const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
     struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
     void (*destroy_response)(struct MHD_Response *);
     enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
@@ -49,6 +50,7 @@ static void load(void) {
     RESOLVE(stop_daemon, "MHD_stop_daemon");
     RESOLVE(quiesce_daemon, "MHD_quiesce_daemon");
     RESOLVE(get_daemon_info, "MHD_get_daemon_info");
+    RESOLVE(get_connection_info, "MHD_get_connection_info");
     RESOLVE(create_response_from_buffer, "MHD_create_response_from_buffer");
     RESOLVE(destroy_response, "MHD_destroy_response");
     RESOLVE(add_response_header, "MHD_add_response_header");
@@ -81,6 +83,12 @@ MHD_socket MHD_quiesce_daemon(struct MHD_Daemon *daemon) { return real.quiesce_d
 /* Only info types without extra arguments are used (MHD_DAEMON_INFO_BIND_PORT). */
 const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...) {
     return real.get_daemon_info(daemon, info_type);
+}
+
+/* Only info types without extra arguments are used (MHD_CONNECTION_INFO_CONNECTION_FD). */
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
+                                                        enum MHD_ConnectionInfoType info_type, ...) {
+    return real.get_connection_info(connection, info_type);
 }
 
 struct MHD_Response *MHD_create_response_from_buffer(size_t size, void *buffer, enum MHD_ResponseMemoryMode mode) {

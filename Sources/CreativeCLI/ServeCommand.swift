@@ -6,32 +6,56 @@ enum ServeCommand: Subcommand {
     static let name = "serve"
     static let summary = "run the HTTP service (validate, render, slot, select, test artwork, health, metrics)"
     static let usage = """
-    usage: creative-tool serve [--host 127.0.0.1] [--port 8080] [--token-file F] [--workers N]
-                               [--max-body-bytes N] [--queue N] [--timeout S] [--max-connections N]
-           creative-tool serve --healthcheck [--port 8080]
+    usage: creative-tool serve [--host 127.0.0.1] [--port 8080] [--token-file F | --allow-unauthenticated]
+                               [--admin-host 127.0.0.1] [--admin-port 8081] [--workers N] [--queue N]
+                               [--max-body-bytes N] [--max-json-body-bytes N] [--memory-budget N]
+                               [--timeout S] [--header-timeout S] [--min-body-rate N]
+                               [--max-connections N] [--max-connections-per-client N]
+           creative-tool serve --healthcheck [--admin-port 8081]
       --host             address to bind (default 127.0.0.1, loopback; 0.0.0.0 for every interface)
       --port             TCP port (default 8080; 0 picks a free one, logged at start)
       --token-file F     file holding the bearer token every /v1 route then needs
-      --workers N        image jobs (validate, render) run at once (default: 2 per processor)
-      --max-body-bytes N largest request body (default 8388608, 8 MiB; 413 above it)
+      --allow-unauthenticated  serve a non-loopback --host without --token-file (refused otherwise)
+      --admin-host       address of the admin listener: /healthz, /readyz, /metrics (default 127.0.0.1)
+      --admin-port       its port (default 8081; 0 picks a free one)
+      --workers N        image jobs (validate, render, process) run at once (default: 2 per processor)
       --queue N          jobs that may wait for a slot before 503 + Retry-After (default 64)
-      --timeout S        seconds an idle or slow connection is kept (default 15)
+      --max-body-bytes N largest image upload (default 8388608, 8 MiB; 413 above it)
+      --max-json-body-bytes N  largest body of the other routes (default 16384)
+      --memory-budget N  bytes all buffered bodies may hold at once (default 134217728, 128 MiB;
+                         503 + Retry-After when it stays full for 2 s)
+      --timeout S        seconds a connection may be idle mid-request (default 15)
+      --header-timeout S seconds for a request's line and headers, and for an idle keep-alive (default 10)
+      --min-body-rate N  bytes/s a body must average after its first 5 s (default 16384)
       --max-connections  open connections at most (default 256)
-      --healthcheck      GET /healthz on 127.0.0.1:PORT and exit 0 when it answers 200 (for HEALTHCHECK)
-    Logs one JSON line per request on standard error. SIGTERM or SIGINT: stop accepting,
-    finish the requests in flight (at most 30 s), exit 0.
+      --max-connections-per-client  per client address (default 64; 0: no cap)
+      --healthcheck      GET /healthz on 127.0.0.1:ADMIN-PORT, exit 0 when it answers 200 (for HEALTHCHECK)
+    Logs one JSON line per request on standard error (dropped and counted, never waited for, when
+    standard error does not keep up). SIGTERM or SIGINT: stop accepting, finish the requests in
+    flight (at most 30 s), exit 0. SIGHUP and SIGUSR1 are ignored (and logged).
     """
     static let options: Set<String> = ["--host", "--port", "--token-file", "--workers", "--max-body-bytes",
-                                       "--queue", "--timeout", "--max-connections"]
-    static let flags: Set<String> = ["--healthcheck"]
+                                       "--queue", "--timeout", "--max-connections", "--admin-host", "--admin-port",
+                                       "--max-json-body-bytes", "--memory-budget", "--header-timeout",
+                                       "--min-body-rate", "--max-connections-per-client"]
+    static let flags: Set<String> = ["--healthcheck", "--allow-unauthenticated"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard arguments.positionals.isEmpty else { throw .usage("unexpected argument '\(arguments.positionals[0])'") }
         var config = ServiceConfig()
         config.port = try arguments.int("--port", in: 0...65535) ?? config.port
+        config.adminPort = try arguments.int("--admin-port", in: 0...65535) ?? config.adminPort
         if arguments.flag("--healthcheck") {
-            return HealthProbe.check(port: config.port) ? ExitCode.success : ExitCode.failure
+            return HealthProbe.check(port: config.adminPort) ? ExitCode.success : ExitCode.failure
         }
+        config.adminHost = arguments.value("--admin-host") ?? config.adminHost
+        config.allowUnauthenticated = arguments.flag("--allow-unauthenticated")
+        config.maxJSONBodyBytes = try arguments.int("--max-json-body-bytes", in: 1...1 << 24) ?? config.maxJSONBodyBytes
+        config.memoryBudget = try arguments.int("--memory-budget", in: 1 << 20...1 << 40) ?? config.memoryBudget
+        config.headerTimeout = Double(try arguments.int("--header-timeout", in: 1...3600) ?? Int(config.headerTimeout))
+        config.minBodyRate = try arguments.int("--min-body-rate", in: 0...1 << 30) ?? config.minBodyRate
+        config.maxConnectionsPerClient = try arguments.int("--max-connections-per-client", in: 0...100_000)
+            ?? config.maxConnectionsPerClient
         config.host = arguments.value("--host") ?? config.host
         config.workers = try arguments.int("--workers", in: 1...1024) ?? config.workers
         config.queue = try arguments.int("--queue", in: 0...100_000) ?? config.queue
@@ -48,6 +72,10 @@ enum ServeCommand: Subcommand {
                 throw .usage("--token-file \(path): the token must be one line of visible ASCII")
             }
             config.token = token
+        }
+        if let insecurity = config.insecurity { throw .usage(insecurity) }
+        guard config.memoryBudget >= config.maxBodyBytes else {
+            throw .usage("--memory-budget (\(config.memoryBudget)) must be at least --max-body-bytes (\(config.maxBodyBytes))")
         }
         return Server.serve(config: config)
     }

@@ -30,6 +30,6 @@ enum HealthHandlers {
     static func metrics(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         try request.query.check(allowed: [])
         return Response(contentType: "text/plain; version=0.0.4; charset=utf-8",
-                        body: Array(context.metrics.render(gate: context.gate).utf8))
+                        body: Array(context.metrics.render(gate: context.gate, service: context.gauges).utf8))
     }
 }

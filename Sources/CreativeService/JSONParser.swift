@@ -4,9 +4,11 @@ import CreativeCore
 enum JSONParser {
     struct Failure: Error { let message: String }
 
-    /// Parses a whole document.
-    static func parse(_ bytes: [UInt8], maxDepth: Int = 32) throws(Failure) -> JSONValue {
-        var reader = Reader(bytes: bytes, maxDepth: maxDepth)
+    /// Parses a whole document of at most `maxValues` values (every value, nested ones included,
+    /// counts one): the parsed tree costs tens of bytes per value, so the count, not the body's
+    /// size, bounds its memory.
+    static func parse(_ bytes: [UInt8], maxDepth: Int = 32, maxValues: Int = 1024) throws(Failure) -> JSONValue {
+        var reader = Reader(bytes: bytes, maxDepth: maxDepth, maxValues: maxValues)
         reader.skipSpace()
         let value = try reader.value(depth: 0)
         reader.skipSpace()
@@ -17,7 +19,9 @@ enum JSONParser {
     private struct Reader {
         let bytes: [UInt8]
         let maxDepth: Int
+        let maxValues: Int
         var index = 0
+        var valueCount = 0
 
         mutating func skipSpace() {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
@@ -27,6 +31,8 @@ enum JSONParser {
 
         mutating func value(depth: Int) throws(Failure) -> JSONValue {
             guard depth <= maxDepth else { throw fail("nested too deeply") }
+            valueCount += 1
+            guard valueCount <= maxValues else { throw fail("more than \(maxValues) values") }
             guard index < bytes.count else { throw fail("unexpected end") }
             switch bytes[index] {
             case UInt8(ascii: "{"): return try object(depth: depth)

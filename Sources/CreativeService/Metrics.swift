@@ -21,19 +21,21 @@ public final class Metrics: @unchecked Sendable {
     private var rejections: [String: Int] = [:]
     private var inFlight = 0
     private var aborted = 0
+    private var malformed = 0
 
     public init() {}
 
     /// A request has started (its headers arrived).
     func started() { lock.locked { inFlight += 1 } }
 
-    /// A request has ended, answered or not. `status` is nil when the client went away first.
+    /// A request has ended, answered or not. `status` is nil when the client went away first, or
+    /// when libmicrohttpd refused the request before its headers were complete (`malformed`).
     func finished(route: String, method: String, status: Int?, seconds: Double, errorCode: String?,
-                  rejectionCodes: [String]) {
+                  rejectionCodes: [String], malformed isMalformed: Bool = false) {
         lock.locked {
             inFlight -= 1
             guard let status else {
-                aborted += 1
+                if isMalformed { malformed += 1 } else { aborted += 1 }
                 return
             }
             requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
@@ -51,7 +53,7 @@ public final class Metrics: @unchecked Sendable {
     public var requestsInFlight: Int { lock.locked { inFlight } }
 
     /// The Prometheus text exposition (version 0.0.4).
-    func render(gate: JobGate) -> String {
+    func render(gate: JobGate, service: ServiceGauges) -> String {
         var out = ""
         func header(_ name: String, _ type: String, _ help: String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
@@ -83,6 +85,8 @@ public final class Metrics: @unchecked Sendable {
             }
             single("creative_http_requests_in_flight", "gauge", "Requests being received, handled or sent now.", "\(inFlight)")
             single("creative_http_requests_aborted_total", "counter", "Requests whose client went away or timed out before the answer.", "\(aborted)")
+            single("creative_http_requests_malformed_total", "counter",
+                   "Requests the HTTP parser refused before their headers were complete (malformed, or over its memory).", "\(malformed)")
             countsByCode("creative_http_errors_total", "Error responses, by error code.", errors)
             countsByCode("creative_rejections_total", "Creatives rejected (validate and render), by validation error code.",
                          rejections)
@@ -91,6 +95,17 @@ public final class Metrics: @unchecked Sendable {
         single("creative_jobs_running", "gauge", "Image jobs running now.", "\(load.running)")
         single("creative_jobs_waiting", "gauge", "Image jobs waiting for a slot now.", "\(load.waiting)")
         single("creative_jobs_slots", "gauge", "Image jobs that may run at once (--workers).", "\(gate.slots)")
+        header("creative_connections_closed_total", "counter",
+               "Connections closed for missing a deadline, by reason (header_timeout, keepalive_idle, slow_body, linger_timeout).")
+        for (reason, count) in service.cuts.sorted(by: { $0.key < $1.key }) {
+            out += "creative_connections_closed_total{reason=\"\(reason)\"} \(count)\n"
+        }
+        single("creative_memory_budget_bytes", "gauge", "The memory budget for request bodies (--memory-budget).", "\(service.budgetCapacity)")
+        single("creative_memory_budget_in_use_bytes", "gauge", "Bytes of the memory budget held now.", "\(service.budgetInUse)")
+        single("creative_memory_budget_refusals_total", "counter", "Requests refused (503) because the memory budget stayed full.",
+               "\(service.budgetRefusals)")
+        single("creative_log_lines_dropped_total", "counter", "Log lines dropped because standard error did not keep up.",
+               "\(service.logLinesDropped)")
         let memory = ProcessStats.memory()
         single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", "\(memory.resident)")
         single("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", "\(memory.virtual)")
@@ -102,6 +117,15 @@ public final class Metrics: @unchecked Sendable {
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
+}
+
+/// Figures of the service's parts that are not request counters, read when metrics are rendered.
+struct ServiceGauges {
+    var cuts: [String: Int] = [:]
+    var budgetCapacity = 0
+    var budgetInUse = 0
+    var budgetRefusals = 0
+    var logLinesDropped = 0
 }
 
 /// Memory and CPU of this process, from /proc and getrusage.

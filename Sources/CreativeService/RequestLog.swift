@@ -4,12 +4,17 @@ import Glibc
 #endif
 
 /// One JSON line per request on standard error: time, method, route, path, status, bytes, duration.
-/// Headers are never logged, so neither is the token.
+/// Headers are never logged, so neither is the token. Lines go through ``LogSink``: a request
+/// thread never waits for standard error.
 public struct RequestLog: Sendable {
-    /// Where lines go (standard error; tests may turn it off).
+    /// Whether lines are written (tests may turn them off).
     let enabled: Bool
+    let sink: LogSink
 
-    public init(enabled: Bool = true) { self.enabled = enabled }
+    public init(enabled: Bool = true, sink: LogSink = .standardError) {
+        self.enabled = enabled
+        self.sink = sink
+    }
 
     func request(method: String, route: String, path: String, status: Int?, bytes: Int,
                  seconds: Double, errorCode: String?, outcome: String) {
@@ -35,14 +40,7 @@ public struct RequestLog: Sendable {
     }
 
     private func write(_ value: JSONValue) {
-        let bytes = Array((value.serialized() + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        sink.append(value.serialized())
     }
 
     /// UTC time as `2025-01-31T12:34:56.789Z`.

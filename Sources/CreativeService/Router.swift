@@ -7,8 +7,11 @@ struct Route: Sendable {
     let method: String
     /// The path, or a pattern such as `/v1/test-artwork/{size}.png`; also the route's label in logs and metrics.
     let pattern: String
-    /// Whether the route takes a request body (others discard one, within the same size limit).
+    /// Whether the route takes a request body (others discard one, within the small limit).
     let takesBody: Bool
+    /// Whether the body is an image upload (`--max-body-bytes`, megabytes); other routes take at
+    /// most `--max-json-body-bytes` (a few KB).
+    let uploads: Bool
     let handler: Handler
 
     /// `/v1` routes need the token when one is configured; health and metrics routes never do.
@@ -60,18 +63,21 @@ struct Router: Sendable {
         routes.first { $0.matches(path) }?.pattern ?? Router.unmatched
     }
 
+    /// The admin listener's routes (`--admin-port`): probes and metrics only.
+    static let admin = Router(routes: service.routes.filter { !$0.needsAuth })
+
     /// Every route of the service.
     static let service = Router(routes: [
-        Route(method: "GET", pattern: "/healthz", takesBody: false, handler: HealthHandlers.healthz),
-        Route(method: "GET", pattern: "/readyz", takesBody: false, handler: HealthHandlers.readyz),
-        Route(method: "GET", pattern: "/metrics", takesBody: false, handler: HealthHandlers.metrics),
-        Route(method: "POST", pattern: "/v1/validate", takesBody: true, handler: ImageHandlers.validate),
-        Route(method: "POST", pattern: "/v1/render", takesBody: true, handler: ImageHandlers.render),
-        Route(method: "GET", pattern: "/v1/slot", takesBody: false, handler: SizingHandlers.slot),
-        Route(method: "POST", pattern: "/v1/select", takesBody: true, handler: SizingHandlers.select),
-        Route(method: "GET", pattern: "/v1/test-artwork/{size}.png", takesBody: false, handler: ArtworkHandlers.artwork),
-        Route(method: "GET", pattern: "/v1/guidance", takesBody: false, handler: ContentHandlers.guidance),
-        Route(method: "GET", pattern: "/v1/prompt", takesBody: false, handler: ContentHandlers.prompt),
-        Route(method: "POST", pattern: "/v1/process", takesBody: true, handler: ProcessHandlers.process),
+        Route(method: "GET", pattern: "/healthz", takesBody: false, uploads: false, handler: HealthHandlers.healthz),
+        Route(method: "GET", pattern: "/readyz", takesBody: false, uploads: false, handler: HealthHandlers.readyz),
+        Route(method: "GET", pattern: "/metrics", takesBody: false, uploads: false, handler: HealthHandlers.metrics),
+        Route(method: "POST", pattern: "/v1/validate", takesBody: true, uploads: true, handler: ImageHandlers.validate),
+        Route(method: "POST", pattern: "/v1/render", takesBody: true, uploads: true, handler: ImageHandlers.render),
+        Route(method: "GET", pattern: "/v1/slot", takesBody: false, uploads: false, handler: SizingHandlers.slot),
+        Route(method: "POST", pattern: "/v1/select", takesBody: true, uploads: false, handler: SizingHandlers.select),
+        Route(method: "GET", pattern: "/v1/test-artwork/{size}.png", takesBody: false, uploads: false, handler: ArtworkHandlers.artwork),
+        Route(method: "GET", pattern: "/v1/guidance", takesBody: false, uploads: false, handler: ContentHandlers.guidance),
+        Route(method: "GET", pattern: "/v1/prompt", takesBody: false, uploads: false, handler: ContentHandlers.prompt),
+        Route(method: "POST", pattern: "/v1/process", takesBody: true, uploads: true, handler: ProcessHandlers.process),
     ])
 }

@@ -7,17 +7,39 @@ import Glibc
 /// The HTTP service: starts on construction, stops with ``stop(grace:)``.
 public final class Server: @unchecked Sendable {
     private let daemon: Daemon
-    private var context: ServiceContext { daemon.context }
+    private let admin: Daemon
+    private let context: ServiceContext
 
-    /// Starts listening.
-    /// - Throws: ``ServiceError/internalError(_:)`` when it cannot listen.
+    /// Starts listening: the data plane on `host:port` (one thread per connection), the admin
+    /// listener (`/healthz`, `/readyz`, `/metrics`) on `adminHost:adminPort` (one epoll thread).
+    /// - Throws: ``ServiceError/internalError(_:)`` when it cannot listen, or when a non-loopback
+    ///   address has no token and ``ServiceConfig/allowUnauthenticated`` is not set.
     public init(config: ServiceConfig) throws(ServiceError) {
+        if let insecurity = config.insecurity { throw .internalError(insecurity) }
         Server.tuneProcess()
-        daemon = try Daemon(context: ServiceContext(config: config))
+        context = ServiceContext(config: config)
+        daemon = try Daemon(listener: Listener(context: context, router: .service, watch: context.watch),
+                            host: config.host, port: config.port,
+                            mode: .threadPerConnection(perClient: config.maxConnectionsPerClient),
+                            connectionLimit: config.maxConnections, idleTimeout: config.connectionTimeout,
+                            memoryPerConnection: 256 * 1024)
+        do {
+            admin = try Daemon(listener: Listener(context: context, router: .admin, watch: context.adminWatch),
+                               host: config.adminHost, port: config.adminPort, mode: .eventLoop,
+                               connectionLimit: 128, idleTimeout: 5, memoryPerConnection: 32 * 1024)
+        } catch {
+            daemon.stop()
+            throw ServiceError.internalError("admin listener: \(error.message)")
+        }
         context.log.event("listening", [("host", .string(config.host)), ("port", .int(daemon.port)),
+                                        ("admin_host", .string(config.adminHost)), ("admin_port", .int(admin.port)),
                                         ("workers", .int(config.workers)), ("queue", .int(config.queue)),
                                         ("max_body_bytes", .int(config.maxBodyBytes)),
+                                        ("memory_budget", .int(config.memoryBudget)),
                                         ("auth", .bool(config.token != nil))])
+        if config.token == nil && !ServiceConfig.isLoopback(config.host) {
+            context.log.event("warning", [("message", .string("serving \(config.host) without a token (--allow-unauthenticated)"))])
+        }
     }
 
     /// Process settings for a long-running service, applied before libvips starts:
@@ -42,6 +64,10 @@ public final class Server: @unchecked Sendable {
 
     /// The bound port.
     public var port: Int { daemon.port }
+    /// The admin listener's bound port.
+    public var adminPort: Int { admin.port }
+    /// The memory budget for request bodies.
+    public var budget: MemoryBudget { context.budget }
     /// The job gate (tests hold it to provoke 503).
     public var gate: JobGate { context.gate }
     /// The service's metrics.
@@ -59,6 +85,7 @@ public final class Server: @unchecked Sendable {
         }
         let left = context.metrics.requestsInFlight
         daemon.stop()
+        admin.stop()
         context.log.event("stopped", [("unfinished", .int(left))])
     }
 
@@ -66,25 +93,35 @@ public final class Server: @unchecked Sendable {
     ///
     /// The signals are blocked in this thread before any other thread starts (so MHD's and
     /// libvips' threads inherit the mask) and taken with `sigwait`: no handler runs on an
-    /// arbitrary thread.
+    /// arbitrary thread. SIGHUP and SIGUSR1 (whose default would kill the process at once) are
+    /// ignored and logged. Log lines go through a queue, so a stalled log pipe cannot keep the
+    /// main thread from draining.
     public static func serve(config: ServiceConfig) -> Int32 {
         var signals = sigset_t()
         sigemptyset(&signals)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGINT)
+        for number in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&signals, number) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
+        let log = RequestLog(enabled: config.logRequests)
         let server: Server
         do {
             server = try Server(config: config)
         } catch {
             RequestLog().event("failed", [("error", .string(error.message))])
+            LogSink.standardError.flush(seconds: 1)
             return 1
         }
-        var received: Int32 = 0
-        while sigwait(&signals, &received) != 0 {}
-        RequestLog(enabled: config.logRequests).event("signal", [("signal", .int(Int(received)))])
+        while true {
+            var received: Int32 = 0
+            guard sigwait(&signals, &received) == 0 else { continue }
+            if received == SIGTERM || received == SIGINT {
+                log.event("signal", [("signal", .int(Int(received))), ("action", .string("drain"))])
+                break
+            }
+            log.event("signal", [("signal", .int(Int(received))), ("action", .string("ignored"))])
+        }
         server.stop()
+        LogSink.standardError.flush(seconds: 1)
         return 0
     }
 }

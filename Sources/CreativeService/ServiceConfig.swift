@@ -4,8 +4,17 @@ public struct ServiceConfig: Sendable {
     public var host = "127.0.0.1"
     /// TCP port; 0 picks a free one (``Server/port`` tells which).
     public var port = 8080
-    /// Bearer token every `/v1` route needs; nil: no token (only sensible on loopback).
+    /// Bearer token every `/v1` route needs; nil: no token, which is refused on a non-loopback
+    /// address unless ``allowUnauthenticated`` is set.
     public var token: String?
+    /// Serve a non-loopback address without a token (`--allow-unauthenticated`; logged as a warning).
+    public var allowUnauthenticated = false
+    /// Address of the admin listener (`/healthz`, `/readyz`, `/metrics` only, no token):
+    /// loopback unless told otherwise.
+    public var adminHost = "127.0.0.1"
+    /// Port of the admin listener; 0 picks a free one. Its own event-driven daemon, so probes are
+    /// answered however many data-plane connections are open.
+    public var adminPort = 8081
     /// Image jobs (validate, render) that run at once: two per processor by default. A render
     /// hands its strips between libvips threads (decode and resample, then the PNG writer), and
     /// one job per core leaves those gaps idle; a second one fills them (`make loadtest`:
@@ -15,18 +24,58 @@ public struct ServiceConfig: Sendable {
     public var queue = 64
     /// Longest a job waits for a slot, in seconds, before 503.
     public var queueWait = 10.0
-    /// Largest request body in bytes (413 above it, decided before the body is read when it has a length).
+    /// Largest image upload in bytes (validate, render, process; 413 above it).
     public var maxBodyBytes = 8 * 1024 * 1024
-    /// Seconds a connection may stay idle (slow clients included) before it is closed.
+    /// Largest body of every other route in bytes (`/v1/select` JSON; bodies of GET routes are dropped).
+    public var maxJSONBodyBytes = 16 * 1024
+    /// Bytes that buffered request bodies may hold at once, for the whole process (``MemoryBudget``).
+    public var memoryBudget = 128 * 1024 * 1024
+    /// Seconds a request waits for its share of the memory budget before 503 + `Retry-After`.
+    public var budgetWait = 2.0
+    /// Seconds a connection may stay idle while a body or an answer is under way.
     public var connectionTimeout = 15
-    /// Open connections at most (each has its own thread); more are refused at accept.
+    /// Seconds from a connection's start (or its previous request's end) to the end of the next
+    /// request's headers; a slower sender (slowloris) or an idle keep-alive connection is closed.
+    public var headerTimeout = 10.0
+    /// After the first ``bodyRateGrace`` seconds of a body, its average rate must stay at or
+    /// above this (bytes/s); 0 turns the check off.
+    public var minBodyRate = 16 * 1024
+    /// See ``minBodyRate``.
+    public var bodyRateGrace = 5.0
+    /// After an early refusal (413, 503), the rest of the body is read and dropped for at most
+    /// this many seconds and ``lingerBytes`` bytes, so the client can read the answer.
+    public var lingerSeconds = 5.0
+    /// See ``lingerSeconds``.
+    public var lingerBytes = 16 * 1024 * 1024
+    /// Open data-plane connections at most (each has its own thread); more are refused at accept.
     public var maxConnections = 256
+    /// Open data-plane connections per client address at most (0: no per-client cap). Behind a
+    /// proxy every connection has the proxy's address: raise it to ``maxConnections`` there.
+    public var maxConnectionsPerClient = 64
     /// Seconds SIGTERM waits for in-flight requests before stopping anyway.
     public var drainSeconds = 30.0
     /// One JSON line per request on standard error.
     public var logRequests = true
 
     public init() {}
+
+    /// Why this configuration must not start (a non-loopback address without a token), or nil.
+    public var insecurity: String? {
+        guard token == nil, !allowUnauthenticated, !ServiceConfig.isLoopback(host) else { return nil }
+        return "--host \(host) is not a loopback address: give --token-file (or --allow-unauthenticated to serve without one)"
+    }
+
+    /// Whether `host` is a loopback address (127.0.0.0/8 or ::1).
+    public static func isLoopback(_ host: String) -> Bool {
+        if host.contains(":") {
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, host, &address) == 1 else { return false }
+            return withUnsafeBytes(of: &address) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+        }
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { return false }
+        return UInt32(bigEndian: address.s_addr) >> 24 == 127
+    }
 
     /// Online processors (at least 1).
     public static var processorCount: Int {

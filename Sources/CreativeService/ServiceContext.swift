@@ -10,6 +10,11 @@ final class ServiceContext: @unchecked Sendable {
     let gate: JobGate
     let metrics: Metrics
     let log: RequestLog
+    /// The process-wide memory budget (request bodies now; decode memory may be charged to it too).
+    let budget: MemoryBudget
+    /// Deadlines of the data plane's and the admin listener's connections.
+    let watch: ConnectionWatch
+    let adminWatch: ConnectionWatch
     /// Why libvips could not start, if it could not (then `/readyz` answers 503).
     let imagingFailure: String?
     private let lock = Lock()
@@ -22,12 +27,25 @@ final class ServiceContext: @unchecked Sendable {
         gate = JobGate(slots: config.workers, queue: config.queue, maxWait: config.queueWait)
         metrics = Metrics()
         log = RequestLog(enabled: config.logRequests)
+        budget = MemoryBudget(capacity: config.memoryBudget)
+        watch = ConnectionWatch(limits: .init(headerSeconds: config.headerTimeout, minBodyRate: config.minBodyRate,
+                                              bodyGraceSeconds: config.bodyRateGrace, lingerSeconds: config.lingerSeconds))
+        adminWatch = ConnectionWatch(limits: .init(headerSeconds: 2, minBodyRate: 1024, bodyGraceSeconds: 2,
+                                                   lingerSeconds: 1))
         do {
             try VipsRuntime.start()
             imagingFailure = nil
         } catch {
             imagingFailure = error.description
         }
+    }
+
+    /// The budget, deadline and log figures for `/metrics`.
+    var gauges: ServiceGauges {
+        var cuts = watch.cutCounts
+        for (reason, count) in adminWatch.cutCounts { cuts["admin_" + reason, default: 0] += count }
+        return ServiceGauges(cuts: cuts, budgetCapacity: budget.capacity, budgetInUse: budget.inUse,
+                             budgetRefusals: budget.refused, logLinesDropped: log.sink.droppedLines)
     }
 
     /// True once a stop has begun: `/readyz` fails and responses close their connection.

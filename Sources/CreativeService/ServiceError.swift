@@ -11,9 +11,17 @@ public enum ServiceError: Error, Equatable, Sendable {
     case notFound(String)
     /// 405 `method_not_allowed`: the path exists, not with this method; `allowed` goes into `Allow`.
     case methodNotAllowed(allowed: [String])
-    /// 413 `payload_too_large`: the body is over `--max-body-bytes` (decided from Content-Length
-    /// before reading, or while reading a chunked body).
+    /// 413 `payload_too_large`: the body is over the route's limit (`--max-body-bytes` for image
+    /// uploads, `--max-json-body-bytes` for the rest), decided from Content-Length before reading,
+    /// or as soon as a chunked body passes it.
     case payloadTooLarge(limit: Int)
+    /// 414 `uri_too_long`: the request target (path and query) is over `limit` bytes.
+    case uriTooLong(limit: Int)
+    /// 431 `header_fields_too_large`: the header section is over `limit` bytes.
+    case headerFieldsTooLarge(limit: Int)
+    /// 503 `busy`: the memory budget for request bodies (`--memory-budget`) stayed full for
+    /// `--budget-wait` seconds; retry after `Retry-After` seconds.
+    case memoryBusy(retryAfter: Int)
     /// 422 with the code of the failure (`no_eligible_creative`, or a validation code such as
     /// `corrupt_image`); `report` is the validation report of a rejected upload, when there is one.
     case unprocessable(code: String, message: String, report: JSONValue?)
@@ -32,8 +40,10 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
+        case .uriTooLong: 414
+        case .headerFieldsTooLarge: 431
         case .unprocessable: 422
-        case .busy, .unavailable: 503
+        case .busy, .memoryBusy, .unavailable: 503
         case .internalError: 500
         }
     }
@@ -46,6 +56,9 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
         case .payloadTooLarge: "payload_too_large"
+        case .uriTooLong: "uri_too_long"
+        case .headerFieldsTooLarge: "header_fields_too_large"
+        case .memoryBusy: "busy"
         case .unprocessable(let code, _, _): code
         case .busy: "busy"
         case .unavailable(let code, _): code
@@ -60,7 +73,10 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .unauthorized: "this route needs 'Authorization: Bearer <token>'"
         case .notFound(let path): "no route for \(path)"
         case .methodNotAllowed(let allowed): "use \(allowed.joined(separator: " or ")) on this route"
-        case .payloadTooLarge(let limit): "the body is over the limit of \(limit) bytes"
+        case .payloadTooLarge(let limit): "the body is over this route's limit of \(limit) bytes"
+        case .uriTooLong(let limit): "the request target is over \(limit) bytes"
+        case .headerFieldsTooLarge(let limit): "the request's headers are over \(limit) bytes"
+        case .memoryBusy: "the memory budget for request bodies is taken; retry later"
         case .unprocessable(_, let message, _): message
         case .busy: "every job slot is taken; retry later"
         case .unavailable(_, let message): message
@@ -83,7 +99,7 @@ public enum ServiceError: Error, Equatable, Sendable {
         if rejected { response.rejectionCodes = [code] }
         switch self {
         case .methodNotAllowed(let allowed): response.headers.append(("Allow", allowed.joined(separator: ", ")))
-        case .busy(let seconds): response.headers.append(("Retry-After", String(seconds)))
+        case .busy(let seconds), .memoryBusy(let seconds): response.headers.append(("Retry-After", String(seconds)))
         case .unavailable: response.headers.append(("Retry-After", "1"))
         case .unauthorized: response.headers.append(("WWW-Authenticate", "Bearer"))
         default: break

@@ -18,11 +18,22 @@ struct HTTPResult {
 /// A minimal HTTP/1.1 client over a raw socket: full control of what is sent (truncated bodies,
 /// chunked bodies, odd methods) and only ever to 127.0.0.1.
 enum HTTPClient {
-    static func connectSocket(_ port: Int) -> Int32 {
+    /// A connected socket; `from` picks another loopback source address (127.0.0.2, ...), as a
+    /// second client would have.
+    static func connectSocket(_ port: Int, from source: String? = nil, timeoutSeconds: Int = 30) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(fd >= 0)
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            precondition(bound == 0, "cannot bind \(source)")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

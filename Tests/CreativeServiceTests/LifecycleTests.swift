@@ -41,35 +41,17 @@ final class LifecycleTests: XCTestCase {
         defer { server.stop(grace: 1) }
         XCTAssertThrowsError(try Fixture.server { $0.port = server.port }, "port in use")
         XCTAssertTrue(HealthProbe.check(port: server.port))
+        XCTAssertTrue(HealthProbe.check(port: server.adminPort))
     }
 
     func testBinaryExitsZeroOnSIGTERM() throws {
-        guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
-            throw XCTSkip("build the tool first (make test runs swift build)")
-        }
-        let process = Process()
-        process.executableURL = Fixture.binary
-        process.arguments = ["serve", "--port", "0", "--workers", "1"]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        // The first log line says where it listens.
-        var line = Data()
-        let handle = err.fileHandleForReading
-        while !line.contains(0x0A) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let first = try JSONSerialization.jsonObject(with: line.split(separator: 0x0A)[0]) as? [String: Any]
-        XCTAssertEqual(first?["event"] as? String, "listening")
-        let port = try XCTUnwrap(first?["port"] as? Int)
+        let running = try Fixture.startBinary(["--workers", "1"])
+        let port = running.port
         XCTAssertEqual(HTTPClient.request(port, "GET", "/healthz").status, 200)
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/slot?width=320", headers: [("Authorization", "Bearer abc")]).status, 200)
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        let rest = String(decoding: line + handle.readDataToEndOfFile(), as: UTF8.self)
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 40), 0)
+        let rest = running.log()
         let lines = rest.split(separator: "\n")
         XCTAssertTrue(lines.contains { $0.contains(#""route":"/v1/slot""#) && $0.contains(#""status":200"#) })
         XCTAssertTrue(lines.contains { $0.contains(#""event":"stopped""#) })

@@ -15,6 +15,7 @@ enum Fixture {
     static func server(_ configure: (inout ServiceConfig) -> Void = { _ in }) throws -> Server {
         var config = ServiceConfig()
         config.port = 0
+        config.adminPort = 0
         config.logRequests = false
         configure(&config)
         return try Server(config: config)
@@ -23,4 +24,56 @@ enum Fixture {
     /// The built `creative-tool` beside the test bundle (`swift build` puts both in one folder).
     static let binary: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("creative-tool")
+
+    /// A running `creative-tool serve` with its standard error on a pipe.
+    struct RunningService {
+        let process: Process
+        let errors: FileHandle
+        let port: Int
+        let adminPort: Int
+        /// The log read so far: the first line, `listening`.
+        let firstLine: String
+
+        /// Waits up to `seconds` for the process to exit; kills it (and fails) when it does not.
+        func exitStatus(within seconds: Double, file: StaticString = #filePath, line: UInt = #line) -> Int32? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            guard !process.isRunning else {
+                XCTFail("the service did not exit within \(seconds) s", file: file, line: line)
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return nil
+            }
+            return process.terminationStatus
+        }
+
+        /// The whole log once the process has exited.
+        func log() -> String { firstLine + String(decoding: errors.readDataToEndOfFile(), as: UTF8.self) }
+    }
+
+    /// Starts the built binary's `serve` on free loopback ports (data and admin) and reads its
+    /// first log line, which says where it listens.
+    static func startBinary(_ arguments: [String]) throws -> RunningService {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("build the tool first (make test runs swift build)")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--admin-port", "0"] + arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        var line = Data()
+        let handle = pipe.fileHandleForReading
+        while !line.contains(0x0A) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let first = try JSONSerialization.jsonObject(with: line.split(separator: 0x0A)[0]) as? [String: Any]
+        XCTAssertEqual(first?["event"] as? String, "listening")
+        return RunningService(process: process, errors: handle, port: try XCTUnwrap(first?["port"] as? Int),
+                              adminPort: try XCTUnwrap(first?["admin_port"] as? Int),
+                              firstLine: String(decoding: line, as: UTF8.self))
+    }
 }

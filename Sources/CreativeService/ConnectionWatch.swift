@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Deadlines that libmicrohttpd does not keep, enforced by one thread per listener.
+///
+/// libmicrohttpd's `--timeout` counts idle time only, so a client that sends one byte every few
+/// seconds is never cut off. This watch knows each connection's socket (from MHD's connection
+/// notifications) and what it is doing, and shuts the socket down (MHD then closes the connection
+/// as if the client had gone) when:
+/// - the request line and headers are not complete within `headerSeconds` of the connection's
+///   start or of the end of its previous request (slowloris; an idle keep-alive connection,
+///   counted apart as `keepalive_idle`);
+/// - after `bodyGraceSeconds`, a body arrives slower than `minBodyRate` bytes per second on average;
+/// - a refused request's body is drained (lingering close) for longer than `lingerSeconds`.
+/// The entry of a connection is removed in MHD's close notification, which comes before MHD closes
+/// the socket, under the same lock as the shutdown: a socket number is never shut down after reuse.
+final class ConnectionWatch: @unchecked Sendable {
+    /// What a connection is doing now.
+    enum Phase {
+        /// Waiting for (or reading) a request line and headers.
+        case headers
+        /// Reading a request body.
+        case body
+        /// The request is complete; it is being handled or answered (no deadline here).
+        case handling
+        /// A refusal was sent early; the rest of the body is read and dropped.
+        case lingering
+    }
+
+    struct Limits: Sendable {
+        var headerSeconds: Double
+        var minBodyRate: Int
+        var bodyGraceSeconds: Double
+        var lingerSeconds: Double
+    }
+
+    private struct Entry {
+        let fd: Int32
+        var phase: Phase = .headers
+        var since: Double
+        var bytes = 0
+        var cut = false
+        /// The request in progress, until its completed callback.
+        var request: ConnectionState?
+        /// Requests completed on this connection, and whether the next one's line has come.
+        var completed = 0
+        var lineSeen = false
+    }
+
+    let limits: Limits
+    private let lock = Lock()
+    private var entries: [UInt: Entry] = [:]
+    private var cuts: [String: Int] = [:]
+    private var running = true
+
+    init(limits: Limits) {
+        self.limits = limits
+        _ = startDetachedThread(retaining: self, connectionWatchMain)
+    }
+
+    private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
+
+    /// A connection was accepted (MHD_CONNECTION_NOTIFY_STARTED).
+    func opened(_ connection: OpaquePointer, fd: Int32) {
+        guard fd >= 0 else { return }
+        lock.locked { entries[Self.key(connection)] = Entry(fd: fd, since: monotonicSeconds()) }
+    }
+
+    /// A connection is closing (MHD_CONNECTION_NOTIFY_CLOSED, before its socket is closed).
+    /// - Returns: the request still attached to it, whose completed callback MHD never called
+    ///   (libmicrohttpd 0.9.75 skips it when its parser runs out of connection memory twice).
+    func closed(_ connection: OpaquePointer) -> ConnectionState? {
+        lock.locked { entries.removeValue(forKey: Self.key(connection))?.request }
+    }
+
+    /// A request started on the connection (its line is in).
+    func attach(_ request: ConnectionState, _ connection: OpaquePointer) {
+        lock.locked {
+            entries[Self.key(connection)]?.request = request
+            entries[Self.key(connection)]?.lineSeen = true
+        }
+    }
+
+    /// The request's completed callback came; the connection waits for its next request.
+    func detach(_ connection: OpaquePointer) {
+        lock.locked {
+            guard var entry = entries[Self.key(connection)] else { return }
+            entry.request = nil
+            entry.completed += 1
+            entry.lineSeen = false
+            entry.phase = .headers
+            entry.since = monotonicSeconds()
+            entries[Self.key(connection)] = entry
+        }
+    }
+
+    /// The connection moves to `phase`; its clock restarts.
+    func enter(_ phase: Phase, _ connection: OpaquePointer) {
+        lock.locked {
+            guard var entry = entries[Self.key(connection)] else { return }
+            entry.phase = phase
+            entry.since = monotonicSeconds()
+            entry.bytes = 0
+            entries[Self.key(connection)] = entry
+        }
+    }
+
+    /// Body bytes arrived.
+    func received(_ bytes: Int, _ connection: OpaquePointer) {
+        lock.locked { entries[Self.key(connection)]?.bytes += bytes }
+    }
+
+    /// Connections cut so far, by reason (`header_timeout`, `keepalive_idle`, `slow_body`, `linger_timeout`).
+    var cutCounts: [String: Int] { lock.locked { cuts } }
+
+    /// Ends the watch thread (after the daemon stopped).
+    func stop() { lock.locked { running = false } }
+
+    /// One pass: shuts down every socket past its deadline. Returns false once stopped.
+    fileprivate func check() -> Bool {
+        lock.locked {
+            guard running else { return false }
+            let now = monotonicSeconds()
+            for (key, entry) in entries where !entry.cut {
+                let elapsed = now - entry.since
+                let reason: String?
+                switch entry.phase {
+                case .headers:
+                    // A kept-alive connection that never started its next request is only idle.
+                    let idle = entry.completed > 0 && !entry.lineSeen
+                    reason = elapsed > limits.headerSeconds ? (idle ? "keepalive_idle" : "header_timeout") : nil
+                case .body:
+                    reason = elapsed > limits.bodyGraceSeconds && Double(entry.bytes) < Double(limits.minBodyRate) * elapsed
+                        ? "slow_body" : nil
+                case .handling:
+                    reason = nil
+                case .lingering:
+                    reason = elapsed > limits.lingerSeconds ? "linger_timeout" : nil
+                }
+                guard let reason else { continue }
+                shutdown(entry.fd, Int32(SHUT_RDWR))
+                entries[key]?.cut = true
+                cuts[reason, default: 0] += 1
+            }
+            return true
+        }
+    }
+}
+
+/// The watch thread: a check every 100 ms until the watch stops.
+private func connectionWatchMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    let watch = Unmanaged<ConnectionWatch>.fromOpaque(context).takeRetainedValue()
+    while watch.check() { usleep(100_000) }
+    return nil
+}

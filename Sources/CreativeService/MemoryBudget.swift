@@ -1,0 +1,53 @@
+/// The process-wide memory budget, in bytes, for what requests hold while they are handled.
+///
+/// One budget for every kind of request memory: request bodies are charged as they are buffered
+/// (the whole `Content-Length` before the first byte is kept, a chunked body in steps as it
+/// grows) and released when the request ends. Decode memory (width x height x bands x bytes per
+/// band of an image that cannot stream) is meant to be charged to the same budget with
+/// ``reserve(_:waitingUntil:)`` before the decode and ``release(_:)`` after it, so that bodies
+/// and pixels together stay under one number. A request that cannot get its share before the
+/// deadline is refused with 503 and `Retry-After`, never queued without bound.
+public final class MemoryBudget: @unchecked Sendable {
+    /// Bytes that may be held at once.
+    public let capacity: Int
+    private let lock = Lock()
+    private var held = 0
+    private var refusals = 0
+
+    public init(capacity: Int) { self.capacity = max(0, capacity) }
+
+    /// Bytes held now.
+    public var inUse: Int { lock.locked { held } }
+    /// Reservations refused so far (each answered 503).
+    public var refused: Int { lock.locked { refusals } }
+
+    /// Takes `bytes` from the budget, waiting until `deadline` (monotonic seconds) for others to
+    /// give theirs back. A request larger than the whole budget is refused at once.
+    /// - Returns: false when the bytes could not be had in time (nothing is taken then).
+    public func reserve(_ bytes: Int, waitingUntil deadline: Double) -> Bool {
+        guard bytes > 0 else { return true }
+        return lock.locked {
+            guard bytes <= capacity else {
+                refusals += 1
+                return false
+            }
+            while held + bytes > capacity {
+                if !lock.wait(until: deadline) && held + bytes > capacity {
+                    refusals += 1
+                    return false
+                }
+            }
+            held += bytes
+            return true
+        }
+    }
+
+    /// Gives back bytes taken with ``reserve(_:waitingUntil:)``.
+    public func release(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        lock.locked {
+            held = max(0, held - bytes)
+            lock.broadcast()
+        }
+    }
+}

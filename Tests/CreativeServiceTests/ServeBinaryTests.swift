@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+@testable import CreativeService
+
+/// The built binary's `serve` under a stalled log pipe, stray signals and an insecure address.
+final class ServeBinaryTests: XCTestCase {
+    /// One request on a kept-alive connection; reads exactly one response.
+    private func keptAlive(_ fd: Int32, _ path: String) -> Int {
+        HTTPClient.sendAll(fd, Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return 0 }
+            data.append(contentsOf: buffer[0..<count])
+            let parsed = HTTPClient.parse(data)
+            if parsed.status != 0, let length = parsed.headers["content-length"].flatMap(Int.init), parsed.body.count >= length {
+                return parsed.status
+            }
+        }
+    }
+
+    // 4. Nobody reads the log pipe: requests, probes and SIGTERM still go through; lines are dropped and counted.
+    func testUnreadLogPipeNeverStallsTheService() throws {
+        let running = try Fixture.startBinary(["--workers", "1"])
+        let fd = HTTPClient.connectSocket(running.port, timeoutSeconds: 10)
+        let path = "/" + String(repeating: "p", count: 300)
+        var answered = 0
+        for _ in 0..<4000 where keptAlive(fd, path) == 404 { answered += 1 }
+        close(fd)
+        XCTAssertEqual(answered, 4000)
+        XCTAssertEqual(HTTPClient.request(running.adminPort, "GET", "/healthz").status, 200)
+        let metrics = HTTPClient.request(running.adminPort, "GET", "/metrics").text
+        let dropped = metrics.split(separator: "\n").first { $0.hasPrefix("creative_log_lines_dropped_total ") }
+        XCTAssertGreaterThan(Int(dropped?.split(separator: " ").last ?? "0") ?? 0, 0)
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
+    }
+
+    // 8. SIGHUP and SIGUSR1 are ignored and logged; SIGTERM still drains and exits 0.
+    func testHangupAndUser1AreIgnored() throws {
+        let running = try Fixture.startBinary([])
+        kill(running.process.processIdentifier, SIGHUP)
+        kill(running.process.processIdentifier, SIGUSR1)
+        usleep(200_000)
+        XCTAssertTrue(running.process.isRunning)
+        XCTAssertEqual(HTTPClient.request(running.port, "GET", "/healthz").status, 200)
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
+        let log = running.log()
+        XCTAssertTrue(log.contains(#""signal":\#(SIGHUP),"action":"ignored""#), log)
+        XCTAssertTrue(log.contains(#""signal":\#(SIGUSR1),"action":"ignored""#), log)
+        XCTAssertTrue(log.contains(#""event":"stopped""#))
+    }
+
+    // 6. Every interface without a token is refused (exit 64) unless asked for, then logged as a warning.
+    func testNonLoopbackWithoutTokenIsRefused() throws {
+        guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
+            throw XCTSkip("build the tool first (make test runs swift build)")
+        }
+        let refused = Process()
+        refused.executableURL = Fixture.binary
+        refused.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--admin-port", "0"]
+        let pipe = Pipe()
+        refused.standardError = pipe
+        try refused.run()
+        let message = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        refused.waitUntilExit()
+        XCTAssertEqual(refused.terminationStatus, 64)
+        XCTAssertTrue(message.contains("--token-file"), message)
+
+        let running = try Fixture.startBinary(["--host", "0.0.0.0", "--allow-unauthenticated"])
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
+        let log = running.log()
+        XCTAssertTrue(log.contains(#""event":"warning""#), log)
+    }
+}
