@@ -78,11 +78,15 @@ RUN creative-tool --version \
     && kill "$(cat /tmp/serve.pid)" && rm /tmp/serve.pid && test "$ok" = yes
 
 EXPOSE 8080
-# The image has no curl or wget: `serve --healthcheck` GETs /healthz on the admin port itself.
+# The image has no curl or wget: `serve --healthcheck` GETs /healthz on the admin listener
+# (loopback, CREATIVE_ADMIN_PORT) itself.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
     CMD ["creative-tool", "serve", "--healthcheck"]
 
 ENTRYPOINT ["creative-tool"]
-# The service on every interface of the container, with the bearer token from a mounted secret
-# (binding beyond loopback without a token is refused).
+# The service on every interface of the container (port CREATIVE_PORT); the probes stay on the
+# loopback admin listener. It needs the bearer token mounted as a secret, e.g.
+#   docker run -v "$PWD/token:/run/secrets/creative-tool/token:ro" ...
+# without it `serve` refuses to start; add --allow-unauthenticated to serve without one (logged
+# as a warning).
 CMD ["serve", "--host", "0.0.0.0", "--token-file", "/run/secrets/creative-tool/token"]

@@ -1,5 +1,8 @@
 import CreativeCore
 import CreativeService
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `creative-tool serve`: the HTTP service (routes in CreativeService/Router.swift).
 enum ServeCommand: Subcommand {
@@ -13,11 +16,11 @@ enum ServeCommand: Subcommand {
                                [--max-connections N] [--max-connections-per-client N]
            creative-tool serve --healthcheck [--admin-port 8081]
       --host             address to bind (default 127.0.0.1, loopback; 0.0.0.0 for every interface)
-      --port             TCP port (default 8080; 0 picks a free one, logged at start)
+      --port             TCP port (default $CREATIVE_PORT, else 8080; 0 picks a free one, logged at start)
       --token-file F     file holding the bearer token every /v1 route then needs
       --allow-unauthenticated  serve a non-loopback --host without --token-file (refused otherwise)
       --admin-host       address of the admin listener: /healthz, /readyz, /metrics (default 127.0.0.1)
-      --admin-port       its port (default 8081; 0 picks a free one)
+      --admin-port       its port (default $CREATIVE_ADMIN_PORT, else 8081; 0 picks a free one)
       --workers N        image jobs (validate, render, process) run at once (default: 2 per processor)
       --queue N          jobs that may wait for a slot before 503 + Retry-After (default 64)
       --max-body-bytes N largest image upload (default 8388608, 8 MiB; 413 above it)
@@ -43,8 +46,9 @@ enum ServeCommand: Subcommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard arguments.positionals.isEmpty else { throw .usage("unexpected argument '\(arguments.positionals[0])'") }
         var config = ServiceConfig()
-        config.port = try arguments.int("--port", in: 0...65535) ?? config.port
-        config.adminPort = try arguments.int("--admin-port", in: 0...65535) ?? config.adminPort
+        let environmentPorts = (data: try environmentPort("CREATIVE_PORT"), admin: try environmentPort("CREATIVE_ADMIN_PORT"))
+        config.port = try arguments.int("--port", in: 0...65535) ?? environmentPorts.data ?? config.port
+        config.adminPort = try arguments.int("--admin-port", in: 0...65535) ?? environmentPorts.admin ?? config.adminPort
         if arguments.flag("--healthcheck") {
             return HealthProbe.check(port: config.adminPort) ? ExitCode.success : ExitCode.failure
         }
@@ -78,6 +82,19 @@ enum ServeCommand: Subcommand {
             throw .usage("--memory-budget (\(config.memoryBudget)) must be at least --max-body-bytes (\(config.maxBodyBytes))")
         }
         return Server.serve(config: config)
+    }
+}
+
+/// A port given in the environment (the container image sets `CREATIVE_PORT` and
+/// `CREATIVE_ADMIN_PORT`, so `serve` and its HEALTHCHECK agree); the flags win over it.
+private func environmentPort(_ name: String) throws(CLIError) -> Int? {
+    guard let raw = getenv(name) else { return nil }
+    let text = String(cString: raw)
+    guard !text.isEmpty else { return nil }
+    do {
+        return try TypedValue.int(text, name: name, in: 0...65535)
+    } catch {
+        throw .usage("environment: \(error.description)")
     }
 }
 

@@ -75,4 +75,30 @@ final class ServeBinaryTests: XCTestCase {
         let log = running.log()
         XCTAssertTrue(log.contains(#""event":"warning""#), log)
     }
+
+    /// Runs the binary with extra environment variables and returns its exit status.
+    private func runBinary(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = Fixture.binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    // The container's HEALTHCHECK takes its port from the same variable as `serve` (CREATIVE_ADMIN_PORT).
+    func testHealthcheckFollowsTheConfiguredAdminPort() throws {
+        let running = try Fixture.startBinary([])
+        XCTAssertEqual(try runBinary(["serve", "--healthcheck"], environment: ["CREATIVE_ADMIN_PORT": "\(running.adminPort)"]), 0)
+        // Nothing listens on port 1: the check fails (exit 1), and a port that is not a number is a usage error.
+        XCTAssertEqual(try runBinary(["serve", "--healthcheck"], environment: ["CREATIVE_ADMIN_PORT": "1"]), 1)
+        XCTAssertEqual(try runBinary(["serve", "--healthcheck"], environment: ["CREATIVE_ADMIN_PORT": "http"]), 64)
+        // The flag wins over the environment.
+        XCTAssertEqual(try runBinary(["serve", "--healthcheck", "--admin-port", "\(running.adminPort)"],
+                                     environment: ["CREATIVE_ADMIN_PORT": "1"]), 0)
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
+    }
 }
