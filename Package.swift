@@ -21,8 +21,9 @@ let package = Package(
         .target(name: "CMicroHTTPDLoader", dependencies: ["CMicroHTTPD"]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
-        // A strict whole-file libpng read, with libpng's longjmp contained in C.
-        .target(name: "CPNGCheck", dependencies: ["CPNG"]),
+        // A strict whole-file libpng read, with libpng's longjmp contained in C, and a zlib check
+        // of the IDAT stream.
+        .target(name: "CPNGCheck", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
         // Pure Swift: catalog, devices, slot math, selection, reports.
         .target(name: "CreativeCore"),

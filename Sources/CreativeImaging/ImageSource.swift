@@ -56,9 +56,14 @@ public final class ImageSource: @unchecked Sendable {
     /// CRC, the JPEG EOI, the GIF trailer. libvips reports these only as warnings after the
     /// last row, which can come after the pixels were already taken, so renders check this
     /// first (decoding errors proper are libvips errors). Nil when sound.
+    ///
+    /// For PNG on a libvips whose loader skips the zlib stream's Adler-32 (before 8.15.3), the
+    /// stream is also inflated once here: damaged compressed data can inflate to wrong pixels
+    /// without any other error.
     public func structuralDamage() -> String? {
         switch format {
-        case .png: PNGChunks.damage(bytes)
+        case .png:
+            PNGChunks.damage(bytes) ?? (VipsRuntime.pngLoaderChecksAdler32 ? nil : PNGStructure.idatStreamDamage(bytes))
         case .jpeg, .gif: HeaderProbe.truncation(bytes, format: format)
         case .webp: nil
         }

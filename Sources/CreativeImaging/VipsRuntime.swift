@@ -40,6 +40,14 @@ public enum VipsRuntime {
         "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
     }
 
+    /// True when libvips' PNG loader, with `fail_on` set, checks the zlib stream's Adler-32:
+    /// from 8.15.3 on (before that, the libpng loader always skips it and the libspng loader
+    /// skips it exactly when asked to fail).
+    static let pngLoaderChecksAdler32: Bool = {
+        let version = (Int(vips_version(0)), Int(vips_version(1)), Int(vips_version(2)))
+        return version >= (8, 15, 3)
+    }()
+
     /// Takes libvips' accumulated error text and clears it.
     static func lastVipsError() -> String {
         let text = String(cString: vips_error_buffer())

@@ -21,4 +21,11 @@ typedef struct {
 int cpng_check(const unsigned char *data, size_t length, unsigned long long max_pixels,
                cpng_check_result *result);
 
+/* Inflates the zlib stream spread over the IDAT chunks of a PNG held in memory into a
+ * small scratch buffer (nothing is kept) and checks that it ends with a right Adler-32.
+ * Chunk CRCs are not checked here (walk them first). libvips before 8.15.3 tells libpng to
+ * ignore the Adler-32, so damage in the compressed data that still inflates is otherwise
+ * rendered. Returns 1 when sound; else 0 with a sentence in `message`. */
+int cpng_idat_stream_check(const unsigned char *data, size_t length, char *message, size_t message_size);
+
 #endif

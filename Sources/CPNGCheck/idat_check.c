@@ -1,0 +1,64 @@
+#include "CPNGCheck.h"
+
+#include <string.h>
+#include <zlib.h>
+
+static unsigned long read_be32(const unsigned char *p) {
+    return ((unsigned long)p[0] << 24) | ((unsigned long)p[1] << 16) | ((unsigned long)p[2] << 8) | p[3];
+}
+
+static void note(char *message, size_t size, const char *text) {
+    if (size == 0) return;
+    strncpy(message, text, size - 1);
+    message[size - 1] = 0;
+}
+
+int cpng_idat_stream_check(const unsigned char *data, size_t length, char *message, size_t message_size) {
+    if (message_size) message[0] = 0;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) {
+        note(message, message_size, "zlib could not start");
+        return 0;
+    }
+    unsigned char scratch[32768];
+    int status = Z_OK;
+    int seen = 0;
+    size_t offset = 8;
+    while (status == Z_OK && offset + 12 <= length) {
+        unsigned long chunk = read_be32(data + offset);
+        if (chunk > length - offset - 12) break;
+        const unsigned char *type = data + offset + 4;
+        if (memcmp(type, "IEND", 4) == 0) break;
+        if (memcmp(type, "IDAT", 4) == 0) {
+            seen = 1;
+            stream.next_in = (unsigned char *)(data + offset + 8);
+            stream.avail_in = (uInt)chunk;
+            while (status == Z_OK && stream.avail_in > 0) {
+                stream.next_out = scratch;
+                stream.avail_out = sizeof scratch;
+                status = inflate(&stream, Z_NO_FLUSH);
+                /* Z_BUF_ERROR only says no progress was possible: more input is needed. */
+                if (status == Z_BUF_ERROR) status = Z_OK;
+            }
+            /* Everything is in: drain what zlib still holds (the last rows and the checksum). */
+            while (status == Z_OK && stream.avail_out == 0) {
+                stream.next_out = scratch;
+                stream.avail_out = sizeof scratch;
+                status = inflate(&stream, Z_NO_FLUSH);
+                if (status == Z_BUF_ERROR) status = Z_OK;
+            }
+        }
+        offset += 12 + chunk;
+    }
+    int sound = seen && status == Z_STREAM_END;
+    if (!sound) {
+        if (!seen) note(message, message_size, "no IDAT chunk");
+        else if (status == Z_OK) note(message, message_size, "the compressed image data ends early");
+        else if (status == Z_DATA_ERROR && stream.msg && strcmp(stream.msg, "incorrect data check") == 0)
+            note(message, message_size, "IDAT: the compressed data fails its Adler-32 checksum");
+        else note(message, message_size, stream.msg ? stream.msg : "zlib error in the image data");
+    }
+    inflateEnd(&stream);
+    return sound;
+}
