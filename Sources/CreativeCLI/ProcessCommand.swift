@@ -7,13 +7,15 @@ enum ProcessCommand: Subcommand {
     static let summary = "validate a creative, render it into every device slot it serves, write a manifest"
     static let usage = """
     usage: creative-tool process FILE --output-dir DIR [--json] [--max-bytes N] [--max-pixels N]
+                                 [--timeout S] [--memory-budget MIB]
       FILE          the creative ('-' reads standard input)
       --output-dir  the folder to write; it appears whole or not at all, replacing an old one
       --json        print the manifest on standard output
+    \(JobLimitOptions.usage)
     Valid: one PNG per device slot the creative is picked for, preview.png, manifest.json; exit 0.
     Rejected: only manifest.json with the validation report; exit 1.
     """
-    static let options: Set<String> = ["--output-dir", "--max-bytes", "--max-pixels"]
+    static let options = Set<String>(["--output-dir", "--max-bytes", "--max-pixels"]).union(JobLimitOptions.names)
     static let flags: Set<String> = ["--json"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -24,7 +26,7 @@ enum ProcessCommand: Subcommand {
         let path = arguments.positionals[0]
         let limits = ValidationLimits(
             maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
-            maxPixels: try Inputs.maxPixels(arguments))
+            maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments))
         let result: JobResult
         switch readInput(path, limits: limits) {
         case .bytes(let bytes):

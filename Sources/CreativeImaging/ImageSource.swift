@@ -1,3 +1,4 @@
+import CPNGCheck
 import CVips
 import CreativeCore
 
@@ -8,6 +9,12 @@ import CreativeCore
 public final class ImageSource: @unchecked Sendable {
     /// The bytes as given.
     public let bytes: [UInt8]
+    /// What decoders see: the bytes as given, except a PNG's unused chunks (text, unknown
+    /// ancillary ones, an over-large colour profile), which are left out so nothing inflates them.
+    let decoderBytes: [UInt8]
+    /// Sentences naming the metadata left out for the decoder, for the `metadata_dropped`
+    /// warning; empty when nothing the user could miss was dropped.
+    public let droppedMetadata: [String]
     /// The format the bytes say they are.
     public let format: ImageFormat
     /// The lazily loaded image: header fields are read, pixels are not.
@@ -43,7 +50,16 @@ public final class ImageSource: @unchecked Sendable {
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
         // claims more bytes than the file has left.
         if format == .png, let overrun = PNGChunks.overrun(bytes) { throw .corruptImage(overrun) }
-        let header = try Self.load(bytes, format: format, sequential: false)
+        if format == .jpeg {
+            // Each scan of a progressive JPEG is a pass over the whole image.
+            let scans = HeaderProbe.jpegScans(bytes)
+            if scans > HeaderProbe.maxJPEGScans {
+                throw .corruptImage("\(scans) scans, over the limit of \(HeaderProbe.maxJPEGScans) a JPEG may have "
+                                    + "(encoders write about 10); nothing was decoded")
+            }
+        }
+        (decoderBytes, droppedMetadata) = format == .png ? Self.pngDecoderCopy(bytes) : (bytes, [])
+        let header = try Self.load(decoderBytes, format: format, sequential: false)
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }
@@ -52,21 +68,26 @@ public final class ImageSource: @unchecked Sendable {
         self.header = header
     }
 
-    /// Damage found by walking the container to its end without decoding: every PNG chunk's
-    /// CRC, the JPEG EOI, the GIF trailer. libvips reports these only as warnings after the
-    /// last row, which can come after the pixels were already taken, so renders check this
-    /// first (decoding errors proper are libvips errors). Nil when sound.
-    ///
-    /// For PNG on a libvips whose loader skips the zlib stream's Adler-32 (before 8.15.3), the
-    /// stream is also inflated once here: damaged compressed data can inflate to wrong pixels
-    /// without any other error.
-    public func structuralDamage() -> String? {
+    /// Damage found by walking the container to its end without decompressing anything: every
+    /// PNG chunk's CRC, the JPEG EOI, the GIF trailer. Cheap, so it applies also to a file that
+    /// is never decoded (a size the catalog does not accept). Nil when sound.
+    public func containerDamage() -> String? {
         switch format {
-        case .png:
-            PNGChunks.damage(bytes) ?? (VipsRuntime.pngLoaderChecksAdler32 ? nil : PNGStructure.idatStreamDamage(bytes))
+        case .png: PNGChunks.damage(bytes)
         case .jpeg, .gif: HeaderProbe.truncation(bytes, format: format)
         case .webp: nil
         }
+    }
+
+    /// ``containerDamage()``, and for PNG on a libvips whose loader skips the zlib stream's
+    /// Adler-32 (before 8.15.3) the stream inflated once into a small buffer: damaged compressed
+    /// data can inflate to wrong pixels without any other error. libvips reports container
+    /// damage only as warnings after the last row, which can come after the pixels were already
+    /// taken, so renders check this first (decoding errors proper are libvips errors).
+    public func structuralDamage() -> String? {
+        if let damage = containerDamage() { return damage }
+        guard format == .png, !VipsRuntime.pngLoaderChecksAdler32 else { return nil }
+        return PNGStructure.idatStreamDamage(decoderBytes)
     }
 
     /// The image loaded again for one top-to-bottom pass (libvips' sequential access): a
@@ -74,7 +95,62 @@ public final class ImageSource: @unchecked Sendable {
     /// memory. Decoding errors surface when the pipeline is computed.
     /// - Throws: ``ImagingError/corruptImage(_:)`` when the header cannot be read.
     public func streamingImage() throws(ImagingError) -> VImage {
-        try Self.load(bytes, format: format, sequential: true)
+        try Self.load(decoderBytes, format: format, sequential: true)
+    }
+
+    /// Largest colour profile an `iCCP` chunk may declare: 1 MiB (sRGB's is 3 KB; decoders
+    /// allocate the declared size, up to 50 MB in libvips, and inflate into it).
+    public static let maxPNGProfileBytes = 1 << 20
+
+    /// The PNG a decoder is given, and what was left out of it worth telling the user.
+    static func pngDecoderCopy(_ bytes: [UInt8]) -> ([UInt8], [String]) {
+        var dropping: Set<String> = []
+        var notes: [String] = []
+        if let profile = PNGChunks.chunks(bytes).first(where: { $0.name == "iCCP" }) {
+            let declared = bytes[profile.data].withUnsafeBufferPointer { buffer in
+                cpng_iccp_profile_size(buffer.baseAddress, buffer.count)
+            }
+            if declared > Int64(maxPNGProfileBytes) {
+                dropping.insert("iCCP")
+                notes.append("the colour profile claims \(declared) bytes, over the cap of \(maxPNGProfileBytes); "
+                             + "it was ignored and the image is taken as sRGB")
+            }
+        }
+        let copy = PNGChunks.decoderCopy(bytes, dropping: dropping)
+        let text = copy.dropped.filter(PNGChunks.textChunks.contains)
+        if !text.isEmpty {
+            notes.append("text chunks (\(text.joined(separator: ", "))) were ignored, not decompressed or kept")
+        }
+        return (copy.bytes, notes)
+    }
+
+    /// Bytes the decode needs held at once, from the header, before decoding: width x height x
+    /// bands x bytes per band of whatever cannot stream. Streams (non-interlaced PNG, baseline
+    /// JPEG) count nothing. Counted: an interlaced PNG whole; a progressive JPEG's DCT
+    /// coefficients (2 bytes a sample) for the whole image; a GIF frame (4 bytes a pixel); a
+    /// WebP's output at `content` size (it is decoded whole), plus the full-size image for a
+    /// lossless one and the alpha plane of a lossy one; an EXIF-rotated image decoded whole.
+    /// - Parameter content: the size the render scales to (shrink-on-load for JPEG and WebP);
+    ///   nil for a full-size decode (the validator's strict decode, `process`).
+    public func decodeMemory(content: PixelSize? = nil) -> Int {
+        let stored = storedSize.pixelCount ?? Int.max / 16
+        let bands = header.bands, sample = header.isSixteenBit ? 2 : 1
+        var bytes: Int
+        switch format {
+        case .png:
+            bytes = HeaderProbe.isInterlacedPNG(self.bytes) ? stored * bands * sample : 0
+        case .jpeg:
+            bytes = HeaderProbe.isProgressiveJPEG(self.bytes) ? stored * bands * 2 : 0
+        case .gif:
+            bytes = stored * 4
+        case .webp:
+            let output = content.flatMap(\.pixelCount) ?? stored
+            bytes = output * 4
+            if HeaderProbe.isLosslessWebP(self.bytes) { bytes += stored * 4 }
+            else if HeaderProbe.webpHasAlpha(self.bytes) { bytes += stored }
+        }
+        if orientation != 1 || content == nil { bytes += stored * bands * sample }
+        return bytes
     }
 
     /// The format's strict buffer loader over `bytes`: random access (pixels decoded whole on
@@ -95,15 +171,20 @@ public final class ImageSource: @unchecked Sendable {
     /// libvips for the rest, then the JPEG end marker or GIF trailer. Returns the damage found
     /// (nil when the whole image decodes) and whether the samples are 16-bit. Costs a full
     /// decode: the validator's last check, and how a failed render tells damaged input from a
-    /// processing fault.
-    public func strictDecode() -> (damage: String?, sixteenBit: Bool) {
+    /// processing fault. libvips' decode stops at the deadline; libpng's reads row by row and
+    /// holds no image, and runs only on sizes the catalog accepts.
+    /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline.
+    public func strictDecode(deadline: Deadline? = nil) throws(ImagingError) -> (damage: String?, sixteenBit: Bool) {
         if format == .png {
-            let check = PNGStructure.check(bytes, maxPixels: storedSize.area)
-            return (check.damage, check.bitDepth == 16)
+            // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
+            let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area)
+            return (check.damage ?? PNGChunks.damage(bytes), check.bitDepth == 16)
         }
         do {
-            _ = try header.materialized()
+            _ = try DeadlineWatch.run(header, deadline: deadline) { () throws(ImagingError) in try header.materialized() }
             return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit)
+        } catch .timeout(let seconds) {
+            throw .timeout(seconds: seconds)
         } catch {
             return (error.detail, header.isSixteenBit)
         }

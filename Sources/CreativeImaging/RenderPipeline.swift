@@ -18,14 +18,24 @@ public enum Renderer {
     ///
     /// The source is decoded while the encoder pulls the render through, so a failure there is
     /// either damaged input or a processing fault: a strict decode of the source tells which.
-    /// - Throws: ``ImagingError/corruptImage(_:)`` when decoding fails, else
-    ///   ``ImagingError/operationFailed(_:)``.
-    public static func render(_ source: ImageSource, settings: RenderSettings) throws(ImagingError) -> [UInt8] {
+    /// Before anything is decoded, the memory the decode needs (``ImageSource/decodeMemory(content:)``)
+    /// is charged against `limits.memoryBudget`; the deadline (`limits.timeout`, from the call)
+    /// stops libvips while it computes the render.
+    /// - Throws: ``ImagingError/overMemoryBudget(needed:budget:)`` over the budget,
+    ///   ``ImagingError/timeout(seconds:)`` past the deadline, ``ImagingError/corruptImage(_:)``
+    ///   when decoding fails, else ``ImagingError/operationFailed(_:)``.
+    public static func render(_ source: ImageSource, settings: RenderSettings,
+                              limits: JobLimits = JobLimits()) throws(ImagingError) -> [UInt8] {
+        let deadline = limits.startDeadline()
+        let placement = Placement(source: source.displayedSize, canvas: settings.canvas, enlarge: settings.enlarge)
+        try limits.charge(source.decodeMemory(content: placement.content))
         do {
             let image = try renderImage(source, settings: settings)
-            return try Encoder.encode(image, format: settings.format)
+            return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
+                try Encoder.encode(image, format: settings.format)
+            }
         } catch .operationFailed(let detail) {
-            if let damage = source.structuralDamage() ?? source.strictDecode().damage { throw .corruptImage(damage) }
+            if let damage = source.structuralDamage() ?? (try? source.strictDecode().damage) ?? nil { throw .corruptImage(damage) }
             throw .operationFailed(detail)
         }
     }

@@ -28,4 +28,8 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
  * rendered. Returns 1 when sound; else 0 with a sentence in `message`. */
 int cpng_idat_stream_check(const unsigned char *data, size_t length, char *message, size_t message_size);
 
+/* The profile size an iCCP chunk's data declares (the first four bytes of the profile,
+ * inflated alone), or -1 when unreadable. Decoders allocate this size before inflating. */
+long long cpng_iccp_profile_size(const unsigned char *data, size_t length);
+
 #endif

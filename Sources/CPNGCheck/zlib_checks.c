@@ -62,3 +62,23 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, char *messa
     inflateEnd(&stream);
     return sound;
 }
+
+long long cpng_iccp_profile_size(const unsigned char *data, size_t length) {
+    /* Profile name (1-79 bytes), NUL, compression method, then the zlib stream. */
+    size_t name = 0;
+    while (name < length && name < 80 && data[name] != 0) name++;
+    if (name == 0 || name >= 80 || name + 2 > length) return -1;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) return -1;
+    unsigned char header[4];
+    stream.next_in = (unsigned char *)(data + name + 2);
+    stream.avail_in = (uInt)(length - name - 2);
+    stream.next_out = header;
+    stream.avail_out = sizeof header;
+    int status = Z_OK;
+    while (status == Z_OK && stream.avail_out > 0 && stream.avail_in > 0) status = inflate(&stream, Z_NO_FLUSH);
+    int got = stream.avail_out == 0;
+    inflateEnd(&stream);
+    return got ? (long long)read_be32(header) : -1;
+}
