@@ -1,6 +1,7 @@
 #include "CPNGCheck.h"
 
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 static unsigned long read_be32(const unsigned char *p) {
@@ -13,7 +14,15 @@ static void note(char *message, size_t size, const char *text) {
     message[size - 1] = 0;
 }
 
-int cpng_idat_stream_check(const unsigned char *data, size_t length, char *message, size_t message_size) {
+static int past(unsigned long long deadline_ns) {
+    if (deadline_ns == 0) return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (unsigned long long)now.tv_sec * 1000000000ULL + (unsigned long long)now.tv_nsec >= deadline_ns;
+}
+
+int cpng_idat_stream_check(const unsigned char *data, size_t length, unsigned long long deadline_ns,
+                           char *message, size_t message_size) {
     if (message_size) message[0] = 0;
     z_stream stream;
     memset(&stream, 0, sizeof stream);
@@ -24,6 +33,7 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, char *messa
     unsigned char scratch[32768];
     int status = Z_OK;
     int seen = 0;
+    unsigned long rounds = 0;
     size_t offset = 8;
     while (status == Z_OK && offset + 12 <= length) {
         unsigned long chunk = read_be32(data + offset);
@@ -40,6 +50,11 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, char *messa
                 status = inflate(&stream, Z_NO_FLUSH);
                 /* Z_BUF_ERROR only says no progress was possible: more input is needed. */
                 if (status == Z_BUF_ERROR) status = Z_OK;
+                if (++rounds % 64 == 0 && past(deadline_ns)) {
+                    inflateEnd(&stream);
+                    note(message, message_size, "deadline");
+                    return 2;
+                }
             }
             /* Everything is in: drain what zlib still holds (the last rows and the checksum). */
             while (status == Z_OK && stream.avail_out == 0) {
@@ -47,6 +62,11 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, char *messa
                 stream.avail_out = sizeof scratch;
                 status = inflate(&stream, Z_NO_FLUSH);
                 if (status == Z_BUF_ERROR) status = Z_OK;
+                if (++rounds % 64 == 0 && past(deadline_ns)) {
+                    inflateEnd(&stream);
+                    note(message, message_size, "deadline");
+                    return 2;
+                }
             }
         }
         offset += 12 + chunk;

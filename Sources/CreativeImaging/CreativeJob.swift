@@ -39,9 +39,9 @@ public enum CreativeJob {
         guard report.valid, let source = opened else { return rejected(report) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
         try limits.job.charge(source.decodeMemory())
-        let whole = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true)
-        let decoded = try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in
-            try whole.materialized()
+        let decoded = try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
+            let whole = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true)
+            return try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in try whole.materialized() }
         }
         let assignments = DevicePlan.assignments(for: source.displayedSize)
         // Work is grouped by content size: each group scales once and encodes each of its

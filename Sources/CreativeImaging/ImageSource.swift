@@ -84,10 +84,11 @@ public final class ImageSource: @unchecked Sendable {
     /// data can inflate to wrong pixels without any other error. libvips reports container
     /// damage only as warnings after the last row, which can come after the pixels were already
     /// taken, so renders check this first (decoding errors proper are libvips errors).
-    public func structuralDamage() -> String? {
+    /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes during the inflate.
+    public func structuralDamage(deadline: Deadline? = nil) throws(ImagingError) -> String? {
         if let damage = containerDamage() { return damage }
         guard format == .png, !VipsRuntime.pngLoaderChecksAdler32 else { return nil }
-        return PNGStructure.idatStreamDamage(decoderBytes)
+        return try PNGStructure.idatStreamDamage(decoderBytes, deadline: deadline)
     }
 
     /// The image loaded again for one top-to-bottom pass (libvips' sequential access): a

@@ -29,13 +29,22 @@ public enum Renderer {
         let deadline = limits.startDeadline()
         let placement = Placement(source: source.displayedSize, canvas: settings.canvas, enlarge: settings.enlarge)
         try limits.charge(source.decodeMemory(content: placement.content))
+        if let damage = try source.structuralDamage(deadline: deadline) { throw .corruptImage(damage) }
         do {
-            let image = try renderImage(source, settings: settings)
-            return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-                try Encoder.encode(image, format: settings.format)
+            // The outer watch covers a whole-image decode (EXIF-rotated sources), the inner one the
+            // render pulled through the encoder.
+            return try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
+                let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true)
+                let image = try finish(scaled, settings: settings, placement: placement)
+                return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
+                    try Encoder.encode(image, format: settings.format)
+                }
             }
         } catch .operationFailed(let detail) {
-            if let damage = source.structuralDamage() ?? (try? source.strictDecode().damage) ?? nil { throw .corruptImage(damage) }
+            // A strict decode tells damage from a processing fault, when the budget allows one;
+            // without it the decoder's failure is taken for damage.
+            guard (try? limits.charge(source.decodeMemory())) != nil else { throw .corruptImage(detail) }
+            if let damage = try source.strictDecode(deadline: deadline).damage { throw .corruptImage(damage) }
             throw .operationFailed(detail)
         }
     }
