@@ -1,5 +1,6 @@
 import CVips
 import CreativeCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,5 +123,64 @@ enum DeadlineWatch {
             }
             throw error
         }
+    }
+}
+
+/// A memory budget shared by every job of a process (the service's), in bytes: a job reserves
+/// what its decode needs (``ImageSource/decodeMemory(content:)``) before decoding and gives it
+/// back when done, so parallel jobs together stay within the pool. Per-job limits alone
+/// (``JobLimits``) do not bound a process that runs many jobs at once.
+///
+/// ```swift
+/// let source = try ImageSource(bytes: body)
+/// let held = try pool.reserve(source.decodeMemory(content: placement.content))  // or queue and retry
+/// defer { held.release() }
+/// let png = try Renderer.render(source, settings: settings, limits: .service)
+/// ```
+public final class MemoryPool: Sendable {
+    /// The pool's size in bytes.
+    public let capacity: Int
+    private let reserved = Mutex(0)
+
+    public init(capacity: Int) { self.capacity = capacity }
+
+    /// Bytes reserved by running jobs now.
+    public var inUse: Int { reserved.withLock { $0 } }
+
+    /// Reserves `bytes` for one job.
+    /// - Throws: ``ImagingError/overMemoryBudget(needed:budget:)`` when the pool cannot hold
+    ///   them now (the budget given is what is free); the caller refuses or queues the job.
+    public func reserve(_ bytes: Int) throws(ImagingError) -> Reservation {
+        let amount = max(0, bytes)
+        let free: Int? = reserved.withLock { used in
+            guard amount <= capacity - used else { return capacity - used }
+            used += amount
+            return nil
+        }
+        if let free { throw .overMemoryBudget(needed: amount, budget: free) }
+        return Reservation(pool: self, bytes: amount)
+    }
+
+    fileprivate func give(_ bytes: Int) { reserved.withLock { $0 -= bytes } }
+
+    /// Bytes held for one job; given back by ``release()`` (once; later calls do nothing) or
+    /// when the reservation is dropped.
+    public final class Reservation: Sendable {
+        /// The bytes held.
+        public let bytes: Int
+        private let pool: MemoryPool
+        private let held = Mutex(true)
+
+        fileprivate init(pool: MemoryPool, bytes: Int) {
+            self.pool = pool
+            self.bytes = bytes
+        }
+
+        /// Gives the bytes back to the pool.
+        public func release() {
+            if held.withLock({ let was = $0; $0 = false; return was }) { pool.give(bytes) }
+        }
+
+        deinit { release() }
     }
 }

@@ -183,4 +183,22 @@ final class HostileInputTests: XCTestCase {
         XCTAssertFalse(report.decoded)
         XCTAssertNoThrow(try render(png, limits: JobLimits(timeout: 60)))
     }
+
+    // MARK: The process-wide pool (for the service)
+
+    func testMemoryPoolHoldsParallelJobsWithinItsCapacity() throws {
+        let pool = MemoryPool(capacity: 100)
+        let first = try pool.reserve(60)
+        XCTAssertThrowsError(try pool.reserve(41)) {
+            XCTAssertEqual($0 as? ImagingError, .overMemoryBudget(needed: 41, budget: 40))
+        }
+        var second: MemoryPool.Reservation? = try pool.reserve(40)
+        XCTAssertEqual(pool.inUse, 100)
+        first.release()
+        first.release()
+        XCTAssertEqual(pool.inUse, 40, "a release counts once")
+        second = nil
+        XCTAssertNil(second)
+        XCTAssertEqual(pool.inUse, 0, "a dropped reservation gives its bytes back")
+    }
 }
