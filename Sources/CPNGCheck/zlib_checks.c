@@ -44,23 +44,13 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, unsigned lo
             seen = 1;
             stream.next_in = (unsigned char *)(data + offset + 8);
             stream.avail_in = (uInt)chunk;
-            while (status == Z_OK && stream.avail_in > 0) {
+            stream.avail_out = 1; /* nothing pending from an earlier chunk */
+            /* Until the chunk is used up and zlib holds nothing more (a full buffer may have more). */
+            while (status == Z_OK && (stream.avail_in > 0 || stream.avail_out == 0)) {
                 stream.next_out = scratch;
                 stream.avail_out = sizeof scratch;
                 status = inflate(&stream, Z_NO_FLUSH);
                 /* Z_BUF_ERROR only says no progress was possible: more input is needed. */
-                if (status == Z_BUF_ERROR) status = Z_OK;
-                if (++rounds % 64 == 0 && past(deadline_ns)) {
-                    inflateEnd(&stream);
-                    note(message, message_size, "deadline");
-                    return 2;
-                }
-            }
-            /* Everything is in: drain what zlib still holds (the last rows and the checksum). */
-            while (status == Z_OK && stream.avail_out == 0) {
-                stream.next_out = scratch;
-                stream.avail_out = sizeof scratch;
-                status = inflate(&stream, Z_NO_FLUSH);
                 if (status == Z_BUF_ERROR) status = Z_OK;
                 if (++rounds % 64 == 0 && past(deadline_ns)) {
                     inflateEnd(&stream);

@@ -184,6 +184,15 @@ final class HostileInputTests: XCTestCase {
         XCTAssertNoThrow(try render(png, limits: JobLimits(timeout: 60)))
     }
 
+    func testTheIDATChecksumWalkStopsAtTheDeadline() throws {
+        // 2.4 MB of pixel data: the inflate looks at the clock every 2 MB.
+        let png = try Fixtures.png(try Fixtures.solid(2184, 270, [1, 2, 3], alpha: 255))
+        XCTAssertNil(try PNGStructure.idatStreamDamage(png))
+        XCTAssertThrowsError(try PNGStructure.idatStreamDamage(png, deadline: Deadline(seconds: 0))) {
+            XCTAssertEqual($0 as? ImagingError, .timeout(seconds: 0))
+        }
+    }
+
     // MARK: The process-wide pool (for the service)
 
     func testMemoryPoolHoldsParallelJobsWithinItsCapacity() throws {
