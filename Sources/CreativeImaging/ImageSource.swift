@@ -168,6 +168,10 @@ public final class ImageSource: @unchecked Sendable {
         }
     }
 
+    /// Bytes ``strictDecode(deadline:)`` holds at once: none for PNG (libpng reads row by row,
+    /// interlaced or not), the whole image for the rest (``decodeMemory(content:)`` with no content).
+    public var strictDecodeMemory: Int { format == .png ? 0 : decodeMemory() }
+
     /// Decodes every pixel strictly: libpng for PNG (every chunk, CRC, zlib stream and filter),
     /// libvips for the rest, then the JPEG end marker or GIF trailer. Returns the damage found
     /// (nil when the whole image decodes) and whether the samples are 16-bit. Costs a full

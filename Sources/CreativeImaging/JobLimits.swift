@@ -20,8 +20,8 @@ public struct JobLimits: Sendable {
     /// ``ImagingError/timeout(seconds:)``.
     public var timeout: Double?
 
-    /// The CLI's default budget: 64 MiB. Every catalog size, decoded whole at 16 bits a sample
-    /// with alpha, needs under 5 MiB; a 7000x7000 that cannot stream needs 196-392 MiB.
+    /// The CLI's default budget: 64 MiB. Every catalog size needs at most 9 MiB (`process` on a
+    /// 2184x270 16-bit RGBA interlaced PNG); a 7000x7000 that cannot stream needs 187-374 MiB.
     public static let defaultMemoryBudget = 64 << 20
     /// A budget for the service per job: the same 64 MiB, so 16 parallel jobs stay within 1 GiB.
     public static let serviceMemoryBudget = 64 << 20

@@ -43,7 +43,7 @@ public enum Renderer {
         } catch .operationFailed(let detail) {
             // A strict decode tells damage from a processing fault, when the budget allows one;
             // without it the decoder's failure is taken for damage.
-            guard (try? limits.charge(source.decodeMemory())) != nil else { throw .corruptImage(detail) }
+            guard (try? limits.charge(source.strictDecodeMemory)) != nil else { throw .corruptImage(detail) }
             if let damage = try source.strictDecode(deadline: deadline).damage { throw .corruptImage(damage) }
             throw .operationFailed(detail)
         }

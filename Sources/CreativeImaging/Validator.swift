@@ -137,7 +137,7 @@ public enum Validator {
     /// samples are 16-bit.
     private static func checkDecodes(_ source: ImageSource, job: JobLimits, report: inout ValidationReport) -> Bool {
         do throws(ImagingError) {
-            try job.charge(source.decodeMemory())
+            try job.charge(source.strictDecodeMemory)
             let decode = try source.strictDecode(deadline: job.startDeadline())
             report.decoded = true
             if let damage = decode.damage {

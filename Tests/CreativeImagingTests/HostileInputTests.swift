@@ -77,10 +77,16 @@ final class HostileInputTests: XCTestCase {
         let streaming = try Fixtures.png(try Fixtures.solid(size.width, size.height, [10, 20, 30]))
         XCTAssertEqual(try ImageSource(bytes: streaming).decodeMemory(content: slot), 0)
         XCTAssertNoThrow(try render(streaming, limits: JobLimits(memoryBudget: 1)))
-        // validate charges its whole-image check too.
-        let report = Validator.validate(png, fileName: "b.png", limits: ValidationLimits(job: JobLimits(memoryBudget: 1)))
-        XCTAssertEqual(report.errors.map(\.code), [.tooManyPixels])
-        XCTAssertFalse(report.decoded)
+        // validate charges its whole-image check: libvips holds a JPEG whole, libpng reads row by row.
+        let tiny = ValidationLimits(job: JobLimits(memoryBudget: 1))
+        let jpeg = try Fixtures.jpeg(try Fixtures.solid(size.width, size.height, [10, 20, 30]))
+        let refused = Validator.validate(jpeg, fileName: "b.jpg", limits: tiny)
+        XCTAssertEqual(refused.errors.map(\.code), [.tooManyPixels])
+        XCTAssertTrue(refused.errors[0].message.contains("(\(size.area * 3) > 1 bytes)"), refused.errors[0].message)
+        XCTAssertFalse(refused.decoded)
+        let checked = Validator.validate(png, fileName: "b.png", limits: tiny)
+        XCTAssertTrue(checked.valid, "\(checked.errors)")
+        XCTAssertTrue(checked.decoded)
     }
 
     // MARK: 8. Compressed-text bombs
