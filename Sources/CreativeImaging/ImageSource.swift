@@ -1,4 +1,3 @@
-import CPNGCheck
 import CVips
 import CreativeCore
 
@@ -58,7 +57,7 @@ public final class ImageSource: @unchecked Sendable {
                                     + "(encoders write about 10); nothing was decoded")
             }
         }
-        (decoderBytes, droppedMetadata) = format == .png ? Self.pngDecoderCopy(bytes) : (bytes, [])
+        (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
         let header = try Self.load(decoderBytes, format: format, sequential: false)
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
@@ -99,61 +98,6 @@ public final class ImageSource: @unchecked Sendable {
         try Self.load(decoderBytes, format: format, sequential: true)
     }
 
-    /// Largest colour profile an `iCCP` chunk may declare: 1 MiB (sRGB's is 3 KB; decoders
-    /// allocate the declared size, up to 50 MB in libvips, and inflate into it).
-    public static let maxPNGProfileBytes = 1 << 20
-
-    /// The PNG a decoder is given, and what was left out of it worth telling the user.
-    static func pngDecoderCopy(_ bytes: [UInt8]) -> ([UInt8], [String]) {
-        var dropping: Set<String> = []
-        var notes: [String] = []
-        if let profile = PNGChunks.chunks(bytes).first(where: { $0.name == "iCCP" }) {
-            let declared = bytes[profile.data].withUnsafeBufferPointer { buffer in
-                cpng_iccp_profile_size(buffer.baseAddress, buffer.count)
-            }
-            if declared > Int64(maxPNGProfileBytes) {
-                dropping.insert("iCCP")
-                notes.append("the colour profile claims \(declared) bytes, over the cap of \(maxPNGProfileBytes); "
-                             + "it was ignored and the image is taken as sRGB")
-            }
-        }
-        let copy = PNGChunks.decoderCopy(bytes, dropping: dropping)
-        let text = copy.dropped.filter(PNGChunks.textChunks.contains)
-        if !text.isEmpty {
-            notes.append("text chunks (\(text.joined(separator: ", "))) were ignored, not decompressed or kept")
-        }
-        return (copy.bytes, notes)
-    }
-
-    /// Bytes the decode needs held at once, from the header, before decoding: width x height x
-    /// bands x bytes per band of whatever cannot stream. Streams (non-interlaced PNG, baseline
-    /// JPEG) count nothing. Counted: an interlaced PNG whole; a progressive JPEG's DCT
-    /// coefficients (2 bytes a sample) for the whole image; a GIF frame (4 bytes a pixel); a
-    /// WebP's output at `content` size (it is decoded whole), plus the full-size image for a
-    /// lossless one and the alpha plane of a lossy one; an EXIF-rotated image decoded whole.
-    /// - Parameter content: the size the render scales to (shrink-on-load for JPEG and WebP);
-    ///   nil for a full-size decode (the validator's strict decode, `process`).
-    public func decodeMemory(content: PixelSize? = nil) -> Int {
-        let stored = storedSize.pixelCount ?? Int.max / 16
-        let bands = header.bands, sample = header.isSixteenBit ? 2 : 1
-        var bytes: Int
-        switch format {
-        case .png:
-            bytes = HeaderProbe.isInterlacedPNG(self.bytes) ? stored * bands * sample : 0
-        case .jpeg:
-            bytes = HeaderProbe.isProgressiveJPEG(self.bytes) ? stored * bands * 2 : 0
-        case .gif:
-            bytes = stored * 4
-        case .webp:
-            let output = content.flatMap(\.pixelCount) ?? stored
-            bytes = output * 4
-            if HeaderProbe.isLosslessWebP(self.bytes) { bytes += stored * 4 }
-            else if HeaderProbe.webpHasAlpha(self.bytes) { bytes += stored }
-        }
-        if orientation != 1 || content == nil { bytes += stored * bands * sample }
-        return bytes
-    }
-
     /// The format's strict buffer loader over `bytes`: random access (pixels decoded whole on
     /// first use) or sequential (one top-to-bottom pass). Only the header is read here.
     /// - Throws: ``ImagingError/corruptImage(_:)`` when the header cannot be read.
@@ -167,10 +111,6 @@ public final class ImageSource: @unchecked Sendable {
             throw .corruptImage(error.detail)
         }
     }
-
-    /// Bytes ``strictDecode(deadline:)`` holds at once: none for PNG (libpng reads row by row,
-    /// interlaced or not), the whole image for the rest (``decodeMemory(content:)`` with no content).
-    public var strictDecodeMemory: Int { format == .png ? 0 : decodeMemory() }
 
     /// Decodes every pixel strictly: libpng for PNG (every chunk, CRC, zlib stream and filter),
     /// libvips for the rest, then the JPEG end marker or GIF trailer. Returns the damage found

@@ -153,7 +153,7 @@ public enum Validator {
     /// Why a PNG whose header libvips could not read is damaged: CRCs, then libpng over the
     /// decoder's copy (text chunks are never inflated).
     private static func pngDamage(_ bytes: [UInt8], limits: ValidationLimits) -> String? {
-        PNGStructure.check(ImageSource.pngDecoderCopy(bytes).0, maxPixels: limits.maxPixels).damage
+        PNGStructure.check(PNGStructure.decoderCopy(bytes).0, maxPixels: limits.maxPixels).damage
             ?? PNGChunks.damage(bytes)
     }
 
