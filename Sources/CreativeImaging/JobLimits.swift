@@ -52,10 +52,11 @@ public struct Deadline: Sendable {
     public let seconds: Double
     let endNanoseconds: UInt64
 
-    /// A deadline `seconds` from now.
+    /// A deadline `seconds` from now (negative or NaN: now; at most about 31 years).
     public init(seconds: Double) {
         self.seconds = seconds
-        endNanoseconds = Self.now() &+ UInt64(max(0, seconds) * 1e9)
+        let span = seconds > 0 ? min(seconds, 1e9) : 0
+        endNanoseconds = Self.now() &+ UInt64(span * 1e9)
     }
 
     /// True once the deadline is past.

@@ -188,6 +188,10 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(report.errors.map(\.code), [.timeout])
         XCTAssertFalse(report.decoded)
         XCTAssertNoThrow(try render(png, limits: JobLimits(timeout: 60)))
+        // Any timeout a caller computes makes a deadline, never a crash.
+        XCTAssertTrue(Deadline(seconds: .nan).hasPassed)
+        XCTAssertTrue(Deadline(seconds: -5).hasPassed)
+        XCTAssertFalse(Deadline(seconds: .infinity).hasPassed)
     }
 
     func testTheIDATChecksumWalkStopsAtTheDeadline() throws {
