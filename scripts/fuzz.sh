@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the upload validator (and a small render of what it lets through) with libFuzzer.
+# Fuzzes the upload validator and the renderer (in-process, every input) with libFuzzer.
 #   scripts/fuzz.sh [SECONDS] [libFuzzer flags ...]      (make fuzz SECONDS=N)
 # Builds creative-fuzz with SwiftPM's --sanitize=fuzzer (+ address, which brings LeakSanitizer)
 # into its own scratch path, so it never touches or waits on the normal .build. Seeds

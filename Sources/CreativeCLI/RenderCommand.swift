@@ -8,7 +8,7 @@ enum RenderCommand: Subcommand {
     static let usage = """
     usage: creative-tool render [FILE...] --slot WxH [--scale N] [--background C]
                                 [--format png|jpeg|webp] [--no-enlarge] [--output PATH|-]
-                                [--max-pixels N] [--max-bytes N]
+                                [--max-pixels N] [--max-bytes N] [--timeout S] [--memory-budget MIB]
       FILE          PNG, JPEG, GIF or WebP; '-' reads standard input. With several files the
                     adaptive selection rule picks one; with none, the built-in test artwork.
       --slot WxH    slot size in points (for example 390x61)
@@ -19,9 +19,10 @@ enum RenderCommand: Subcommand {
       --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output.
                     A regular file (also through a link) is replaced atomically; a FIFO, a
                     device or /dev/stdout is written directly
+    \(JobLimitOptions.usage)
     """
-    static let options: Set<String> = ["--slot", "--scale", "--background", "--format", "--output",
-                                       "--max-pixels", "--max-bytes"]
+    static let options = Set<String>(["--slot", "--scale", "--background", "--format", "--output",
+                                       "--max-pixels", "--max-bytes"]).union(JobLimitOptions.names)
     static let flags: Set<String> = ["--no-enlarge"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -37,13 +38,14 @@ enum RenderCommand: Subcommand {
         let slot = Slot(points: points, scale: scale)
         let maxPixels = try Inputs.maxPixels(arguments)
         let maxBytes = try arguments.int("--max-bytes", in: 1...1 << 30) ?? Inputs.defaultRenderMaxBytes
+        let limits = try JobLimitOptions.read(arguments)
 
         let (source, stem) = try pickSource(arguments.positionals, slot: slot, maxBytes: maxBytes,
                                             maxPixels: maxPixels)
         let output = arguments.value("--output") ?? "\(stem)-\(points)@\(TextFormat.scale(scale))x.\(format.fileExtension)"
         let bytes: [UInt8]
         do {
-            bytes = try Renderer.render(source, settings: settings)
+            bytes = try Renderer.render(source, settings: settings, limits: limits)
         } catch {
             throw .imaging(error, file: stem)
         }

@@ -90,20 +90,67 @@ public enum HeaderProbe {
     /// Walks JPEG segments (skipping each by its length, so an EXIF thumbnail's EOI is not taken
     /// for the image's) and the entropy-coded data after each SOS, looking for EOI.
     private static func jpegReachesEnd(_ bytes: [UInt8]) -> Bool {
+        jpegWalk(bytes).reachesEnd
+    }
+
+    /// The number of scans (SOS markers) in a JPEG, counted by the same walk as its end: a
+    /// progressive JPEG is decoded once per scan, so the count bounds its decoding time.
+    public static func jpegScans(_ bytes: [UInt8]) -> Int {
+        jpegWalk(bytes).scans
+    }
+
+    /// Most scans a JPEG may have: 500, the limit libjpeg-turbo's own fuzz targets set
+    /// (`TJPARAM_SCANLIMIT`) against progressive scan bombs. Encoders write about 10.
+    public static let maxJPEGScans = 500
+
+    private static func jpegWalk(_ bytes: [UInt8]) -> (reachesEnd: Bool, scans: Int) {
         var offset = 2
-        var scanned = false
+        var scans = 0
         while offset + 1 < bytes.count {
             guard bytes[offset] == 0xFF else { offset += 1; continue }  // entropy-coded data
             let marker = bytes[offset + 1]
             switch marker {
-            case 0xD9: return scanned
+            case 0xD9: return (scans > 0, scans)
             case 0xFF: offset += 1  // fill byte
             case 0x00, 0x01, 0xD0...0xD8: offset += 2  // stuffed 0xFF, TEM, RSTn, SOI: no length
             default:
-                guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return false }
+                guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return (false, scans) }
                 offset += 2 + length
-                if marker == 0xDA { scanned = true }
+                if marker == 0xDA { scans += 1 }
             }
+        }
+        return (false, scans)
+    }
+
+    /// True for a progressive (or lossless-progressive) JPEG: SOF2, SOF6, SOF10 or SOF14. Its
+    /// decoder keeps every DCT coefficient of the whole image until the last scan.
+    public static func isProgressiveJPEG(_ bytes: [UInt8]) -> Bool {
+        guard let marker = jpegFrame(bytes)?.marker else { return false }
+        return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+    }
+
+    /// True for an Adam7-interlaced PNG (IHDR's interlace byte): it cannot be decoded row by row.
+    public static func isInterlacedPNG(_ bytes: [UInt8]) -> Bool {
+        png(bytes) != nil && bytes.count > 28 && bytes[28] != 0
+    }
+
+    /// True when a WebP holds a lossless (VP8L) image: libwebp decodes those whole, at full size,
+    /// even when asked for a smaller one.
+    public static func isLosslessWebP(_ bytes: [UInt8]) -> Bool {
+        webpChunk(bytes, "VP8L")
+    }
+
+    /// True when a lossy WebP has an alpha plane (VP8X flag): decoded whole, one byte a pixel.
+    public static func webpHasAlpha(_ bytes: [UInt8]) -> Bool {
+        bytes.count > 20 && String(decoding: bytes[12..<16], as: UTF8.self) == "VP8X" && bytes[20] & 0x10 != 0
+    }
+
+    private static func webpChunk(_ bytes: [UInt8], _ name: String) -> Bool {
+        var offset = 12
+        let wanted = Array(name.utf8)
+        while offset + 8 <= bytes.count, let length = littleEndian(bytes, offset + 4, 4) {
+            if Array(bytes[offset..<offset + 4]) == wanted { return true }
+            offset += 8 + length + (length & 1)
         }
         return false
     }
@@ -178,6 +225,11 @@ public enum HeaderProbe {
     }
 
     private static func jpeg(_ bytes: [UInt8]) -> PixelSize? {
+        jpegFrame(bytes)?.size
+    }
+
+    /// The first start-of-frame segment: its marker and the size it declares.
+    private static func jpegFrame(_ bytes: [UInt8]) -> (marker: UInt8, size: PixelSize)? {
         var offset = 2
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
@@ -190,7 +242,7 @@ public enum HeaderProbe {
                 guard let height = bigEndian(bytes, offset + 5, 2), let width = bigEndian(bytes, offset + 7, 2) else {
                     return nil
                 }
-                return PixelSize(width: width, height: height)
+                return (marker, PixelSize(width: width, height: height))
             }
             if marker == 0xDA || marker == 0xD9 { return nil }
             offset += 2 + length

@@ -12,17 +12,19 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     case tooManyPixels = "too_many_pixels"
     case animated = "animated"
     case dimensionsNotAllowed = "dimensions_not_allowed"
+    case timeout = "timeout"
     // Warnings: reported, never a reason to reject.
     case extensionMismatch = "extension_mismatch"
     case heavyFile = "heavy_file"
     case notSRGB = "not_srgb"
     case exifOrientation = "exif_orientation"
     case highBitDepth = "high_bit_depth"
+    case metadataDropped = "metadata_dropped"
 
     /// True for the warning codes.
     public var isWarning: Bool {
         switch self {
-        case .extensionMismatch, .heavyFile, .notSRGB, .exifOrientation, .highBitDepth: true
+        case .extensionMismatch, .heavyFile, .notSRGB, .exifOrientation, .highBitDepth, .metadataDropped: true
         default: false
         }
     }
@@ -49,6 +51,9 @@ public struct ValidationReport: Sendable {
     public var dimensions: PixelSize?
     /// Size of the file in bytes (nil when it could not be read).
     public var bytes: Int?
+    /// True when every pixel was decoded strictly (the damage check ran). False when the file
+    /// was refused before that: a size the catalog does not accept, a cap, an unreadable header.
+    public var decoded = false
     public private(set) var errors: [ValidationIssue] = []
     public private(set) var warnings: [ValidationIssue] = []
 
@@ -89,6 +94,7 @@ public struct ValidationReport: Sendable {
             ("size", .optional(catalogEntry?.size.description)),
             ("size_class", .optional(catalogEntry?.sizeClass.rawValue)),
             ("shape", .optional(dimensions?.shape.rawValue)),
+            ("decoded", .bool(decoded)),
             ("errors", issues(errors)),
             ("warnings", issues(warnings)),
         ])

@@ -28,13 +28,21 @@ public struct JobResult: Sendable {
 /// slot the creative is picked for, decoding the source once, and draw the preview sheet.
 public enum CreativeJob {
     /// Runs the job on bytes held in memory. Rejected creatives give a result with no files.
-    /// - Throws: ``ImagingError`` only when a valid creative fails to render.
+    /// `limits.job` bounds the whole job: its memory budget is charged with the full-size decode,
+    /// and its deadline (from the start) stops the decode and is checked before each render.
+    /// - Throws: ``ImagingError`` only when a valid creative fails to render, or runs out of
+    ///   budget or time (``ImagingError/overMemoryBudget(needed:budget:)``, ``ImagingError/timeout(seconds:)``).
     public static func process(_ bytes: [UInt8], fileName: String,
                                limits: ValidationLimits = ValidationLimits()) throws(ImagingError) -> JobResult {
+        let deadline = limits.job.startDeadline()
         let (report, opened) = Validator.inspect(bytes, fileName: fileName, limits: limits)
         guard report.valid, let source = opened else { return rejected(report) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
-        let decoded = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true).materialized()
+        try limits.job.charge(source.decodeMemory())
+        let decoded = try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
+            let whole = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true)
+            return try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in try whole.materialized() }
+        }
         let assignments = DevicePlan.assignments(for: source.displayedSize)
         // Work is grouped by content size: each group scales once and encodes each of its
         // canvases once. Groups and the preview sheet run in parallel.
@@ -53,6 +61,7 @@ public enum CreativeJob {
             if index == 0 {
                 return [source.displayedSize: try PreviewSheet.draw(decoded, creative: source.displayedSize)]
             }
+            try deadline?.check()
             let (content, canvases) = groups[index - 1]
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
             var encoded: [PixelSize: [UInt8]] = [:]

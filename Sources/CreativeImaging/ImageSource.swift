@@ -8,6 +8,12 @@ import CreativeCore
 public final class ImageSource: @unchecked Sendable {
     /// The bytes as given.
     public let bytes: [UInt8]
+    /// What decoders see: the bytes as given, except a PNG's unused chunks (text, unknown
+    /// ancillary ones, an over-large colour profile), which are left out so nothing inflates them.
+    let decoderBytes: [UInt8]
+    /// Sentences naming the metadata left out for the decoder, for the `metadata_dropped`
+    /// warning; empty when nothing the user could miss was dropped.
+    public let droppedMetadata: [String]
     /// The format the bytes say they are.
     public let format: ImageFormat
     /// The lazily loaded image: header fields are read, pixels are not.
@@ -43,7 +49,16 @@ public final class ImageSource: @unchecked Sendable {
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
         // claims more bytes than the file has left.
         if format == .png, let overrun = PNGChunks.overrun(bytes) { throw .corruptImage(overrun) }
-        let header = try Self.load(bytes, format: format, sequential: false)
+        if format == .jpeg {
+            // Each scan of a progressive JPEG is a pass over the whole image.
+            let scans = HeaderProbe.jpegScans(bytes)
+            if scans > HeaderProbe.maxJPEGScans {
+                throw .corruptImage("\(scans) scans, over the limit of \(HeaderProbe.maxJPEGScans) a JPEG may have "
+                                    + "(encoders write about 10); nothing was decoded")
+            }
+        }
+        (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
+        let header = try Self.load(decoderBytes, format: format, sequential: false)
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }
@@ -52,21 +67,27 @@ public final class ImageSource: @unchecked Sendable {
         self.header = header
     }
 
-    /// Damage found by walking the container to its end without decoding: every PNG chunk's
-    /// CRC, the JPEG EOI, the GIF trailer. libvips reports these only as warnings after the
-    /// last row, which can come after the pixels were already taken, so renders check this
-    /// first (decoding errors proper are libvips errors). Nil when sound.
-    ///
-    /// For PNG on a libvips whose loader skips the zlib stream's Adler-32 (before 8.15.3), the
-    /// stream is also inflated once here: damaged compressed data can inflate to wrong pixels
-    /// without any other error.
-    public func structuralDamage() -> String? {
+    /// Damage found by walking the container to its end without decompressing anything: every
+    /// PNG chunk's CRC, the JPEG EOI, the GIF trailer. Cheap, so it applies also to a file that
+    /// is never decoded (a size the catalog does not accept). Nil when sound.
+    public func containerDamage() -> String? {
         switch format {
-        case .png:
-            PNGChunks.damage(bytes) ?? (VipsRuntime.pngLoaderChecksAdler32 ? nil : PNGStructure.idatStreamDamage(bytes))
+        case .png: PNGChunks.damage(bytes)
         case .jpeg, .gif: HeaderProbe.truncation(bytes, format: format)
         case .webp: nil
         }
+    }
+
+    /// ``containerDamage()``, and for PNG on a libvips whose loader skips the zlib stream's
+    /// Adler-32 (before 8.15.3) the stream inflated once into a small buffer: damaged compressed
+    /// data can inflate to wrong pixels without any other error. libvips reports container
+    /// damage only as warnings after the last row, which can come after the pixels were already
+    /// taken, so renders check this first (decoding errors proper are libvips errors).
+    /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes during the inflate.
+    public func structuralDamage(deadline: Deadline? = nil) throws(ImagingError) -> String? {
+        if let damage = containerDamage() { return damage }
+        guard format == .png, !VipsRuntime.pngLoaderChecksAdler32 else { return nil }
+        return try PNGStructure.idatStreamDamage(decoderBytes, deadline: deadline)
     }
 
     /// The image loaded again for one top-to-bottom pass (libvips' sequential access): a
@@ -74,7 +95,7 @@ public final class ImageSource: @unchecked Sendable {
     /// memory. Decoding errors surface when the pipeline is computed.
     /// - Throws: ``ImagingError/corruptImage(_:)`` when the header cannot be read.
     public func streamingImage() throws(ImagingError) -> VImage {
-        try Self.load(bytes, format: format, sequential: true)
+        try Self.load(decoderBytes, format: format, sequential: true)
     }
 
     /// The format's strict buffer loader over `bytes`: random access (pixels decoded whole on
@@ -95,15 +116,20 @@ public final class ImageSource: @unchecked Sendable {
     /// libvips for the rest, then the JPEG end marker or GIF trailer. Returns the damage found
     /// (nil when the whole image decodes) and whether the samples are 16-bit. Costs a full
     /// decode: the validator's last check, and how a failed render tells damaged input from a
-    /// processing fault.
-    public func strictDecode() -> (damage: String?, sixteenBit: Bool) {
+    /// processing fault. libvips' decode stops at the deadline; libpng's reads row by row and
+    /// holds no image, and runs only on sizes the catalog accepts.
+    /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline.
+    public func strictDecode(deadline: Deadline? = nil) throws(ImagingError) -> (damage: String?, sixteenBit: Bool) {
         if format == .png {
-            let check = PNGStructure.check(bytes, maxPixels: storedSize.area)
-            return (check.damage, check.bitDepth == 16)
+            // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
+            let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area)
+            return (check.damage ?? PNGChunks.damage(bytes), check.bitDepth == 16)
         }
         do {
-            _ = try header.materialized()
+            _ = try DeadlineWatch.run(header, deadline: deadline) { () throws(ImagingError) in try header.materialized() }
             return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit)
+        } catch .timeout(let seconds) {
+            throw .timeout(seconds: seconds)
         } catch {
             return (error.detail, header.isSixteenBit)
         }

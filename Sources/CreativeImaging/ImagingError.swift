@@ -10,6 +10,11 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedFormat(String)
     /// The header claims more pixels than the cap; nothing was decoded.
     case tooManyPixels(width: Int, height: Int, cap: Int)
+    /// Decoding would need more memory than the job's budget (width x height x bands x bytes
+    /// per band of what cannot stream, decided from the header); nothing was decoded.
+    case overMemoryBudget(needed: Int, budget: Int)
+    /// The job ran past its deadline and libvips stopped it; its memory is freed.
+    case timeout(seconds: Double)
     /// Truncated, bad checksum, or a decoder error: the message says which.
     case corruptImage(String)
     /// A libvips operation failed for a reason other than damaged input.
@@ -23,7 +28,8 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyFile: "empty_file"
         case .notAnImage: "not_an_image"
         case .unsupportedFormat: "unsupported_format"
-        case .tooManyPixels: "too_many_pixels"
+        case .tooManyPixels, .overMemoryBudget: "too_many_pixels"
+        case .timeout: "timeout"
         case .corruptImage: "corrupt_image"
         case .operationFailed: "render_failed"
         case .io: "io_error"
@@ -38,10 +44,19 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedFormat(let name): "\(name) is not accepted; upload PNG, JPEG, GIF or WebP"
         case .tooManyPixels(let width, let height, let cap):
             "the header claims \(width)x\(height) (\(PixelSize(width: width, height: height).pixelCount.map(String.init) ?? "more than \(Int.max)") pixels), over the cap of \(cap)"
+        case .overMemoryBudget(let needed, let budget):
+            "decoding it would take \(Self.mebibytes(needed)) of memory, over the budget of \(Self.mebibytes(budget)) "
+                + "(\(needed) > \(budget) bytes); nothing was decoded"
+        case .timeout(let seconds): "the job ran past its deadline of \(seconds) s and was stopped"
         case .corruptImage(let detail): "the image is damaged: \(detail)"
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail
         }
+    }
+
+    static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 
     public var description: String { "\(code): \(message)" }

@@ -1,8 +1,10 @@
 import CPNGCheck
+import CreativeCore
 
 /// A strict structural check of a whole PNG through libpng: signature, IHDR, every chunk's
 /// CRC (ancillary ones included), the complete IDAT stream, IEND, nothing after it.
-/// libpng's setjmp/longjmp error handling stays inside the C function `cpng_check`.
+/// libpng's setjmp/longjmp error handling stays inside the C function `cpng_check`. Also the
+/// zlib-only checks: the IDAT stream's Adler-32, and the copy of a PNG decoders are given.
 public enum PNGStructure {
     /// What the check found.
     public struct Result: Sendable {
@@ -27,11 +29,40 @@ public enum PNGStructure {
 
     /// The IDAT zlib stream inflated into a small scratch buffer and its Adler-32 checked; the
     /// damage found, or nil. Costs an inflate, no unfiltering and no image memory.
-    public static func idatStreamDamage(_ bytes: [UInt8]) -> String? {
+    /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes first.
+    public static func idatStreamDamage(_ bytes: [UInt8], deadline: Deadline? = nil) throws(ImagingError) -> String? {
         var message = [CChar](repeating: 0, count: 256)
-        let sound = bytes.withUnsafeBufferPointer { buffer in
-            cpng_idat_stream_check(buffer.baseAddress, buffer.count, &message, message.count) == 1
+        let outcome = bytes.withUnsafeBufferPointer { buffer in
+            cpng_idat_stream_check(buffer.baseAddress, buffer.count, deadline?.endNanoseconds ?? 0, &message, message.count)
         }
-        return sound ? nil : String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if outcome == 2, let deadline { throw .timeout(seconds: deadline.seconds) }
+        return outcome == 1 ? nil : String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Largest colour profile an `iCCP` chunk may declare: 1 MiB (sRGB's is 3 KB; decoders
+    /// allocate the declared size, up to 50 MB in libvips, and inflate into it).
+    public static let maxPNGProfileBytes = 1 << 20
+
+    /// The PNG a decoder is given (``PNGChunks/decoderCopy(_:dropping:)``, and without an
+    /// over-large `iCCP`), and sentences naming what was left out that the user could miss.
+    public static func decoderCopy(_ bytes: [UInt8]) -> ([UInt8], [String]) {
+        var dropping: Set<String> = []
+        var notes: [String] = []
+        if let profile = PNGChunks.chunks(bytes).first(where: { $0.name == "iCCP" }) {
+            let declared = bytes[profile.data].withUnsafeBufferPointer { buffer in
+                cpng_iccp_profile_size(buffer.baseAddress, buffer.count)
+            }
+            if declared > Int64(maxPNGProfileBytes) {
+                dropping.insert("iCCP")
+                notes.append("the colour profile claims \(declared) bytes, over the cap of \(maxPNGProfileBytes); "
+                             + "it was ignored and the image is taken as sRGB")
+            }
+        }
+        let copy = PNGChunks.decoderCopy(bytes, dropping: dropping)
+        let text = copy.dropped.filter(PNGChunks.textChunks.contains)
+        if !text.isEmpty {
+            notes.append("text chunks (\(text.joined(separator: ", "))) were ignored, not decompressed or kept")
+        }
+        return (copy.bytes, notes)
     }
 }

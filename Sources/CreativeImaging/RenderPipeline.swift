@@ -18,14 +18,33 @@ public enum Renderer {
     ///
     /// The source is decoded while the encoder pulls the render through, so a failure there is
     /// either damaged input or a processing fault: a strict decode of the source tells which.
-    /// - Throws: ``ImagingError/corruptImage(_:)`` when decoding fails, else
-    ///   ``ImagingError/operationFailed(_:)``.
-    public static func render(_ source: ImageSource, settings: RenderSettings) throws(ImagingError) -> [UInt8] {
+    /// Before anything is decoded, the memory the decode needs (``ImageSource/decodeMemory(content:)``)
+    /// is charged against `limits.memoryBudget`; the deadline (`limits.timeout`, from the call)
+    /// stops libvips while it computes the render.
+    /// - Throws: ``ImagingError/overMemoryBudget(needed:budget:)`` over the budget,
+    ///   ``ImagingError/timeout(seconds:)`` past the deadline, ``ImagingError/corruptImage(_:)``
+    ///   when decoding fails, else ``ImagingError/operationFailed(_:)``.
+    public static func render(_ source: ImageSource, settings: RenderSettings,
+                              limits: JobLimits = JobLimits()) throws(ImagingError) -> [UInt8] {
+        let deadline = limits.startDeadline()
+        let placement = Placement(source: source.displayedSize, canvas: settings.canvas, enlarge: settings.enlarge)
+        try limits.charge(source.decodeMemory(content: placement.content))
+        if let damage = try source.structuralDamage(deadline: deadline) { throw .corruptImage(damage) }
         do {
-            let image = try renderImage(source, settings: settings)
-            return try Encoder.encode(image, format: settings.format)
+            // The outer watch covers a whole-image decode (EXIF-rotated sources), the inner one the
+            // render pulled through the encoder.
+            return try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
+                let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true)
+                let image = try finish(scaled, settings: settings, placement: placement)
+                return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
+                    try Encoder.encode(image, format: settings.format)
+                }
+            }
         } catch .operationFailed(let detail) {
-            if let damage = source.structuralDamage() ?? source.strictDecode().damage { throw .corruptImage(damage) }
+            // A strict decode tells damage from a processing fault, when the budget allows one;
+            // without it the decoder's failure is taken for damage.
+            guard (try? limits.charge(source.strictDecodeMemory)) != nil else { throw .corruptImage(detail) }
+            if let damage = try source.strictDecode(deadline: deadline).damage { throw .corruptImage(damage) }
             throw .operationFailed(detail)
         }
     }

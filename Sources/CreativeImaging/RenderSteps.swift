@@ -12,7 +12,7 @@ enum ScaleStep {
     ///   (the validator does), so ``ImageSource/structuralDamage()`` is not run twice.
     static func thumbnail(_ source: ImageSource, to content: PixelSize,
                           checked: Bool = false) throws(ImagingError) -> VImage {
-        if !checked, let damage = source.structuralDamage() { throw .corruptImage(damage) }
+        if !checked, let damage = try source.structuralDamage() { throw .corruptImage(damage) }
         let rotate = source.orientation != 1
         let convertProfile = source.header.hasICCProfile || source.header.interpretation == VIPS_INTERPRETATION_CMYK
         // Only JPEG and WebP can shrink while loading.

@@ -7,17 +7,23 @@ public struct ValidationLimits: Sendable {
     public var maxBytes: Int
     /// Largest accepted width x height, decided from the header (`too_many_pixels` above it).
     public var maxPixels: Int
+    /// The memory budget and deadline of the decode (and of `process`'s renders).
+    public var job: JobLimits
 
-    public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels) {
+    public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels,
+                job: JobLimits = JobLimits()) {
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels
+        self.job = job
     }
 }
 
 /// Checks an upload, cheapest first, so nothing hostile is decoded (DESIGN section 4):
-/// size on disk -> format from the bytes -> header (pixel cap, allowed size) -> animation ->
-/// a strict full decode (libpng for PNG, libvips for the rest) -> colour and weight warnings.
-/// Every problem is reported, not only the first; only a file over a cap skips decoding.
+/// size on disk -> format from the bytes -> header (pixel cap, allowed size, JPEG scan count) ->
+/// animation -> a strict full decode (libpng for PNG, libvips for the rest) -> colour and weight
+/// warnings. Every problem found by the checks that apply is reported, not only the first. The
+/// strict decode runs only for a size the catalog accepts, within the memory budget and the
+/// deadline; a report says whether it ran (`decoded`).
 public enum Validator {
     /// Validates a whole file held in memory. `fileName` is only used for the report and
     /// the extension check; the format always comes from the bytes.
@@ -97,7 +103,14 @@ public enum Validator {
         report.dimensions = source.displayedSize
         addDimensions(source.displayedSize, to: &report)
         checkAnimation(source, bytes: bytes, report: &report)
-        let highBitDepth = checkDecodes(source, report: &report)
+        var highBitDepth = source.header.isSixteenBit
+        // A size the product does not accept is already a rejection: its pixels are never
+        // decoded, only its container walked.
+        if Catalog.entry(for: source.displayedSize) != nil {
+            highBitDepth = checkDecodes(source, job: limits.job, report: &report)
+        } else if let damage = source.containerDamage() {
+            report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
+        }
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
         return (report, report.valid ? source : nil)
     }
@@ -120,17 +133,28 @@ public enum Validator {
         }
     }
 
-    /// Decodes every pixel strictly; returns whether the samples are 16-bit.
-    private static func checkDecodes(_ source: ImageSource, report: inout ValidationReport) -> Bool {
-        let decode = source.strictDecode()
-        if let damage = decode.damage {
-            report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
+    /// Decodes every pixel strictly, within the budget and the deadline; returns whether the
+    /// samples are 16-bit.
+    private static func checkDecodes(_ source: ImageSource, job: JobLimits, report: inout ValidationReport) -> Bool {
+        do throws(ImagingError) {
+            try job.charge(source.strictDecodeMemory)
+            let decode = try source.strictDecode(deadline: job.startDeadline())
+            report.decoded = true
+            if let damage = decode.damage {
+                report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
+            }
+            return decode.sixteenBit
+        } catch {
+            report.add(ValidationCode(rawValue: error.code) ?? .corruptImage, error.message)
+            return source.header.isSixteenBit
         }
-        return decode.sixteenBit
     }
 
+    /// Why a PNG whose header libvips could not read is damaged: CRCs, then libpng over the
+    /// decoder's copy (text chunks are never inflated).
     private static func pngDamage(_ bytes: [UInt8], limits: ValidationLimits) -> String? {
-        PNGStructure.check(bytes, maxPixels: limits.maxPixels).damage
+        PNGStructure.check(PNGStructure.decoderCopy(bytes).0, maxPixels: limits.maxPixels).damage
+            ?? PNGChunks.damage(bytes)
     }
 
     private static func addWarnings(_ source: ImageSource, highBitDepth: Bool, report: inout ValidationReport) {
@@ -153,6 +177,9 @@ public enum Validator {
         }
         if let bytes = report.bytes, let issue = ValidationRules.weightIssue(bytes: bytes) {
             report.add(issue.code, issue.message)
+        }
+        for note in source.droppedMetadata {
+            report.add(.metadataDropped, note)
         }
     }
 

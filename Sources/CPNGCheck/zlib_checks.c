@@ -1,6 +1,7 @@
 #include "CPNGCheck.h"
 
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 static unsigned long read_be32(const unsigned char *p) {
@@ -13,7 +14,15 @@ static void note(char *message, size_t size, const char *text) {
     message[size - 1] = 0;
 }
 
-int cpng_idat_stream_check(const unsigned char *data, size_t length, char *message, size_t message_size) {
+static int past(unsigned long long deadline_ns) {
+    if (deadline_ns == 0) return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (unsigned long long)now.tv_sec * 1000000000ULL + (unsigned long long)now.tv_nsec >= deadline_ns;
+}
+
+int cpng_idat_stream_check(const unsigned char *data, size_t length, unsigned long long deadline_ns,
+                           char *message, size_t message_size) {
     if (message_size) message[0] = 0;
     z_stream stream;
     memset(&stream, 0, sizeof stream);
@@ -24,6 +33,7 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, char *messa
     unsigned char scratch[32768];
     int status = Z_OK;
     int seen = 0;
+    unsigned long rounds = 0;
     size_t offset = 8;
     while (status == Z_OK && offset + 12 <= length) {
         unsigned long chunk = read_be32(data + offset);
@@ -34,19 +44,19 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, char *messa
             seen = 1;
             stream.next_in = (unsigned char *)(data + offset + 8);
             stream.avail_in = (uInt)chunk;
-            while (status == Z_OK && stream.avail_in > 0) {
+            stream.avail_out = 1; /* nothing pending from an earlier chunk */
+            /* Until the chunk is used up and zlib holds nothing more (a full buffer may have more). */
+            while (status == Z_OK && (stream.avail_in > 0 || stream.avail_out == 0)) {
                 stream.next_out = scratch;
                 stream.avail_out = sizeof scratch;
                 status = inflate(&stream, Z_NO_FLUSH);
                 /* Z_BUF_ERROR only says no progress was possible: more input is needed. */
                 if (status == Z_BUF_ERROR) status = Z_OK;
-            }
-            /* Everything is in: drain what zlib still holds (the last rows and the checksum). */
-            while (status == Z_OK && stream.avail_out == 0) {
-                stream.next_out = scratch;
-                stream.avail_out = sizeof scratch;
-                status = inflate(&stream, Z_NO_FLUSH);
-                if (status == Z_BUF_ERROR) status = Z_OK;
+                if (++rounds % 64 == 0 && past(deadline_ns)) {
+                    inflateEnd(&stream);
+                    note(message, message_size, "deadline");
+                    return 2;
+                }
             }
         }
         offset += 12 + chunk;
@@ -61,4 +71,24 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, char *messa
     }
     inflateEnd(&stream);
     return sound;
+}
+
+long long cpng_iccp_profile_size(const unsigned char *data, size_t length) {
+    /* Profile name (1-79 bytes), NUL, compression method, then the zlib stream. */
+    size_t name = 0;
+    while (name < length && name < 80 && data[name] != 0) name++;
+    if (name == 0 || name >= 80 || name + 2 > length) return -1;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) return -1;
+    unsigned char header[4];
+    stream.next_in = (unsigned char *)(data + name + 2);
+    stream.avail_in = (uInt)(length - name - 2);
+    stream.next_out = header;
+    stream.avail_out = sizeof header;
+    int status = Z_OK;
+    while (status == Z_OK && stream.avail_out > 0 && stream.avail_in > 0) status = inflate(&stream, Z_NO_FLUSH);
+    int got = stream.avail_out == 0;
+    inflateEnd(&stream);
+    return got ? (long long)read_be32(header) : -1;
 }

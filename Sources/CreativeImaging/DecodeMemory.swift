@@ -1,0 +1,38 @@
+import CreativeCore
+
+/// What a decode holds in memory, decided from the header before decoding (DESIGN section 8):
+/// the figure a job's budget (``JobLimits``) or the process' pool (``MemoryPool``) is charged.
+extension ImageSource {
+    /// Bytes the decode needs held at once, from the header, before decoding: width x height x
+    /// bands x bytes per band of whatever cannot stream. Streams (non-interlaced PNG, baseline
+    /// JPEG) count nothing. Counted: an interlaced PNG whole; a progressive JPEG's DCT
+    /// coefficients (2 bytes a sample) for the whole image; a GIF frame (4 bytes a pixel); a
+    /// WebP's output at `content` size (it is decoded whole), plus the full-size image for a
+    /// lossless one and the alpha plane of a lossy one; an EXIF-rotated image decoded whole.
+    /// - Parameter content: the size the render scales to (shrink-on-load for JPEG and WebP);
+    ///   nil for a full-size decode (the validator's strict decode, `process`).
+    public func decodeMemory(content: PixelSize? = nil) -> Int {
+        let stored = storedSize.pixelCount ?? Int.max / 64
+        let bands = header.bands, sample = header.isSixteenBit ? 2 : 1
+        var bytes: Int
+        switch format {
+        case .png:
+            bytes = HeaderProbe.isInterlacedPNG(self.bytes) ? stored * bands * sample : 0
+        case .jpeg:
+            bytes = HeaderProbe.isProgressiveJPEG(self.bytes) ? stored * bands * 2 : 0
+        case .gif:
+            bytes = stored * 4
+        case .webp:
+            let output = content.flatMap(\.pixelCount) ?? stored
+            bytes = output * 4
+            if HeaderProbe.isLosslessWebP(self.bytes) { bytes += stored * 4 }
+            else if HeaderProbe.webpHasAlpha(self.bytes) { bytes += stored }
+        }
+        if orientation != 1 || content == nil { bytes += stored * bands * sample }
+        return bytes
+    }
+
+    /// Bytes ``strictDecode(deadline:)`` holds at once: none for PNG (libpng reads row by row,
+    /// interlaced or not), the whole image for the rest (``decodeMemory(content:)`` with no content).
+    public var strictDecodeMemory: Int { format == .png ? 0 : decodeMemory() }
+}

@@ -1,0 +1,187 @@
+import CVips
+import CreativeCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one job (a validation, a render, a `process` run) may spend beyond the header caps
+/// (DESIGN section 8): memory for what cannot stream, and time.
+///
+/// The CLI and the service call the same functions with their own values:
+/// `Renderer.render(source, settings:, limits:)`, `Validator.validate(_:fileName:limits:)` (through
+/// ``ValidationLimits/job``) and `CreativeJob.process(_:fileName:limits:)`.
+public struct JobLimits: Sendable {
+    /// Most bytes a job may hold decoded at once, counted from the header before decoding as
+    /// width x height x bands x bytes per band of whatever cannot stream (see
+    /// ``ImageSource/decodeMemory(content:)``). Over it: ``ImagingError/overMemoryBudget(needed:budget:)``.
+    public var memoryBudget: Int
+    /// Seconds a job may run; nil for no deadline. Past it, libvips stops the job:
+    /// ``ImagingError/timeout(seconds:)``.
+    public var timeout: Double?
+
+    /// The CLI's default budget: 64 MiB. Every catalog size needs at most 9 MiB (`process` on a
+    /// 2184x270 16-bit RGBA interlaced PNG); a 7000x7000 that cannot stream needs 187-374 MiB.
+    public static let defaultMemoryBudget = 64 << 20
+    /// A budget for the service per job: the same 64 MiB, so 16 parallel jobs stay within 1 GiB.
+    public static let serviceMemoryBudget = 64 << 20
+    /// A deadline for the service per job: 10 s (a catalog-size render takes milliseconds).
+    public static let serviceTimeout = 10.0
+
+    public init(memoryBudget: Int = defaultMemoryBudget, timeout: Double? = nil) {
+        self.memoryBudget = memoryBudget
+        self.timeout = timeout
+    }
+
+    /// The service's limits: its budget and, always, a deadline.
+    public static let service = JobLimits(memoryBudget: serviceMemoryBudget, timeout: serviceTimeout)
+
+    /// Refuses a decode that needs more than the budget.
+    /// - Throws: ``ImagingError/overMemoryBudget(needed:budget:)``.
+    public func charge(_ bytes: Int) throws(ImagingError) {
+        if bytes > memoryBudget { throw .overMemoryBudget(needed: bytes, budget: memoryBudget) }
+    }
+
+    /// A deadline starting now, or nil when the limits have no timeout.
+    public func startDeadline() -> Deadline? { timeout.map(Deadline.init(seconds:)) }
+}
+
+/// A moment on the monotonic clock after which a job is stopped.
+public struct Deadline: Sendable {
+    /// The timeout it was made from, for messages.
+    public let seconds: Double
+    let endNanoseconds: UInt64
+
+    /// A deadline `seconds` from now (negative or NaN: now; at most about 31 years).
+    public init(seconds: Double) {
+        self.seconds = seconds
+        let span = seconds > 0 ? min(seconds, 1e9) : 0
+        endNanoseconds = Self.now() &+ UInt64(span * 1e9)
+    }
+
+    /// True once the deadline is past.
+    public var hasPassed: Bool { Self.now() >= endNanoseconds }
+
+    /// Throws ``ImagingError/timeout(seconds:)`` when the deadline is past.
+    public func check() throws(ImagingError) {
+        if hasPassed { throw .timeout(seconds: seconds) }
+    }
+
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
+
+/// Holds a deadline for the eval callback (one retained reference per watch).
+final class DeadlineBox {
+    let deadline: Deadline
+    init(_ deadline: Deadline) { self.deadline = deadline }
+}
+
+/// libvips' "eval" signal handler: emitted on the watched image as its pixels are computed,
+/// it sets the image's kill flag once the deadline is past, and the computation stops with an
+/// error at the next region it prepares.
+func deadlineEvalCallback(_ image: UnsafeMutableRawPointer?, _ progress: UnsafeMutableRawPointer?,
+                          _ user: UnsafeMutableRawPointer?) {
+    guard let image, let user else { return }
+    let box = Unmanaged<DeadlineBox>.fromOpaque(user).takeUnretainedValue()
+    if box.deadline.hasPassed {
+        vips_image_set_kill(image.assumingMemoryBound(to: CVips.VipsImage.self), 1)
+    }
+}
+
+/// Runs work that computes an image's pixels under a deadline, through libvips' own means:
+/// progress reporting on the image (`vips_image_set_progress`), its "eval" signal, and
+/// `vips_image_set_kill`. Every image made from it afterwards reports its progress to it.
+enum DeadlineWatch {
+    static func run<Result>(_ image: VImage, deadline: Deadline?,
+                            _ work: () throws(ImagingError) -> Result) throws(ImagingError) -> Result {
+        guard let deadline else { return try work() }
+        try deadline.check()
+        vips_image_set_progress(image.pointer, 1)
+        // An image made from one that already reports progress reports to that one.
+        let pointer = image.pointer.pointee.progress_signal ?? image.pointer
+        let box = Unmanaged.passRetained(DeadlineBox(deadline))
+        typealias EvalHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                                                UnsafeMutableRawPointer?) -> Void
+        let handler: EvalHandler = deadlineEvalCallback
+        let id = g_signal_connect_data(UnsafeMutableRawPointer(pointer), "eval",
+                                       unsafeBitCast(handler, to: GCallback.self), box.toOpaque(), nil,
+                                       GConnectFlags(rawValue: 0))
+        defer {
+            g_signal_handler_disconnect(UnsafeMutableRawPointer(pointer), id)
+            vips_image_set_kill(pointer, 0)
+            box.release()
+        }
+        do {
+            return try work()
+        } catch {
+            if deadline.hasPassed {
+                vips_error_clear()
+                throw .timeout(seconds: deadline.seconds)
+            }
+            throw error
+        }
+    }
+}
+
+/// A memory budget shared by every job of a process (the service's), in bytes: a job reserves
+/// what its decode needs (``ImageSource/decodeMemory(content:)``) before decoding and gives it
+/// back when done, so parallel jobs together stay within the pool. Per-job limits alone
+/// (``JobLimits``) do not bound a process that runs many jobs at once.
+///
+/// ```swift
+/// let source = try ImageSource(bytes: body)
+/// let held = try pool.reserve(source.decodeMemory(content: placement.content))  // or queue and retry
+/// defer { held.release() }
+/// let png = try Renderer.render(source, settings: settings, limits: .service)
+/// ```
+public final class MemoryPool: Sendable {
+    /// The pool's size in bytes.
+    public let capacity: Int
+    private let reserved = Mutex(0)
+
+    public init(capacity: Int) { self.capacity = capacity }
+
+    /// Bytes reserved by running jobs now.
+    public var inUse: Int { reserved.withLock { $0 } }
+
+    /// Reserves `bytes` for one job.
+    /// - Throws: ``ImagingError/overMemoryBudget(needed:budget:)`` when the pool cannot hold
+    ///   them now (the budget given is what is free); the caller refuses or queues the job.
+    public func reserve(_ bytes: Int) throws(ImagingError) -> Reservation {
+        let amount = max(0, bytes)
+        let free: Int? = reserved.withLock { used in
+            guard amount <= capacity - used else { return capacity - used }
+            used += amount
+            return nil
+        }
+        if let free { throw .overMemoryBudget(needed: amount, budget: free) }
+        return Reservation(pool: self, bytes: amount)
+    }
+
+    fileprivate func give(_ bytes: Int) { reserved.withLock { $0 -= bytes } }
+
+    /// Bytes held for one job; given back by ``release()`` (once; later calls do nothing) or
+    /// when the reservation is dropped.
+    public final class Reservation: Sendable {
+        /// The bytes held.
+        public let bytes: Int
+        private let pool: MemoryPool
+        private let held = Mutex(true)
+
+        fileprivate init(pool: MemoryPool, bytes: Int) {
+            self.pool = pool
+            self.bytes = bytes
+        }
+
+        /// Gives the bytes back to the pool.
+        public func release() {
+            if held.withLock({ let was = $0; $0 = false; return was }) { pool.give(bytes) }
+        }
+
+        deinit { release() }
+    }
+}

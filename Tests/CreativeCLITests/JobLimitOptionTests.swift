@@ -1,0 +1,82 @@
+import CreativeCore
+import Foundation
+import CreativeTestSupport
+import XCTest
+
+/// `--timeout S` and `--memory-budget MIB` on validate, render and process, through the binary.
+final class JobLimitOptionTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws { folder = try Tool.scratch() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func write(_ bytes: [UInt8], _ name: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    private func report(_ run: ToolRun) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any], run.text)
+    }
+
+    private func codes(_ report: [String: Any]) -> [String] {
+        (report["errors"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+    }
+
+    func testBadValuesAreUsageErrors() throws {
+        let png = try write(try Fixtures.encoded(320, 50, "png"), "b.png")
+        for (command, extra) in [("validate", [String]()), ("render", ["--slot", "320x50"]),
+                                 ("process", ["--output-dir", folder.appendingPathComponent("out").path])] {
+            for bad in [["--timeout", "0"], ["--timeout", "-1"], ["--timeout", "soon"], ["--memory-budget", "0"]] {
+                let run = try Tool.run([command, png] + extra + bad, in: folder)
+                XCTAssertEqual(run.status, 64, "\(command) \(bad): \(run.stderr)")
+                XCTAssertTrue(run.stderr.contains(bad[0]), run.stderr)
+            }
+        }
+    }
+
+    func testMemoryBudgetRefusesWhatCannotStream() throws {
+        // 320x50 RGB, interlaced: decoded whole, 48,000 bytes.
+        let png = try write(try Fixtures.encoded(320, 50, "png", options: [("interlace", .bool(true))]), "i.png")
+        let validated = try Tool.run(["validate", png, "--json", "--memory-budget", "1"], in: folder)
+        XCTAssertEqual(validated.status, 0, validated.stderr)
+        XCTAssertEqual(try report(validated)["decoded"] as? Bool, true)
+        let render = try Tool.run(["render", png, "--slot", "320x50", "--output", "-", "--memory-budget", "1"], in: folder)
+        XCTAssertEqual(render.status, 0, render.stderr)
+        // A 7000x7000 interlaced header: refused from the header, nothing decoded.
+        var bomb = try Fixtures.encoded(16, 16, "png", options: [("interlace", .bool(true))])
+        bomb.replaceSubrange(16..<24, with: Fixtures.be32(7000) + Fixtures.be32(7000))
+        bomb.replaceSubrange(29..<33, with: Fixtures.be32(Int(Fixtures.crc32(Array(bomb[12..<29])))))
+        let bombPath = try write(bomb, "bomb.png")
+        let refused = try Tool.run(["render", bombPath, "--slot", "320x50", "--output", "-"], in: folder)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("too_many_pixels: bomb: decoding it would take 140.2 MiB of memory, "
+                                              + "over the budget of 64.0 MiB"), refused.stderr)
+        XCTAssertTrue(refused.stdout.isEmpty)
+        let enough = try Tool.run(["render", bombPath, "--slot", "320x50", "--output", "-", "--memory-budget", "200"],
+                                  in: folder)
+        XCTAssertFalse(enough.stderr.contains("too_many_pixels"), "over the budget it is decoded: \(enough.stderr)")
+        let report = try report(try Tool.run(["validate", bombPath, "--json"], in: folder))
+        XCTAssertEqual(codes(report), ["dimensions_not_allowed"])
+        XCTAssertEqual(report["decoded"] as? Bool, false)
+    }
+
+    func testJobsPastTheirTimeoutFailWithTimeout() throws {
+        let jpeg = try write(try Fixtures.encoded(960, 150, "jpeg"), "b.jpg")
+        let render = try Tool.run(["render", jpeg, "--slot", "320x50", "--output", "-", "--timeout", "0.000000001"],
+                                  in: folder)
+        XCTAssertEqual(render.status, 1)
+        XCTAssertTrue(render.stderr.contains("render: timeout: b: the job ran past its deadline"), render.stderr)
+        let validated = try Tool.run(["validate", jpeg, "--json", "--timeout", "0.000000001"], in: folder)
+        XCTAssertEqual(validated.status, 1)
+        XCTAssertEqual(codes(try report(validated)), ["timeout"])
+        let out = folder.appendingPathComponent("job")
+        let processed = try Tool.run(["process", jpeg, "--output-dir", out.path, "--timeout", "0.000000001"], in: folder)
+        XCTAssertEqual(processed.status, 1)
+        XCTAssertTrue(processed.stderr.contains("timeout") || processed.text.contains("timeout"),
+                      processed.stderr + processed.text)
+        let relaxed = try Tool.run(["render", jpeg, "--slot", "320x50", "--output", "-", "--timeout", "60"], in: folder)
+        XCTAssertEqual(relaxed.status, 0, relaxed.stderr)
+    }
+}
