@@ -8,13 +8,8 @@ import Glibc
 
 /// Inputs: names are shown escaped, names that are not UTF-8 open their files, and only
 /// regular files (or `-`) are read: a FIFO or a device never blocks a run.
-final class InputSafetyTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws { folder = try Tool.scratch() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
-    private let art = Tool.packageRoot.appendingPathComponent("TestImages/test-artwork-960x150.png")
+final class InputSafetyTests: ScratchFolderTestCase {
+    private let art = Tool.artwork960x150
 
     private func copyArt(as name: String) throws {
         try FileManager.default.copyItem(at: art, to: folder.appendingPathComponent(name))

@@ -4,12 +4,7 @@ import CreativeTestSupport
 import XCTest
 
 /// `--timeout S` and `--memory-budget MIB` on validate, render and process, through the binary.
-final class JobLimitOptionTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws { folder = try Tool.scratch() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
+final class JobLimitOptionTests: ScratchFolderTestCase {
     private func write(_ bytes: [UInt8], _ name: String) throws -> String {
         let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)

@@ -9,13 +9,8 @@ import Glibc
 
 /// Outputs: special files are written, never replaced; a failed write to standard output is
 /// an error (exit 1 and a message), never a silent success.
-final class OutputSafetyTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws { folder = try Tool.scratch() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
-    private let art = Tool.packageRoot.appendingPathComponent("TestImages/test-artwork-960x150.png").path
+final class OutputSafetyTests: ScratchFolderTestCase {
+    private let art = Tool.artwork960x150.path
 
     /// The file type bits of `path` itself (a link is not followed).
     private func kind(_ path: String) -> mode_t {

@@ -9,12 +9,7 @@ import Glibc
 
 /// `creative-tool process` and `guidance` through the built binary: the renders agree with
 /// guidance and `select`, the manifest tells the truth, the folder appears whole or not at all.
-final class ProcessCommandTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws { folder = try Tool.scratch() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
+final class ProcessCommandTests: ScratchFolderTestCase {
     private let artworks = ["960x150", "1320x204", "2184x270"]
 
     private func artwork(_ size: String) -> String {

@@ -6,13 +6,8 @@ import Glibc
 
 /// `process --output-dir` never destroys a user's files: a folder is replaced only when it is
 /// empty or an earlier output of `process`, and never when it holds the input.
-final class ProcessOutputDirTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws { folder = try Tool.scratch() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
-    private let art = Tool.packageRoot.appendingPathComponent("TestImages/test-artwork-960x150.png")
+final class ProcessOutputDirTests: ScratchFolderTestCase {
+    private let art = Tool.artwork960x150
 
     private func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
 

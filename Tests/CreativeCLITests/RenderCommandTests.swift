@@ -5,12 +5,7 @@ import Foundation
 import XCTest
 
 /// `creative-tool render` through the built binary: sizes, pixels, codes, exit codes, files.
-final class RenderCommandTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws { folder = try Tool.scratch() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
+final class RenderCommandTests: ScratchFolderTestCase {
     private func image(at name: String) throws -> VImage {
         try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))).header
     }

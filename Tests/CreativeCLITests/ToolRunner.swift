@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,9 @@ enum Tool {
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The committed 960x150 test artwork, a valid creative.
+    static let artwork960x150 = packageRoot.appendingPathComponent("TestImages/test-artwork-960x150.png")
 
     static let pngSuite = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/pngsuite")
 
@@ -124,4 +128,12 @@ private final class Watchdog: @unchecked Sendable {
             return !fired
         }
     }
+}
+
+/// A test case with a fresh empty folder for each test (`folder`), removed afterwards.
+class ScratchFolderTestCase: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws { folder = try Tool.scratch() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 }

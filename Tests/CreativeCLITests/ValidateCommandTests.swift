@@ -5,12 +5,7 @@ import XCTest
 
 /// `creative-tool validate` through the built binary (DESIGN section 4): one report per file,
 /// JSON lines on standard output only, exit 0 / 1 / 64.
-final class ValidateCommandTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws { folder = try Tool.scratch() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
+final class ValidateCommandTests: ScratchFolderTestCase {
     @discardableResult
     private func write(_ bytes: [UInt8], _ name: String) throws -> String {
         let url = folder.appendingPathComponent(name)
