@@ -124,7 +124,7 @@ fall_back() {
         cp "$FAILED_LOG" "$PREFIX/fallback.log"
         details=" (its output: $PREFIX/fallback.log)"
     fi
-    printf '%s%s; system libvips %s: about 20 ms more start-up per run and slower resampling\n' \
+    printf '%s%s; system libvips %s: slower start-up (it maps about twice as many shared libraries) and slower resampling\n' \
         "$reason" "$details" "$system" >"$FALLBACK"
     note "warning: using the system libvips: $(cat "$FALLBACK")"
     exit 0
