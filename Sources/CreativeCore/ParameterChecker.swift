@@ -149,15 +149,15 @@ struct ParameterChecker {
     /// `unknown_key` for keys outside the vocabulary (naming the near known key), and
     /// `key_not_used` for known keys outside `used` (a key of the other format), with `note`.
     mutating func unknownKeys(used: Set<String>, notUsedNote: String) {
-        for entry in parameters.entries(notIn: used.union(unknown.map(\.entry.key))) {
-            report.add(LintIssue(.keyNotUsed, key: entry.key, segment: entry.segment,
-                                 "\(quoted(entry.key)) \(notUsedNote); it is ignored"))
+        var issues = parameters.entries(notIn: used.union(unknown.map(\.entry.key))).map { entry in
+            LintIssue(.keyNotUsed, key: entry.key, segment: entry.segment, "\(quoted(entry.key)) \(notUsedNote); it is ignored")
         }
         for (entry, near) in unknown {
-            report.add(LintIssue(.unknownKey, key: entry.key, segment: entry.segment,
-                                 "\(quoted(entry.key)) is not a known key; it is ignored"
-                                 + (near.map { ". Did you mean \($0)? Keys are case-sensitive" } ?? "")))
+            issues.append(LintIssue(.unknownKey, key: entry.key, segment: entry.segment,
+                                    "\(quoted(entry.key)) is not a known key; it is ignored"
+                                    + (near.map { ". Did you mean \($0)? Keys are case-sensitive" } ?? "")))
         }
+        for issue in issues.sorted(by: { $0.segment ?? 0 < $1.segment ?? 0 }) { report.add(issue) }
     }
 
     /// ` ('bannertitle' in segment 2 looks like it ...)` when a given unknown key is near one of `keys`.

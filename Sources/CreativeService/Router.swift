@@ -73,5 +73,6 @@ struct Router: Sendable {
         Route(method: "GET", pattern: "/v1/guidance", takesBody: false, handler: ContentHandlers.guidance),
         Route(method: "GET", pattern: "/v1/prompt", takesBody: false, handler: ContentHandlers.prompt),
         Route(method: "POST", pattern: "/v1/process", takesBody: true, handler: ProcessHandlers.process),
+        Route(method: "POST", pattern: "/v1/companion/lint", takesBody: true, handler: CompanionHandlers.lint),
     ])
 }
