@@ -7,7 +7,8 @@ enum CompanionCommand: Subcommand {
     static let summary = "lint companion trafficking parameters (carousel, custom CTA) or takeover metadata"
     static let usage = """
     usage: creative-tool companion lint [TEXT | - | --file F] [--takeover] [--json]
-      TEXT        the parameters, comma-separated key=value (quote them for the shell)
+      TEXT        the parameters, comma-separated key=value (quote them for the shell; put -- before
+                  a TEXT that starts with '-')
       -           read them from standard input
       --file F    read them from a file ('-' is standard input)
       --takeover  lint takeover metadata (ad_type=webview or takeoverAds), not a companion creative
