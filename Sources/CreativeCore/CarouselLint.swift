@@ -35,16 +35,14 @@ extension CompanionLint {
         var usable = 0
         for (offset, image) in images.enumerated() {
             let index = offset + 1
-            let result: Result<URLReference, URLRejection> = image.isEmpty
-                ? .failure(URLRejection(code: .invalidURL, reason: "is blank")) : URLRule.http.check(image)
-            switch result {
-            case .success(let url):
+            switch image.isEmpty ? .rejected(code: .invalidURL, reason: "is blank") : URLRule.http.check(image) {
+            case .usable(let url):
                 usable += 1
                 check.urlWarnings(url, key: entry.key, segment: entry.segment, index: index, value: image)
-            case .failure(let rejection):
+            case .rejected(_, let reason):
                 check.report.add(LintIssue(.unusableImage, key: entry.key, segment: entry.segment, index: index,
                                            "carousel_images entry \(index) '\(TextFormat.clipped(image))' "
-                                           + "\(rejection.reason); the SDK skips it"))
+                                           + "\(reason); the SDK skips it"))
             }
         }
         if usable == 0 {
@@ -62,13 +60,13 @@ extension CompanionLint {
         check.report.fields.append(("carousel_images_urls", .array(urls.map { .string($0) })))
         for (offset, url) in urls.enumerated() where !url.isEmpty {
             switch URLRule.destination.check(url) {
-            case .success(let reference):
+            case .usable(let reference):
                 check.urlWarnings(reference, key: entry.key, segment: entry.segment, index: offset + 1, value: url)
-            case .failure(let rejection):
+            case .rejected(_, let reason):
                 check.report.add(LintIssue(.unusableDestination, key: entry.key, segment: entry.segment,
                                            index: offset + 1,
                                            "carousel_images_urls entry \(offset + 1) '\(TextFormat.clipped(url))' "
-                                           + "\(rejection.reason); image \(offset + 1) gets no tap destination"))
+                                           + "\(reason); image \(offset + 1) gets no tap destination"))
             }
         }
         if imageCount > 0 && urls.count > imageCount {

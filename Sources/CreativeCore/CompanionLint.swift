@@ -30,9 +30,9 @@ public enum CompanionLint {
 
     /// Lints parameter text as a caller hands it over (checked by ``TraffickingInput`` first).
     public static func lint(_ bytes: [UInt8], kind: Kind = .companion) -> CompanionLintReport {
-        switch TraffickingInput.text(bytes) {
-        case .failure(let problem): return rejected(problem)
-        case .success(let text): return kind == .companion ? lint(text: text) : TakeoverLint.lint(text: text)
+        switch TraffickingInput.read(bytes) {
+        case .problem(let problem): return rejected(problem)
+        case .text(let text): return kind == .companion ? lint(text: text) : TakeoverLint.lint(text: text)
         }
     }
 

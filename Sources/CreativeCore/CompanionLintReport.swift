@@ -67,6 +67,7 @@ public enum LintCode: String, Sendable, CaseIterable {
 
 /// One problem: its code, where it is (a key, a segment, an entry of a `$` list) and what to do.
 public struct LintIssue: Sendable, Equatable {
+    /// The stable code.
     public let code: LintCode
     /// The key it is about, or nil (a malformed segment, the input as a whole).
     public let key: String?
@@ -74,6 +75,7 @@ public struct LintIssue: Sendable, Equatable {
     public let segment: Int?
     /// The entry's position in a `$`-separated list (from 1), when it is about one.
     public let index: Int?
+    /// A sentence for people: what is wrong and what to do.
     public let message: String
 
     public init(_ code: LintCode, key: String? = nil, segment: Int? = nil, index: Int? = nil, _ message: String) {
@@ -105,7 +107,9 @@ public struct CompanionLintReport: Sendable {
     /// The normalised values in the format's order: aliases resolved, defaults applied,
     /// `$` lists as arrays.
     public var fields: [(String, JSONValue)] = []
+    /// Every error found, in the order found (the JSON lists at most ``maxListed``).
     public private(set) var errors: [LintIssue] = []
+    /// Every warning found, in the order found.
     public private(set) var warnings: [LintIssue] = []
 
     public init() {}

@@ -8,30 +8,34 @@ public enum URLRule: Sendable {
     /// since only the app's actions handler opens it.
     case destination
 
-    /// The URL when the field can use it, else the code and the end of a sentence that starts
-    /// with the field's name.
-    public func check(_ text: String) -> Result<URLReference, URLRejection> {
+    /// What the field makes of a text: the URL when it can use it, else the code and the end of
+    /// a sentence that starts with the field's name.
+    public func check(_ text: String) -> URLVerdict {
         let url: URLReference
-        do { url = try URLReference(parsing: text) } catch {
-            return .failure(URLRejection(code: .invalidURL, reason: error.reason))
+        switch URLReference.read(text) {
+        case .problem(let problem): return .rejected(code: .invalidURL, reason: problem.reason)
+        case .url(let read): url = read
         }
         switch self {
         case .http where !url.isHTTP:
-            return .failure(URLRejection(code: .urlSchemeNotAllowed,
-                                         reason: "must be an HTTP or HTTPS URL, not a '\(TextFormat.clipped(url.scheme, 20)):' URL"))
+            return .rejected(code: .urlSchemeNotAllowed,
+                             reason: "must be an HTTP or HTTPS URL, not a '\(TextFormat.clipped(url.scheme, 20)):' URL")
         case .https where url.scheme != "https":
-            return .failure(URLRejection(code: .urlSchemeNotAllowed,
-                                         reason: "must be an HTTPS URL, not a '\(TextFormat.clipped(url.scheme, 20)):' URL"))
+            return .rejected(code: .urlSchemeNotAllowed,
+                             reason: "must be an HTTPS URL, not a '\(TextFormat.clipped(url.scheme, 20)):' URL")
         default:
-            return .success(url)
+            return .usable(url)
         }
     }
 }
 
-/// Why a URL field cannot use its value: `invalid_url` or `url_scheme_not_allowed`.
-public struct URLRejection: Error, Sendable, Equatable {
-    public let code: LintCode
-    public let reason: String
+/// A URL field's verdict on a value.
+public enum URLVerdict: Sendable, Equatable {
+    /// The field can use the URL (warnings may still apply: ``URLReference/unencoded``, a scheme
+    /// other than http(s) in a destination).
+    case usable(URLReference)
+    /// `invalid_url` or `url_scheme_not_allowed`, with the end of a sentence saying why.
+    case rejected(code: LintCode, reason: String)
 }
 
 /// The checks every parameter format shares, over one split text, adding to one report:
@@ -111,10 +115,9 @@ struct ParameterChecker {
             return
         }
         switch rule.check(entry.value) {
-        case .failure(let rejection):
-            report.add(LintIssue(rejection.code, key: key, segment: entry.segment,
-                                 "\(key) '\(TextFormat.clipped(entry.value))' \(rejection.reason)"))
-        case .success(let url):
+        case .rejected(let code, let reason):
+            report.add(LintIssue(code, key: key, segment: entry.segment, "\(key) '\(TextFormat.clipped(entry.value))' \(reason)"))
+        case .usable(let url):
             urlWarnings(url, key: key, segment: entry.segment, index: nil, value: entry.value)
         }
     }

@@ -8,8 +8,11 @@
 public struct TraffickingParameters: Sendable {
     /// One well-formed segment: `key=value`, with its position among all segments (from 1).
     public struct Entry: Sendable, Equatable {
+        /// The segment's position among all segments, from 1.
         public let segment: Int
+        /// The text before the first `=`, exactly as written.
         public let key: String
+        /// The text after the first `=` (may be empty, may hold more `=`).
         public let value: String
     }
 
@@ -25,14 +28,19 @@ public struct TraffickingParameters: Sendable {
 
     /// A segment that is not `key=value`: its position (from 1), its text and why.
     public struct MalformedSegment: Sendable, Equatable {
+        /// The segment's position, from 1.
         public let segment: Int
+        /// The segment's text.
         public let text: String
+        /// What is wrong with it.
         public let reason: Malformation
     }
 
     /// A key given more than once, with the positions of every occurrence.
     public struct Duplicate: Sendable, Equatable {
+        /// The key.
         public let key: String
+        /// The positions of its segments, from 1.
         public let segments: [Int]
     }
 
@@ -112,7 +120,7 @@ public enum TraffickingInput {
     public static let maxBytes = 65_536
 
     /// Why bytes are not parameter text.
-    public enum Problem: Error, Sendable, Equatable {
+    public enum Problem: Sendable, Equatable {
         /// Over ``maxBytes``: `bytes` is the size (or what was read of it).
         case tooLarge(bytes: Int)
         /// Nothing, or only a line break.
@@ -123,18 +131,26 @@ public enum TraffickingInput {
         case invalidUTF8(offset: Int)
     }
 
+    /// What reading bytes as parameter text gives: the text, or why it is not text.
+    public enum Reading: Sendable, Equatable {
+        /// The text, without its final line break.
+        case text(String)
+        /// Not parameter text, and why.
+        case problem(Problem)
+    }
+
     /// The text of `bytes`, or the first problem found (size first, so hostile input is refused
     /// before any scan).
-    public static func text(_ bytes: [UInt8]) -> Result<String, Problem> {
-        guard bytes.count <= maxBytes else { return .failure(.tooLarge(bytes: bytes.count)) }
+    public static func read(_ bytes: [UInt8]) -> Reading {
+        guard bytes.count <= maxBytes else { return .problem(.tooLarge(bytes: bytes.count)) }
         var body = bytes[...]
         if body.last == UInt8(ascii: "\n") {
             body = body.dropLast()
             if body.last == UInt8(ascii: "\r") { body = body.dropLast() }
         }
-        guard !body.isEmpty else { return .failure(.empty) }
-        if let offset = body.firstIndex(of: 0) { return .failure(.nul(offset: offset)) }
-        if let offset = PathBytes.firstInvalidUTF8(body) { return .failure(.invalidUTF8(offset: offset)) }
-        return .success(String(decoding: body, as: UTF8.self))
+        guard !body.isEmpty else { return .problem(.empty) }
+        if let offset = body.firstIndex(of: 0) { return .problem(.nul(offset: offset)) }
+        if let offset = PathBytes.firstInvalidUTF8(body) { return .problem(.invalidUTF8(offset: offset)) }
+        return .text(String(decoding: body, as: UTF8.self))
     }
 }

@@ -8,7 +8,8 @@
 /// brackets) and the port (digits, at most 65535). It refuses whitespace and control characters
 /// anywhere, and `%` not followed by two hex digits. Characters RFC 3986 wants percent-encoded
 /// (non-ASCII, `" < > \ ^ ` { | }`) are not refused: ``unencoded`` names the first one, for a
-/// warning. One pass over the scalars: linear in the length of the text.
+/// warning. One pass over the scalars: linear in the length of the text. Reading never throws:
+/// a text that is not a URL is a finding (``Problem``) for a report, not a failure.
 public struct URLReference: Sendable, Equatable {
     /// The scheme, in lower case (schemes are case-insensitive).
     public let scheme: String
@@ -23,7 +24,8 @@ public struct URLReference: Sendable, Equatable {
     public var isHTTP: Bool { scheme == "http" || scheme == "https" }
 
     /// Why text is not an absolute URL.
-    public enum Problem: Error, Sendable, Equatable {
+    public enum Problem: Sendable, Equatable {
+        /// No text at all.
         case empty
         /// A space, tab, line break or other whitespace, at this character position (from 1).
         case whitespace(position: Int)
@@ -55,57 +57,78 @@ public struct URLReference: Sendable, Equatable {
         }
     }
 
+    /// What reading a text as a URL gives: the URL, or why it is not one.
+    public enum Reading: Sendable, Equatable {
+        /// An absolute URL.
+        case url(URLReference)
+        /// Not one, and why.
+        case problem(Problem)
+    }
+
+    private init(scheme: String, host: String?, port: Int?, unencoded: Character?) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.unencoded = unencoded
+    }
+
     /// Reads `text` as an absolute URL.
-    public init(parsing text: String) throws(Problem) {
-        guard !text.isEmpty else { throw .empty }
+    public static func read(_ text: String) -> Reading {
+        guard !text.isEmpty else { return .problem(.empty) }
         let scalars = Array(text.unicodeScalars)
         var unencoded: Character?
         for (offset, scalar) in scalars.enumerated() {
-            if scalar.properties.isWhitespace { throw .whitespace(position: offset + 1) }
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { throw .control(position: offset + 1) }
+            if scalar.properties.isWhitespace { return .problem(.whitespace(position: offset + 1)) }
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return .problem(.control(position: offset + 1)) }
             if scalar == "%" {
-                guard offset + 2 < scalars.count, Self.isHexDigit(scalars[offset + 1]), Self.isHexDigit(scalars[offset + 2])
-                else { throw .badPercent(position: offset + 1) }
+                guard offset + 2 < scalars.count, isHexDigit(scalars[offset + 1]), isHexDigit(scalars[offset + 2])
+                else { return .problem(.badPercent(position: offset + 1)) }
             }
-            if unencoded == nil && !Self.isAllowed(scalar) { unencoded = Character(scalar) }
+            if unencoded == nil && !isAllowed(scalar) { unencoded = Character(scalar) }
         }
         // scheme ":" — the first ":" before any "/ ? #"; the scheme's own grammar.
         guard let colon = scalars.firstIndex(where: { $0 == ":" || $0 == "/" || $0 == "?" || $0 == "#" }),
-              scalars[colon] == ":", colon > 0, Self.isLetter(scalars[0]),
-              scalars[1..<colon].allSatisfy({ Self.isLetter($0) || Self.isDigit($0) || "+-.".unicodeScalars.contains($0) })
-        else { throw .noScheme }
-        scheme = String(String.UnicodeScalarView(scalars[..<colon])).lowercased()
-        self.unencoded = unencoded
+              scalars[colon] == ":", colon > 0, isLetter(scalars[0]),
+              scalars[1..<colon].allSatisfy({ isLetter($0) || isDigit($0) || "+-.".unicodeScalars.contains($0) })
+        else { return .problem(.noScheme) }
+        let scheme = string(scalars[..<colon]).lowercased()
+        let needsHost = scheme == "http" || scheme == "https"
 
         let rest = scalars[(colon + 1)...]
         guard rest.starts(with: "//".unicodeScalars) else {
-            if scheme == "http" || scheme == "https" { throw .noHost }
-            host = nil
-            port = nil
-            return
+            return needsHost ? .problem(.noHost) : .url(URLReference(scheme: scheme, host: nil, port: nil, unencoded: unencoded))
         }
         let authorityStart = rest.startIndex + 2
         let authorityEnd = rest[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         var authority = rest[authorityStart..<authorityEnd]
         if let at = authority.lastIndex(of: "@") { authority = authority[(at + 1)...] }
-        (host, port) = try Self.hostAndPort(authority)
-        if (scheme == "http" || scheme == "https") && (host ?? "").isEmpty { throw .noHost }
+        switch hostAndPort(authority) {
+        case .problem(let problem): return .problem(problem)
+        case .parts(let host, let port):
+            if needsHost && host.isEmpty { return .problem(.noHost) }
+            return .url(URLReference(scheme: scheme, host: host, port: port, unencoded: unencoded))
+        }
+    }
+
+    private enum Authority {
+        case parts(host: String, port: Int?)
+        case problem(Problem)
     }
 
     /// The host and port of an authority without its userinfo.
-    private static func hostAndPort(_ authority: ArraySlice<Unicode.Scalar>) throws(Problem) -> (String, Int?) {
+    private static func hostAndPort(_ authority: ArraySlice<Unicode.Scalar>) -> Authority {
         var hostPart = authority
         var portPart: ArraySlice<Unicode.Scalar>?
         if authority.first == "[" {
-            guard let close = authority.firstIndex(of: "]") else { throw .badHost(string(authority)) }
+            guard let close = authority.firstIndex(of: "]") else { return .problem(.badHost(string(authority))) }
             hostPart = authority[(authority.startIndex + 1)..<close]
             let after = authority[(close + 1)...]
             if !after.isEmpty {
-                guard after.first == ":" else { throw .badHost(string(authority)) }
+                guard after.first == ":" else { return .problem(.badHost(string(authority))) }
                 portPart = after.dropFirst()
             }
             guard !hostPart.isEmpty, hostPart.allSatisfy({ isHexDigit($0) || $0 == ":" || $0 == "." }) else {
-                throw .badHost(string(hostPart))
+                return .problem(.badHost(string(hostPart)))
             }
         } else {
             if let colon = authority.firstIndex(of: ":") {
@@ -116,16 +139,16 @@ public struct URLReference: Sendable, Equatable {
             // (an internationalised name) are left to the `unencoded` warning.
             guard hostPart.allSatisfy({ $0.value > 0x7F || isUnreserved($0) || $0 == "%"
                                         || "!$&'()*+,;=".unicodeScalars.contains($0) }) else {
-                throw .badHost(string(hostPart))
+                return .problem(.badHost(string(hostPart)))
             }
         }
         var port: Int?
         if let portPart, !portPart.isEmpty {
             guard portPart.count <= 5, portPart.allSatisfy(isDigit), let number = Int(string(portPart)), number <= 65_535
-            else { throw .badPort(string(portPart)) }
+            else { return .problem(.badPort(string(portPart))) }
             port = number
         }
-        return (string(hostPart), port)
+        return .parts(host: string(hostPart), port: port)
     }
 
     private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
