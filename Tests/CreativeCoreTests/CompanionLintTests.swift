@@ -274,4 +274,31 @@ final class CompanionLintTests: XCTestCase {
         XCTAssertEqual(hugeKey.warnings.map(\.code), [.unknownKey])
         XCTAssertLessThan(hugeKey.warnings[0].message.count, 200)
     }
+
+    /// Random texts built from the pieces the rules care about: the linter never traps, and its
+    /// reports keep their invariants (seeded, so a failure repeats).
+    func testRandomTextsKeepTheReportsInvariants() {
+        let pieces = [",", "=", "$", "icon", "Icon", "bannerTitle", "ctaUrl", "ad_type", "carousel", "carousel_images",
+                      "campaign", "campaign name", "https://", "http://a.example", "javascript:", "%", "%4", "[", "]",
+                      ":", "@", "/", "?", "#", " ", "\t", "é", "\u{85}", "\u{7f}", "Image_url", "takeoverAds", "webview"]
+        var state: UInt64 = 20_240_601
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<next(40) { text += pieces[next(pieces.count)] }
+            for kind in CompanionLint.Kind.allCases {
+                let report = CompanionLint.lint(Array(text.utf8), kind: kind)
+                XCTAssertEqual(report.valid, report.errors.isEmpty)
+                XCTAssertTrue(report.errors.allSatisfy { !$0.code.isWarning }, text)
+                XCTAssertTrue(report.warnings.allSatisfy(\.code.isWarning), text)
+                let segments = TraffickingParameters(text).segmentCount
+                XCTAssertTrue((report.errors + report.warnings).allSatisfy { ($0.segment ?? 1) <= segments }, text)
+                if !TraffickingParameters(text).duplicates.isEmpty { XCTAssertTrue(report.has(.duplicateKey), text) }
+                XCTAssertFalse(report.json.serialized().isEmpty)
+            }
+        }
+    }
 }
