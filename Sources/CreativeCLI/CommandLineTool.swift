@@ -25,7 +25,7 @@ public enum CommandLineTool {
         [
             ValidateCommand.self, RenderCommand.self, SlotCommand.self, SelectCommand.self,
             TestArtworkCommand.self, GuidanceCommand.self, PromptCommand.self, ProcessCommand.self,
-            ServeCommand.self,
+            CompanionCommand.self, ServeCommand.self,
         ]
     }
 

@@ -50,6 +50,17 @@ public enum PathBytes {
         return out
     }
 
+    /// The offset of the first byte that does not begin a well-formed UTF-8 sequence (a stray,
+    /// truncated, overlong or surrogate sequence), or nil when all of `bytes` is UTF-8.
+    public static func firstInvalidUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? where Bytes.Index == Int {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            guard let (_, length) = decode(bytes, at: index) else { return index - bytes.startIndex }
+            index += length
+        }
+        return nil
+    }
+
     /// The scalar of one well-formed UTF-8 sequence at `index` and its length, or nil (a stray,
     /// truncated, overlong or surrogate sequence).
     private static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, at index: Int) -> (Unicode.Scalar, Int)?

@@ -44,7 +44,7 @@ struct RequestIntake {
         case .success(let route):
             state.route = route
             state.label = route.pattern
-            state.limit = route.uploads ? config.maxBodyBytes : config.maxJSONBodyBytes
+            state.limit = route.bodyLimit ?? (route.uploads ? config.maxBodyBytes : config.maxJSONBodyBytes)
             if route.needsAuth && !context.auth.allows(authorization: value(headers.pairs, "authorization")) {
                 return answerAtEnd(ServiceError.unauthorized.response, headers: headers.pairs)
             }

@@ -12,6 +12,8 @@ struct Route: Sendable {
     /// Whether the body is an image upload (`--max-body-bytes`, megabytes); other routes take at
     /// most `--max-json-body-bytes` (a few KB).
     let uploads: Bool
+    /// A route's own body limit, when neither of those suits it (413 above it).
+    var bodyLimit: Int? = nil
     let handler: Handler
 
     /// `/v1` routes need the token when one is configured; health and metrics routes never do.
@@ -79,5 +81,7 @@ struct Router: Sendable {
         Route(method: "GET", pattern: "/v1/guidance", takesBody: false, uploads: false, handler: ContentHandlers.guidance),
         Route(method: "GET", pattern: "/v1/prompt", takesBody: false, uploads: false, handler: ContentHandlers.prompt),
         Route(method: "POST", pattern: "/v1/process", takesBody: true, uploads: true, handler: ProcessHandlers.process),
+        Route(method: "POST", pattern: "/v1/companion/lint", takesBody: true, uploads: false,
+              bodyLimit: TraffickingInput.maxBytes, handler: CompanionHandlers.lint),
     ])
 }
