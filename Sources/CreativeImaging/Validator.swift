@@ -7,10 +7,14 @@ public struct ValidationLimits: Sendable {
     public var maxBytes: Int
     /// Largest accepted width x height, decided from the header (`too_many_pixels` above it).
     public var maxPixels: Int
+    /// The product whose sizes are accepted (`dimensions_not_allowed` for any other).
+    public var product: Product
 
-    public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels) {
+    public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels,
+                product: Product = .defaultProduct) {
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels
+        self.product = product
     }
 }
 
@@ -31,7 +35,7 @@ public enum Validator {
     /// next (`process`) does not open the bytes a second time.
     public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
-        var report = ValidationReport(file: fileName)
+        var report = ValidationReport(file: fileName, product: limits.product)
         let size = totalBytes ?? bytes.count
         report.bytes = size
         guard size > 0 else {
@@ -103,7 +107,7 @@ public enum Validator {
     }
 
     private static func addDimensions(_ size: PixelSize, to report: inout ValidationReport) {
-        if let issue = ValidationRules.dimensionsIssue(size) { report.add(issue.code, issue.message) }
+        if let issue = ValidationRules.dimensionsIssue(size, product: report.product) { report.add(issue.code, issue.message) }
     }
 
     private static func checkAnimation(_ source: ImageSource, bytes: [UInt8], report: inout ValidationReport) {
