@@ -10,16 +10,14 @@ public enum CloseButton {
     /// Gap between the square and the safe area's top and right edges, in points.
     public static let insetPoints = 0
 
-    /// The button's square in a full-screen slot, in screen pixels: each edge is its point
-    /// position x scale, rounded, as the safe area's.
-    public static func square(in deviceSlot: DeviceSlot) -> PixelRect {
-        let screen = deviceSlot.screenPoints, insets = deviceSlot.insets, scale = deviceSlot.slot.scale
+    /// The button's square in a full-screen slot, in screen pixels (at the device's scale, or
+    /// at `scale`): each edge is its point position x scale, rounded, as the safe area's.
+    public static func square(in deviceSlot: DeviceSlot, scale: Double? = nil) -> PixelRect {
+        let screen = deviceSlot.screenPoints, insets = deviceSlot.insets
         let right = screen.width - insets.right - insetPoints
         let top = insets.top + insetPoints
-        let left = SlotMath.pixels(right - sizePoints, scale: scale)
-        let upper = SlotMath.pixels(top, scale: scale)
-        return PixelRect(x: left, y: upper, width: SlotMath.pixels(right, scale: scale) - left,
-                         height: SlotMath.pixels(top + sizePoints, scale: scale) - upper)
+        return PixelRect(edgesInPoints: (right - sizePoints, top, right, top + sizePoints),
+                         scale: scale ?? deviceSlot.slot.scale)
     }
 
     /// The part of the artwork the button covers in one slot, in artwork pixels (rounded outwards,

@@ -42,17 +42,20 @@ public struct DeviceSlot: Sendable, Hashable {
     /// The screen in pixels: the canvas of a full-screen render.
     public var screenPixels: PixelSize { Slot(points: screenPoints, scale: slot.scale).pixels }
 
+    /// The screen at another scale (a preview's), each side rounded.
+    public func screen(atScale scale: Double) -> PixelSize { Slot(points: screenPoints, scale: scale).pixels }
+
     /// The safe-area insets for this orientation (zero for banner slots, which sit inside the app's layout).
     public var insets: Insets { sizing == .fullScreen ? device.insets(orientation) : .zero }
 
     /// The safe area as a rectangle of the screen's pixels: each edge is its point position x scale, rounded.
-    public var safeAreaPixels: PixelRect {
+    public var safeAreaPixels: PixelRect { safeArea(atScale: slot.scale) }
+
+    /// The safe area at a scale (the device's, or a preview's): each edge rounded.
+    public func safeArea(atScale scale: Double) -> PixelRect {
         let screen = screenPoints, insets = self.insets
-        let left = SlotMath.pixels(insets.left, scale: slot.scale)
-        let top = SlotMath.pixels(insets.top, scale: slot.scale)
-        return PixelRect(x: left, y: top,
-                         width: SlotMath.pixels(screen.width - insets.right, scale: slot.scale) - left,
-                         height: SlotMath.pixels(screen.height - insets.bottom, scale: slot.scale) - top)
+        return PixelRect(edgesInPoints: (insets.left, insets.top, screen.width - insets.right, screen.height - insets.bottom),
+                         scale: scale)
     }
 
     /// A stable short name: `iphone-14-portrait-390x60@3x`; full screen:

@@ -12,6 +12,14 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The rectangle between edges given in points (left, top, right, bottom), each edge at
+    /// `points x scale` rounded to the nearest pixel, so neighbouring rectangles share edges.
+    public init(edgesInPoints edges: (left: Int, top: Int, right: Int, bottom: Int), scale: Double) {
+        let left = SlotMath.pixels(edges.left, scale: scale), top = SlotMath.pixels(edges.top, scale: scale)
+        self.init(x: left, y: top, width: SlotMath.pixels(edges.right, scale: scale) - left,
+                  height: SlotMath.pixels(edges.bottom, scale: scale) - top)
+    }
+
     /// The whole of a size, from (0, 0).
     public init(_ size: PixelSize) { self.init(x: 0, y: 0, width: size.width, height: size.height) }
 

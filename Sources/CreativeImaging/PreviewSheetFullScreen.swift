@@ -30,20 +30,11 @@ extension PreviewSheet {
             let button: PixelRect
             let placement: Placement
         }
-        func sheetPixels(_ points: Int) -> Int { Int((Double(points) * screenPointScale).rounded()) }
         let screens: [Screen] = plan.map { assignment in
             let slot = assignment.deviceSlot
-            let screen = slot.screenPoints, insets = slot.insets
-            let size = PixelSize(width: sheetPixels(screen.width), height: sheetPixels(screen.height))
-            let area = PixelRect(x: sheetPixels(insets.left), y: sheetPixels(insets.top),
-                                 width: sheetPixels(screen.width - insets.right) - sheetPixels(insets.left),
-                                 height: sheetPixels(screen.height - insets.bottom) - sheetPixels(insets.top))
-            let right = screen.width - insets.right - CloseButton.insetPoints
-            let top = insets.top + CloseButton.insetPoints
-            let button = PixelRect(x: sheetPixels(right - CloseButton.sizePoints), y: sheetPixels(top),
-                                   width: sheetPixels(right) - sheetPixels(right - CloseButton.sizePoints),
-                                   height: sheetPixels(top + CloseButton.sizePoints) - sheetPixels(top))
-            return Screen(assignment: assignment, size: size, area: area, button: button,
+            let size = slot.screen(atScale: screenPointScale), area = slot.safeArea(atScale: screenPointScale)
+            return Screen(assignment: assignment, size: size, area: area,
+                          button: CloseButton.square(in: slot, scale: screenPointScale),
                           placement: Placement(source: creative, canvas: size, area: area))
         }
         // Lines lettered together share the widest one's width: the zone's long line goes alone.
