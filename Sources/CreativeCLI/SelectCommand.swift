@@ -6,7 +6,7 @@ enum SelectCommand: Subcommand {
     static let name = "select"
     static let summary = "pick the creative the ad server serves for a slot"
     static let usage = """
-    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy]
+    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy|full_screen]
                                 [--product banner|interstitial] CANDIDATE... [--json]
       --width PX    screen (slot) width in pixels
       --height PX   banner height (adaptive) or max height (inline) in pixels; for

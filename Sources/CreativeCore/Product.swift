@@ -21,7 +21,10 @@ public enum SelectionRule: String, Sendable {
 /// `process` and the service read everything product-specific from here. Format, weight, pixel
 /// cap and strictness rules are the same for every product (``Catalog``).
 ///
-/// To add a product: declare it below as a `static let` and list it in ``allCases``.
+/// To add a product: declare it below as a `static let` and list it in ``allCases``. A product
+/// whose slots or selection work differently adds a case to ``SlotRule`` or ``SelectionRule``;
+/// the compiler then names every switch to extend (`DevicePlan.slots(for:product:)`,
+/// `DevicePlan.plan(with:product:)`, `SelectionMode.modes(for:)`).
 public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, CustomStringConvertible {
     /// The name callers give (`--product`, `product=`).
     public let rawValue: String
