@@ -70,6 +70,25 @@ enum Inputs {
         try arguments.int("--max-pixels", in: 1...1_000_000_000) ?? Catalog.defaultMaxPixels
     }
 
+    /// `--device NAME` (required) and `--orientation portrait|landscape` (default portrait): a
+    /// full-screen slot of the device table.
+    static func fullScreenSlot(_ arguments: ParsedArguments) throws(CLIError) -> DeviceSlot {
+        guard let name = arguments.value("--device") else {
+            throw .usage("--device NAME is required; one of: \(Devices.all.map(\.name).joined(separator: ", "))")
+        }
+        guard let device = Devices.named(name) else {
+            throw .usage("--device '\(TextFormat.clipped(name))' is not in the device table; one of: "
+                         + Devices.all.map(\.name).joined(separator: ", "))
+        }
+        let orientation = try arguments.choice("--orientation", Orientation.self) ?? .portrait
+        return DeviceSlot.fullScreen(device, orientation)
+    }
+
+    /// `--product banner|interstitial`, default ``Product/defaultProduct``.
+    static func product(_ arguments: ParsedArguments) throws(CLIError) -> Product {
+        try arguments.choice("--product", Product.self) ?? .defaultProduct
+    }
+
     /// Writes an output (``FileIO/writeOutput(_:to:)``), or to standard output for `-`.
     /// - Returns: true when the bytes went to standard output (`-`, `/dev/stdout`, `/dev/fd/1`).
     @discardableResult

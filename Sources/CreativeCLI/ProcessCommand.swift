@@ -7,17 +7,20 @@ enum ProcessCommand: Subcommand {
     static let summary = "validate a creative, render it into every device slot it serves, write a manifest"
     static let usage = """
     usage: creative-tool process FILE --output-dir DIR [--json] [--max-bytes N] [--max-pixels N]
-                                 [--timeout S] [--memory-budget MIB]
+                                 [--product banner|interstitial] [--timeout S] [--memory-budget MIB]
       FILE          the creative ('-' reads standard input)
       --output-dir  the folder to write; it appears whole or not at all. An existing folder is
                     replaced only when empty or written by an earlier process run, and never
                     when it holds the input (else exit 1, output_dir_not_ours, nothing changed)
       --json        print the manifest on standard output
+      --product     banner (default) or interstitial: every device screen and orientation the
+                    artwork is picked for, and the close zone in the manifest
     \(JobLimitOptions.usage)
     Valid: one PNG per device slot the creative is picked for, preview.png, manifest.json; exit 0.
     Rejected: only manifest.json with the validation report; exit 1.
     """
-    static let options = Set<String>(["--output-dir", "--max-bytes", "--max-pixels"]).union(JobLimitOptions.names)
+    static let options = Set<String>(["--output-dir", "--max-bytes", "--max-pixels", "--product"])
+        .union(JobLimitOptions.names)
     static let flags: Set<String> = ["--json"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -28,7 +31,8 @@ enum ProcessCommand: Subcommand {
         let path = arguments.positionals[0]
         let limits = ValidationLimits(
             maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
-            maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments))
+            maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments),
+            product: try Inputs.product(arguments))
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
         let result: JobResult

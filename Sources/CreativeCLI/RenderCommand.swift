@@ -9,6 +9,7 @@ enum RenderCommand: Subcommand {
     usage: creative-tool render [FILE...] --slot WxH [--scale N] [--background C]
                                 [--format png|jpeg|webp] [--no-enlarge] [--output PATH|-]
                                 [--max-pixels N] [--max-bytes N] [--timeout S] [--memory-budget MIB]
+           creative-tool render FILE... --product interstitial --device NAME [--orientation O] [...]
       FILE          PNG, JPEG, GIF or WebP; '-' reads standard input. With several files the
                     adaptive selection rule picks one; with none, the built-in test artwork.
       --slot WxH    slot size in points (for example 390x61)
@@ -19,13 +20,22 @@ enum RenderCommand: Subcommand {
       --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output.
                     A regular file (also through a link) is replaced atomically; a FIFO, a
                     device or /dev/stdout is written directly
+      --product     banner (default) or interstitial: with --device, the output is the device's
+                    whole screen in pixels, the artwork aspect fit and centred in its safe area
+      --device NAME a device of the table, for example "iPhone 15" (instead of --slot/--scale)
+      --orientation portrait (default) or landscape
     \(JobLimitOptions.usage)
     """
     static let options = Set<String>(["--slot", "--scale", "--background", "--format", "--output",
-                                       "--max-pixels", "--max-bytes"]).union(JobLimitOptions.names)
+                                      "--max-pixels", "--max-bytes", "--product", "--device", "--orientation"])
+        .union(JobLimitOptions.names)
     static let flags: Set<String> = ["--no-enlarge"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        let product = try Inputs.product(arguments)
+        if arguments.value("--device") != nil || arguments.value("--orientation") != nil {
+            return try runFullScreen(arguments, product: product)
+        }
         guard let points = try arguments.size("--slot") else { throw .usage("--slot WxH is required") }
         let scale = try arguments.double("--scale") ?? 1
         let format = try arguments.choice("--format", OutputFormat.self) ?? .png
@@ -40,8 +50,9 @@ enum RenderCommand: Subcommand {
         let maxBytes = try arguments.int("--max-bytes", in: 1...1 << 30) ?? Inputs.defaultRenderMaxBytes
         let limits = try JobLimitOptions.read(arguments)
 
-        let (source, stem) = try pickSource(arguments.positionals, slot: slot, maxBytes: maxBytes,
-                                            maxPixels: maxPixels)
+        let (source, stem) = try pickSource(arguments.positionals, request: slot.pixels,
+                                            mode: SelectionMode.modes(for: product).contains(.adaptive) ? .adaptive : .fullScreen,
+                                            product: product, maxBytes: maxBytes, maxPixels: maxPixels)
         let output = arguments.value("--output") ?? "\(stem)-\(points)@\(TextFormat.scale(scale))x.\(format.fileExtension)"
         let bytes: [UInt8]
         do {
@@ -59,13 +70,52 @@ enum RenderCommand: Subcommand {
         return ExitCode.success
     }
 
-    /// The source to render and a name for it: the one file, the best of several, or the test artwork.
-    private static func pickSource(_ files: [String], slot: Slot, maxBytes: Int,
-                                   maxPixels: Int) throws(CLIError) -> (ImageSource, String) {
+    /// `render --product interstitial --device NAME --orientation O`: the whole screen in pixels,
+    /// the artwork fitted and centred in the safe area, bars elsewhere.
+    private static func runFullScreen(_ arguments: ParsedArguments, product: Product) throws(CLIError) -> Int32 {
+        guard product.slotRule == .fullScreenSafeArea else {
+            throw .usage("--device and --orientation need a full-screen product (--product interstitial)")
+        }
+        if arguments.value("--slot") != nil || arguments.value("--scale") != nil {
+            throw .usage("give either --slot WxH [--scale N] or --device NAME [--orientation O], not both")
+        }
+        guard !arguments.positionals.isEmpty else { throw .usage("give at least one FILE (the interstitial artwork)") }
+        let deviceSlot = try Inputs.fullScreenSlot(arguments)
+        let format = try arguments.choice("--format", OutputFormat.self) ?? .png
+        let settings: RenderSettings
+        do {
+            settings = try RenderSettings(fullScreen: deviceSlot, format: format, background: arguments.value("--background"),
+                                          enlarge: !arguments.flag("--no-enlarge"))
+        } catch { throw .usage(error.description) }
+        let maxPixels = try Inputs.maxPixels(arguments)
+        let maxBytes = try arguments.int("--max-bytes", in: 1...1 << 30) ?? Inputs.defaultRenderMaxBytes
+        let (source, stem) = try pickSource(arguments.positionals, request: deviceSlot.safeAreaPixels.size,
+                                            mode: .fullScreen, product: product, maxBytes: maxBytes, maxPixels: maxPixels)
+        let output = arguments.value("--output") ?? "\(stem)-\(deviceSlot.identifier).\(format.fileExtension)"
+        let bytes: [UInt8]
+        do {
+            bytes = try Renderer.render(source, settings: settings)
+        } catch {
+            throw .imaging(error, file: stem)
+        }
+        if !(try Inputs.write(bytes, to: output)) {
+            let placement = settings.placement(of: source.displayedSize)
+            try Streams.outEscaped("wrote \(output): \(settings.canvas) px (\(deviceSlot.device.name) "
+                + "\(deviceSlot.orientation.rawValue), safe area \(deviceSlot.slot.points) pt @\(TextFormat.scale(deviceSlot.slot.scale))x), "
+                + "\(source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
+                + "\(bytes.count) bytes")
+        }
+        return ExitCode.success
+    }
+
+    /// The source to render and a name for it: the one file, the best of several (picked by
+    /// `mode` for a request of `request` pixels), or the test artwork.
+    private static func pickSource(_ files: [String], request: PixelSize, mode: SelectionMode, product: Product,
+                                   maxBytes: Int, maxPixels: Int) throws(CLIError) -> (ImageSource, String) {
         if files.filter({ $0 == "-" }).count > 1 { throw .usage("standard input ('-') can be read only once") }
         if files.isEmpty {
             do {
-                let artwork = try TestArtwork.source(for: slot.pixels)
+                let artwork = try TestArtwork.source(for: request)
                 return (artwork, "test-artwork-\(artwork.displayedSize)")
             } catch { throw .imaging(error) }
         }
@@ -87,8 +137,8 @@ enum RenderCommand: Subcommand {
         }
         let winner: Int
         do {
-            winner = try Selection.select(sizes, mode: .adaptive, width: slot.pixels.width,
-                                          height: slot.pixels.height).winner
+            winner = try Selection.select(sizes, mode: mode, width: request.width,
+                                          height: request.height, product: product).winner
         } catch {
             throw .failed(code: "no_eligible_creative", message: error.description)
         }

@@ -6,20 +6,29 @@ enum SelectCommand: Subcommand {
     static let name = "select"
     static let summary = "pick the creative the ad server serves for a slot"
     static let usage = """
-    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy]
-                                CANDIDATE... [--json]
+    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy|full_screen]
+                                [--product banner|interstitial] CANDIDATE... [--json]
       --width PX    screen (slot) width in pixels
-      --height PX   banner height (adaptive) or max height (inline) in pixels
-      --mode        adaptive (default with --height), inline, or legacy (default without)
+      --height PX   banner height (adaptive) or max height (inline) in pixels; for
+                    interstitials the safe area's height
+      --mode        adaptive (default with --height), inline, or legacy (default without);
+                    interstitials: full_screen (the only one)
+      --product     banner (default) or interstitial
       CANDIDATE     an image file or a size WxH
     """
-    static let options: Set<String> = ["--width", "--height", "--mode", "--max-pixels"]
+    static let options: Set<String> = ["--width", "--height", "--mode", "--max-pixels", "--product"]
     static let flags: Set<String> = ["--json"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard let width = try arguments.int("--width", in: 1...100_000) else { throw .usage("--width PX is required") }
         let height = try arguments.int("--height", in: 1...100_000)
-        let mode = try arguments.choice("--mode", SelectionMode.self) ?? (height == nil ? .legacy : .adaptive)
+        let product = try Inputs.product(arguments)
+        let modes = SelectionMode.modes(for: product)
+        let mode = try arguments.choice("--mode", SelectionMode.self)
+            ?? (modes.contains(.adaptive) ? (height == nil ? .legacy : .adaptive) : modes[0])
+        guard modes.contains(mode) else {
+            throw .usage("--mode for \(product) must be one of \(modes.map(\.rawValue).joined(separator: ", "))")
+        }
         if mode != .legacy && height == nil { throw .usage("--mode \(mode.rawValue) needs --height PX") }
         guard !arguments.positionals.isEmpty else { throw .usage("give at least one CANDIDATE (a file or WxH)") }
         let maxPixels = try Inputs.maxPixels(arguments)
@@ -29,7 +38,7 @@ enum SelectCommand: Subcommand {
         }
         let result: SelectionResult
         do {
-            result = try Selection.select(sizes, mode: mode, width: width, height: height)
+            result = try Selection.select(sizes, mode: mode, width: width, height: height, product: product)
         } catch {
             throw .failed(code: "no_eligible_creative", message: error.description)
         }
@@ -50,7 +59,7 @@ enum SelectCommand: Subcommand {
 
     private static func scoreText(_ score: Double, mode: SelectionMode) -> String {
         switch mode {
-        case .adaptive: "aspect distance \(JSONValue.double(score).serialized())"
+        case .adaptive, .fullScreen: "aspect distance \(JSONValue.double(score).serialized())"
         case .inline: "shown area \(Int(score)) px"
         case .legacy: "width \(Int(score)) px"
         }

@@ -7,17 +7,29 @@ enum SlotCommand: Subcommand {
     static let usage = """
     usage: creative-tool slot --width W [--screen-height H] [--rule qartvelo|google]
                               [--inline [--max-height H]] [--scale N] [--json]
+           creative-tool slot --product interstitial --device NAME --orientation portrait|landscape [--json]
       --width W          container width in points
       --screen-height H  screen height in points (anchored: caps the banner at 15% of it)
       --rule             qartvelo (default, the SDK's own rule) or google (an estimate)
       --inline           inline sizing: the biggest size fitting width x max height
       --max-height H     inline max height in points (default 250, at least 32)
       --scale N          pixels per point (default 1)
+      --product          banner (default) or interstitial: the full screen of a device of the
+                         table minus its safe-area insets, with the close button's square
+      --device NAME      a device of the table (interstitial), for example "iPhone 15"
+      --orientation      portrait (default) or landscape (interstitial)
     """
-    static let options: Set<String> = ["--width", "--screen-height", "--rule", "--max-height", "--scale"]
+    static let options: Set<String> = ["--width", "--screen-height", "--rule", "--max-height", "--scale",
+                                       "--product", "--device", "--orientation"]
     static let flags: Set<String> = ["--inline", "--json"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        if try Inputs.product(arguments).slotRule == .fullScreenSafeArea {
+            return try runFullScreen(arguments)
+        }
+        if arguments.value("--device") != nil || arguments.value("--orientation") != nil {
+            throw .usage("--device and --orientation are for --product interstitial")
+        }
         guard let width = try arguments.int("--width", in: 1...PixelSize.maximumSide) else {
             throw .usage("--width W is required")
         }
@@ -44,6 +56,25 @@ enum SlotCommand: Subcommand {
             try Streams.outLine("\(slot.points) pt @\(TextFormat.scale(scale))x = \(slot.pixels) px, "
                 + "anchored, rule \(rule.rawValue)\(note)")
         }
+        return ExitCode.success
+    }
+
+    /// The interstitial slot of one device in one orientation.
+    private static func runFullScreen(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        for banner in ["--width", "--screen-height", "--rule", "--max-height", "--scale"] where arguments.value(banner) != nil {
+            throw .usage("\(banner) is for banner slots; an interstitial slot comes from --device and --orientation")
+        }
+        if arguments.flag("--inline") { throw .usage("--inline is for banner slots") }
+        let deviceSlot = try Inputs.fullScreenSlot(arguments)
+        if arguments.flag("--json") {
+            try Streams.outLine(SizingJSON.fullScreen(deviceSlot).serialized())
+            return ExitCode.success
+        }
+        let insets = deviceSlot.insets, area = deviceSlot.safeAreaPixels
+        try Streams.outLine("\(deviceSlot.slot.points) pt @\(TextFormat.scale(deviceSlot.slot.scale))x = \(area.size) px, "
+            + "interstitial, \(deviceSlot.device.name) \(deviceSlot.orientation.rawValue): screen \(deviceSlot.screenPoints) pt "
+            + "(\(deviceSlot.screenPixels) px) minus insets top \(insets.top), left \(insets.left), bottom \(insets.bottom), "
+            + "right \(insets.right) pt; safe area at (\(area.x),\(area.y)) px; close button \(CloseButton.square(in: deviceSlot)) px")
         return ExitCode.success
     }
 

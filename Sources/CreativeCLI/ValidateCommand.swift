@@ -7,15 +7,16 @@ enum ValidateCommand: Subcommand {
     static let summary = "check uploaded creatives: format, size, damage, animation, colour, weight"
     static let usage = """
     usage: creative-tool validate FILE... [--json] [--max-bytes N] [--max-pixels N]
-                                  [--timeout S] [--memory-budget MIB]
+                                  [--product banner|interstitial] [--timeout S] [--memory-budget MIB]
       FILE          a creative; '-' reads standard input
       --json        one JSON report per file, one per line, on standard output
       --max-bytes   largest accepted file (default 2097152, 2 MiB)
       --max-pixels  largest accepted width x height, from the header (default 50000000)
+      --product     whose sizes are accepted: banner (default) or interstitial
     \(JobLimitOptions.usage)
     exit: 0 when every file is valid, 1 when any is rejected, 64 on usage errors
     """
-    static let options = Set<String>(["--max-bytes", "--max-pixels"]).union(JobLimitOptions.names)
+    static let options = Set<String>(["--max-bytes", "--max-pixels", "--product"]).union(JobLimitOptions.names)
     static let flags: Set<String> = ["--json"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -25,7 +26,8 @@ enum ValidateCommand: Subcommand {
         }
         let limits = ValidationLimits(
             maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
-            maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments))
+            maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments),
+            product: try Inputs.product(arguments))
         let json = arguments.flag("--json")
         var allValid = true
         for path in arguments.positionals {
@@ -53,7 +55,7 @@ enum ValidateCommand: Subcommand {
     /// The report for a file that could not be read whole: over the limit (validated from its
     /// head), missing, not a regular file, or unreadable.
     static func report(for failure: FileIO.ReadFailure, path: String, limits: ValidationLimits) -> ValidationReport {
-        var report = ValidationReport(file: path)
+        var report = ValidationReport(file: path, product: limits.product)
         switch failure {
         case .tooLarge(let size, let head):
             return Validator.validate(head, fileName: path, limits: limits, totalBytes: size)

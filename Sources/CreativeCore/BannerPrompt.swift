@@ -49,6 +49,10 @@ public struct BannerFacts: Sendable, Hashable {
     public let minTextPixels: Int
     /// The slots this artwork is shown in, for people: `"iPhone 14 portrait 390x60 pt"`.
     public let servedSlots: [String]
+    /// The product the size belongs to.
+    public let product: Product
+    /// For full-screen products: the part of the artwork the close button covers (``CloseButton``).
+    public let closeZone: PixelRect?
 
     /// The pixel size.
     public var size: PixelSize { entry.size }
@@ -74,6 +78,7 @@ public struct RenderedPrompt: Sendable, Hashable {
             ("aspect", .string(facts.aspect)),
             ("safe_area", facts.safeArea.json),
             ("min_text_px", .int(facts.minTextPixels)),
+        ] + (facts.product == .banner ? [] : [("close_zone", facts.closeZone.map(\.json) ?? .null)]) + [
             ("prompt", .string(text)),
         ])
     }
@@ -97,21 +102,27 @@ public enum BannerPrompt {
     /// - `strip`, `rectangle`: `yes` or empty, for the template's layout sections.
     /// - `brand`, `headline`, `cta`, `colors`: the user's text verbatim, empty when not given.
     /// - `text`: `yes` when a headline or a call to action is given, else empty.
+    /// - `kind`: what the artwork is, `banner` or `interstitial ad`; `interstitial`: `yes` or empty.
+    /// - `close_zone`: `yes` when the close button covers part of the artwork; `close_x`,
+    ///   `close_y`, `close_width`, `close_height`: that part in pixels (empty for banners).
     public static let valueNames = [
         "size", "width", "height", "aspect", "ratio", "safe_x", "safe_y", "safe_width", "safe_height",
         "min_text_px", "min_text_pt", "slots", "strip", "rectangle",
         "brand", "headline", "cta", "colors", "text",
+        "kind", "interstitial", "close_zone", "close_x", "close_y", "close_width", "close_height",
     ]
 
-    /// The numbers for an accepted size.
-    /// - Throws: ``CoreError/sizeNotAllowed(_:)`` when the size is not in ``Catalog/entries``.
-    public static func facts(for size: PixelSize) throws(CoreError) -> BannerFacts {
-        guard let entry = Catalog.entry(for: size) else { throw .sizeNotAllowed(size) }
-        let assignments = servingAssignments(for: size)
+    /// The numbers for an accepted size of a product.
+    /// - Throws: ``CoreError/sizeNotAllowed(_:product:)`` when the product does not accept the size.
+    public static func facts(for size: PixelSize, product: Product = .banner) throws(CoreError) -> BannerFacts {
+        guard let entry = product.entry(for: size) else { throw .sizeNotAllowed(size, product: product) }
+        let assignments = servingAssignments(for: size, product: product)
         return BannerFacts(entry: entry, aspect: aspectText(size), ratio: ratioText(size),
                            safeArea: SafeArea(artwork: size),
                            minTextPixels: minTextPixels(for: entry, assignments: assignments),
-                           servedSlots: servedSlots(for: entry, assignments: assignments))
+                           servedSlots: servedSlots(for: entry, assignments: assignments),
+                           product: product,
+                           closeZone: product.slotRule == .fullScreenSafeArea ? CloseButton.zone(over: assignments) : nil)
     }
 
     /// The device slots (DESIGN section 5) where the selection rules pick this artwork.
@@ -120,11 +131,12 @@ public enum BannerPrompt {
     /// Catalog.adaptiveSizes)`); a standard size competes with the Retina sizes as an
     /// upload would (`DevicePlan.assignments(for:)`: anchored slots for a strip, inline
     /// slots for a rectangle). May be empty: a 320x50 upload loses every slot to 960x150.
-    public static func servingAssignments(for size: PixelSize) -> [SlotAssignment] {
-        if Catalog.entry(for: size)?.sizeClass == .adaptive {
+    /// For other products: the slots where the product's rule picks it among its recommended sizes.
+    public static func servingAssignments(for size: PixelSize, product: Product = .banner) -> [SlotAssignment] {
+        if product == .banner, Catalog.entry(for: size)?.sizeClass == .adaptive {
             return DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes).filter { $0.artwork == size }
         }
-        return DevicePlan.assignments(for: size)
+        return DevicePlan.assignments(for: size, product: product)
     }
 
     /// `ceil(9 pt * artwork height / shown height in points)`, the largest over the serving slots.
@@ -152,6 +164,9 @@ public enum BannerPrompt {
         }
         return assignments.map { assignment in
             let slot = assignment.deviceSlot
+            if slot.sizing == .fullScreen {
+                return "\(slot.device.name) \(slot.orientation.rawValue) full screen \(slot.screenPoints) pt"
+            }
             let inline = slot.sizing == .inline ? " inline" : ""
             return "\(slot.device.name) \(slot.orientation.rawValue)\(inline) \(slot.slot.points) pt"
         }
@@ -182,6 +197,8 @@ public enum BannerPrompt {
         }
         let headline = given(headline), cta = given(cta)
         let strip = facts.size.shape == .strip
+        let interstitial = facts.product.slotRule == .fullScreenSafeArea
+        let zone = facts.closeZone
         return [
             "size": facts.size.description,
             "width": String(facts.size.width),
@@ -202,19 +219,26 @@ public enum BannerPrompt {
             "cta": cta,
             "colors": given(colors),
             "text": headline.isEmpty && cta.isEmpty ? "" : "yes",
+            "kind": interstitial ? "interstitial ad" : "banner",
+            "interstitial": interstitial ? "yes" : "",
+            "close_zone": zone == nil ? "" : "yes",
+            "close_x": zone.map { String($0.x) } ?? "",
+            "close_y": zone.map { String($0.y) } ?? "",
+            "close_width": zone.map { String($0.width) } ?? "",
+            "close_height": zone.map { String($0.height) } ?? "",
         ]
     }
 
-    /// The prompts for one size, or for every Retina size (``Catalog/adaptiveSizes``) when
-    /// `size` is nil, in catalog order.
-    /// - Throws: ``CoreError/sizeNotAllowed(_:)`` for a size outside the catalog;
+    /// The prompts for one size, or for every recommended size of the product (banners: the
+    /// Retina sizes, ``Catalog/adaptiveSizes``) when `size` is nil, in catalog order.
+    /// - Throws: ``CoreError/sizeNotAllowed(_:product:)`` for a size outside the product's catalog;
     ///   ``CoreError/templateError(_:)`` for a broken template (a bug, caught by tests).
     public static func render(template: String, size: PixelSize?, brand: String?, headline: String?,
-                              cta: String?, colors: String?) throws(CoreError) -> [RenderedPrompt] {
+                              cta: String?, colors: String?, product: Product = .banner) throws(CoreError) -> [RenderedPrompt] {
         let parsed = try PromptTemplate(template)
         var prompts: [RenderedPrompt] = []
-        for each in size.map({ [$0] }) ?? Catalog.adaptiveSizes {
-            let numbers = try facts(for: each)
+        for each in size.map({ [$0] }) ?? product.recommendedUploads {
+            let numbers = try facts(for: each, product: product)
             var text = try parsed.render(values(for: numbers, brand: brand, headline: headline,
                                                 cta: cta, colors: colors))
             // The template's last line ends the prompt; its line break is the printer's business.

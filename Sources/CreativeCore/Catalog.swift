@@ -1,70 +1,54 @@
-/// Whether an accepted size is Retina artwork for adaptive slots or a classic IAB size.
+/// Whether an accepted size is Retina artwork for adaptive slots, a classic IAB size, or
+/// full-HD full-screen artwork.
 public enum SizeClass: String, Sendable {
     /// 3x artwork (960x150, 1320x204, 2184x270) chosen by slot proportions.
     case adaptive
-    /// Classic sizes (320x50, 300x250, ...).
+    /// Classic sizes (320x50, 300x250, 320x480, ...).
     case standard
+    /// Full-HD interstitial artwork (1080x1920, 1920x1080) for high-density phones.
+    case fullHD = "full_hd"
 }
 
 /// One accepted upload size.
 public struct CatalogEntry: Sendable, Hashable {
     /// Pixel size of the artwork.
     public let size: PixelSize
-    /// Adaptive (Retina) or standard.
+    /// Adaptive (Retina), standard or full HD.
     public let sizeClass: SizeClass
     /// What the size is, in a few words.
     public let purpose: String
     /// For Retina artwork: the 1x slot it is 3x of.
     public let retinaOf: PixelSize?
 
+    public init(size: PixelSize, sizeClass: SizeClass, purpose: String, retinaOf: PixelSize? = nil) {
+        self.size = size
+        self.sizeClass = sizeClass
+        self.purpose = purpose
+        self.retinaOf = retinaOf
+    }
+
     /// Strip or rectangle.
     public var shape: Shape { size.shape }
 }
 
-/// The one list of accepted sizes; guidance, prompts, validation and selection all read it.
+/// The banner catalog (``Product/banner``) and the rules every product shares: weight, file and
+/// pixel caps. Each product's own sizes are declared in ``Product``.
 public enum Catalog {
-    /// Accepted sizes in catalog order (the last tie-break of selection).
-    public static let entries: [CatalogEntry] = [
-        CatalogEntry(size: PixelSize(width: 960, height: 150), sizeClass: .adaptive,
-                     purpose: "Retina artwork, 3x of 320x50", retinaOf: PixelSize(width: 320, height: 50)),
-        CatalogEntry(size: PixelSize(width: 1320, height: 204), sizeClass: .adaptive,
-                     purpose: "Retina artwork, 3x of 440x68", retinaOf: PixelSize(width: 440, height: 68)),
-        CatalogEntry(size: PixelSize(width: 2184, height: 270), sizeClass: .adaptive,
-                     purpose: "Retina artwork, 3x of 728x90", retinaOf: PixelSize(width: 728, height: 90)),
-        CatalogEntry(size: PixelSize(width: 320, height: 50), sizeClass: .standard,
-                     purpose: "mobile banner", retinaOf: nil),
-        CatalogEntry(size: PixelSize(width: 320, height: 100), sizeClass: .standard,
-                     purpose: "large mobile banner", retinaOf: nil),
-        CatalogEntry(size: PixelSize(width: 300, height: 250), sizeClass: .standard,
-                     purpose: "medium rectangle (inline only)", retinaOf: nil),
-        CatalogEntry(size: PixelSize(width: 468, height: 60), sizeClass: .standard,
-                     purpose: "full banner", retinaOf: nil),
-        CatalogEntry(size: PixelSize(width: 728, height: 90), sizeClass: .standard,
-                     purpose: "leaderboard", retinaOf: nil),
-    ]
+    /// The banner sizes in catalog order (the last tie-break of selection).
+    public static var entries: [CatalogEntry] { Product.banner.entries }
 
     /// The Retina artwork sizes, which are also the public test artwork sizes.
-    public static var adaptiveSizes: [PixelSize] {
-        entries.filter { $0.sizeClass == .adaptive }.map(\.size)
-    }
+    public static var adaptiveSizes: [PixelSize] { Product.banner.recommendedUploads }
 
-    /// The entry for an exact size, or nil when the size is not accepted.
-    public static func entry(for size: PixelSize) -> CatalogEntry? {
-        entries.first { $0.size == size }
-    }
+    /// The banner entry for an exact size, or nil when the size is not accepted.
+    public static func entry(for size: PixelSize) -> CatalogEntry? { Product.banner.entry(for: size) }
 
-    /// The position of a size in catalog order, or nil.
-    public static func order(of size: PixelSize) -> Int? {
-        entries.firstIndex { $0.size == size }
-    }
+    /// The position of a size in the banner catalog, or nil.
+    public static func order(of size: PixelSize) -> Int? { Product.banner.order(of: size) }
 
-    /// Accepted sizes nearest to a size (by log-distance of width and height), nearest first.
+    /// Banner sizes nearest to a size (by log-distance of width and height), nearest first.
     public static func nearest(to size: PixelSize, count: Int = 2) -> [PixelSize] {
-        func distance(_ other: PixelSize) -> Double {
-            abs(logarithm(Double(other.width) / Double(size.width)))
-                + abs(logarithm(Double(other.height) / Double(size.height)))
-        }
-        return entries.map(\.size).sorted { distance($0) < distance($1) }.prefix(count).map { $0 }
+        Product.banner.nearest(to: size, count: count)
     }
 
     /// Upload weight above which a `heavy_file` warning is given (IAB and Google guideline).

@@ -2,8 +2,8 @@
 public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A `WxH` text that is malformed, zero, negative or too large.
     case invalidSize(String)
-    /// A size that is well formed but not one of the catalog's accepted sizes.
-    case sizeNotAllowed(PixelSize)
+    /// A size that is well formed but not one of the product's accepted sizes.
+    case sizeNotAllowed(PixelSize, product: Product = .banner)
     /// A scale that is not a finite number between 1 and 4.
     case invalidScale(String)
     /// A width, height or other number that is out of range.
@@ -19,9 +19,10 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidSize(let text), .invalidScale(let text), .invalidNumber(let text),
              .noEligibleCandidate(let text), .templateError(let text):
             return text
-        case .sizeNotAllowed(let size):
-            let allowed = Catalog.entries.map(\.size.description).joined(separator: ", ")
-            return "\(size) is not an accepted size; accepted: \(allowed)"
+        case .sizeNotAllowed(let size, let product):
+            let allowed = product.sizes.map(\.description).joined(separator: ", ")
+            let what = product == .banner ? "" : " \(product)"
+            return "\(size) is not an accepted\(what) size; accepted: \(allowed)"
         }
     }
 }

@@ -1,22 +1,69 @@
-/// One device screen in one orientation, with the banner slot it gets.
+/// One device screen in one orientation, with the slot a product gets on it.
 public struct DeviceSlot: Sendable, Hashable {
     public let device: Device
     public let orientation: Orientation
-    /// The slot in points at the device's scale.
+    /// The slot in points at the device's scale: a banner's slot, or an interstitial's safe area.
     public let slot: Slot
-    /// Anchored (strip) or inline (up to the inline max height).
+    /// Anchored (strip), inline (up to the inline max height) or full screen.
     public let sizing: Sizing
 
-    /// How the banner is laid out in the app.
+    /// How the ad is laid out in the app.
     public enum Sizing: String, Sendable {
         case anchored
         case inline
+        /// The whole screen; the artwork sits in the safe area (``slot``).
+        case fullScreen = "full_screen"
     }
 
-    /// A stable short name: `iphone-14-portrait-390x60@3x`.
+    public init(device: Device, orientation: Orientation, slot: Slot, sizing: Sizing) {
+        self.device = device
+        self.orientation = orientation
+        self.slot = slot
+        self.sizing = sizing
+    }
+
+    /// The full-screen slot of a device in an orientation: the screen minus its safe-area insets.
+    public static func fullScreen(_ device: Device, _ orientation: Orientation) -> DeviceSlot {
+        let screen = device.screen(orientation)
+        let insets = device.insets(orientation)
+        return DeviceSlot(device: device, orientation: orientation,
+                          slot: Slot(points: PixelSize(width: screen.width - insets.left - insets.right,
+                                                       height: screen.height - insets.top - insets.bottom),
+                                     scale: device.scale),
+                          sizing: .fullScreen)
+    }
+
+    /// The screen in points for this orientation.
+    public var screenPoints: PixelSize {
+        let screen = device.screen(orientation)
+        return PixelSize(width: screen.width, height: screen.height)
+    }
+
+    /// The screen in pixels: the canvas of a full-screen render.
+    public var screenPixels: PixelSize { Slot(points: screenPoints, scale: slot.scale).pixels }
+
+    /// The screen at another scale (a preview's), each side rounded.
+    public func screen(atScale scale: Double) -> PixelSize { Slot(points: screenPoints, scale: scale).pixels }
+
+    /// The safe-area insets for this orientation (zero for banner slots, which sit inside the app's layout).
+    public var insets: Insets { sizing == .fullScreen ? device.insets(orientation) : .zero }
+
+    /// The safe area as a rectangle of the screen's pixels: each edge is its point position x scale, rounded.
+    public var safeAreaPixels: PixelRect { safeArea(atScale: slot.scale) }
+
+    /// The safe area at a scale (the device's, or a preview's): each edge rounded.
+    public func safeArea(atScale scale: Double) -> PixelRect {
+        let screen = screenPoints, insets = self.insets
+        return PixelRect(edgesInPoints: (insets.left, insets.top, screen.width - insets.right, screen.height - insets.bottom),
+                         scale: scale)
+    }
+
+    /// A stable short name: `iphone-14-portrait-390x60@3x`; full screen:
+    /// `iphone-15-portrait-fullscreen-393x852@3x` (the screen in points).
     public var identifier: String {
         let name = device.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
         let scale = TextFormat.scale(slot.scale)
+        if sizing == .fullScreen { return "\(name)-\(orientation.rawValue)-fullscreen-\(screenPoints)@\(scale)x" }
         return "\(name)-\(orientation.rawValue)-\(sizing == .inline ? "inline-" : "")\(slot.points)@\(scale)x"
     }
 }
@@ -44,6 +91,16 @@ extension SlotAssignment {
             ("content_x", .int(placement.x)),
             ("content_y", .int(placement.y)),
             ("fill_share", .double(placement.fillShare)),
+        ] + fullScreenFields
+    }
+
+    /// For full-screen slots: the screen, the insets and the safe area the artwork is fitted in.
+    private var fullScreenFields: [(String, JSONValue)] {
+        guard deviceSlot.sizing == .fullScreen else { return [] }
+        return [
+            ("screen_points", .string(deviceSlot.screenPoints.description)),
+            ("insets_points", deviceSlot.insets.json),
+            ("safe_area_pixels", deviceSlot.safeAreaPixels.json),
         ]
     }
 }
@@ -79,12 +136,39 @@ public enum DevicePlan {
 
     /// The candidate the ad server serves in a device slot: the adaptive rule for anchored
     /// slots, the inline rule for inline ones; nil when none is eligible.
-    public static func pick(_ candidates: [PixelSize], for deviceSlot: DeviceSlot) -> PixelSize? {
-        let pixels = deviceSlot.slot.pixels
-        let mode: SelectionMode = deviceSlot.sizing == .inline ? .inline : .adaptive
-        guard let result = try? Selection.select(candidates, mode: mode, width: pixels.width, height: pixels.height)
+    public static func pick(_ candidates: [PixelSize], for deviceSlot: DeviceSlot,
+                            product: Product = .banner) -> PixelSize? {
+        let pixels = deviceSlot.sizing == .fullScreen ? deviceSlot.safeAreaPixels.size : deviceSlot.slot.pixels
+        let mode: SelectionMode = switch deviceSlot.sizing {
+        case .anchored: .adaptive
+        case .inline: .inline
+        case .fullScreen: .fullScreen
+        }
+        guard let result = try? Selection.select(candidates, mode: mode, width: pixels.width, height: pixels.height,
+                                                 product: product)
         else { return nil }
         return candidates[result.winner]
+    }
+
+    /// Every device of the table, portrait then landscape, with its full-screen slot.
+    public static func fullScreenSlots() -> [DeviceSlot] {
+        Devices.all.flatMap { device in Orientation.allCases.map { DeviceSlot.fullScreen(device, $0) } }
+    }
+
+    /// The placement of artwork in a full-screen slot: the whole screen is the canvas, the
+    /// artwork is fitted and centred in the safe area.
+    public static func fullScreenPlacement(_ artwork: PixelSize, in deviceSlot: DeviceSlot,
+                                           enlarge: Bool = true) -> Placement {
+        Placement(source: artwork, canvas: deviceSlot.screenPixels, area: deviceSlot.safeAreaPixels, enlarge: enlarge)
+    }
+
+    /// For each full-screen device slot, the candidate the full-screen rule picks.
+    public static func fullScreenAssignments(candidates: [PixelSize], product: Product = .interstitial) -> [SlotAssignment] {
+        fullScreenSlots().compactMap { deviceSlot in
+            guard let artwork = pick(candidates, for: deviceSlot, product: product) else { return nil }
+            return SlotAssignment(deviceSlot: deviceSlot, artwork: artwork,
+                                  placement: fullScreenPlacement(artwork, in: deviceSlot))
+        }
     }
 
     /// For each anchored device slot, the candidate the adaptive rule picks (strips only).
@@ -117,17 +201,37 @@ public enum DevicePlan {
 
     /// The candidates a creative competes with in `process` and guidance: the Retina sizes
     /// guidance recommends, with the creative standing in for its own size or added to them.
-    public static func competingSizes(with creative: PixelSize) -> [PixelSize] {
-        var sizes = Catalog.adaptiveSizes
+    public static func competingSizes(with creative: PixelSize, product: Product = .banner) -> [PixelSize] {
+        var sizes = product.recommendedUploads
         if !sizes.contains(creative) { sizes.append(creative) }
         return sizes
     }
 
-    /// The slots a creative of this size is picked for: anchored ones for a strip, inline ones for a rectangle.
-    public static func assignments(for creative: PixelSize) -> [SlotAssignment] {
-        let candidates = competingSizes(with: creative)
-        let plan = creative.shape == .strip ? anchoredAssignments(candidates: candidates)
+    /// Every slot of a product on the device table that a creative of this size could be
+    /// shown in: anchored ones for a banner strip, inline ones for a banner rectangle, full-screen
+    /// ones for an interstitial.
+    public static func slots(for creative: PixelSize, product: Product = .banner) -> [DeviceSlot] {
+        switch product.slotRule {
+        case .anchoredOrInlineStrip: creative.shape == .strip ? anchoredSlots() : inlineSlots()
+        case .fullScreenSafeArea: fullScreenSlots()
+        }
+    }
+
+    /// Every slot of a product with what its recommended uploads and this creative put there.
+    public static func plan(with creative: PixelSize, product: Product = .banner) -> [SlotAssignment] {
+        let candidates = competingSizes(with: creative, product: product)
+        switch product.slotRule {
+        case .anchoredOrInlineStrip:
+            return creative.shape == .strip ? anchoredAssignments(candidates: candidates)
                                             : inlineAssignments(candidates: candidates)
-        return plan.filter { $0.artwork == creative }
+        case .fullScreenSafeArea:
+            return fullScreenAssignments(candidates: candidates, product: product)
+        }
+    }
+
+    /// The slots a creative of this size is picked for: anchored ones for a strip, inline ones for
+    /// a rectangle, full-screen ones for an interstitial.
+    public static func assignments(for creative: PixelSize, product: Product = .banner) -> [SlotAssignment] {
+        plan(with: creative, product: product).filter { $0.artwork == creative }
     }
 }

@@ -24,20 +24,29 @@ public struct Guidance: Sendable {
     public let inline: [SlotAssignment]
     /// The inline max height used for the inline table, in points.
     public let inlineMaxHeight: Int
+    /// The product the guidance is for.
+    public let product: Product
+    /// Full-screen slots of every device and orientation with what each picks among the
+    /// product's sizes (empty for banners).
+    public let fullScreen: [SlotAssignment]
 
-    /// Builds the guidance from the catalog and device table.
-    public init(inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
+    /// Builds the guidance for a product from its catalog and the device table.
+    public init(product: Product = .banner, inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
+        self.product = product
+        fullScreen = product.slotRule == .fullScreenSafeArea
+            ? DevicePlan.fullScreenAssignments(candidates: product.recommendedUploads, product: product) : []
         self.inlineMaxHeight = SlotMath.inlineMaxHeight(inlineMaxHeight)
         anchored = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
         // Inline: the Retina sizes plus the medium rectangle, the set `process` renders a rectangle against.
         let rectangle = Catalog.entries.first { $0.shape == .rectangle }?.size
-        inline = DevicePlan.inlineAssignments(candidates: rectangle.map(DevicePlan.competingSizes(with:)) ?? Catalog.adaptiveSizes,
+        inline = DevicePlan.inlineAssignments(candidates: rectangle.map { DevicePlan.competingSizes(with: $0) } ?? Catalog.adaptiveSizes,
                                               maxHeight: self.inlineMaxHeight)
     }
 
     /// The document in a format.
     public func render(_ format: GuidanceFormat) -> String {
-        switch format {
+        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(self).render(format) }
+        return switch format {
         case .json: json.serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()
         case .html: GuidanceHTML(self).render()

@@ -63,6 +63,14 @@ public struct RenderSettings: Sendable, Equatable {
     public var background: Background
     /// When false the content is never scaled above its own size.
     public var enlarge: Bool
+    /// The part of the canvas the content is fitted and centred in (an interstitial's safe
+    /// area); nil for the whole canvas.
+    public var area: PixelRect? = nil
+
+    /// Where a source of this size lands on the canvas.
+    public func placement(of source: PixelSize) -> Placement {
+        Placement(source: source, canvas: canvas, area: area ?? PixelRect(canvas), enlarge: enlarge)
+    }
 
     /// - Throws: ``CoreError/invalidNumber(_:)`` for transparent bars in JPEG.
     public init(canvas: PixelSize, format: OutputFormat = .png, background: Background? = nil,
@@ -91,5 +99,15 @@ public struct RenderSettings: Sendable, Equatable {
         }
         let parsed: Background? = try background.map { text throws(CoreError) in try Background(parsing: text) }
         try self.init(canvas: pixels, format: format, background: parsed, enlarge: enlarge)
+    }
+
+    /// The settings for a full-screen slot: the whole screen in pixels is the canvas, the
+    /// content is fitted in its safe area.
+    /// - Throws: ``CoreError`` for a background that is not a colour, or transparent JPEG.
+    public init(fullScreen deviceSlot: DeviceSlot, format: OutputFormat = .png, background: String? = nil,
+                enlarge: Bool = true) throws(CoreError) {
+        let parsed: Background? = try background.map { text throws(CoreError) in try Background(parsing: text) }
+        try self.init(canvas: deviceSlot.screenPixels, format: format, background: parsed, enlarge: enlarge)
+        area = deviceSlot.safeAreaPixels
     }
 }

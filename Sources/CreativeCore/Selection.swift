@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The three ways the ad server picks a creative for a request.
 public enum SelectionMode: String, Sendable, CaseIterable {
     /// Width + banner height: the strip with the closest aspect ratio.
@@ -12,6 +6,17 @@ public enum SelectionMode: String, Sendable, CaseIterable {
     case inline
     /// Width only: the widest strip that fits, else the narrowest.
     case legacy
+    /// A full-screen safe area (interstitials): artwork of the screen's orientation first, then
+    /// the closest aspect ratio; the other orientation is letterboxed when it is all there is.
+    case fullScreen = "full_screen"
+
+    /// The modes a product's selection rule uses.
+    public static func modes(for product: Product) -> [SelectionMode] {
+        switch product.selectionRule {
+        case .aspectRatio: [.adaptive, .inline, .legacy]
+        case .orientationThenAspectRatio: [.fullScreen]
+        }
+    }
 }
 
 /// One candidate of a selection and how it scored.
@@ -48,8 +53,9 @@ public enum Selection {
     ///   - height: the banner height (adaptive) or max height (inline); ignored in legacy mode.
     /// - Throws: ``CoreError/noEligibleCandidate(_:)`` when the mode can pick none of them,
     ///   ``CoreError/invalidNumber(_:)`` for a missing or non-positive request size.
+    ///   - product: whose catalog order breaks ties.
     public static func select(_ candidates: [PixelSize], mode: SelectionMode,
-                              width: Int, height: Int?) throws(CoreError) -> SelectionResult {
+                              width: Int, height: Int?, product: Product = .banner) throws(CoreError) -> SelectionResult {
         guard width > 0 else { throw .invalidNumber("width must be at least 1 pixel") }
         if mode != .legacy {
             guard let height, height > 0 else {
@@ -58,10 +64,13 @@ public enum Selection {
         }
         guard !candidates.isEmpty else { throw .noEligibleCandidate("no candidates given") }
         let ranked: [RankedCandidate]
+        let tieBreak = { (a: RankedCandidate, b: RankedCandidate) in Self.tieBreak(a, b, product: product) }
         switch mode {
-        case .adaptive: ranked = adaptive(candidates, slot: PixelSize(width: width, height: height ?? 1))
-        case .inline: ranked = inline(candidates, box: PixelSize(width: width, height: height ?? 1))
-        case .legacy: ranked = legacy(candidates, width: width)
+        case .adaptive: ranked = adaptive(candidates, slot: PixelSize(width: width, height: height ?? 1), tieBreak)
+        case .inline: ranked = inline(candidates, box: PixelSize(width: width, height: height ?? 1), tieBreak)
+        case .legacy: ranked = legacy(candidates, width: width, tieBreak)
+        case .fullScreen:
+            ranked = fullScreen(candidates, area: PixelSize(width: width, height: height ?? 1), product: product)
         }
         guard let best = ranked.first, best.eligible else {
             throw .noEligibleCandidate("no candidate is a strip (width/height >= 2); rectangles serve inline slots only")
@@ -71,12 +80,37 @@ public enum Selection {
     }
 
     /// Tie-break shared by the modes: larger pixel width, then catalog order, then input order.
-    private static func tieBreak(_ a: RankedCandidate, _ b: RankedCandidate) -> Bool {
+    private static func tieBreak(_ a: RankedCandidate, _ b: RankedCandidate, product: Product) -> Bool {
         if a.size.width != b.size.width { return a.size.width > b.size.width }
-        let orderA = Catalog.order(of: a.size) ?? Int.max
-        let orderB = Catalog.order(of: b.size) ?? Int.max
+        return catalogOrder(a, b, product: product)
+    }
+
+    /// Catalog order of the product, then input order.
+    private static func catalogOrder(_ a: RankedCandidate, _ b: RankedCandidate, product: Product) -> Bool {
+        let orderA = product.order(of: a.size) ?? Int.max
+        let orderB = product.order(of: b.size) ?? Int.max
         if orderA != orderB { return orderA < orderB }
         return a.index < b.index
+    }
+
+    /// Portrait (taller than wide), landscape, or nil for a square (matching both).
+    private static func orientation(of size: PixelSize) -> Orientation? {
+        size.height > size.width ? .portrait : size.width > size.height ? .landscape : nil
+    }
+
+    private static func fullScreen(_ candidates: [PixelSize], area: PixelSize, product: Product) -> [RankedCandidate] {
+        let wanted = orientation(of: area)
+        let ranked = candidates.enumerated().map { index, size in
+            let matches = wanted == nil || orientation(of: size) == nil || orientation(of: size) == wanted
+            return RankedCandidate(index: index, size: size, eligible: true,
+                                   score: abs(logarithm(size.aspectRatio / area.aspectRatio)),
+                                   note: matches ? nil : "other orientation: letterboxed")
+        }
+        return ranked.sorted { a, b in
+            if (a.note == nil) != (b.note == nil) { return a.note == nil }
+            if abs(a.score - b.score) > epsilon { return a.score < b.score }
+            return catalogOrder(a, b, product: product)
+        }
     }
 
     private static let epsilon = 1e-9
@@ -88,10 +122,12 @@ public enum Selection {
         }
     }
 
-    private static func adaptive(_ candidates: [PixelSize], slot: PixelSize) -> [RankedCandidate] {
+    private typealias TieBreak = (RankedCandidate, RankedCandidate) -> Bool
+
+    private static func adaptive(_ candidates: [PixelSize], slot: PixelSize, _ tieBreak: TieBreak) -> [RankedCandidate] {
         let strips = candidates.enumerated().filter { $0.element.shape == .strip }.map {
             RankedCandidate(index: $0.offset, size: $0.element, eligible: true,
-                            score: abs(log($0.element.aspectRatio / slot.aspectRatio)), note: nil)
+                            score: abs(logarithm($0.element.aspectRatio / slot.aspectRatio)), note: nil)
         }
         let sorted = strips.sorted { a, b in
             if abs(a.score - b.score) > epsilon { return a.score < b.score }
@@ -100,7 +136,7 @@ public enum Selection {
         return sorted + excludedRectangles(candidates)
     }
 
-    private static func inline(_ candidates: [PixelSize], box: PixelSize) -> [RankedCandidate] {
+    private static func inline(_ candidates: [PixelSize], box: PixelSize, _ tieBreak: TieBreak) -> [RankedCandidate] {
         let fitted = candidates.enumerated().map {
             RankedCandidate(index: $0.offset, size: $0.element, eligible: true,
                             score: Double(SlotMath.fit($0.element, into: box).area), note: nil)
@@ -111,7 +147,7 @@ public enum Selection {
         }
     }
 
-    private static func legacy(_ candidates: [PixelSize], width: Int) -> [RankedCandidate] {
+    private static func legacy(_ candidates: [PixelSize], width: Int, _ tieBreak: TieBreak) -> [RankedCandidate] {
         let strips = candidates.enumerated().filter { $0.element.shape == .strip }.map {
             RankedCandidate(index: $0.offset, size: $0.element, eligible: true,
                             score: Double($0.element.width),

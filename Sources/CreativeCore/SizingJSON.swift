@@ -16,6 +16,27 @@ public enum SizingJSON {
         ])
     }
 
+    /// A full-screen slot (interstitials): the screen, its safe-area insets, and the safe area the
+    /// artwork is fitted in, in points and pixels.
+    public static func fullScreen(_ deviceSlot: DeviceSlot) -> JSONValue {
+        let area = deviceSlot.safeAreaPixels
+        return .object([
+            ("mode", .string("full_screen")),
+            ("device", .string(deviceSlot.device.name)),
+            ("orientation", .string(deviceSlot.orientation.rawValue)),
+            ("screen_points", .string(deviceSlot.screenPoints.description)),
+            ("scale", .double(deviceSlot.slot.scale)),
+            ("screen_pixels", .string(deviceSlot.screenPixels.description)),
+            ("insets_points", deviceSlot.insets.json),
+            ("width_points", .int(deviceSlot.slot.points.width)),
+            ("height_points", .int(deviceSlot.slot.points.height)),
+            ("width_pixels", .int(area.width)),
+            ("height_pixels", .int(area.height)),
+            ("safe_area_pixels", area.json),
+            ("close_button_pixels", CloseButton.square(in: deviceSlot).json),
+        ])
+    }
+
     /// Each accepted size fitted into an inline view of `width` x `maxHeight` points.
     public static func inlineFits(width: Int, maxHeight: Int) -> [(entry: CatalogEntry, fitted: PixelSize)] {
         let box = PixelSize(width: width, height: maxHeight)

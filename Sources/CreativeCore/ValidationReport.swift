@@ -56,14 +56,19 @@ public struct ValidationReport: Sendable {
     public var decoded = false
     public private(set) var errors: [ValidationIssue] = []
     public private(set) var warnings: [ValidationIssue] = []
+    /// The product whose sizes the file is checked against.
+    public var product: Product
 
-    public init(file: String) { self.file = file }
+    public init(file: String, product: Product = .banner) {
+        self.file = file
+        self.product = product
+    }
 
     /// Valid when no error was found; warnings never reject.
     public var valid: Bool { errors.isEmpty }
 
-    /// The catalog entry the dimensions match, if any.
-    public var catalogEntry: CatalogEntry? { dimensions.flatMap(Catalog.entry(for:)) }
+    /// The product's catalog entry the dimensions match, if any.
+    public var catalogEntry: CatalogEntry? { dimensions.flatMap(product.entry(for:)) }
 
     /// Adds an issue to errors or warnings by its code.
     public mutating func add(_ code: ValidationCode, _ message: String) {
@@ -103,16 +108,17 @@ public struct ValidationReport: Sendable {
 
 /// The decisions of validation that need no pixels: sizes, weights, names.
 public enum ValidationRules {
-    /// `dimensions_not_allowed` with the nearest accepted sizes, or nil when the size is accepted.
-    public static func dimensionsIssue(_ size: PixelSize) -> ValidationIssue? {
-        guard Catalog.entry(for: size) == nil else { return nil }
-        let nearest = Catalog.nearest(to: size).map(\.description).joined(separator: " or ")
-        let rotated = Catalog.entry(for: PixelSize(width: size.height, height: size.width)) != nil
+    /// `dimensions_not_allowed` with the product's nearest accepted sizes, or nil when the size is accepted.
+    public static func dimensionsIssue(_ size: PixelSize, product: Product = .banner) -> ValidationIssue? {
+        guard product.entry(for: size) == nil else { return nil }
+        let nearest = product.nearest(to: size).map(\.description).joined(separator: " or ")
+        let rotated = product.entry(for: PixelSize(width: size.height, height: size.width)) != nil
             ? " (it is an accepted size turned on its side)" : ""
+        let what = product == .banner ? "" : " \(product)"
         return ValidationIssue(.dimensionsNotAllowed,
-                               "\(size) is not an accepted size\(rotated); the nearest are \(nearest). "
+                               "\(size) is not an accepted\(what) size\(rotated); the nearest are \(nearest). "
                                + "Export the artwork at exactly one of: "
-                               + Catalog.entries.map(\.size.description).joined(separator: ", "))
+                               + product.sizes.map(\.description).joined(separator: ", "))
     }
 
     /// `heavy_file` when over the 150 KB guideline.

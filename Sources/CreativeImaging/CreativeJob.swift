@@ -27,7 +27,8 @@ public struct JobResult: Sendable {
 /// The per-creative job of the upload pipeline: validate; if valid, render into every device
 /// slot the creative is picked for, decoding the source once, and draw the preview sheet.
 public enum CreativeJob {
-    /// Runs the job on bytes held in memory. Rejected creatives give a result with no files.
+    /// Runs the job on bytes held in memory, for the product of `limits` (its sizes are accepted,
+    /// its slots rendered). Rejected creatives give a result with no files.
     /// `limits.job` bounds the whole job: its memory budget is charged with the full-size decode,
     /// and its deadline (from the start) stops the decode and is checked before each render.
     /// - Throws: ``ImagingError`` only when a valid creative fails to render, or runs out of
@@ -43,56 +44,62 @@ public enum CreativeJob {
             let whole = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true)
             return try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in try whole.materialized() }
         }
-        let assignments = DevicePlan.assignments(for: source.displayedSize)
+        let product = limits.product
+        let assignments = DevicePlan.assignments(for: source.displayedSize, product: product)
         // Work is grouped by content size: each group scales once and encodes each of its
-        // canvases once. Groups and the preview sheet run in parallel.
-        var canvasesByContent: [PixelSize: [PixelSize]] = [:]
+        // placements once. Groups and the preview sheet run in parallel.
+        var placementsByContent: [PixelSize: [Placement]] = [:]
         var contentOrder: [PixelSize] = []
         for assignment in assignments {
             let placement = assignment.placement
-            if canvasesByContent[placement.content] == nil { contentOrder.append(placement.content) }
-            if !(canvasesByContent[placement.content] ?? []).contains(placement.canvas) {
-                canvasesByContent[placement.content, default: []].append(placement.canvas)
+            if placementsByContent[placement.content] == nil { contentOrder.append(placement.content) }
+            if !(placementsByContent[placement.content] ?? []).contains(placement) {
+                placementsByContent[placement.content, default: []].append(placement)
             }
         }
-        let groups = contentOrder.map { ($0, canvasesByContent[$0] ?? []) }
-        let outcomes = ParallelWork.run(count: groups.count + 1) { index throws(ImagingError) -> [PixelSize: [UInt8]] in
+        let groups = contentOrder.map { ($0, placementsByContent[$0] ?? []) }
+        let outcomes = ParallelWork.run(count: groups.count + 1) { index throws(ImagingError) -> [Placement: [UInt8]] in
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
-                return [source.displayedSize: try PreviewSheet.draw(decoded, creative: source.displayedSize)]
+                let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product)
+                return [Placement(source: source.displayedSize, canvas: source.displayedSize): sheet]
             }
             try deadline?.check()
-            let (content, canvases) = groups[index - 1]
+            let (content, placements) = groups[index - 1]
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
-            var encoded: [PixelSize: [UInt8]] = [:]
-            for canvas in canvases {
-                // PNG with transparent bars: settings that cannot be refused.
-                guard let settings = try? RenderSettings(canvas: canvas, format: .png) else {
-                    throw .operationFailed("no render settings for \(canvas)")
+            var encoded: [Placement: [UInt8]] = [:]
+            for placement in placements {
+                // PNG with transparent bars: settings that cannot be refused. The content lands
+                // where the placement puts it (centred in the canvas, or in a safe area).
+                guard var settings = try? RenderSettings(canvas: placement.canvas, format: .png) else {
+                    throw .operationFailed("no render settings for \(placement.canvas)")
                 }
-                encoded[canvas] = try Encoder.encode(try Renderer.renderImage(decoded: scaled, settings: settings),
-                                                     format: .png)
+                settings.area = placement.contentRect
+                encoded[placement] = try Encoder.encode(try Renderer.renderImage(decoded: scaled, settings: settings),
+                                                        format: .png)
             }
             return encoded
         }
-        var byCanvas: [PixelSize: [UInt8]] = [:]
+        var byPlacement: [Placement: [UInt8]] = [:]
         var sheet: [UInt8] = []
         for (index, outcome) in outcomes.enumerated() {
             let files = try outcome.get()
-            if index == 0 { sheet = files.values.first ?? [] } else { byCanvas.merge(files) { a, _ in a } }
+            if index == 0 { sheet = files.values.first ?? [] } else { byPlacement.merge(files) { a, _ in a } }
         }
-        var checksums: [PixelSize: String] = [:]
+        var checksums: [Placement: String] = [:]
         var renders: [(SlotAssignment, JobFile)] = []
         for assignment in assignments {
-            let canvas = assignment.placement.canvas
-            let bytes = byCanvas[canvas] ?? []
-            let sha = checksums[canvas] ?? Checksum.sha256(bytes)
-            checksums[canvas] = sha
+            let placement = assignment.placement
+            let bytes = byPlacement[placement] ?? []
+            let sha = checksums[placement] ?? Checksum.sha256(bytes)
+            checksums[placement] = sha
             renders.append((assignment, JobFile(name: assignment.deviceSlot.identifier + ".png", bytes: bytes, sha256: sha)))
         }
         let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet))
+        let closeZone: JSONValue? = product.slotRule == .fullScreenSafeArea
+            ? CloseButton.zone(over: assignments).map(\.json) ?? .null : nil
         return JobResult(report: report, files: renders.map(\.1) + [preview],
-                         manifest: manifest(report, renders: renders, preview: preview))
+                         manifest: manifest(report, renders: renders, preview: preview, closeZone: closeZone))
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.
@@ -100,9 +107,13 @@ public enum CreativeJob {
         JobResult(report: report, files: [], manifest: manifest(report, renders: [], preview: nil))
     }
 
-    static func manifest(_ report: ValidationReport, renders: [(SlotAssignment, JobFile)], preview: JobFile?) -> JSONValue {
-        .object([
-            ("report", report.json),
+    /// `closeZone`: for full-screen products, the close zone in artwork pixels (written after the
+    /// report as `product` and `close_zone`); nil for banners, whose manifest has neither.
+    static func manifest(_ report: ValidationReport, renders: [(SlotAssignment, JobFile)], preview: JobFile?,
+                         closeZone: JSONValue? = nil) -> JSONValue {
+        let productFields: [(String, JSONValue)] = report.product == .banner ? []
+            : [("product", .string(report.product.rawValue)), ("close_zone", closeZone ?? .null)]
+        return .object([("report", report.json)] + productFields + [
             ("renders", .array(renders.map { assignment, file in
                 .object(assignment.jsonFields + [
                     ("file", .string(file.name)),

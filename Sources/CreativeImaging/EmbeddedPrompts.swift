@@ -19,8 +19,9 @@ public enum BannerPrompts {
     /// - Throws: ``CoreError/sizeNotAllowed(_:)`` for a size outside ``Catalog/entries`` (a caller
     ///   mistake); ``CoreError/templateError(_:)`` only if the embedded template is broken (a bug).
     public static func render(size: PixelSize?, brand: String? = nil, headline: String? = nil,
-                              cta: String? = nil, colors: String? = nil) throws(CoreError) -> [RenderedPrompt] {
+                              cta: String? = nil, colors: String? = nil,
+                              product: Product = .banner) throws(CoreError) -> [RenderedPrompt] {
         try BannerPrompt.render(template: template, size: size, brand: brand, headline: headline,
-                                cta: cta, colors: colors)
+                                cta: cta, colors: colors, product: product)
     }
 }

@@ -14,8 +14,12 @@ public enum PreviewSheet {
     static let slotGrey: [Double] = [214, 219, 227]
     static let ink: [Double] = [27, 35, 48]
 
-    /// Draws the sheet for a decoded (upright, sRGB) creative of the given displayed size.
-    public static func draw(_ decoded: VImage, creative: PixelSize) throws(ImagingError) -> [UInt8] {
+    /// Draws the sheet for a decoded (upright, sRGB) creative of the given displayed size: every
+    /// slot of the product (banners: anchored or inline; interstitials: every screen, ``drawFullScreen``).
+    public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner) throws(ImagingError) -> [UInt8] {
+        if product.slotRule == .fullScreenSafeArea {
+            return try drawFullScreen(decoded, creative: creative, product: product)
+        }
         let slots = creative.shape == .strip ? DevicePlan.anchoredSlots() : DevicePlan.inlineSlots()
         let candidates = DevicePlan.competingSizes(with: creative)
         // Slots are small: scale once to the biggest slot content, then each slot from that
@@ -55,25 +59,41 @@ public enum PreviewSheet {
             try drawImage(label, on: sheet, x: margin, y: top)
             top += label.height + labelGap
             let placement = Placement(source: previewSource.size, canvas: canvas)
-            try VipsOperation("draw_rect").with("image", .image(sheet)).with("ink", .doubles(slotGrey))
-                .with("left", .int(margin)).with("top", .int(top)).with("width", .int(canvas.width))
-                .with("height", .int(canvas.height)).with("fill", .bool(true)).execute()
+            try drawRect(PixelRect(x: margin, y: top, width: canvas.width, height: canvas.height), ink: slotGrey, on: sheet)
             let content: VImage
             if let cached = contentBySize[placement.content] {
                 content = cached
             } else {
-                guard let settings = try? RenderSettings(canvas: placement.content, format: .png,
-                                                         background: .color(red: UInt8(slotGrey[0]), green: UInt8(slotGrey[1]),
-                                                                            blue: UInt8(slotGrey[2]))) else { continue }
-                content = try Renderer.renderImage(decoded: previewSource, settings: settings).materialized()
+                content = try Self.content(previewSource, size: placement.content, background: slotGrey)
                 contentBySize[placement.content] = content
             }
             try drawImage(content, on: sheet, x: margin + placement.x, y: top + placement.y)
             top += canvas.height
         }
-        // A large, throwaway picture: fast compression matters more than the last bytes.
-        return try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
+        return try encodeSheet(sheet)
+    }
+
+    /// A large, throwaway picture: fast compression matters more than the last bytes.
+    static func encodeSheet(_ sheet: VImage) throws(ImagingError) -> [UInt8] {
+        try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
             .with("compression", .int(1)).bytes()
+    }
+
+    /// Fills (or, with `fill` false, outlines one pixel wide) a rectangle of the memory image `sheet`, in place.
+    static func drawRect(_ rect: PixelRect, ink: [Double], fill: Bool = true, on sheet: VImage) throws(ImagingError) {
+        try VipsOperation("draw_rect").with("image", .image(sheet)).with("ink", .doubles(ink))
+            .with("left", .int(rect.x)).with("top", .int(rect.y)).with("width", .int(rect.width))
+            .with("height", .int(rect.height)).with("fill", .bool(fill)).execute()
+    }
+
+    /// The creative at a content size, flattened onto an opaque colour by the render steps.
+    static func content(_ source: VImage, size: PixelSize, background: [Double]) throws(ImagingError) -> VImage {
+        guard let settings = try? RenderSettings(canvas: size, format: .png,
+                                                 background: .color(red: UInt8(background[0]), green: UInt8(background[1]),
+                                                                    blue: UInt8(background[2]))) else {
+            throw .operationFailed("no preview settings for \(size)")
+        }
+        return try Renderer.renderImage(decoded: source, settings: settings).materialized()
     }
 
     /// The slot in points: anchored slots as they are; inline views as tall as the fitted ad.
@@ -83,27 +103,25 @@ public enum PreviewSheet {
     }
 
     /// Draws `piece` into the memory image `sheet` at (x, y), in place.
-    private static func drawImage(_ piece: VImage, on sheet: VImage, x: Int, y: Int) throws(ImagingError) {
+    static func drawImage(_ piece: VImage, on sheet: VImage, x: Int, y: Int) throws(ImagingError) {
         try VipsOperation("draw_image").with("image", .image(sheet)).with("sub", .image(piece))
             .with("x", .int(x)).with("y", .int(y)).execute()
     }
 
     /// A white 8-bit sRGB image in memory, to draw into: black, then filled in place
     /// (`linear` over millions of pixels would cost tens of milliseconds).
-    private static func paperCanvas(_ size: PixelSize) throws(ImagingError) -> VImage {
+    static func paperCanvas(_ size: PixelSize) throws(ImagingError) -> VImage {
         let black = try VipsOperation("black").with("width", .int(size.width)).with("height", .int(size.height))
             .with("bands", .int(3)).image()
         let canvas = try VipsOperation("copy").with("in", .image(black))
             .with("interpretation", .enumeration("srgb")).image().materialized()
-        try VipsOperation("draw_rect").with("image", .image(canvas)).with("ink", .doubles(paper))
-            .with("left", .int(0)).with("top", .int(0)).with("width", .int(size.width))
-            .with("height", .int(size.height)).with("fill", .bool(true)).execute()
+        try drawRect(PixelRect(size), ink: paper, on: canvas)
         return canvas
     }
 
     /// Dark text on white, one 3-band image per line. All lines are laid out by Pango in one
     /// call (same font on every line, so every line has the same pitch) and cut apart.
-    private static func lettering(lines: [String], bold: Bool = false) throws(ImagingError) -> [VImage] {
+    static func lettering(lines: [String], bold: Bool = false) throws(ImagingError) -> [VImage] {
         let escaped = lines.map { TextFormat.markupEscaped($0).replacing("\n", with: " ") }
         let mask = try VipsOperation("text").with("text", .string(escaped.joined(separator: "\n")))
             .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(labelPixels)px")).with("dpi", .int(72))

@@ -27,7 +27,7 @@ public enum Renderer {
     public static func render(_ source: ImageSource, settings: RenderSettings,
                               limits: JobLimits = JobLimits()) throws(ImagingError) -> [UInt8] {
         let deadline = limits.startDeadline()
-        let placement = Placement(source: source.displayedSize, canvas: settings.canvas, enlarge: settings.enlarge)
+        let placement = settings.placement(of: source.displayedSize)
         try limits.charge(source.decodeMemory(content: placement.content))
         if let damage = try source.structuralDamage(deadline: deadline) { throw .corruptImage(damage) }
         do {
@@ -52,7 +52,7 @@ public enum Renderer {
     /// Renders into an image (not yet encoded): exactly `settings.canvas` in size. The image is
     /// lazy; the source's pixels are decoded when it is computed.
     public static func renderImage(_ source: ImageSource, settings: RenderSettings) throws(ImagingError) -> VImage {
-        let placement = Placement(source: source.displayedSize, canvas: settings.canvas, enlarge: settings.enlarge)
+        let placement = settings.placement(of: source.displayedSize)
         let scaled = try ScaleStep.thumbnail(source, to: placement.content)
         return try finish(scaled, settings: settings, placement: placement)
     }
@@ -60,7 +60,7 @@ public enum Renderer {
     /// Renders an image already decoded in memory (upright, as displayed) into a slot.
     /// Used when one source feeds many renders, so it is decoded once.
     public static func renderImage(decoded: VImage, settings: RenderSettings) throws(ImagingError) -> VImage {
-        let placement = Placement(source: decoded.size, canvas: settings.canvas, enlarge: settings.enlarge)
+        let placement = settings.placement(of: decoded.size)
         let scaled = try ScaleStep.thumbnail(decoded, to: placement.content)
         return try finish(scaled, settings: settings, placement: placement)
     }

@@ -9,12 +9,15 @@ public struct ValidationLimits: Sendable {
     public var maxPixels: Int
     /// The memory budget and deadline of the decode (and of `process`'s renders).
     public var job: JobLimits
+    /// The product whose sizes are accepted (`dimensions_not_allowed` for any other).
+    public var product: Product
 
     public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels,
-                job: JobLimits = JobLimits()) {
+                job: JobLimits = JobLimits(), product: Product = .defaultProduct) {
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels
         self.job = job
+        self.product = product
     }
 }
 
@@ -37,7 +40,7 @@ public enum Validator {
     /// next (`process`) does not open the bytes a second time.
     public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
-        var report = ValidationReport(file: fileName)
+        var report = ValidationReport(file: fileName, product: limits.product)
         let size = totalBytes ?? bytes.count
         report.bytes = size
         guard size > 0 else {
@@ -106,7 +109,7 @@ public enum Validator {
         var highBitDepth = source.header.isSixteenBit
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
-        if Catalog.entry(for: source.displayedSize) != nil {
+        if limits.product.entry(for: source.displayedSize) != nil {
             highBitDepth = checkDecodes(source, job: limits.job, report: &report)
         } else if let damage = source.containerDamage() {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
@@ -116,7 +119,7 @@ public enum Validator {
     }
 
     private static func addDimensions(_ size: PixelSize, to report: inout ValidationReport) {
-        if let issue = ValidationRules.dimensionsIssue(size) { report.add(issue.code, issue.message) }
+        if let issue = ValidationRules.dimensionsIssue(size, product: report.product) { report.add(issue.code, issue.message) }
     }
 
     private static func checkAnimation(_ source: ImageSource, bytes: [UInt8], report: inout ValidationReport) {

@@ -3,18 +3,21 @@ import CreativeImaging
 
 /// `GET /v1/guidance` and `GET /v1/prompt`: text computed from the one catalog, no pixels.
 enum ContentHandlers {
-    /// `?format=json|markdown|html` (default json): the same text as `creative-tool guidance`.
+    /// `?format=json|markdown|html` (default json) `&product=banner|interstitial`: the same text as
+    /// `creative-tool guidance`.
     static func guidance(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["format"])
+        try request.query.check(allowed: ["format", "product"])
         let format = try request.query.choice("format", GuidanceFormat.self) ?? .json
-        return Response(contentType: format.mediaType, body: Array(Guidance().render(format).utf8))
+        let guidance = Guidance(product: try request.query.product())
+        return Response(contentType: format.mediaType, body: Array(guidance.render(format).utf8))
     }
 
-    /// `?size=WxH&brand=&headline=&cta=&colors=`: a JSON array of the prompt objects that
-    /// `creative-tool prompt --json` prints one per line (one per Retina size without `size`).
+    /// `?size=WxH&brand=&headline=&cta=&colors=&product=`: a JSON array of the prompt objects that
+    /// `creative-tool prompt --json` prints one per line (one per recommended size without `size`).
     static func prompt(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let query = request.query
-        try query.check(allowed: ["size", "brand", "headline", "cta", "colors"])
+        try query.check(allowed: ["size", "brand", "headline", "cta", "colors", "product"])
+        let product = try query.product()
         for name in ["brand", "headline", "cta", "colors"] {
             if let value = query.value(name), value.count > 500 { throw .badRequest("\(name) is over 500 characters") }
         }
@@ -22,7 +25,7 @@ enum ContentHandlers {
         let prompts: [RenderedPrompt]
         do {
             prompts = try BannerPrompts.render(size: size, brand: query.value("brand"), headline: query.value("headline"),
-                                               cta: query.value("cta"), colors: query.value("colors"))
+                                               cta: query.value("cta"), colors: query.value("colors"), product: product)
         } catch {
             if case .templateError(let message) = error { throw .internalError(message) }
             throw .badRequest("size: \(error.description)")
@@ -36,13 +39,14 @@ enum ProcessHandlers {
     /// The body is the creative, `?filename=` its name. Valid: 200 with
     /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
     /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed).
-    /// Rejected: 422 with the validation report, like render.
+    /// Rejected: 422 with the validation report, like render. `?product=` as for validate.
     static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["filename"])
+        try request.query.check(allowed: ["filename", "product"])
         let name = try ImageHandlers.fileName(request.query.value("filename"))
+        let limits = ValidationLimits(product: try request.query.product())
         let result = try context.gate.run { () throws(ServiceError) -> JobResult in
             do throws(ImagingError) {
-                return try CreativeJob.process(request.body, fileName: name)
+                return try CreativeJob.process(request.body, fileName: name, limits: limits)
             } catch {
                 throw ImageHandlers.rejection(error, body: request.body)
             }

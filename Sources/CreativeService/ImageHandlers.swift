@@ -3,13 +3,15 @@ import CreativeImaging
 
 /// `POST /v1/validate` and `POST /v1/render`: image jobs, run in a job slot (``JobGate``).
 enum ImageHandlers {
-    /// The body is the upload; `?filename=` names it in the report and for the extension check.
+    /// The body is the upload; `?filename=` names it in the report and for the extension check,
+    /// `?product=` says whose sizes are accepted (default banner).
     /// Answers 200 with the report whether the creative is valid or not.
     static func validate(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["filename"])
+        try request.query.check(allowed: ["filename", "product"])
         let name = try fileName(request.query.value("filename"))
+        let limits = ValidationLimits(product: try request.query.product())
         let report = try context.gate.run { () throws(ServiceError) -> ValidationReport in
-            Validator.validate(request.body, fileName: name)
+            Validator.validate(request.body, fileName: name, limits: limits)
         }
         var response = Response.json(report.json)
         response.rejectionCodes = report.errors.map(\.code.rawValue)
@@ -21,14 +23,33 @@ enum ImageHandlers {
     static let maxCanvasPixels = 16_777_216
 
     /// Query parameters of a render, as the CLI's flags: `slot=WxH` (points, required), `scale`,
-    /// `background`, `format`, `enlarge=false` (the CLI's `--no-enlarge`).
+    /// `background`, `format`, `enlarge=false` (the CLI's `--no-enlarge`); or, with
+    /// `product=interstitial`, `device=NAME&orientation=portrait|landscape` instead of `slot` and
+    /// `scale`: the device's whole screen, the artwork fitted in its safe area.
     static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
-        try query.check(allowed: ["slot", "scale", "background", "format", "enlarge"])
-        guard let points = try query.size("slot") else { throw .badRequest("slot=WxH is required (for example 390x61)") }
-        let scale = try query.double("scale") ?? 1
+        try query.check(allowed: ["slot", "scale", "background", "format", "enlarge", "product", "device", "orientation"])
+        let product = try query.product()
+        let fullScreen = try query.fullScreenSlot()
         let format = try query.choice("format", OutputFormat.self) ?? .png
         let enlarge = try query.bool("enlarge") ?? true
         let settings: RenderSettings
+        if let fullScreen {
+            guard product.slotRule == .fullScreenSafeArea else {
+                throw .badRequest("device and orientation need product=interstitial")
+            }
+            guard query.value("slot") == nil, query.value("scale") == nil else {
+                throw .badRequest("give either slot and scale or device and orientation, not both")
+            }
+            do {
+                settings = try RenderSettings(fullScreen: fullScreen, format: format,
+                                              background: query.value("background"), enlarge: enlarge)
+            } catch {
+                throw .badRequest(TextFormat.clipped(error.description, 120))
+            }
+            return settings
+        }
+        guard let points = try query.size("slot") else { throw .badRequest("slot=WxH is required (for example 390x61)") }
+        let scale = try query.double("scale") ?? 1
         do {
             settings = try RenderSettings(slot: points, scale: scale, format: format,
                                           background: query.value("background"), enlarge: enlarge)
@@ -46,6 +67,9 @@ enum ImageHandlers {
     /// with its validation report.
     static func render(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let settings = try renderSettings(request.query)
+        if settings.area != nil, request.body.isEmpty {
+            throw .badRequest("an interstitial render needs the artwork as the body")
+        }
         let bytes = try context.gate.run { () throws(ServiceError) -> [UInt8] in
             let source = try openSource(request.body, canvas: settings.canvas)
             do throws(ImagingError) {

@@ -4,10 +4,22 @@ import CreativeCore
 /// same as `creative-tool slot --json` and `creative-tool select --json`.
 enum SizingHandlers {
     /// `?width=W` (points, required) `&screen_height=H&rule=qartvelo|google&scale=N`, or
-    /// `&inline=true&max_height=H&scale=N` for inline sizing.
+    /// `&inline=true&max_height=H&scale=N` for inline sizing; or
+    /// `?product=interstitial&device=NAME&orientation=portrait|landscape` for a full-screen slot.
     static func slot(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let query = request.query
-        try query.check(allowed: ["width", "screen_height", "rule", "inline", "max_height", "scale"])
+        try query.check(allowed: ["width", "screen_height", "rule", "inline", "max_height", "scale",
+                                  "product", "device", "orientation"])
+        if try query.product().slotRule == .fullScreenSafeArea {
+            for banner in ["width", "screen_height", "rule", "inline", "max_height", "scale"] where query.value(banner) != nil {
+                throw .badRequest("\(banner) is for banner slots; an interstitial slot comes from device and orientation")
+            }
+            guard let slot = try query.fullScreenSlot() else { throw .badRequest("device=NAME is required for interstitials") }
+            return .json(SizingJSON.fullScreen(slot))
+        }
+        if query.value("device") != nil || query.value("orientation") != nil {
+            throw .badRequest("device and orientation are for product=interstitial")
+        }
         guard let width = try query.int("width", in: 1...PixelSize.maximumSide) else {
             throw .badRequest("width=W is required (points)")
         }
@@ -30,9 +42,12 @@ enum SizingHandlers {
     static let maxCandidates = 100
 
     /// Body: `{"width": PX, "height": PX, "mode": "adaptive|inline|legacy", "candidates": ["WxH", ...]}`
-    /// (`height` and `mode` optional, as the CLI's flags). No eligible candidate -> 422.
+    /// (`height` and `mode` optional, as the CLI's flags). `?product=interstitial`: the full-screen
+    /// rule (`mode` full_screen, the default, `height` required). No eligible candidate -> 422.
     static func select(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: [])
+        try request.query.check(allowed: ["product"])
+        let product = try request.query.product()
+        let modes = SelectionMode.modes(for: product)
         let document: JSONValue
         do { document = try JSONParser.parse(request.body) } catch {
             throw .badRequest("the body is not JSON: \(error.message)")
@@ -55,10 +70,10 @@ enum SizingHandlers {
         }
         guard let width = try integer("width") else { throw .badRequest("width (pixels) is required") }
         let height = try integer("height")
-        var mode: SelectionMode = height == nil ? .legacy : .adaptive
+        var mode: SelectionMode = modes.contains(.adaptive) ? (height == nil ? .legacy : .adaptive) : modes[0]
         if let value = field("mode"), value != .null {
-            guard case .string(let text) = value, let chosen = SelectionMode(rawValue: text) else {
-                throw .badRequest("mode must be one of adaptive, inline, legacy")
+            guard case .string(let text) = value, let chosen = SelectionMode(rawValue: text), modes.contains(chosen) else {
+                throw .badRequest("mode for \(product) must be one of \(modes.map(\.rawValue).joined(separator: ", "))")
             }
             mode = chosen
         }
@@ -77,7 +92,7 @@ enum SizingHandlers {
         }
         let result: SelectionResult
         do {
-            result = try Selection.select(sizes, mode: mode, width: width, height: height)
+            result = try Selection.select(sizes, mode: mode, width: width, height: height, product: product)
         } catch {
             throw .unprocessable(code: "no_eligible_creative", message: error.description, report: nil)
         }

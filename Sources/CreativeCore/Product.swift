@@ -1,0 +1,135 @@
+/// How a product's slot on a device is sized.
+public enum SlotRule: String, Sendable {
+    /// Banners: an anchored strip (height from the width, DESIGN section 3) or an inline view.
+    case anchoredOrInlineStrip = "anchored_or_inline_strip"
+    /// Interstitials: the whole screen minus its safe-area insets, in each orientation.
+    case fullScreenSafeArea = "full_screen_safe_area"
+}
+
+/// How the ad server picks among a product's approved sizes for a slot.
+public enum SelectionRule: String, Sendable {
+    /// Banners: closest aspect ratio for anchored slots (strips only), biggest shown for inline
+    /// ones; ties to the larger pixel width, then catalog order.
+    case aspectRatio = "aspect_ratio"
+    /// Interstitials: artwork of the screen's orientation first, then the closest aspect ratio to
+    /// the safe area; ties in catalog order.
+    case orientationThenAspectRatio = "orientation_then_aspect_ratio"
+}
+
+/// A creative kind the network sells: its accepted sizes, its slot rule and its selection
+/// rule. This is the one place a product is declared; validation, selection, guidance, prompts,
+/// `process` and the service read everything product-specific from here. Format, weight, pixel
+/// cap and strictness rules are the same for every product (``Catalog``).
+///
+/// To add a product: declare it below as a `static let` and list it in ``allCases``. A product
+/// whose slots or selection work differently adds a case to ``SlotRule`` or ``SelectionRule``;
+/// the compiler then names every switch to extend (`DevicePlan.slots(for:product:)`,
+/// `DevicePlan.plan(with:product:)`, `SelectionMode.modes(for:)`).
+public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, CustomStringConvertible {
+    /// The name callers give (`--product`, `product=`).
+    public let rawValue: String
+    /// A title for people: `Banner`, `Interstitial`.
+    public let title: String
+    /// Accepted sizes in catalog order (the last tie-break of selection).
+    public let entries: [CatalogEntry]
+    /// How the slot on a device is sized.
+    public let slotRule: SlotRule
+    /// How the ad server picks among approved sizes.
+    public let selectionRule: SelectionRule
+    /// The sizes guidance recommends uploading; together they serve every device slot.
+    public let recommendedUploads: [PixelSize]
+
+    public init(rawValue: String, title: String, entries: [CatalogEntry], slotRule: SlotRule,
+                selectionRule: SelectionRule, recommendedUploads: [PixelSize]) {
+        self.rawValue = rawValue
+        self.title = title
+        self.entries = entries
+        self.slotRule = slotRule
+        self.selectionRule = selectionRule
+        self.recommendedUploads = recommendedUploads
+    }
+
+    /// The product of a name, or nil.
+    public init?(rawValue: String) {
+        guard let product = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = product
+    }
+
+    /// Every product, in the order help and errors list them.
+    public static let allCases: [Product] = [.banner, .interstitial]
+
+    /// The product when a caller names none.
+    public static let defaultProduct = Product.banner
+
+    public var description: String { rawValue }
+
+    // MARK: The products
+
+    /// Banners (DESIGN section 2): strips for anchored slots, rectangles for inline views only.
+    public static let banner = Product(
+        rawValue: "banner", title: "Banner",
+        entries: [
+            CatalogEntry(size: PixelSize(width: 960, height: 150), sizeClass: .adaptive,
+                         purpose: "Retina artwork, 3x of 320x50", retinaOf: PixelSize(width: 320, height: 50)),
+            CatalogEntry(size: PixelSize(width: 1320, height: 204), sizeClass: .adaptive,
+                         purpose: "Retina artwork, 3x of 440x68", retinaOf: PixelSize(width: 440, height: 68)),
+            CatalogEntry(size: PixelSize(width: 2184, height: 270), sizeClass: .adaptive,
+                         purpose: "Retina artwork, 3x of 728x90", retinaOf: PixelSize(width: 728, height: 90)),
+            CatalogEntry(size: PixelSize(width: 320, height: 50), sizeClass: .standard, purpose: "mobile banner"),
+            CatalogEntry(size: PixelSize(width: 320, height: 100), sizeClass: .standard, purpose: "large mobile banner"),
+            CatalogEntry(size: PixelSize(width: 300, height: 250), sizeClass: .standard,
+                         purpose: "medium rectangle (inline only)"),
+            CatalogEntry(size: PixelSize(width: 468, height: 60), sizeClass: .standard, purpose: "full banner"),
+            CatalogEntry(size: PixelSize(width: 728, height: 90), sizeClass: .standard, purpose: "leaderboard"),
+        ],
+        slotRule: .anchoredOrInlineStrip, selectionRule: .aspectRatio,
+        recommendedUploads: [PixelSize(width: 960, height: 150), PixelSize(width: 1320, height: 204),
+                             PixelSize(width: 2184, height: 270)])
+
+    /// Interstitials (`002`): full-screen artwork shown between screens. The IAB and Google
+    /// standard interstitial sizes in both orientations, plus full-HD artwork for dense phones.
+    public static let interstitial = Product(
+        rawValue: "interstitial", title: "Interstitial",
+        entries: [
+            CatalogEntry(size: PixelSize(width: 320, height: 480), sizeClass: .standard,
+                         purpose: "phone interstitial, portrait"),
+            CatalogEntry(size: PixelSize(width: 768, height: 1024), sizeClass: .standard,
+                         purpose: "tablet interstitial, portrait"),
+            CatalogEntry(size: PixelSize(width: 480, height: 320), sizeClass: .standard,
+                         purpose: "phone interstitial, landscape"),
+            CatalogEntry(size: PixelSize(width: 1024, height: 768), sizeClass: .standard,
+                         purpose: "tablet interstitial, landscape"),
+            CatalogEntry(size: PixelSize(width: 1080, height: 1920), sizeClass: .fullHD,
+                         purpose: "full-HD phone artwork, portrait"),
+            CatalogEntry(size: PixelSize(width: 1920, height: 1080), sizeClass: .fullHD,
+                         purpose: "full-HD phone artwork, landscape"),
+        ],
+        slotRule: .fullScreenSafeArea, selectionRule: .orientationThenAspectRatio,
+        recommendedUploads: [PixelSize(width: 320, height: 480), PixelSize(width: 768, height: 1024),
+                             PixelSize(width: 480, height: 320), PixelSize(width: 1024, height: 768),
+                             PixelSize(width: 1080, height: 1920), PixelSize(width: 1920, height: 1080)])
+
+    // MARK: Catalog look-ups
+
+    /// The accepted sizes, in catalog order.
+    public var sizes: [PixelSize] { entries.map(\.size) }
+
+    /// The entry for an exact size, or nil when this product does not accept the size.
+    public func entry(for size: PixelSize) -> CatalogEntry? {
+        entries.first { $0.size == size }
+    }
+
+    /// The position of a size in this product's catalog order, or nil.
+    public func order(of size: PixelSize) -> Int? {
+        entries.firstIndex { $0.size == size }
+    }
+
+    /// Accepted sizes nearest to a size (by log-distance of width and height), nearest first.
+    public func nearest(to size: PixelSize, count: Int = 2) -> [PixelSize] {
+        func distance(_ other: PixelSize) -> Double {
+            abs(logarithm(Double(other.width) / Double(size.width)))
+                + abs(logarithm(Double(other.height) / Double(size.height)))
+        }
+        return sizes.sorted { distance($0) < distance($1) }.prefix(count).map { $0 }
+    }
+}

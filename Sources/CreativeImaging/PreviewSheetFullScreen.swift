@@ -1,0 +1,121 @@
+import CreativeCore
+
+extension PreviewSheet {
+    /// Sheet pixels per screen point: screens are drawn at a third of their size in points.
+    static let screenPointScale = 1.0 / 3.0
+    /// Widest row of screens before the next row starts, in sheet pixels.
+    static let rowWidth = 1500
+    /// Height of the artwork shown with its close zone at the top of the sheet, at most.
+    static let artworkHeight = 360
+    static let insetShade: [Double] = [120, 128, 140]
+    static let closeRed: [Double] = [220, 30, 30]
+
+    /// The sheet of a full-screen product: the artwork with its close zone outlined, then every
+    /// device screen in both orientations at its proportions, the safe-area insets shaded, the
+    /// artwork fitted in the safe area, and the close button's square outlined.
+    static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product) throws(ImagingError) -> [UInt8] {
+        let plan = DevicePlan.plan(with: creative, product: product)
+        let zone = CloseButton.zone(over: plan.filter { $0.artwork == creative })
+        let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen (a third of the size in "
+                                          + "points; shaded: safe-area insets; red: the close button)"], bold: true)[0]
+        // The artwork and its close zone.
+        let shown = Placement(source: creative, canvas: PixelSize(width: rowWidth, height: artworkHeight)).content
+        let zoneText = zone.map { "close zone \($0.x),\($0.y) \($0.width)x\($0.height) px of the artwork (red): "
+            + "the button covers it on some screen that shows this size" } ?? "the close button covers this artwork on no screen"
+        // Each screen: its geometry on the sheet and two caption lines.
+        struct Screen {
+            let assignment: SlotAssignment
+            let size: PixelSize
+            let area: PixelRect
+            let button: PixelRect
+            let placement: Placement
+        }
+        let screens: [Screen] = plan.map { assignment in
+            let slot = assignment.deviceSlot
+            let size = slot.screen(atScale: screenPointScale), area = slot.safeArea(atScale: screenPointScale)
+            return Screen(assignment: assignment, size: size, area: area,
+                          button: CloseButton.square(in: slot, scale: screenPointScale),
+                          placement: Placement(source: creative, canvas: size, area: area))
+        }
+        // Lines lettered together share the widest one's width: the zone's long line goes alone.
+        var captions: [String] = []
+        for screen in screens {
+            let slot = screen.assignment.deviceSlot
+            let picked = screen.assignment.artwork == creative ? "picked here" : "\(screen.assignment.artwork) picked here"
+            let fill = DevicePlan.fullScreenPlacement(creative, in: slot).fillShare
+            captions.append("\(slot.device.name) · \(slot.orientation.rawValue)")
+            captions.append("fills \(TextFormat.percent(fill, decimals: 1)) · \(picked)")
+        }
+        var labels = try lettering(lines: captions)
+        labels.insert(try lettering(lines: [zoneText])[0], at: 0)
+        // Layout: title, the artwork and its caption, then the screens in rows.
+        var top = margin + title.height + rowGap
+        let artworkTop = top
+        top += shown.height + labelGap
+        let zoneLabelTop = top
+        top += labels[0].height
+        var width = max(title.width, shown.width, labels[0].width)
+        var positions: [(x: Int, y: Int)] = []
+        var x = 0, rowHeight = 0
+        top += rowGap
+        for (index, screen) in screens.enumerated() {
+            let caption = labels[1 + 2 * index].height + labels[2 + 2 * index].height
+            let itemWidth = max(screen.size.width, labels[1 + 2 * index].width, labels[2 + 2 * index].width)
+            if x > 0 && x + itemWidth > rowWidth {
+                top += rowHeight + rowGap
+                x = 0
+                rowHeight = 0
+            }
+            positions.append((margin + x, top))
+            x += itemWidth + 2 * rowGap
+            width = max(width, x)
+            rowHeight = max(rowHeight, caption + labelGap + screen.size.height)
+        }
+        top += rowHeight
+        let sheet = try paperCanvas(PixelSize(width: width + 2 * margin, height: top + margin))
+        try drawImage(title, on: sheet, x: margin, y: margin)
+        let source = shown.height < decoded.height ? try ScaleStep.thumbnail(decoded, to: shown).materialized() : decoded
+        try drawImage(try content(source, size: shown, background: slotGrey), on: sheet, x: margin, y: artworkTop)
+        if let zone {
+            let kx = Double(shown.width) / Double(creative.width), ky = Double(shown.height) / Double(creative.height)
+            let left = Int((Double(zone.x) * kx).rounded(.down)), upper = Int((Double(zone.y) * ky).rounded(.down))
+            let outline = PixelRect(x: margin + left, y: artworkTop + upper,
+                                    width: max(2, Int((Double(zone.x + zone.width) * kx).rounded(.up)) - left),
+                                    height: max(2, Int((Double(zone.y + zone.height) * ky).rounded(.up)) - upper))
+            try outlineRect(outline, on: sheet)
+        }
+        try drawImage(labels[0], on: sheet, x: margin, y: zoneLabelTop)
+        var contentBySize: [PixelSize: VImage] = [:]
+        for (index, (screen, position)) in zip(screens, positions).enumerated() {
+            let first = labels[1 + 2 * index], second = labels[2 + 2 * index]
+            try drawImage(first, on: sheet, x: position.x, y: position.y)
+            try drawImage(second, on: sheet, x: position.x, y: position.y + first.height)
+            let originX = position.x, originY = position.y + first.height + second.height + labelGap
+            // The screen in letterbox grey, the insets shaded over it, the artwork in the safe area.
+            try drawRect(PixelRect(x: originX, y: originY, width: screen.size.width, height: screen.size.height),
+                         ink: insetShade, on: sheet)
+            try drawRect(PixelRect(x: originX + screen.area.x, y: originY + screen.area.y,
+                                   width: screen.area.width, height: screen.area.height), ink: slotGrey, on: sheet)
+            let placement = screen.placement
+            let picture: VImage
+            if let cached = contentBySize[placement.content] {
+                picture = cached
+            } else {
+                picture = try content(source, size: placement.content, background: slotGrey)
+                contentBySize[placement.content] = picture
+            }
+            try drawImage(picture, on: sheet, x: originX + placement.x, y: originY + placement.y)
+            try outlineRect(PixelRect(x: originX + screen.button.x, y: originY + screen.button.y,
+                                      width: screen.button.width, height: screen.button.height), on: sheet)
+        }
+        return try encodeSheet(sheet)
+    }
+
+    /// A red outline two pixels wide, inside the rectangle.
+    private static func outlineRect(_ rect: PixelRect, on sheet: VImage) throws(ImagingError) {
+        try drawRect(rect, ink: closeRed, fill: false, on: sheet)
+        guard rect.width > 2, rect.height > 2 else { return }
+        try drawRect(PixelRect(x: rect.x + 1, y: rect.y + 1, width: rect.width - 2, height: rect.height - 2),
+                     ink: closeRed, fill: false, on: sheet)
+    }
+}

@@ -1,0 +1,153 @@
+import CreativeCore
+import CreativeTestSupport
+@testable import CreativeImaging
+import Foundation
+import XCTest
+
+/// `--product interstitial` through the built binary: validate, slot, render, prompt, guidance, process.
+final class InterstitialCommandTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws { folder = try Tool.scratch() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private let sizes = ["320x480", "768x1024", "480x320", "1024x768", "1080x1920", "1920x1080"]
+
+    private func write(_ bytes: [UInt8], _ name: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    private func artwork(_ size: String) throws -> String {
+        let parsed = try PixelSize(parsing: size)
+        return try write(try Fixtures.pngSolid(parsed.width, parsed.height), "a\(size).png")
+    }
+
+    private func object(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func testValidateAcceptsExactlyTheSixSizes() throws {
+        let files = try sizes.map(artwork)
+        let run = try Tool.run(["validate", "--product", "interstitial", "--json"] + files)
+        XCTAssertEqual(run.status, 0, run.text)
+        let reports = try run.text.split(separator: "\n").map { try object(String($0)) }
+        XCTAssertEqual(reports.map { $0["size"] as? String }, sizes)
+
+        let banner = try artwork("320x50")
+        let rejected = try Tool.run(["validate", "--product", "interstitial", "--json", banner])
+        XCTAssertEqual(rejected.status, 1)
+        let report = try object(rejected.text)
+        let errors = try XCTUnwrap(report["errors"] as? [[String: String]])
+        XCTAssertEqual(errors.map { $0["code"] }, ["dimensions_not_allowed"])
+        XCTAssertTrue(errors[0]["message"]?.contains("the nearest are 320x480 or 480x320") == true, "\(errors)")
+
+        // Without --product: banners, as before.
+        let unchanged = try Tool.run(["validate", "--json", files[0]])
+        XCTAssertEqual(unchanged.status, 1)
+        XCTAssertTrue(unchanged.text.contains("\"code\":\"dimensions_not_allowed\""), unchanged.text)
+        XCTAssertEqual(try Tool.run(["validate", banner]).status, 0)
+        XCTAssertEqual(try Tool.run(["validate", "--product", "video", banner]).status, 64)
+    }
+
+    func testSlotPrintsTheSafeAreaAndInsets() throws {
+        let run = try Tool.run(["slot", "--product", "interstitial", "--device", "iPhone 15", "--orientation", "portrait", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let slot = try object(run.text)
+        XCTAssertEqual(slot["screen_pixels"] as? String, "1179x2556")
+        XCTAssertEqual([slot["width_points"] as? Int, slot["height_points"] as? Int], [393, 759])
+        XCTAssertEqual([slot["width_pixels"] as? Int, slot["height_pixels"] as? Int], [1179, 2277])
+        XCTAssertEqual(slot["insets_points"] as? [String: Int], ["top": 59, "left": 0, "bottom": 34, "right": 0])
+        let text = try Tool.run(["slot", "--product", "interstitial", "--device", "iPhone 15"])
+        XCTAssertTrue(text.text.hasPrefix("393x759 pt @3x = 1179x2277 px"), text.text)
+        XCTAssertEqual(try Tool.run(["slot", "--product", "interstitial", "--device", "Nokia"]).status, 64)
+        XCTAssertEqual(try Tool.run(["slot", "--width", "390", "--device", "iPhone 15"]).status, 64)
+    }
+
+    /// The must-hold: the whole screen in pixels, the artwork aspect fit and centred in the safe
+    /// area, transparent bars everywhere else.
+    func testRenderFillsTheSafeAreaOfTheWholeScreen() throws {
+        let tall = try write(try Fixtures.pngSolid(1080, 1920), "tall.png")
+        let run = try Tool.run(["render", tall, "--product", "interstitial", "--device", "iPhone 15",
+                                "--orientation", "portrait", "--output", "out.png"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let pixels = try PixelReader(try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("out.png")))).header)
+        XCTAssertEqual([pixels.width, pixels.height], [1179, 2556])
+        // Safe area: y 59..818 pt = 177..2454 px (2277 tall); 1080x1920 fits its width: 1179x2096,
+        // centred: y = 177 + (2277 - 2096) / 2 = 267.
+        let box = try XCTUnwrap(pixels.opaqueBox())
+        XCTAssertEqual([box.x, box.y, box.width, box.height], [0, 267, 1179, 2096])
+        XCTAssertTrue(pixels.isClose(589, 1300, to: [0, 0, 255, 255]))
+        XCTAssertEqual(pixels[589, 266][3], 0)
+        XCTAssertEqual(pixels[589, 267 + 2096][3], 0)
+
+        // Landscape artwork on a portrait screen is letterboxed into the safe area.
+        let wide = try write(try Fixtures.pngSolid(1920, 1080), "wide.png")
+        XCTAssertEqual(try Tool.run(["render", wide, "--product", "interstitial", "--device", "iPhone 15",
+                                     "--output", "w.png"], in: folder).status, 0)
+        let letterboxed = try PixelReader(try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("w.png")))).header)
+        let wideBox = try XCTUnwrap(letterboxed.opaqueBox())
+        // 1179 wide: 1179 x 663 (1080 * 1179 / 1920 = 663.2), y = 177 + (2277 - 663) / 2 = 984.
+        XCTAssertEqual([wideBox.x, wideBox.y, wideBox.width, wideBox.height], [0, 984, 1179, 663])
+
+        // Several files: the landscape screen picks the landscape artwork.
+        let picked = try Tool.run(["render", tall, wide, "--product", "interstitial", "--device", "iPhone 15",
+                                   "--orientation", "landscape", "--output", "l.png"], in: folder)
+        XCTAssertEqual(picked.status, 0, picked.stderr)
+        XCTAssertTrue(picked.text.contains("1920x1080 artwork"), picked.text)
+        XCTAssertTrue(picked.text.contains("2556x1179 px"), picked.text)
+        // --slot keeps working for any size.
+        XCTAssertEqual(try Tool.run(["render", tall, "--slot", "320x480", "--output", "s.png"], in: folder).status, 0)
+    }
+
+    func testPromptNamesTheCloseZoneInPixels() throws {
+        let run = try Tool.run(["prompt", "--product", "interstitial", "--size", "1080x1920", "--headline", "Play", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let prompt = try object(run.text)
+        let zone = try XCTUnwrap(prompt["close_zone"] as? [String: Int])
+        let expected = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
+        XCTAssertEqual(zone, ["x": expected.x, "y": expected.y, "width": expected.width, "height": expected.height])
+        let text = try XCTUnwrap(prompt["prompt"] as? String)
+        XCTAssertTrue(text.contains("\(expected.width) x \(expected.height) pixel rectangle whose top-left corner is at "
+                                    + "x \(expected.x), y \(expected.y)"), text)
+        XCTAssertEqual(try Tool.run(["prompt", "--product", "interstitial", "--size", "960x150"]).status, 64)
+    }
+
+    func testProcessRendersEveryScreenThatPicksTheArtworkAndWritesTheCloseZone() throws {
+        let tall = try artwork("1080x1920")
+        let out = folder.appendingPathComponent("out")
+        let run = try Tool.run(["process", tall, "--product", "interstitial", "--output-dir", out.path, "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let manifest = try object(run.text)
+        XCTAssertEqual(manifest["product"] as? String, "interstitial")
+        let zone = try XCTUnwrap(manifest["close_zone"] as? [String: Int])
+        let expected = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
+        XCTAssertEqual(zone, ["x": expected.x, "y": expected.y, "width": expected.width, "height": expected.height])
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        let picked = DevicePlan.assignments(for: PixelSize(width: 1080, height: 1920), product: .interstitial)
+        XCTAssertEqual(renders.count, picked.count)
+        XCTAssertTrue(renders.allSatisfy { $0["orientation"] as? String == "portrait" })
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+        XCTAssertEqual(names, Set(renders.compactMap { $0["file"] as? String } + ["preview.png", "manifest.json"]))
+        let iPhone15 = try XCTUnwrap(renders.first { $0["device"] as? String == "iPhone 15" })
+        let file = try XCTUnwrap(iPhone15["file"] as? String)
+        let image = try ImageSource(bytes: [UInt8](Data(contentsOf: out.appendingPathComponent(file)))).header
+        XCTAssertEqual(image.size, PixelSize(width: 1179, height: 2556))
+        XCTAssertEqual([iPhone15["content_x"] as? Int, iPhone15["content_y"] as? Int], [0, 267])
+        // Rejected for banners, and a banner size is rejected for interstitials.
+        let rejected = try Tool.run(["process", try artwork("960x150"), "--product", "interstitial",
+                                     "--output-dir", folder.appendingPathComponent("r").path])
+        XCTAssertEqual(rejected.status, 1)
+    }
+
+    func testGuidanceForInterstitials() throws {
+        let run = try Tool.run(["guidance", "--product", "interstitial"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let document = try object(run.text)
+        let listed = try XCTUnwrap(document["sizes"] as? [[String: Any]])
+        XCTAssertEqual(listed.map { $0["size"] as? String }, sizes)
+        XCTAssertTrue(listed.allSatisfy { $0["close_zone"] is [String: Int] && $0["safe_area"] is [String: Int] })
+        XCTAssertEqual(try Tool.run(["guidance", "--product", "interstitial", "--format", "html"]).status, 0)
+    }
+}

@@ -1,0 +1,70 @@
+import CreativeCore
+import CreativeImaging
+import Foundation
+import XCTest
+@testable import CreativeService
+
+/// `product=interstitial` on the routes that depend on the product.
+final class InterstitialRouteTests: XCTestCase {
+    var server: Server!
+    var port: Int { server.port }
+
+    override func setUpWithError() throws { server = try Fixture.server() }
+
+    override func tearDown() {
+        server.stop(grace: 5)
+        server = nil
+    }
+
+    /// A solid blue PNG of a size.
+    private func png(_ width: Int, _ height: Int) throws -> [UInt8] {
+        let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
+            .with("bands", .int(3)).image()
+        let blue = try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
+            .with("b", .doubles([0, 0, 255])).with("uchar", .bool(true)).image()
+        return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("strip", .bool(true)).bytes()
+    }
+
+    func testValidateAndProcessTakeTheProduct() throws {
+        let tall = try png(1080, 1920)
+        let banner = HTTPClient.request(port, "POST", "/v1/validate", body: tall)
+        XCTAssertEqual(banner.json?["valid"] as? Bool, false)
+        let interstitial = HTTPClient.request(port, "POST", "/v1/validate?product=interstitial", body: tall)
+        XCTAssertEqual(interstitial.status, 200)
+        XCTAssertEqual(interstitial.json?["valid"] as? Bool, true)
+        XCTAssertEqual(interstitial.json?["size_class"] as? String, "full_hd")
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/validate?product=video", body: tall).status, 400)
+
+        let processed = HTTPClient.request(port, "POST", "/v1/process?product=interstitial", body: tall)
+        XCTAssertEqual(processed.status, 200)
+        let manifest = try XCTUnwrap(processed.json?["manifest"] as? [String: Any])
+        let zone = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
+        XCTAssertEqual(manifest["close_zone"] as? [String: Int],
+                       ["x": zone.x, "y": zone.y, "width": zone.width, "height": zone.height])
+    }
+
+    func testRenderSlotGuidancePromptAndSelect() throws {
+        let render = HTTPClient.request(port, "POST", "/v1/render?product=interstitial&device=iPhone%2015&orientation=portrait",
+                                        body: try png(1080, 1920))
+        XCTAssertEqual(render.status, 200)
+        XCTAssertEqual(try ImageSource(bytes: render.body).displayedSize, PixelSize(width: 1179, height: 2556))
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/render?device=iPhone%2015", body: try png(1080, 1920)).status, 400)
+
+        let slot = HTTPClient.request(port, "GET", "/v1/slot?product=interstitial&device=iPhone%2015&orientation=landscape")
+        XCTAssertEqual(slot.status, 200)
+        XCTAssertEqual(slot.json?["screen_pixels"] as? String, "2556x1179")
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/slot?product=interstitial&width=390").status, 400)
+
+        let guidance = HTTPClient.request(port, "GET", "/v1/guidance?product=interstitial")
+        XCTAssertEqual(guidance.json?["product"] as? String, "interstitial")
+        let prompt = HTTPClient.request(port, "GET", "/v1/prompt?product=interstitial&size=1080x1920")
+        XCTAssertEqual(prompt.status, 200)
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/prompt?size=1080x1920").status, 400)
+
+        let select = HTTPClient.request(port, "POST", "/v1/select?product=interstitial",
+                                        body: Array(#"{"width": 2202, "height": 1116, "candidates": ["1080x1920", "1920x1080"]}"#.utf8))
+        XCTAssertEqual(select.status, 200)
+        XCTAssertEqual((select.json?["winner"] as? [String: Any])?["size"] as? String, "1920x1080")
+        XCTAssertEqual(select.json?["mode"] as? String, "full_screen")
+    }
+}
