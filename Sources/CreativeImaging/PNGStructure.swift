@@ -35,7 +35,7 @@ public enum PNGStructure {
         let outcome = bytes.withUnsafeBufferPointer { buffer in
             cpng_idat_stream_check(buffer.baseAddress, buffer.count, deadline?.endNanoseconds ?? 0, &message, message.count)
         }
-        if outcome == 2, let deadline { throw .timeout(seconds: deadline.seconds) }
+        if outcome == 2, let deadline { throw deadline.expiry }
         return outcome == 1 ? nil : String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

@@ -1,3 +1,4 @@
+import CreativeImaging
 import CMicroHTTPD
 import CreativeCore
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CreativeImaging
 import CMicroHTTPD
 import CMicroHTTPDLoader
 #if canImport(Glibc)
