@@ -56,6 +56,35 @@ final class JobDeadlineTests: XCTestCase {
         XCTAssertEqual(metric(relaxed.port, #"creative_jobs_cancelled_total{reason="timeout"}"#), 0)
     }
 
+    // A job's decode memory comes from the same budget as bodies: a job that cannot get it in
+    // time gets 503 with Retry-After; one over the per-job budget gets 422 too_many_pixels.
+    func testDecodeMemoryIsChargedToTheProcessBudget() throws {
+        let server = try Fixture.server {
+            $0.memoryBudget = 2_000_000
+            $0.budgetWait = 0.2
+        }
+        defer { server.stop(grace: 1) }
+        let artwork = try Fixture.testImage("960x150")
+        // process decodes the whole 960x150 RGB image: 432,000 bytes beside the body.
+        XCTAssertTrue(server.budget.reserve(2_000_000 - artwork.count - 300_000, waitingUntil: 0))
+        let refused = HTTPClient.request(server.port, "POST", "/v1/process?filename=a.png", body: artwork)
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.errorCode, "busy")
+        XCTAssertEqual(refused.headers["retry-after"], "1")
+        XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/validate", body: artwork).status, 200,
+                       "validate streams this PNG through libpng: no decode memory")
+        server.budget.release(2_000_000 - artwork.count - 300_000)
+        XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/process?filename=a.png", body: artwork).status, 200)
+        XCTAssertEqual(server.budget.inUse, 0)
+        XCTAssertEqual(metric(server.port, "creative_memory_budget_refusals_total"), 1)
+        let small = try Fixture.server { $0.jobMemoryBudget = 300_000 }
+        defer { small.stop(grace: 1) }
+        let over = HTTPClient.request(small.port, "POST", "/v1/process?filename=a.png", body: artwork)
+        XCTAssertEqual(over.status, 422)
+        XCTAssertEqual(over.errorCode, "too_many_pixels")
+        XCTAssertEqual(small.budget.inUse, 0)
+    }
+
     // A client that hangs up mid-job: its job is cancelled, and the slot and memory are free for
     // the next request.
     func testClientThatHangsUpFreesItsSlot() throws {
