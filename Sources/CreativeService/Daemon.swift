@@ -1,6 +1,6 @@
-import CreativeImaging
 import CMicroHTTPD
 import CMicroHTTPDLoader
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CreativeImaging
+
 /// Bounds the image jobs that run at once: up to `slots` run, up to `queue` more wait (first come,
 /// first served, at most `maxWait` seconds), and anything beyond is refused (503 + `Retry-After`).
 /// A waiting job whose cancellation is raised (its client went away) leaves the line.

@@ -1,6 +1,6 @@
-import CreativeImaging
 import CMicroHTTPD
 import CreativeCore
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif

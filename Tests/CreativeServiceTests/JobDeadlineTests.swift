@@ -24,6 +24,14 @@ final class JobDeadlineTests: XCTestCase {
         return line.flatMap { Int($0.split(separator: " ").last ?? "") }
     }
 
+    /// A server with one job slot and a short line.
+    private func oneSlotServer() throws -> Server {
+        try Fixture.server {
+            $0.workers = 1
+            $0.queue = 4
+        }
+    }
+
     /// Polls until `condition` holds, for at most `seconds` (a wait, never an assertion on time).
     private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(seconds)
@@ -88,10 +96,7 @@ final class JobDeadlineTests: XCTestCase {
     // A client that hangs up mid-job: its job is cancelled, and the slot and memory are free for
     // the next request.
     func testClientThatHangsUpFreesItsSlot() throws {
-        let server = try Fixture.server {
-            $0.workers = 1
-            $0.queue = 4
-        }
+        let server = try oneSlotServer()
         defer { server.stop(grace: 1) }
         let artwork = try Fixture.testImage("2184x270")
         renderAndHangUp(server.port, artwork)
@@ -106,10 +111,7 @@ final class JobDeadlineTests: XCTestCase {
 
     // A job waiting for a slot whose client hangs up leaves the line.
     func testWaitingJobWhoseClientHangsUpIsDropped() throws {
-        let server = try Fixture.server {
-            $0.workers = 1
-            $0.queue = 4
-        }
+        let server = try oneSlotServer()
         defer { server.stop(grace: 1) }
         XCTAssertTrue(server.gate.enter())  // hold the only slot
         renderAndHangUp(server.port, try Fixture.testImage("960x150"))
