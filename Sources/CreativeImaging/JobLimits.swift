@@ -1,3 +1,4 @@
+import CPNGCheck
 import CVips
 import CreativeCore
 import Synchronization
@@ -56,19 +57,28 @@ public struct JobLimits: Sendable {
 /// A flag raised once, from any thread, to stop a job before its deadline; it carries why
 /// (for example `client_gone`, `shutdown`). A job checks it wherever it checks its deadline, and
 /// libvips stops at the next region it computes (``Deadline``).
-public final class Cancellation: Sendable {
+public final class Cancellation: @unchecked Sendable {
     private let raised = Mutex<String?>(nil)
+    /// The same flag for C code (the PNG stream check), written and read atomically.
+    let flag: UnsafeMutablePointer<Int32>
 
-    public init() {}
+    public init() {
+        flag = .allocate(capacity: 1)
+        flag.initialize(to: 0)
+    }
+
+    deinit { flag.deallocate() }
 
     /// Raises the flag with `reason`. Returns false when it was raised already (the first reason stays).
     @discardableResult
     public func cancel(reason: String) -> Bool {
-        raised.withLock { current in
+        let first = raised.withLock { current in
             guard current == nil else { return false }
             current = reason
             return true
         }
+        if first { cpng_flag_raise(flag) }
+        return first
     }
 
     /// Why the job was cancelled, or nil while it was not.

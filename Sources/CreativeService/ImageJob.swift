@@ -21,16 +21,28 @@ struct ImageJob {
 final class JobRegistry: @unchecked Sendable {
     private let lock = Lock()
     private var jobs: [ObjectIdentifier: Cancellation] = [:]
+    /// Set by ``cancelAll(reason:)``: a job added afterwards is cancelled at once.
+    private var closed: String?
 
-    func add(_ job: Cancellation) { lock.locked { jobs[ObjectIdentifier(job)] = job } }
+    func add(_ job: Cancellation) {
+        lock.locked {
+            jobs[ObjectIdentifier(job)] = job
+            if let closed { job.cancel(reason: closed) }
+        }
+    }
+
     func remove(_ job: Cancellation) { lock.locked { _ = jobs.removeValue(forKey: ObjectIdentifier(job)) } }
 
     /// Jobs in progress now.
     var count: Int { lock.locked { jobs.count } }
 
-    /// Cancels every job in progress with `reason`; returns how many were cancelled by this call.
+    /// Cancels every job in progress with `reason`, and every job added from now on; returns
+    /// how many were cancelled by this call.
     func cancelAll(reason: String) -> Int {
-        lock.locked { jobs.values.filter { $0.cancel(reason: reason) }.count }
+        lock.locked {
+            closed = reason
+            return jobs.values.filter { $0.cancel(reason: reason) }.count
+        }
     }
 }
 

@@ -201,6 +201,12 @@ final class HostileInputTests: XCTestCase {
         XCTAssertThrowsError(try PNGStructure.idatStreamDamage(png, deadline: Deadline(seconds: 0))) {
             XCTAssertEqual($0 as? ImagingError, .timeout(seconds: 0))
         }
+        // A cancellation stops it too, long before the deadline.
+        let cancellation = Cancellation()
+        cancellation.cancel(reason: "shutdown")
+        XCTAssertThrowsError(try PNGStructure.idatStreamDamage(png, deadline: Deadline(seconds: 60, cancellation: cancellation))) {
+            XCTAssertEqual($0 as? ImagingError, .cancelled("shutdown"))
+        }
     }
 
     // MARK: The process-wide budget (for the service)
