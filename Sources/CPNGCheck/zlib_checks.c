@@ -14,7 +14,10 @@ static void note(char *message, size_t size, const char *text) {
     message[size - 1] = 0;
 }
 
-static int past(unsigned long long deadline_ns) {
+void cpng_flag_raise(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+
+static int past(unsigned long long deadline_ns, const int *cancelled) {
+    if (cancelled && __atomic_load_n(cancelled, __ATOMIC_ACQUIRE)) return 1;
     if (deadline_ns == 0) return 0;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -22,7 +25,7 @@ static int past(unsigned long long deadline_ns) {
 }
 
 int cpng_idat_stream_check(const unsigned char *data, size_t length, unsigned long long deadline_ns,
-                           char *message, size_t message_size) {
+                           const int *cancelled, char *message, size_t message_size) {
     if (message_size) message[0] = 0;
     z_stream stream;
     memset(&stream, 0, sizeof stream);
@@ -52,7 +55,7 @@ int cpng_idat_stream_check(const unsigned char *data, size_t length, unsigned lo
                 status = inflate(&stream, Z_NO_FLUSH);
                 /* Z_BUF_ERROR only says no progress was possible: more input is needed. */
                 if (status == Z_BUF_ERROR) status = Z_OK;
-                if (++rounds % 64 == 0 && past(deadline_ns)) {
+                if (++rounds % 64 == 0 && past(deadline_ns, cancelled)) {
                     inflateEnd(&stream);
                     note(message, message_size, "deadline");
                     return 2;

@@ -12,6 +12,7 @@ enum ServeCommand: Subcommand {
     usage: creative-tool serve [--host 127.0.0.1] [--port 8080] [--token-file F | --allow-unauthenticated]
                                [--admin-host 127.0.0.1] [--admin-port 8081] [--workers N] [--queue N]
                                [--max-body-bytes N] [--max-json-body-bytes N] [--memory-budget N]
+                               [--job-memory-budget N] [--budget-wait S] [--job-timeout S] [--drain-timeout S]
                                [--timeout S] [--header-timeout S] [--min-body-rate N]
                                [--max-connections N] [--max-connections-per-client N]
            creative-tool serve --healthcheck [--admin-port 8081]
@@ -25,8 +26,13 @@ enum ServeCommand: Subcommand {
       --queue N          jobs that may wait for a slot before 503 + Retry-After (default 64)
       --max-body-bytes N largest image upload (default 8388608, 8 MiB; 413 above it)
       --max-json-body-bytes N  largest body of the other routes (default 16384)
-      --memory-budget N  bytes all buffered bodies may hold at once (default 134217728, 128 MiB;
-                         503 + Retry-After when it stays full for 2 s)
+      --memory-budget N  bytes buffered bodies and running jobs' decode memory may hold at once
+                         (default 134217728, 128 MiB; 503 + Retry-After when it stays full for --budget-wait)
+      --job-memory-budget N  most decode memory one job may take (default 67108864, 64 MiB; 422 too_many_pixels)
+      --budget-wait S    seconds a request or job waits for the memory budget (default 2)
+      --job-timeout S    seconds one validate, render or process job may run (default 10; 422 timeout)
+      --drain-timeout S  on SIGTERM, seconds for requests in flight to finish before their jobs are
+                         cancelled (default 25; the process exits at most 2 s later)
       --timeout S        seconds a connection may be idle mid-request (default 15)
       --header-timeout S seconds for a request's line and headers, and for an idle keep-alive (default 10)
       --min-body-rate N  bytes/s a body must average after its first 5 s (default 16384)
@@ -34,13 +40,15 @@ enum ServeCommand: Subcommand {
       --max-connections-per-client  per client address (default 64; 0: no cap)
       --healthcheck      GET /healthz on 127.0.0.1:ADMIN-PORT, exit 0 when it answers 200 (for HEALTHCHECK)
     Logs one JSON line per request on standard error (dropped and counted, never waited for, when
-    standard error does not keep up). SIGTERM or SIGINT: stop accepting, finish the requests in
-    flight (at most 30 s), exit 0. SIGHUP and SIGUSR1 are ignored (and logged).
+    standard error does not keep up). A job whose client closes its connection is cancelled.
+    SIGTERM or SIGINT: stop accepting, finish the requests in flight (at most --drain-timeout),
+    cancel the jobs left (503 shutting_down), exit 0. SIGHUP and SIGUSR1 are ignored (and logged).
     """
     static let options: Set<String> = ["--host", "--port", "--token-file", "--workers", "--max-body-bytes",
                                        "--queue", "--timeout", "--max-connections", "--admin-host", "--admin-port",
                                        "--max-json-body-bytes", "--memory-budget", "--header-timeout",
-                                       "--min-body-rate", "--max-connections-per-client"]
+                                       "--min-body-rate", "--max-connections-per-client", "--job-memory-budget",
+                                       "--budget-wait", "--job-timeout", "--drain-timeout"]
     static let flags: Set<String> = ["--healthcheck", "--allow-unauthenticated"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -56,6 +64,10 @@ enum ServeCommand: Subcommand {
         config.allowUnauthenticated = arguments.flag("--allow-unauthenticated")
         config.maxJSONBodyBytes = try arguments.int("--max-json-body-bytes", in: 1...1 << 24) ?? config.maxJSONBodyBytes
         config.memoryBudget = try arguments.int("--memory-budget", in: 1 << 20...1 << 40) ?? config.memoryBudget
+        config.jobMemoryBudget = try arguments.int("--job-memory-budget", in: 1 << 20...1 << 40) ?? config.jobMemoryBudget
+        config.budgetWait = try seconds(arguments, "--budget-wait", in: 0...3600) ?? config.budgetWait
+        config.jobTimeout = try seconds(arguments, "--job-timeout", in: 0.001...3600) ?? config.jobTimeout
+        config.drainSeconds = try seconds(arguments, "--drain-timeout", in: 0...3600) ?? config.drainSeconds
         config.headerTimeout = Double(try arguments.int("--header-timeout", in: 1...3600) ?? Int(config.headerTimeout))
         config.minBodyRate = try arguments.int("--min-body-rate", in: 0...1 << 30) ?? config.minBodyRate
         config.maxConnectionsPerClient = try arguments.int("--max-connections-per-client", in: 0...100_000)
@@ -78,11 +90,20 @@ enum ServeCommand: Subcommand {
             config.token = token
         }
         if let insecurity = config.insecurity { throw .usage(insecurity) }
-        guard config.memoryBudget >= config.maxBodyBytes else {
-            throw .usage("--memory-budget (\(config.memoryBudget)) must be at least --max-body-bytes (\(config.maxBodyBytes))")
+        // One largest upload and one job's largest decode must fit, or such a job never runs.
+        guard config.memoryBudget >= config.maxBodyBytes + config.jobMemoryBudget else {
+            throw .usage("--memory-budget (\(config.memoryBudget)) must be at least --max-body-bytes (\(config.maxBodyBytes)) "
+                         + "+ --job-memory-budget (\(config.jobMemoryBudget))")
         }
         return Server.serve(config: config)
     }
+}
+
+/// Seconds given with `name`, within `range`.
+private func seconds(_ arguments: ParsedArguments, _ name: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
+    guard let value = try arguments.double(name) else { return nil }
+    guard range.contains(value) else { throw .usage("\(name): give seconds from \(range.lowerBound) to \(range.upperBound)") }
+    return value
 }
 
 /// A port given in the environment (the container image sets `CREATIVE_PORT` and

@@ -1,7 +1,7 @@
 import CreativeCore
 
 /// What a decode holds in memory, decided from the header before decoding (DESIGN section 8):
-/// the figure a job's budget (``JobLimits``) or the process' pool (``MemoryPool``) is charged.
+/// the figure a job's budget (``JobLimits``) and the process' budget (``MemoryBudget``) are charged.
 extension ImageSource {
     /// Bytes the decode needs held at once, from the header, before decoding: width x height x
     /// bands x bytes per band of whatever cannot stream. Streams (non-interlaced PNG, baseline

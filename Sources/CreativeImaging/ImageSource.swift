@@ -118,7 +118,8 @@ public final class ImageSource: @unchecked Sendable {
     /// decode: the validator's last check, and how a failed render tells damaged input from a
     /// processing fault. libvips' decode stops at the deadline; libpng's reads row by row and
     /// holds no image, and runs only on sizes the catalog accepts.
-    /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline.
+    /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline, ``ImagingError/cancelled(_:)``
+    ///   when cancelled.
     public func strictDecode(deadline: Deadline? = nil) throws(ImagingError) -> (damage: String?, sixteenBit: Bool) {
         if format == .png {
             // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
@@ -130,6 +131,8 @@ public final class ImageSource: @unchecked Sendable {
             return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit)
         } catch .timeout(let seconds) {
             throw .timeout(seconds: seconds)
+        } catch .cancelled(let reason) {
+            throw .cancelled(reason)
         } catch {
             return (error.detail, header.isSixteenBit)
         }

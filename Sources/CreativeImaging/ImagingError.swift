@@ -15,6 +15,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case overMemoryBudget(needed: Int, budget: Int)
     /// The job ran past its deadline and libvips stopped it; its memory is freed.
     case timeout(seconds: Double)
+    /// The job was cancelled from outside (the reason says why, for example `client_gone` or
+    /// `shutdown`) and libvips stopped it; its memory is freed.
+    case cancelled(String)
     /// Truncated, bad checksum, or a decoder error: the message says which.
     case corruptImage(String)
     /// A libvips operation failed for a reason other than damaged input.
@@ -30,6 +33,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedFormat: "unsupported_format"
         case .tooManyPixels, .overMemoryBudget: "too_many_pixels"
         case .timeout: "timeout"
+        case .cancelled: "cancelled"
         case .corruptImage: "corrupt_image"
         case .operationFailed: "render_failed"
         case .io: "io_error"
@@ -48,6 +52,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
             "decoding it would take \(Self.mebibytes(needed)) of memory, over the budget of \(Self.mebibytes(budget)) "
                 + "(\(needed) > \(budget) bytes); nothing was decoded"
         case .timeout(let seconds): "the job ran past its deadline of \(seconds) s and was stopped"
+        case .cancelled(let reason): "the job was cancelled (\(reason)) and stopped"
         case .corruptImage(let detail): "the image is damaged: \(detail)"
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail

@@ -1,3 +1,4 @@
+import CPNGCheck
 import CVips
 import CreativeCore
 import Synchronization
@@ -19,6 +20,9 @@ public struct JobLimits: Sendable {
     /// Seconds a job may run; nil for no deadline. Past it, libvips stops the job:
     /// ``ImagingError/timeout(seconds:)``.
     public var timeout: Double?
+    /// A flag the caller raises to stop the job early (the service: its client has gone, or it is
+    /// shutting down). The job then stops like at its deadline: ``ImagingError/cancelled(_:)``.
+    public var cancellation: Cancellation?
 
     /// The CLI's default budget: 64 MiB. Every catalog size needs at most 9 MiB (`process` on a
     /// 2184x270 16-bit RGBA interlaced PNG); a 7000x7000 that cannot stream needs 187-374 MiB.
@@ -28,9 +32,10 @@ public struct JobLimits: Sendable {
     /// A deadline for the service per job: 10 s (a catalog-size render takes milliseconds).
     public static let serviceTimeout = 10.0
 
-    public init(memoryBudget: Int = defaultMemoryBudget, timeout: Double? = nil) {
+    public init(memoryBudget: Int = defaultMemoryBudget, timeout: Double? = nil, cancellation: Cancellation? = nil) {
         self.memoryBudget = memoryBudget
         self.timeout = timeout
+        self.cancellation = cancellation
     }
 
     /// The service's limits: its budget and, always, a deadline.
@@ -42,29 +47,76 @@ public struct JobLimits: Sendable {
         if bytes > memoryBudget { throw .overMemoryBudget(needed: bytes, budget: memoryBudget) }
     }
 
-    /// A deadline starting now, or nil when the limits have no timeout.
-    public func startDeadline() -> Deadline? { timeout.map(Deadline.init(seconds:)) }
+    /// A deadline starting now, or nil when the limits have neither a timeout nor a cancellation.
+    public func startDeadline() -> Deadline? {
+        guard timeout != nil || cancellation != nil else { return nil }
+        return Deadline(seconds: timeout ?? .infinity, cancellation: cancellation)
+    }
 }
 
-/// A moment on the monotonic clock after which a job is stopped.
+/// A flag raised once, from any thread, to stop a job before its deadline; it carries why
+/// (for example `client_gone`, `shutdown`). A job checks it wherever it checks its deadline, and
+/// libvips stops at the next region it computes (``Deadline``).
+public final class Cancellation: @unchecked Sendable {
+    private let raised = Mutex<String?>(nil)
+    /// The same flag for C code (the PNG stream check), written and read atomically.
+    let flag: UnsafeMutablePointer<Int32>
+
+    public init() {
+        flag = .allocate(capacity: 1)
+        flag.initialize(to: 0)
+    }
+
+    deinit { flag.deallocate() }
+
+    /// Raises the flag with `reason`. Returns false when it was raised already (the first reason stays).
+    @discardableResult
+    public func cancel(reason: String) -> Bool {
+        let first = raised.withLock { current in
+            guard current == nil else { return false }
+            current = reason
+            return true
+        }
+        if first { cpng_flag_raise(flag) }
+        return first
+    }
+
+    /// Why the job was cancelled, or nil while it was not.
+    public var reason: String? { raised.withLock { $0 } }
+    /// True once the flag is raised.
+    public var isCancelled: Bool { reason != nil }
+}
+
+/// A moment on the monotonic clock after which a job is stopped, or earlier when its
+/// cancellation is raised.
 public struct Deadline: Sendable {
     /// The timeout it was made from, for messages.
     public let seconds: Double
     let endNanoseconds: UInt64
+    /// Raised from outside: the deadline counts as passed from then on.
+    public let cancellation: Cancellation?
 
     /// A deadline `seconds` from now (negative or NaN: now; at most about 31 years).
-    public init(seconds: Double) {
+    public init(seconds: Double, cancellation: Cancellation? = nil) {
         self.seconds = seconds
+        self.cancellation = cancellation
         let span = seconds > 0 ? min(seconds, 1e9) : 0
         endNanoseconds = Self.now() &+ UInt64(span * 1e9)
     }
 
-    /// True once the deadline is past.
-    public var hasPassed: Bool { Self.now() >= endNanoseconds }
+    /// True once the deadline is past or the job is cancelled.
+    public var hasPassed: Bool { cancellation?.isCancelled == true || Self.now() >= endNanoseconds }
 
-    /// Throws ``ImagingError/timeout(seconds:)`` when the deadline is past.
+    /// Why the job stops: ``ImagingError/cancelled(_:)`` when it was cancelled, else
+    /// ``ImagingError/timeout(seconds:)``.
+    var expiry: ImagingError {
+        if let reason = cancellation?.reason { return .cancelled(reason) }
+        return .timeout(seconds: seconds)
+    }
+
+    /// Throws ``expiry`` when the deadline is past or the job is cancelled.
     public func check() throws(ImagingError) {
-        if hasPassed { throw .timeout(seconds: seconds) }
+        if hasPassed { throw expiry }
     }
 
     static func now() -> UInt64 {
@@ -81,7 +133,7 @@ final class DeadlineBox {
 }
 
 /// libvips' "eval" signal handler: emitted on the watched image as its pixels are computed,
-/// it sets the image's kill flag once the deadline is past, and the computation stops with an
+/// it sets the image's kill flag once the deadline is past (or the job is cancelled), and the computation stops with an
 /// error at the next region it prepares.
 func deadlineEvalCallback(_ image: UnsafeMutableRawPointer?, _ progress: UnsafeMutableRawPointer?,
                           _ user: UnsafeMutableRawPointer?) {
@@ -120,68 +172,9 @@ enum DeadlineWatch {
         } catch {
             if deadline.hasPassed {
                 vips_error_clear()
-                throw .timeout(seconds: deadline.seconds)
+                throw deadline.expiry
             }
             throw error
         }
-    }
-}
-
-/// A memory budget shared by every job of a process (the service's), in bytes: a job reserves
-/// what its decode needs (``ImageSource/decodeMemory(content:)``) before decoding and gives it
-/// back when done, so parallel jobs together stay within the pool. Per-job limits alone
-/// (``JobLimits``) do not bound a process that runs many jobs at once.
-///
-/// ```swift
-/// let source = try ImageSource(bytes: body)
-/// let held = try pool.reserve(source.decodeMemory(content: placement.content))  // or queue and retry
-/// defer { held.release() }
-/// let png = try Renderer.render(source, settings: settings, limits: .service)
-/// ```
-public final class MemoryPool: Sendable {
-    /// The pool's size in bytes.
-    public let capacity: Int
-    private let reserved = Mutex(0)
-
-    public init(capacity: Int) { self.capacity = capacity }
-
-    /// Bytes reserved by running jobs now.
-    public var inUse: Int { reserved.withLock { $0 } }
-
-    /// Reserves `bytes` for one job.
-    /// - Throws: ``ImagingError/overMemoryBudget(needed:budget:)`` when the pool cannot hold
-    ///   them now (the budget given is what is free); the caller refuses or queues the job.
-    public func reserve(_ bytes: Int) throws(ImagingError) -> Reservation {
-        let amount = max(0, bytes)
-        let free: Int? = reserved.withLock { used in
-            guard amount <= capacity - used else { return capacity - used }
-            used += amount
-            return nil
-        }
-        if let free { throw .overMemoryBudget(needed: amount, budget: free) }
-        return Reservation(pool: self, bytes: amount)
-    }
-
-    fileprivate func give(_ bytes: Int) { reserved.withLock { $0 -= bytes } }
-
-    /// Bytes held for one job; given back by ``release()`` (once; later calls do nothing) or
-    /// when the reservation is dropped.
-    public final class Reservation: Sendable {
-        /// The bytes held.
-        public let bytes: Int
-        private let pool: MemoryPool
-        private let held = Mutex(true)
-
-        fileprivate init(pool: MemoryPool, bytes: Int) {
-            self.pool = pool
-            self.bytes = bytes
-        }
-
-        /// Gives the bytes back to the pool.
-        public func release() {
-            if held.withLock({ let was = $0; $0 = false; return was }) { pool.give(bytes) }
-        }
-
-        deinit { release() }
     }
 }

@@ -29,13 +29,15 @@ public enum PNGStructure {
 
     /// The IDAT zlib stream inflated into a small scratch buffer and its Adler-32 checked; the
     /// damage found, or nil. Costs an inflate, no unfiltering and no image memory.
-    /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes first.
+    /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes first,
+    ///   ``ImagingError/cancelled(_:)`` when the deadline's cancellation is raised.
     public static func idatStreamDamage(_ bytes: [UInt8], deadline: Deadline? = nil) throws(ImagingError) -> String? {
         var message = [CChar](repeating: 0, count: 256)
         let outcome = bytes.withUnsafeBufferPointer { buffer in
-            cpng_idat_stream_check(buffer.baseAddress, buffer.count, deadline?.endNanoseconds ?? 0, &message, message.count)
+            cpng_idat_stream_check(buffer.baseAddress, buffer.count, deadline?.endNanoseconds ?? 0,
+                                   deadline?.cancellation?.flag, &message, message.count)
         }
-        if outcome == 2, let deadline { throw .timeout(seconds: deadline.seconds) }
+        if outcome == 2, let deadline { throw deadline.expiry }
         return outcome == 1 ? nil : String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

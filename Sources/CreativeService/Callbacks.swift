@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CreativeCore
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,6 +14,9 @@ import Glibc
 ///   counted apart as `keepalive_idle`);
 /// - after `bodyGraceSeconds`, a body arrives slower than `minBodyRate` bytes per second on average;
 /// - a refused request's body is drained (lingering close) for longer than `lingerSeconds`.
+/// While a request is handled, the watch also looks at its socket (a peek, nothing is read):
+/// when the client has closed it (end of stream or reset), the request's job is cancelled
+/// (`client_gone`) and libvips stops it, or it leaves the line of jobs waiting for a slot.
 /// The entry of a connection is removed in MHD's close notification, which comes before MHD closes
 /// the socket, under the same lock as the shutdown: a socket number is never shut down after reuse.
 final class ConnectionWatch: @unchecked Sendable {
@@ -46,6 +50,8 @@ final class ConnectionWatch: @unchecked Sendable {
         /// Requests completed on this connection, and whether the next one's line has come.
         var completed = 0
         var lineSeen = false
+        /// The job of the request being handled, cancelled when the client goes away.
+        var job: Cancellation?
     }
 
     let limits: Limits
@@ -106,6 +112,11 @@ final class ConnectionWatch: @unchecked Sendable {
         }
     }
 
+    /// The request being handled on the connection runs `job` (nil: it is done).
+    func watchJob(_ job: Cancellation?, _ connection: OpaquePointer) {
+        lock.locked { entries[Self.key(connection)]?.job = job }
+    }
+
     /// Body bytes arrived.
     func received(_ bytes: Int, _ connection: OpaquePointer) {
         lock.locked { entries[Self.key(connection)]?.bytes += bytes }
@@ -134,6 +145,9 @@ final class ConnectionWatch: @unchecked Sendable {
                     reason = elapsed > limits.bodyGraceSeconds && Double(entry.bytes) < Double(limits.minBodyRate) * elapsed
                         ? "slow_body" : nil
                 case .handling:
+                    if let job = entry.job, !job.isCancelled, Self.peerClosed(entry.fd) {
+                        job.cancel(reason: JobRegistry.clientGone)
+                    }
                     reason = nil
                 case .lingering:
                     reason = elapsed > limits.lingerSeconds ? "linger_timeout" : nil
@@ -145,6 +159,18 @@ final class ConnectionWatch: @unchecked Sendable {
             }
             return true
         }
+    }
+}
+
+extension ConnectionWatch {
+    /// Whether the client has closed the socket: a peek that sees the end of the stream or an
+    /// error. Bytes waiting (a pipelined request) or none yet mean it is still there. The
+    /// connection's own thread does not read while its request is handled.
+    static func peerClosed(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
     }
 }
 

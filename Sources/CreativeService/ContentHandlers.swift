@@ -39,17 +39,24 @@ enum ProcessHandlers {
     /// The body is the creative, `?filename=` its name. Valid: 200 with
     /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
     /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed).
-    /// Rejected: 422 with the validation report, like render. `?product=` as for validate.
+    /// Rejected: 422 with the validation report, like render; 422 `timeout` past the job's deadline.
+    /// `?product=` as for validate.
     static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         try request.query.check(allowed: ["filename", "product"])
         let name = try ImageHandlers.fileName(request.query.value("filename"))
-        let limits = ValidationLimits(product: try request.query.product())
-        let result = try context.gate.run { () throws(ServiceError) -> JobResult in
+        let product = try request.query.product()
+        let result = try context.runJob(request, memory: {
+            ImageHandlers.decodeMemory(request.body, content: { _ in nil })
+        }) { job throws(ServiceError) -> JobResult in
+            let result: JobResult
             do throws(ImagingError) {
-                return try CreativeJob.process(request.body, fileName: name, limits: limits)
+                result = try CreativeJob.process(request.body, fileName: name,
+                                                 limits: ValidationLimits(job: job.limits, product: product))
             } catch {
-                throw ImageHandlers.rejection(error, body: request.body)
+                throw ImageHandlers.rejection(error, body: request.body, job: job)
             }
+            try ImageHandlers.checkTimeout(result.report)
+            return result
         }
         guard result.report.valid else {
             let first = result.report.errors.first

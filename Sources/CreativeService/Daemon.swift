@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CMicroHTTPDLoader
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif

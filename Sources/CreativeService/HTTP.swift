@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeImaging
 
 /// One request as the handlers see it: method, path, query, the headers they need, and the body.
 public struct Request: Sendable {
@@ -8,6 +9,8 @@ public struct Request: Sendable {
     /// The `Content-Type` header, if any.
     public var contentType: String?
     public var body: [UInt8]
+    /// Raised when the client goes away or the service stops: the request's job is stopped.
+    var cancellation = Cancellation()
 
     public init(method: String, path: String, query: Query = Query(), contentType: String? = nil, body: [UInt8] = []) {
         self.method = method

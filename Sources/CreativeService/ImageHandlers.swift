@@ -1,17 +1,22 @@
 import CreativeCore
 import CreativeImaging
 
-/// `POST /v1/validate` and `POST /v1/render`: image jobs, run in a job slot (``JobGate``).
+/// `POST /v1/validate` and `POST /v1/render`: image jobs, run in a job slot with their decode
+/// memory taken from the process-wide budget and a deadline (``ServiceContext/runJob(_:memory:_:)``).
 enum ImageHandlers {
     /// The body is the upload; `?filename=` names it in the report and for the extension check,
     /// `?product=` says whose sizes are accepted (default banner).
-    /// Answers 200 with the report whether the creative is valid or not.
+    /// Answers 200 with the report whether the creative is valid or not; 422 `timeout` (with the
+    /// report) when its decode ran past the job's deadline.
     static func validate(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         try request.query.check(allowed: ["filename", "product"])
         let name = try fileName(request.query.value("filename"))
-        let limits = ValidationLimits(product: try request.query.product())
-        let report = try context.gate.run { () throws(ServiceError) -> ValidationReport in
-            Validator.validate(request.body, fileName: name, limits: limits)
+        let product = try request.query.product()
+        let report = try context.runJob(request, memory: { decodeMemory(request.body) }) { job throws(ServiceError) in
+            let report = Validator.validate(request.body, fileName: name,
+                                            limits: ValidationLimits(job: job.limits, product: product))
+            try checkTimeout(report)
+            return report
         }
         var response = Response.json(report.json)
         response.rejectionCodes = report.errors.map(\.code.rawValue)
@@ -70,33 +75,60 @@ enum ImageHandlers {
         if settings.area != nil, request.body.isEmpty {
             throw .badRequest("an interstitial render needs the artwork as the body")
         }
-        let bytes = try context.gate.run { () throws(ServiceError) -> [UInt8] in
-            let source = try openSource(request.body, canvas: settings.canvas)
+        let bytes = try context.runJob(request, memory: {
+            decodeMemory(request.body, content: { source in settings.placement(of: source.displayedSize).content })
+        }) { job throws(ServiceError) -> [UInt8] in
+            let source = try openSource(request.body, canvas: settings.canvas, job: job)
             do throws(ImagingError) {
-                return try Renderer.render(source, settings: settings)
+                return try Renderer.render(source, settings: settings, limits: job.limits)
             } catch {
-                throw rejection(error, body: request.body)
+                throw rejection(error, body: request.body, job: job)
             }
         }
         return Response(contentType: settings.format.mediaType, body: bytes)
     }
 
     /// The uploaded creative, or the test artwork that the adaptive rule picks for the canvas.
-    private static func openSource(_ body: [UInt8], canvas: PixelSize) throws(ServiceError) -> ImageSource {
+    private static func openSource(_ body: [UInt8], canvas: PixelSize, job: ImageJob) throws(ServiceError) -> ImageSource {
         if body.isEmpty {
             do { return try TestArtwork.source(for: canvas) } catch { throw .internalError(error.description) }
         }
         do {
             return try ImageSource(bytes: body)
         } catch {
-            throw rejection(error, body: body)
+            throw rejection(error, body: body, job: job)
         }
     }
 
-    /// A creative the imaging layer refused: 422 with the validation report, which names every problem.
-    /// A failure on a creative that validates cleanly is the service's own fault: 500.
-    static func rejection(_ error: ImagingError, body: [UInt8]) -> ServiceError {
-        let report = Validator.validate(body, fileName: "upload", limits: ValidationLimits(maxBytes: max(body.count, 1)))
+    /// The decode memory a job on `body` takes from the process-wide budget, from the header
+    /// (nothing is decoded): the most of the strict decode's (``ImageSource/strictDecodeMemory``,
+    /// which validate runs and a failed render may run) and, when `content` is given, the render's
+    /// or, for `process`, the full-size decode's (``ImageSource/decodeMemory(content:)``). 0 for
+    /// what cannot be opened or is not a size the catalog accepts: such a creative is refused
+    /// without decoding.
+    static func decodeMemory(_ body: [UInt8], content: ((ImageSource) -> PixelSize?)? = nil) -> Int {
+        guard !body.isEmpty, let source = try? ImageSource(bytes: body) else { return 0 }
+        let strict = Catalog.entry(for: source.displayedSize) != nil ? source.strictDecodeMemory : 0
+        guard let content else { return strict }
+        return max(strict, source.decodeMemory(content: content(source)))
+    }
+
+    /// A report whose decode ran past the deadline: 422 `timeout`, with the report.
+    static func checkTimeout(_ report: ValidationReport) throws(ServiceError) {
+        guard let timeout = report.errors.first(where: { $0.code == .timeout }) else { return }
+        throw .unprocessable(code: timeout.code.rawValue, message: timeout.message, report: report.json)
+    }
+
+    /// A creative the imaging layer refused: 422 with the validation report, which names every problem
+    /// (made within what is left of the job's deadline). A job past its deadline: 422 `timeout`
+    /// without a report. A failure on a creative that validates cleanly is the service's own fault: 500.
+    static func rejection(_ error: ImagingError, body: [UInt8], job: ImageJob) -> ServiceError {
+        switch error {
+        case .timeout, .cancelled: return .unprocessable(code: error.code, message: error.message, report: nil)
+        default: break
+        }
+        let report = Validator.validate(body, fileName: "upload",
+                                        limits: ValidationLimits(maxBytes: max(body.count, 1), job: job.rest))
         if report.valid, case .operationFailed = error {
             return .internalError(error.message)
         }

@@ -1,5 +1,8 @@
+import CreativeImaging
+
 /// Bounds the image jobs that run at once: up to `slots` run, up to `queue` more wait (first come,
 /// first served, at most `maxWait` seconds), and anything beyond is refused (503 + `Retry-After`).
+/// A waiting job whose cancellation is raised (its client went away) leaves the line.
 public final class JobGate: @unchecked Sendable {
     public let slots: Int
     public let queue: Int
@@ -20,8 +23,9 @@ public final class JobGate: @unchecked Sendable {
     public var load: (running: Int, waiting: Int) { lock.locked { (running, waiting) } }
 
     /// Takes a slot, waiting in line when all are busy.
-    /// - Returns: false when the line is full or the wait ran out: the caller answers 503.
-    public func enter() -> Bool {
+    /// - Returns: false when the line is full, the wait ran out (the caller answers 503), or
+    ///   `cancellation` was raised while waiting (checked every 100 ms).
+    public func enter(cancellation: Cancellation? = nil) -> Bool {
         lock.locked {
             if running < slots && waiting == 0 {
                 running += 1
@@ -34,7 +38,9 @@ public final class JobGate: @unchecked Sendable {
             let deadline = monotonicSeconds() + maxWait
             defer { waiting -= 1 }
             while !(running < slots && serving == ticket) {
-                if !lock.wait(until: deadline) && !(running < slots && serving == ticket) {
+                let timedOut = !lock.wait(until: min(deadline, monotonicSeconds() + 0.1))
+                    && monotonicSeconds() >= deadline
+                if (timedOut || cancellation?.isCancelled == true) && !(running < slots && serving == ticket) {
                     // Give up the place in line: later tickets must not wait for this one.
                     skipped.insert(ticket)
                     advance()
@@ -63,12 +69,5 @@ public final class JobGate: @unchecked Sendable {
             running -= 1
             lock.broadcast()
         }
-    }
-
-    /// Runs `body` in a slot, or throws ``ServiceError/busy(retryAfter:)``.
-    func run<T>(_ body: () throws(ServiceError) -> T) throws(ServiceError) -> T {
-        guard enter() else { throw .busy(retryAfter: 1) }
-        defer { leave() }
-        return try body()
     }
 }

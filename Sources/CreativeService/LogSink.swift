@@ -1,3 +1,4 @@
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +23,7 @@ public final class Metrics: @unchecked Sendable {
     private var inFlight = 0
     private var aborted = 0
     private var malformed = 0
+    private var stoppedJobs = ["client_gone": 0, "shutdown": 0, "timeout": 0]
 
     public init() {}
 
@@ -48,6 +50,9 @@ public final class Metrics: @unchecked Sendable {
             for code in rejectionCodes { rejections[code, default: 0] += 1 }
         }
     }
+
+    /// A job was stopped before its end: `client_gone`, `shutdown` or `timeout`.
+    func jobStopped(reason: String) { lock.locked { stoppedJobs[reason, default: 0] += 1 } }
 
     /// Requests being handled now.
     public var requestsInFlight: Int { lock.locked { inFlight } }
@@ -87,6 +92,12 @@ public final class Metrics: @unchecked Sendable {
             single("creative_http_requests_aborted_total", "counter", "Requests whose client went away or timed out before the answer.", "\(aborted)")
             single("creative_http_requests_malformed_total", "counter",
                    "Requests the HTTP parser refused before their headers were complete (malformed, or over its memory).", "\(malformed)")
+            header("creative_jobs_cancelled_total", "counter",
+                   "Image jobs stopped before their end, by reason (client_gone: its client closed the connection, "
+                   + "running or waiting; timeout: past --job-timeout; shutdown: past the drain limit of a stop).")
+            for (reason, count) in stoppedJobs.sorted(by: { $0.key < $1.key }) {
+                out += "creative_jobs_cancelled_total{reason=\"\(reason)\"} \(count)\n"
+            }
             countsByCode("creative_http_errors_total", "Error responses, by error code.", errors)
             countsByCode("creative_rejections_total", "Creatives rejected (validate and render), by validation error code.",
                          rejections)
@@ -100,9 +111,9 @@ public final class Metrics: @unchecked Sendable {
         for (reason, count) in service.cuts.sorted(by: { $0.key < $1.key }) {
             out += "creative_connections_closed_total{reason=\"\(reason)\"} \(count)\n"
         }
-        single("creative_memory_budget_bytes", "gauge", "The memory budget for request bodies (--memory-budget).", "\(service.budgetCapacity)")
+        single("creative_memory_budget_bytes", "gauge", "The memory budget for request bodies and decode memory (--memory-budget).", "\(service.budgetCapacity)")
         single("creative_memory_budget_in_use_bytes", "gauge", "Bytes of the memory budget held now.", "\(service.budgetInUse)")
-        single("creative_memory_budget_refusals_total", "counter", "Requests refused (503) because the memory budget stayed full.",
+        single("creative_memory_budget_refusals_total", "counter", "Requests and jobs refused (503) because the memory budget stayed full.",
                "\(service.budgetRefusals)")
         single("creative_log_lines_dropped_total", "counter", "Log lines dropped because standard error did not keep up.",
                "\(service.logLinesDropped)")

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CreativeCore
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -98,6 +99,14 @@ struct RequestIntake {
                                   .map { String(cString: $0) },
                               body: state.body)
         state.body = []
+        // While the handler runs, the watch cancels its job when the client closes the
+        // connection, and a stop cancels it at the drain limit.
+        context.jobs.add(request.cancellation)
+        listener.watch.watchJob(request.cancellation, connection)
+        defer {
+            listener.watch.watchJob(nil, connection)
+            context.jobs.remove(request.cancellation)
+        }
         let response: Response
         do {
             response = try route.handler(request, context)

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CreativeCore
+import CreativeImaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,6 +37,9 @@ public final class Server: @unchecked Sendable {
                                         ("workers", .int(config.workers)), ("queue", .int(config.queue)),
                                         ("max_body_bytes", .int(config.maxBodyBytes)),
                                         ("memory_budget", .int(config.memoryBudget)),
+                                        ("job_memory_budget", .int(config.jobMemoryBudget)),
+                                        ("job_timeout", .double(config.jobTimeout)),
+                                        ("drain_seconds", .double(config.drainSeconds)),
                                         ("auth", .bool(config.token != nil))])
         if config.token == nil && !ServiceConfig.isLoopback(config.host) {
             context.log.event("warning", [("message", .string("serving \(config.host) without a token (--allow-unauthenticated)"))])
@@ -66,27 +70,42 @@ public final class Server: @unchecked Sendable {
     public var port: Int { daemon.port }
     /// The admin listener's bound port.
     public var adminPort: Int { admin.port }
-    /// The memory budget for request bodies.
+    /// The process-wide memory budget (request bodies and decode memory).
     public var budget: MemoryBudget { context.budget }
     /// The job gate (tests hold it to provoke 503).
     public var gate: JobGate { context.gate }
     /// The service's metrics.
     public var metrics: Metrics { context.metrics }
 
-    /// Graceful stop: stop accepting, let in-flight requests finish (at most `grace` seconds),
-    /// then close everything.
+    /// Seconds a stop gives cancelled jobs to end and answer after the drain limit. libvips stops
+    /// a cancelled job at the next region it computes (milliseconds).
+    public static let cancelSeconds = 2.0
+
+    /// Graceful stop: stop accepting, let in-flight requests finish (at most `grace` seconds,
+    /// default ``ServiceConfig/drainSeconds``), then cancel the jobs still running or waiting
+    /// (they answer 503 `shutting_down`), give them ``cancelSeconds`` to end, and close
+    /// everything. A job that did not end by then is left to the process' exit rather than
+    /// waited for: the stop never takes longer than `grace` + ``cancelSeconds``.
     public func stop(grace: Double? = nil) {
         context.isDraining = true
         daemon.quiesce()
-        context.log.event("draining", [("in_flight", .int(context.metrics.requestsInFlight))])
+        context.log.event("draining", [("in_flight", .int(context.metrics.requestsInFlight)),
+                                       ("jobs", .int(context.jobs.count))])
+        let metrics = context.metrics
         let deadline = monotonicSeconds() + (grace ?? context.config.drainSeconds)
-        while context.metrics.requestsInFlight > 0 && monotonicSeconds() < deadline {
-            usleep(10_000)
+        while metrics.requestsInFlight > 0 && monotonicSeconds() < deadline { usleep(10_000) }
+        let cancelled = context.jobs.cancelAll(reason: JobRegistry.shutdown)
+        if cancelled > 0 {
+            let end = monotonicSeconds() + Server.cancelSeconds
+            while (context.jobs.count > 0 || metrics.requestsInFlight > 0) && monotonicSeconds() < end { usleep(10_000) }
         }
-        let left = context.metrics.requestsInFlight
-        daemon.stop()
+        let left = metrics.requestsInFlight
+        let stuck = context.jobs.count
+        // MHD_stop_daemon joins every connection thread: not while one is still in a job.
+        if stuck == 0 { daemon.stop() }
         admin.stop()
-        context.log.event("stopped", [("unfinished", .int(left))])
+        context.log.event("stopped", [("unfinished", .int(left)), ("cancelled_jobs", .int(cancelled)),
+                                      ("jobs_left", .int(stuck))])
     }
 
     /// Runs until SIGTERM or SIGINT, then stops gracefully. Returns the exit code (0 after a clean stop).
@@ -122,6 +141,9 @@ public final class Server: @unchecked Sendable {
         }
         server.stop()
         LogSink.standardError.flush(seconds: 1)
+        // A job that did not end after its cancellation keeps its connection thread: the server
+        // is then kept (its deinit would join that thread) and the process exits around it.
+        if server.context.jobs.count > 0 { _ = Unmanaged.passRetained(server) }
         return 0
     }
 }

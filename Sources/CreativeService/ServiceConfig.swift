@@ -1,3 +1,5 @@
+import CreativeImaging
+
 /// How `serve` runs: where it listens, who may call it, and its limits.
 public struct ServiceConfig: Sendable {
     /// Address to bind: loopback unless told otherwise (`0.0.0.0` or `::` for every interface).
@@ -28,8 +30,13 @@ public struct ServiceConfig: Sendable {
     public var maxBodyBytes = 8 * 1024 * 1024
     /// Largest body of every other route in bytes (`/v1/select` JSON; bodies of GET routes are dropped).
     public var maxJSONBodyBytes = 16 * 1024
-    /// Bytes that buffered request bodies may hold at once, for the whole process (``MemoryBudget``).
+    /// Bytes that buffered request bodies and the decode memory of running jobs may hold at once,
+    /// for the whole process (``MemoryBudget``).
     public var memoryBudget = 128 * 1024 * 1024
+    /// Most decode memory one job may take (``JobLimits/memoryBudget``); over it: 422 `too_many_pixels`.
+    public var jobMemoryBudget = JobLimits.serviceMemoryBudget
+    /// Seconds one job (validate, render, process) may run; past it libvips stops it: 422 `timeout`.
+    public var jobTimeout = JobLimits.serviceTimeout
     /// Seconds a request waits for its share of the memory budget before 503 + `Retry-After`.
     public var budgetWait = 2.0
     /// Seconds a connection may stay idle while a body or an answer is under way.
@@ -52,8 +59,10 @@ public struct ServiceConfig: Sendable {
     /// Open data-plane connections per client address at most (0: no per-client cap). Behind a
     /// proxy every connection has the proxy's address: raise it to ``maxConnections`` there.
     public var maxConnectionsPerClient = 64
-    /// Seconds SIGTERM waits for in-flight requests before stopping anyway.
-    public var drainSeconds = 30.0
+    /// Seconds SIGTERM waits for in-flight requests; then running jobs are cancelled (503
+    /// `shutting_down`), and the process exits at most ``Server/cancelSeconds`` later. 25 s + 2 s
+    /// stays within Kubernetes' default 30 s grace, and within 40 s with a 5 s preStop hook.
+    public var drainSeconds = 25.0
     /// One JSON line per request on standard error.
     public var logRequests = true
 

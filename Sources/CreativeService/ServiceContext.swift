@@ -10,8 +10,10 @@ final class ServiceContext: @unchecked Sendable {
     let gate: JobGate
     let metrics: Metrics
     let log: RequestLog
-    /// The process-wide memory budget (request bodies now; decode memory may be charged to it too).
+    /// The process-wide memory budget: buffered request bodies and the decode memory of running jobs.
     let budget: MemoryBudget
+    /// Requests being handled (their jobs running or waiting), for a stop to cancel.
+    let jobs = JobRegistry()
     /// Deadlines of the data plane's and the admin listener's connections.
     let watch: ConnectionWatch
     let adminWatch: ConnectionWatch

@@ -19,15 +19,17 @@ public enum ServiceError: Error, Equatable, Sendable {
     case uriTooLong(limit: Int)
     /// 431 `header_fields_too_large`: the header section is over `limit` bytes.
     case headerFieldsTooLarge(limit: Int)
-    /// 503 `busy`: the memory budget for request bodies (`--memory-budget`) stayed full for
-    /// `--budget-wait` seconds; retry after `Retry-After` seconds.
+    /// 503 `busy`: the memory budget (`--memory-budget`: buffered bodies and the decode memory of
+    /// running jobs) stayed full for `--budget-wait` seconds; retry after `Retry-After` seconds.
     case memoryBusy(retryAfter: Int)
-    /// 422 with the code of the failure (`no_eligible_creative`, or a validation code such as
-    /// `corrupt_image`); `report` is the validation report of a rejected upload, when there is one.
+    /// 422 with the code of the failure (`no_eligible_creative`, a validation code such as
+    /// `corrupt_image`, or `timeout` for a job past `--job-timeout`); `report` is the validation report of a rejected upload, when there is one.
     case unprocessable(code: String, message: String, report: JSONValue?)
     /// 503 `busy`: every job slot and queue place is taken; retry after `Retry-After` seconds.
     case busy(retryAfter: Int)
-    /// 503 `shutting_down` or `not_ready`: the service is draining or cannot take work.
+    /// 503 `shutting_down` or `not_ready`: the service is draining (a job still running at the
+    /// drain limit is stopped with `shutting_down`) or cannot take work; `cancelled` for a job whose
+    /// client went away (an answer nobody reads).
     case unavailable(code: String, message: String)
     /// 500 `internal_error`: an unexpected failure (the image library failed on valid input).
     case internalError(String)
@@ -76,7 +78,7 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .payloadTooLarge(let limit): "the body is over this route's limit of \(limit) bytes"
         case .uriTooLong(let limit): "the request target is over \(limit) bytes"
         case .headerFieldsTooLarge(let limit): "the request's headers are over \(limit) bytes"
-        case .memoryBusy: "the memory budget for request bodies is taken; retry later"
+        case .memoryBusy: "the memory budget is taken; retry later"
         case .unprocessable(_, let message, _): message
         case .busy: "every job slot is taken; retry later"
         case .unavailable(_, let message): message

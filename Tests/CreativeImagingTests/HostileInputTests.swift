@@ -201,23 +201,42 @@ final class HostileInputTests: XCTestCase {
         XCTAssertThrowsError(try PNGStructure.idatStreamDamage(png, deadline: Deadline(seconds: 0))) {
             XCTAssertEqual($0 as? ImagingError, .timeout(seconds: 0))
         }
+        // A cancellation stops it too, long before the deadline.
+        let cancellation = Cancellation()
+        cancellation.cancel(reason: "shutdown")
+        XCTAssertThrowsError(try PNGStructure.idatStreamDamage(png, deadline: Deadline(seconds: 60, cancellation: cancellation))) {
+            XCTAssertEqual($0 as? ImagingError, .cancelled("shutdown"))
+        }
     }
 
-    // MARK: The process-wide pool (for the service)
+    // MARK: The process-wide budget (for the service)
 
-    func testMemoryPoolHoldsParallelJobsWithinItsCapacity() throws {
-        let pool = MemoryPool(capacity: 100)
-        let first = try pool.reserve(60)
-        XCTAssertThrowsError(try pool.reserve(41)) {
-            XCTAssertEqual($0 as? ImagingError, .overMemoryBudget(needed: 41, budget: 40))
+    func testMemoryBudgetHoldsParallelJobsWithinItsCapacity() throws {
+        let budget = MemoryBudget(capacity: 100)
+        XCTAssertTrue(budget.reserve(60, waitingUntil: 0))
+        XCTAssertFalse(budget.reserve(41, waitingUntil: 0), "over what is free: refused, nothing taken")
+        XCTAssertFalse(budget.reserve(101, waitingUntil: .infinity), "over the whole budget: refused at once")
+        XCTAssertTrue(budget.reserve(40, waitingUntil: 0))
+        XCTAssertEqual(budget.inUse, 100)
+        budget.release(60)
+        XCTAssertEqual(budget.inUse, 40)
+        XCTAssertEqual(budget.refused, 2)
+    }
+
+    func testACancelledJobStopsLikeOnePastItsDeadline() throws {
+        let cancellation = Cancellation()
+        let limits = JobLimits(timeout: 60, cancellation: cancellation)
+        let deadline = try XCTUnwrap(limits.startDeadline())
+        XCTAssertFalse(deadline.hasPassed)
+        XCTAssertTrue(cancellation.cancel(reason: "client_gone"))
+        XCTAssertFalse(cancellation.cancel(reason: "shutdown"), "the first reason stays")
+        XCTAssertThrowsError(try deadline.check()) {
+            XCTAssertEqual($0 as? ImagingError, .cancelled("client_gone"))
         }
-        var second: MemoryPool.Reservation? = try pool.reserve(40)
-        XCTAssertEqual(pool.inUse, 100)
-        first.release()
-        first.release()
-        XCTAssertEqual(pool.inUse, 40, "a release counts once")
-        second = nil
-        XCTAssertNil(second)
-        XCTAssertEqual(pool.inUse, 0, "a dropped reservation gives its bytes back")
+        let png = try Fixtures.png(try Fixtures.noise(960, 150))
+        XCTAssertThrowsError(try render(png, limits: JobLimits(cancellation: cancellation))) {
+            XCTAssertEqual(($0 as? ImagingError)?.code, "cancelled")
+        }
+        XCTAssertNil(JobLimits().startDeadline(), "no timeout and no cancellation: no deadline")
     }
 }

@@ -101,4 +101,22 @@ final class ServeBinaryTests: XCTestCase {
         kill(running.process.processIdentifier, SIGTERM)
         XCTAssertEqual(running.exitStatus(within: 10), 0)
     }
+
+    // The job limits are flags: bad values are usage errors (exit 64); good ones are logged at start.
+    func testJobLimitFlags() throws {
+        let base = ["serve", "--port", "0", "--admin-port", "0"]
+        for bad in [["--job-timeout", "0"], ["--job-timeout", "soon"], ["--drain-timeout", "-1"], ["--budget-wait", "x"],
+                    ["--job-memory-budget", "1024"],
+                    // The largest upload and the largest job's decode must fit in the budget together.
+                    ["--memory-budget", "\(64 << 20)"]] {
+            XCTAssertEqual(try runBinary(base + bad, environment: [:]), 64, bad.joined(separator: " "))
+        }
+        let running = try Fixture.startBinary(["--job-timeout", "2.5", "--drain-timeout", "3", "--job-memory-budget", "\(32 << 20)",
+                                               "--memory-budget", "\(40 << 20)"])
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
+        XCTAssertTrue(running.firstLine.contains(#""job_timeout":2.5"#), running.firstLine)
+        XCTAssertTrue(running.firstLine.contains(#""drain_seconds":3"#), running.firstLine)
+        XCTAssertTrue(running.firstLine.contains(#""job_memory_budget":\#(32 << 20)"#), running.firstLine)
+    }
 }

@@ -25,10 +25,14 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
  * small scratch buffer (nothing is kept) and checks that it ends with a right Adler-32.
  * Chunk CRCs are not checked here (walk them first). libvips before 8.15.3 tells libpng to
  * ignore the Adler-32, so damage in the compressed data that still inflates is otherwise
- * rendered. `deadline_ns` (CLOCK_MONOTONIC nanoseconds, 0 for none) stops the work: returns 2
+ * rendered. `deadline_ns` (CLOCK_MONOTONIC nanoseconds, 0 for none) stops the work, and so
+ * does `*cancelled` (raised with cpng_flag_raise from another thread; NULL for none): returns 2
  * then. Returns 1 when sound; else 0 with a sentence in `message`. */
 int cpng_idat_stream_check(const unsigned char *data, size_t length, unsigned long long deadline_ns,
-                           char *message, size_t message_size);
+                           const int *cancelled, char *message, size_t message_size);
+
+/* Raises a flag that cpng_idat_stream_check reads from another thread (an atomic store). */
+void cpng_flag_raise(int *flag);
 
 /* The profile size an iCCP chunk's data declares (the first four bytes of the profile,
  * inflated alone), or -1 when unreadable. Decoders allocate this size before inflating. */

@@ -2,12 +2,13 @@
 import Glibc
 #endif
 
-/// A pthread mutex with one condition variable, allocated once so its address never moves.
-final class Lock: @unchecked Sendable {
+/// A pthread mutex with one condition variable, allocated once so its address never moves
+/// (the service's gates, counters and watches use it too).
+package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -28,7 +29,7 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock.
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    package func locked<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -36,7 +37,7 @@ final class Lock: @unchecked Sendable {
 
     /// Waits (the lock must be held) until signalled or until `deadline` (monotonic seconds) passes.
     /// - Returns: false when the deadline passed.
-    func wait(until deadline: Double) -> Bool {
+    package func wait(until deadline: Double) -> Bool {
         var spec = timespec()
         spec.tv_sec = Int(deadline)
         spec.tv_nsec = Int((deadline - Double(Int(deadline))) * 1e9)
@@ -44,27 +45,12 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Wakes every waiter (call with the lock held or not).
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
-
-/// Starts a detached thread that runs `main` with `object` retained for it: `main` takes it back
-/// with `Unmanaged.fromOpaque(_:).takeRetainedValue()`. Returns false (and releases) when no
-/// thread could be made.
-func startDetachedThread(retaining object: AnyObject,
-                         _ main: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) -> Bool {
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(object).toOpaque()
-    guard pthread_create(&thread, nil, main, context) == 0 else {
-        Unmanaged<AnyObject>.fromOpaque(context).release()
-        return false
-    }
-    pthread_detach(thread)
-    return true
 }

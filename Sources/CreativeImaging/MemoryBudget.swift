@@ -1,12 +1,19 @@
-/// The process-wide memory budget, in bytes, for what requests hold while they are handled.
+/// The process-wide memory budget, in bytes, for what jobs and requests hold at once
+/// (DESIGN section 8): per-job limits (``JobLimits``) alone do not bound a process that runs many
+/// jobs at once.
 ///
-/// One budget for every kind of request memory: request bodies are charged as they are buffered
-/// (the whole `Content-Length` before the first byte is kept, a chunked body in steps as it
-/// grows) and released when the request ends. Decode memory (width x height x bands x bytes per
-/// band of an image that cannot stream) is meant to be charged to the same budget with
-/// ``reserve(_:waitingUntil:)`` before the decode and ``release(_:)`` after it, so that bodies
-/// and pixels together stay under one number. A request that cannot get its share before the
-/// deadline is refused with 503 and `Retry-After`, never queued without bound.
+/// The service charges one budget with every kind of memory a request holds: its body as it is
+/// buffered (the whole `Content-Length` before the first byte is kept, a chunked body in steps as
+/// it grows), and its job's decode memory (``ImageSource/decodeMemory(content:)``: width x height
+/// x bands x bytes per band of what cannot stream) before the decode; each is given back with
+/// ``release(_:)`` when done. A request that cannot get its share before the deadline is refused
+/// (the service answers 503 with `Retry-After`), never queued without bound.
+///
+/// ```swift
+/// guard budget.reserve(source.decodeMemory(content: placement.content), waitingUntil: monotonicSeconds() + 2)
+/// else { /* refuse: 503 */ }
+/// defer { budget.release(bytes) }
+/// ```
 public final class MemoryBudget: @unchecked Sendable {
     /// Bytes that may be held at once.
     public let capacity: Int
