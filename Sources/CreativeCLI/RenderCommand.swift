@@ -20,7 +20,8 @@ enum RenderCommand: Subcommand {
       --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output.
                     A regular file (also through a link) is replaced atomically; a FIFO, a
                     device or /dev/stdout is written directly
-      --product     banner (default) or interstitial: with --device, the output is the device's
+      --product     banner (default), companion (several files: picked by the companion rule) or
+                    interstitial: with --device, the output is the device's
                     whole screen in pixels, the artwork aspect fit and centred in its safe area
       --device NAME a device of the table, for example "iPhone 15" (instead of --slot/--scale)
       --orientation portrait (default) or landscape
@@ -51,7 +52,7 @@ enum RenderCommand: Subcommand {
         let limits = try JobLimitOptions.read(arguments)
 
         let (source, stem) = try pickSource(arguments.positionals, request: slot.pixels,
-                                            mode: SelectionMode.modes(for: product).contains(.adaptive) ? .adaptive : .fullScreen,
+                                            mode: SelectionMode.modes(for: product)[0],
                                             product: product, maxBytes: maxBytes, maxPixels: maxPixels)
         let output = arguments.value("--output") ?? "\(stem)-\(points)@\(TextFormat.scale(scale))x.\(format.fileExtension)"
         let bytes: [UInt8]

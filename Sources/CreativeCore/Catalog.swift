@@ -7,6 +7,8 @@ public enum SizeClass: String, Sendable {
     case standard
     /// Full-HD interstitial artwork (1080x1920, 1920x1080) for high-density phones.
     case fullHD = "full_hd"
+    /// @2x or @3x artwork of a standard size, for fixed slots (companions: 640x100, 960x150, ...).
+    case retina
 }
 
 /// One accepted upload size.

@@ -31,14 +31,7 @@ extension Guidance {
                 ("note", .string(Guidance.inlineNote)),
                 ("slots", .array(inline.map(Guidance.slotJSON))),
             ])),
-            ("formats", .object([
-                ("accepted", .array(ImageFormat.allCases.map { .string($0.rawValue) })),
-                ("static_only", .bool(true)),
-                ("weight_guideline_bytes", .int(Catalog.weightGuidelineBytes)),
-                ("max_bytes", .int(Catalog.defaultMaxBytes)),
-                ("max_pixels", .int(Catalog.defaultMaxPixels)),
-                ("note", .string(Guidance.formatsNote)),
-            ])),
+            ("formats", Guidance.formatsJSON),
         ])
     }
 
