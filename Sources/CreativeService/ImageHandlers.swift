@@ -12,7 +12,7 @@ enum ImageHandlers {
         try request.query.check(allowed: ["filename", "product"])
         let name = try fileName(request.query.value("filename"))
         let product = try request.query.product()
-        let report = try context.runJob(request, memory: { decodeMemory(request.body) }) { job throws(ServiceError) in
+        let report = try context.runJob(request, memory: { decodeMemory(request.body, product: product) }) { job throws(ServiceError) in
             let report = Validator.validate(request.body, fileName: name,
                                             limits: ValidationLimits(job: job.limits, product: product))
             try checkTimeout(report)
@@ -104,11 +104,12 @@ enum ImageHandlers {
     /// (nothing is decoded): the most of the strict decode's (``ImageSource/strictDecodeMemory``,
     /// which validate runs and a failed render may run) and, when `content` is given, the render's
     /// or, for `process`, the full-size decode's (``ImageSource/decodeMemory(content:)``). 0 for
-    /// what cannot be opened or is not a size the catalog accepts: such a creative is refused
+    /// what cannot be opened or is not a size the product accepts: such a creative is refused
     /// without decoding.
-    static func decodeMemory(_ body: [UInt8], content: ((ImageSource) -> PixelSize?)? = nil) -> Int {
+    static func decodeMemory(_ body: [UInt8], product: Product = .defaultProduct,
+                             content: ((ImageSource) -> PixelSize?)? = nil) -> Int {
         guard !body.isEmpty, let source = try? ImageSource(bytes: body) else { return 0 }
-        let strict = Catalog.entry(for: source.displayedSize) != nil ? source.strictDecodeMemory : 0
+        let strict = product.entry(for: source.displayedSize) != nil ? source.strictDecodeMemory : 0
         guard let content else { return strict }
         return max(strict, source.decodeMemory(content: content(source)))
     }
