@@ -80,6 +80,13 @@ final class CompanionProductCommandTests: XCTestCase {
                                 "--output", "t.png"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.text.contains("2184x270 artwork shown at 1456x180 from (0,0)"), run.text)
+        // --device: the device's standard slot instead of --slot and --scale.
+        let device = try Tool.run(["render", phone, tablet, "--product", "companion", "--device", "iPhone SE",
+                                   "--output", "d.png"], in: folder)
+        XCTAssertEqual(device.status, 0, device.stderr)
+        XCTAssertTrue(device.text.contains("640x100 px (slot 320x50 pt @2x), 960x150 artwork shown at 640x100"), device.text)
+        XCTAssertEqual(try Tool.run(["render", phone, "--product", "companion", "--device", "iPhone SE", "--scale", "3"],
+                                    in: folder).status, 64)
         let letterboxed = try Tool.run(["render", phone, "--product", "companion", "--slot", "728x90", "--scale", "2",
                                         "--output", "l.png"], in: folder)
         XCTAssertEqual(letterboxed.status, 0, letterboxed.stderr)
