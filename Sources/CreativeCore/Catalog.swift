@@ -31,6 +31,12 @@ public struct CatalogEntry: Sendable, Hashable {
 
     /// Strip or rectangle.
     public var shape: Shape { size.shape }
+
+    /// The fields every guidance JSON lists a size with: `size`, `width`, `height`, `class`.
+    public var jsonFields: [(String, JSONValue)] {
+        [("size", .string(size.description)), ("width", .int(size.width)), ("height", .int(size.height)),
+         ("class", .string(sizeClass.rawValue))]
+    }
 }
 
 /// The banner catalog (``Product/banner``) and the rules every product shares: weight, file and

@@ -12,6 +12,24 @@ public enum GuidanceFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// The guidance of a product other than banners, in its three formats.
+protocol ProductGuidance {
+    var json: JSONValue { get }
+    func markdown() -> String
+    func html() -> String
+}
+
+extension ProductGuidance {
+    /// The document in a format: JSON (one line and a line break), Markdown or HTML.
+    func render(_ format: GuidanceFormat) -> String {
+        switch format {
+        case .json: json.serialized() + "\n"
+        case .markdown: markdown()
+        case .html: html()
+        }
+    }
+}
+
 /// What an advertiser needs to upload the right files, computed from the one catalog,
 /// device table and rule set, so the dashboard never says something the renderer does not do.
 public struct Guidance: Sendable {

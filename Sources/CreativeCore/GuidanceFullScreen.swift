@@ -1,7 +1,7 @@
 /// Guidance for a full-screen product (interstitials): its sizes with their safe area and close
 /// zone, the close button, and what every device and orientation shows. JSON, Markdown and HTML
 /// are built from the same rows.
-struct FullScreenGuidance {
+struct FullScreenGuidance: ProductGuidance {
     let guidance: Guidance
 
     init(_ guidance: Guidance) { self.guidance = guidance }
@@ -21,14 +21,6 @@ struct FullScreenGuidance {
             + "device and orientation that shows the size)."
     }
 
-    func render(_ format: GuidanceFormat) -> String {
-        switch format {
-        case .json: json.serialized() + "\n"
-        case .markdown: markdown()
-        case .html: html()
-        }
-    }
-
     /// The slots that show a size.
     func slots(showing size: PixelSize) -> [SlotAssignment] { guidance.fullScreen.filter { $0.artwork == size } }
 
@@ -37,11 +29,7 @@ struct FullScreenGuidance {
             ("schema_version", .int(Guidance.schemaVersion)),
             ("product", .string(product.rawValue)),
             ("sizes", .array(product.entries.map { entry in
-                .object([
-                    ("size", .string(entry.size.description)),
-                    ("width", .int(entry.size.width)),
-                    ("height", .int(entry.size.height)),
-                    ("class", .string(entry.sizeClass.rawValue)),
+                .object(entry.jsonFields + [
                     ("orientation", .string(entry.size.height > entry.size.width ? "portrait" : "landscape")),
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),

@@ -4,11 +4,7 @@ extension Guidance {
         .object([
             ("schema_version", .int(Guidance.schemaVersion)),
             ("sizes", .array(Catalog.entries.map { entry in
-                .object([
-                    ("size", .string(entry.size.description)),
-                    ("width", .int(entry.size.width)),
-                    ("height", .int(entry.size.height)),
-                    ("class", .string(entry.sizeClass.rawValue)),
+                .object(entry.jsonFields + [
                     ("shape", .string(entry.shape.rawValue)),
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),

@@ -1,7 +1,7 @@
 /// Guidance for a product with a fixed standard slot per device class (companions): its sizes,
 /// the slot rule, the selection rule, and what the standard slot of every device shows. JSON,
 /// Markdown and HTML are built from the same rows.
-struct StandardSlotGuidance {
+struct StandardSlotGuidance: ProductGuidance {
     let guidance: Guidance
 
     init(_ guidance: Guidance) { self.guidance = guidance }
@@ -26,14 +26,6 @@ struct StandardSlotGuidance {
         + "the slot's pixel size), else the largest; then catalog order. It is shown whole (aspect fit): never stretched, "
         + "never cropped; the rest of the slot is letterbox."
 
-    func render(_ format: GuidanceFormat) -> String {
-        switch format {
-        case .json: json.serialized() + "\n"
-        case .markdown: markdown()
-        case .html: html()
-        }
-    }
-
     /// The slots that show a size.
     func slots(showing size: PixelSize) -> [SlotAssignment] { guidance.standard.filter { $0.artwork == size } }
 
@@ -45,11 +37,7 @@ struct StandardSlotGuidance {
             ("schema_version", .int(Guidance.schemaVersion)),
             ("product", .string(product.rawValue)),
             ("sizes", .array(product.entries.map { entry in
-                .object([
-                    ("size", .string(entry.size.description)),
-                    ("width", .int(entry.size.width)),
-                    ("height", .int(entry.size.height)),
-                    ("class", .string(entry.sizeClass.rawValue)),
+                .object(entry.jsonFields + [
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),
                     ("retina_of", .optional(entry.retinaOf?.description)),

@@ -14,16 +14,9 @@ final class CompanionProductCommandTests: XCTestCase {
 
     private let sizes = ["320x50", "640x100", "960x150", "728x90", "1456x180", "2184x270"]
 
-    private func artwork(_ size: String) throws -> String {
-        let parsed = try PixelSize(parsing: size)
-        let url = folder.appendingPathComponent("c\(size).png")
-        try Data(try Fixtures.pngSolid(parsed.width, parsed.height)).write(to: url)
-        return url.path
-    }
+    private func artwork(_ size: String) throws -> String { try Fixtures.solidArtwork(size, in: folder) }
 
-    private func object(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
+    private func object(_ text: String) throws -> [String: Any] { try Fixtures.object(text) }
 
     private func pixels(_ url: URL) throws -> PixelReader {
         try PixelReader(try ImageSource(bytes: [UInt8](Data(contentsOf: url))).header)
