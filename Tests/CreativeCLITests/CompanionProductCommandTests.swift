@@ -171,4 +171,35 @@ final class CompanionProductCommandTests: XCTestCase {
         XCTAssertEqual(try Tool.run(["prompt", "--product", "companion", "--size", "640x100"]).status, 0)
         XCTAssertEqual(try Tool.run(["prompt", "--product", "companion", "--size", "1320x204"]).status, 64)
     }
+
+    /// Adding the companion product changes no banner or interstitial output: SHA-256 of what the
+    /// commands printed (and, for `process`, of each render's and the preview's checksum) before
+    /// companions existed. Guidance HTML and the validation report are left out: other work changes them.
+    func testBannerAndInterstitialOutputsAreUnchanged() throws {
+        let expected: [([String], String)] = [
+            (["guidance", "--product", "banner", "--format", "json"], "636b7e68861457b402c6cf0a05476fecba411458235dd3ed9547cc63e9938e64"),
+            (["guidance", "--product", "banner", "--format", "markdown"], "5bcb05e63d127552116595e47ff0b0282dda2b9b42d02b8f56b2db226390fd36"),
+            (["prompt", "--product", "banner", "--json"], "368395c39c72e9ec838923ca482b7bdf211e3b7d695ca4759f48cb13eef5b08e"),
+            (["guidance", "--product", "interstitial", "--format", "json"], "54f7583157f5e4e531ad300f88d869696c81405f8bf4ebd2fb862565f39cf431"),
+            (["guidance", "--product", "interstitial", "--format", "markdown"], "01963174993f02b66a967660af433d89d8dc8783d4453a7c79b4a869bc1f0c02"),
+            (["prompt", "--product", "interstitial", "--json"], "9b17538cd6bd8da44e798592ee0eef02a0956a74eb0fc431e938b96377bcea9b"),
+            (["select", "--width", "1179", "--height", "184", "--json", "960x150", "1320x204", "2184x270", "320x50", "300x250"],
+             "e1e1b3dfffd4eb8cec29402d460e4b2b6f3700069613446976c162fc81fd02fe"),
+            (["render", "--slot", "390x61", "--scale", "3", "--output", "-"], "c597d5dfb09260f0b6454313295085769862efc68706b99c96d7fdf301a2131f"),
+        ]
+        for (arguments, sha) in expected {
+            let run = try Tool.run(arguments)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(Checksum.sha256(run.stdout), sha, arguments.joined(separator: " "))
+        }
+        let out = folder.appendingPathComponent("banner")
+        let run = try Tool.run(["process", Tool.artwork960x150.path, "--output-dir", out.path, "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let manifest = try object(run.text)
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        let preview = try XCTUnwrap(manifest["preview"] as? [String: Any])
+        let listing = renders.map { "\($0["file"] as? String ?? "") \($0["sha256"] as? String ?? "")\n" }.joined()
+            + "preview.png \(preview["sha256"] as? String ?? "")\n"
+        XCTAssertEqual(Checksum.sha256(Array(listing.utf8)), "4ad87c282eaa148b6bc8c9d4e2b0e84bb1d67848d0b6a333c94c9159f87a47f6")
+    }
 }
