@@ -31,7 +31,7 @@ public struct RankedCandidate: Sendable {
     public let size: PixelSize
     /// Whether the mode may pick it at all (anchored modes exclude rectangles).
     public let eligible: Bool
-    /// The mode's score: `|ln(ratio / slot ratio)|` (adaptive, lower wins),
+    /// The mode's score: `|ln(ratio / slot ratio)|` (adaptive, full screen, standard slot; lower wins),
     /// the fitted area in pixels (inline, higher wins), or the width (legacy).
     public let score: Double
     /// Why it was excluded, when it was.

@@ -30,13 +30,29 @@ enum ImageHandlers {
     /// Query parameters of a render, as the CLI's flags: `slot=WxH` (points, required), `scale`,
     /// `background`, `format`, `enlarge=false` (the CLI's `--no-enlarge`); or, with
     /// `product=interstitial`, `device=NAME&orientation=portrait|landscape` instead of `slot` and
-    /// `scale`: the device's whole screen, the artwork fitted in its safe area.
+    /// `scale`: the device's whole screen, the artwork fitted in its safe area; with
+    /// `product=companion`, `device=NAME` instead of `slot` and `scale`: the device's standard slot.
     static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
         try query.check(allowed: ["slot", "scale", "background", "format", "enlarge", "product", "device", "orientation"])
         let product = try query.product()
         let fullScreen = try query.fullScreenSlot()
         let format = try query.choice("format", OutputFormat.self) ?? .png
         let enlarge = try query.bool("enlarge") ?? true
+        if product.slotRule == .fixedStandardSlot, let device = try query.device() {
+            // A companion's device: its fixed standard slot stands for slot and scale.
+            guard query.value("slot") == nil, query.value("scale") == nil, query.value("orientation") == nil else {
+                throw .badRequest("give either slot and scale or device, not both; a \(product) slot has no orientation")
+            }
+            guard let standard = DeviceSlot.standard(device, product: product) else {
+                throw .badRequest("\(product) has no standard slot for \(device.name)")
+            }
+            do {
+                return try RenderSettings(slot: standard.slot.points, scale: standard.slot.scale, format: format,
+                                          background: query.value("background"), enlarge: enlarge)
+            } catch {
+                throw .badRequest(TextFormat.clipped(error.description, 120))
+            }
+        }
         let settings: RenderSettings
         if let fullScreen {
             guard product.slotRule == .fullScreenSafeArea else {

@@ -99,5 +99,10 @@ final class InterstitialRouteTests: XCTestCase {
         XCTAssertEqual((select.json?["winner"] as? [String: Any])?["size"] as? String, "1456x180")
         XCTAssertEqual(select.json?["mode"] as? String, "standard_slot")
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?product=companion").json?["product"] as? String, "companion")
+        let render = HTTPClient.request(port, "POST", "/v1/render?product=companion&device=iPad%20Air", body: try png(960, 150))
+        XCTAssertEqual(render.status, 200)
+        XCTAssertEqual(try ImageSource(bytes: render.body).displayedSize, PixelSize(width: 1456, height: 180))
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/render?product=companion&device=iPad%20Air&scale=3",
+                                          body: try png(960, 150)).status, 400)
     }
 }
