@@ -5,9 +5,10 @@ enum GuidanceCommand: Subcommand {
     static let name = "guidance"
     static let summary = "sizing guidance for advertisers (json, markdown or html)"
     static let usage = """
-    usage: creative-tool guidance [--format json|markdown|html] [--product banner|interstitial]
+    usage: creative-tool guidance [--format json|markdown|html] [--product \(Product.names)]
       --format   json (default, for the dashboard backend), markdown, or html (one self-contained page)
-      --product  banner (default) or interstitial (sizes with safe area and close zone, every screen)
+      --product  banner (default), interstitial (sizes with safe area and close zone, every screen)
+                 or companion (sizes, the standard slot of every device and what it shows)
     """
     static let options: Set<String> = ["--format", "--product"]
     static let flags: Set<String> = []

@@ -73,6 +73,13 @@ enum Inputs {
     /// `--device NAME` (required) and `--orientation portrait|landscape` (default portrait): a
     /// full-screen slot of the device table.
     static func fullScreenSlot(_ arguments: ParsedArguments) throws(CLIError) -> DeviceSlot {
+        let device = try device(arguments)
+        let orientation = try arguments.choice("--orientation", Orientation.self) ?? .portrait
+        return DeviceSlot.fullScreen(device, orientation)
+    }
+
+    /// `--device NAME` (required): a device of the table.
+    static func device(_ arguments: ParsedArguments) throws(CLIError) -> Device {
         guard let name = arguments.value("--device") else {
             throw .usage("--device NAME is required; one of: \(Devices.all.map(\.name).joined(separator: ", "))")
         }
@@ -80,11 +87,10 @@ enum Inputs {
             throw .usage("--device '\(TextFormat.clipped(name))' is not in the device table; one of: "
                          + Devices.all.map(\.name).joined(separator: ", "))
         }
-        let orientation = try arguments.choice("--orientation", Orientation.self) ?? .portrait
-        return DeviceSlot.fullScreen(device, orientation)
+        return device
     }
 
-    /// `--product banner|interstitial`, default ``Product/defaultProduct``.
+    /// `--product banner|interstitial|companion`, default ``Product/defaultProduct``.
     static func product(_ arguments: ParsedArguments) throws(CLIError) -> Product {
         try arguments.choice("--product", Product.self) ?? .defaultProduct
     }

@@ -7,13 +7,14 @@ enum ProcessCommand: Subcommand {
     static let summary = "validate a creative, render it into every device slot it serves, write a manifest"
     static let usage = """
     usage: creative-tool process FILE --output-dir DIR [--json] [--max-bytes N] [--max-pixels N]
-                                 [--product banner|interstitial] [--timeout S] [--memory-budget MIB]
+                                 [--product \(Product.names)] [--timeout S] [--memory-budget MIB]
       FILE          the creative ('-' reads standard input)
       --output-dir  the folder to write; it appears whole or not at all. An existing folder is
                     replaced only when empty or written by an earlier process run, and never
                     when it holds the input (else exit 1, output_dir_not_ours, nothing changed)
       --json        print the manifest on standard output
-      --product     banner (default) or interstitial: every device screen and orientation the
+      --product     banner (default), companion (the standard slot of every device the
+                    artwork is picked for) or interstitial: every device screen and orientation the
                     artwork is picked for, and the close zone in the manifest
     \(JobLimitOptions.usage)
     Valid: one PNG per device slot the creative is picked for, preview.png, manifest.json; exit 0.

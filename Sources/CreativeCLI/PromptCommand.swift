@@ -8,10 +8,11 @@ enum PromptCommand: Subcommand {
     static let summary = "the copyable AI image-generator prompt for banner artwork"
     static let usage = """
     usage: creative-tool prompt [--size WxH] [--brand T] [--headline T] [--cta T] [--colors T] [--json]
-                                [--product banner|interstitial]
+                                [--product \(Product.names)]
       --size WxH     an accepted size (default: one prompt per Retina size: \(sizesText(Catalog.adaptiveSizes));
                      interstitials: one per interstitial size)
-      --product      banner (default) or interstitial (the prompt also keeps the close button's
+      --product      banner (default), companion (one prompt per recommended companion size)
+                     or interstitial (the prompt also keeps the close button's
                      corner clear, in exact pixels)
       --brand T      the advertiser's name (the prompt leaves room for the logo; it never draws it)
       --headline T   the headline, to appear verbatim
@@ -23,6 +24,7 @@ enum PromptCommand: Subcommand {
     Text is inserted exactly as given. Without --headline and --cta the prompt asks for no text at all.
     accepted sizes: \(sizesText(Catalog.entries.map(\.size)))
     interstitial sizes: \(sizesText(Product.interstitial.sizes))
+    companion sizes: \(sizesText(Product.companion.sizes))
     """
     static let options: Set<String> = ["--size", "--brand", "--headline", "--cta", "--colors", "--product"]
     static let flags: Set<String> = ["--json"]

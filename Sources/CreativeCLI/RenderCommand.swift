@@ -20,9 +20,11 @@ enum RenderCommand: Subcommand {
       --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output.
                     A regular file (also through a link) is replaced atomically; a FIFO, a
                     device or /dev/stdout is written directly
-      --product     banner (default) or interstitial: with --device, the output is the device's
+      --product     banner (default), companion (several files: picked by the companion rule) or
+                    interstitial: with --device, the output is the device's
                     whole screen in pixels, the artwork aspect fit and centred in its safe area
-      --device NAME a device of the table, for example "iPhone 15" (instead of --slot/--scale)
+      --device NAME a device of the table, for example "iPhone 15" (instead of --slot/--scale);
+                    companions: the device's standard slot (phones 320x50 pt, iPads 728x90 pt)
       --orientation portrait (default) or landscape
     \(JobLimitOptions.usage)
     """
@@ -33,11 +35,17 @@ enum RenderCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let product = try Inputs.product(arguments)
-        if arguments.value("--device") != nil || arguments.value("--orientation") != nil {
+        let standardSlot = try standardSlot(arguments, product: product)
+        if standardSlot == nil, arguments.value("--device") != nil || arguments.value("--orientation") != nil {
             return try runFullScreen(arguments, product: product)
         }
-        guard let points = try arguments.size("--slot") else { throw .usage("--slot WxH is required") }
-        let scale = try arguments.double("--scale") ?? 1
+        let points: PixelSize, scale: Double
+        if let standardSlot {
+            (points, scale) = (standardSlot.slot.points, standardSlot.slot.scale)
+        } else {
+            guard let given = try arguments.size("--slot") else { throw .usage("--slot WxH is required") }
+            (points, scale) = (given, try arguments.double("--scale") ?? 1)
+        }
         let format = try arguments.choice("--format", OutputFormat.self) ?? .png
         let settings: RenderSettings
         do {
@@ -51,7 +59,7 @@ enum RenderCommand: Subcommand {
         let limits = try JobLimitOptions.read(arguments)
 
         let (source, stem) = try pickSource(arguments.positionals, request: slot.pixels,
-                                            mode: SelectionMode.modes(for: product).contains(.adaptive) ? .adaptive : .fullScreen,
+                                            mode: SelectionMode.modes(for: product)[0],
                                             product: product, maxBytes: maxBytes, maxPixels: maxPixels)
         let output = arguments.value("--output") ?? "\(stem)-\(points)@\(TextFormat.scale(scale))x.\(format.fileExtension)"
         let bytes: [UInt8]
@@ -68,6 +76,20 @@ enum RenderCommand: Subcommand {
                 + "\(bytes.count) bytes")
         }
         return ExitCode.success
+    }
+
+    /// `--device NAME` for a product with a fixed standard slot (companions): that device's slot;
+    /// nil for the other products or without `--device`.
+    private static func standardSlot(_ arguments: ParsedArguments, product: Product) throws(CLIError) -> DeviceSlot? {
+        guard product.slotRule == .fixedStandardSlot, arguments.value("--device") != nil else { return nil }
+        for other in ["--slot", "--scale", "--orientation"] where arguments.value(other) != nil {
+            throw .usage("\(other) is not for --device with --product \(product): the slot is fixed per device")
+        }
+        let device = try Inputs.device(arguments)
+        guard let slot = DeviceSlot.standard(device, product: product) else {
+            throw .usage("\(product) has no standard slot for \(device.name)")
+        }
+        return slot
     }
 
     /// `render --product interstitial --device NAME --orientation O`: the whole screen in pixels,

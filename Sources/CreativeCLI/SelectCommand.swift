@@ -6,14 +6,15 @@ enum SelectCommand: Subcommand {
     static let name = "select"
     static let summary = "pick the creative the ad server serves for a slot"
     static let usage = """
-    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy|full_screen]
-                                [--product banner|interstitial] CANDIDATE... [--json]
+    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy|full_screen|standard_slot]
+                                [--product \(Product.names)] CANDIDATE... [--json]
       --width PX    screen (slot) width in pixels
       --height PX   banner height (adaptive) or max height (inline) in pixels; for
                     interstitials the safe area's height
       --mode        adaptive (default with --height), inline, or legacy (default without);
-                    interstitials: full_screen (the only one)
-      --product     banner (default) or interstitial
+                    interstitials: full_screen (the only one); companions: standard_slot
+      --product     banner (default), interstitial, or companion (mode standard_slot: the
+                    closest aspect ratio, then the sharpest artwork that needs no upscaling)
       CANDIDATE     an image file or a size WxH
     """
     static let options: Set<String> = ["--width", "--height", "--mode", "--max-pixels", "--product"]
@@ -59,7 +60,7 @@ enum SelectCommand: Subcommand {
 
     private static func scoreText(_ score: Double, mode: SelectionMode) -> String {
         switch mode {
-        case .adaptive, .fullScreen: "aspect distance \(JSONValue.double(score).serialized())"
+        case .adaptive, .fullScreen, .standardSlot: "aspect distance \(JSONValue.double(score).serialized())"
         case .inline: "shown area \(Int(score)) px"
         case .legacy: "width \(Int(score)) px"
         }

@@ -8,6 +8,7 @@ enum SlotCommand: Subcommand {
     usage: creative-tool slot --width W [--screen-height H] [--rule qartvelo|google]
                               [--inline [--max-height H]] [--scale N] [--json]
            creative-tool slot --product interstitial --device NAME --orientation portrait|landscape [--json]
+           creative-tool slot --product companion --device NAME [--json]
       --width W          container width in points
       --screen-height H  screen height in points (anchored: caps the banner at 15% of it)
       --rule             qartvelo (default, the SDK's own rule) or google (an estimate)
@@ -18,14 +19,20 @@ enum SlotCommand: Subcommand {
                          table minus its safe-area insets, with the close button's square
       --device NAME      a device of the table (interstitial), for example "iPhone 15"
       --orientation      portrait (default) or landscape (interstitial)
+                         companion: the device's fixed standard slot (phones 320x50 pt, iPads
+                         728x90 pt) at its scale, the same in both orientations
     """
     static let options: Set<String> = ["--width", "--screen-height", "--rule", "--max-height", "--scale",
                                        "--product", "--device", "--orientation"]
     static let flags: Set<String> = ["--inline", "--json"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        if try Inputs.product(arguments).slotRule == .fullScreenSafeArea {
+        let product = try Inputs.product(arguments)
+        if product.slotRule == .fullScreenSafeArea {
             return try runFullScreen(arguments)
+        }
+        if product.slotRule == .fixedStandardSlot {
+            return try runStandard(arguments, product: product)
         }
         if arguments.value("--device") != nil || arguments.value("--orientation") != nil {
             throw .usage("--device and --orientation are for --product interstitial")
@@ -75,6 +82,27 @@ enum SlotCommand: Subcommand {
             + "interstitial, \(deviceSlot.device.name) \(deviceSlot.orientation.rawValue): screen \(deviceSlot.screenPoints) pt "
             + "(\(deviceSlot.screenPixels) px) minus insets top \(insets.top), left \(insets.left), bottom \(insets.bottom), "
             + "right \(insets.right) pt; safe area at (\(area.x),\(area.y)) px; close button \(CloseButton.square(in: deviceSlot)) px")
+        return ExitCode.success
+    }
+
+    /// The fixed standard slot of one device (companions).
+    private static func runStandard(_ arguments: ParsedArguments, product: Product) throws(CLIError) -> Int32 {
+        for banner in ["--width", "--screen-height", "--rule", "--max-height", "--scale", "--orientation"]
+        where arguments.value(banner) != nil {
+            throw .usage("\(banner) is not for \(product) slots; the slot is fixed per device: give --device NAME")
+        }
+        if arguments.flag("--inline") { throw .usage("--inline is for banner slots") }
+        let device = try Inputs.device(arguments)
+        guard let deviceSlot = DeviceSlot.standard(device, product: product) else {
+            throw .usage("\(product) has no standard slot for \(device.name)")
+        }
+        if arguments.flag("--json") {
+            try Streams.outLine(SizingJSON.standard(deviceSlot).serialized())
+            return ExitCode.success
+        }
+        try Streams.outLine("\(deviceSlot.slot.points) pt @\(TextFormat.scale(deviceSlot.slot.scale))x = "
+            + "\(deviceSlot.slot.pixels) px, \(product) standard slot, \(device.name) (\(device.deviceClass.rawValue), "
+            + "both orientations)")
         return ExitCode.success
     }
 

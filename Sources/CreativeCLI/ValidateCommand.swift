@@ -7,12 +7,12 @@ enum ValidateCommand: Subcommand {
     static let summary = "check uploaded creatives: format, size, damage, animation, colour, weight"
     static let usage = """
     usage: creative-tool validate FILE... [--json] [--max-bytes N] [--max-pixels N]
-                                  [--product banner|interstitial] [--timeout S] [--memory-budget MIB]
+                                  [--product \(Product.names)] [--timeout S] [--memory-budget MIB]
       FILE          a creative; '-' reads standard input
       --json        one JSON report per file, one per line, on standard output
       --max-bytes   largest accepted file (default 2097152, 2 MiB)
       --max-pixels  largest accepted width x height, from the header (default 50000000)
-      --product     whose sizes are accepted: banner (default) or interstitial
+      --product     whose sizes are accepted: banner (default), interstitial or companion
     \(JobLimitOptions.usage)
     exit: 0 when every file is valid, 1 when any is rejected, 64 on usage errors
     """

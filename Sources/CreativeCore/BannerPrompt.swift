@@ -158,7 +158,7 @@ public enum BannerPrompt {
     static func servedSlots(for entry: CatalogEntry, assignments: [SlotAssignment]) -> [String] {
         guard !assignments.isEmpty else {
             if let base = entry.retinaOf {
-                return ["\(base) pt slots at 3x"]
+                return ["\(base) pt slots at \(entry.size.width / base.width)x"]
             }
             return ["\(entry.size) pt slots"]
         }
@@ -167,6 +167,7 @@ public enum BannerPrompt {
             if slot.sizing == .fullScreen {
                 return "\(slot.device.name) \(slot.orientation.rawValue) full screen \(slot.screenPoints) pt"
             }
+            if slot.sizing == .standard { return "\(slot.device.name) \(slot.slot.points) pt" }
             let inline = slot.sizing == .inline ? " inline" : ""
             return "\(slot.device.name) \(slot.orientation.rawValue)\(inline) \(slot.slot.points) pt"
         }

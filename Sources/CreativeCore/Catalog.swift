@@ -7,6 +7,8 @@ public enum SizeClass: String, Sendable {
     case standard
     /// Full-HD interstitial artwork (1080x1920, 1920x1080) for high-density phones.
     case fullHD = "full_hd"
+    /// @2x or @3x artwork of a standard size, for fixed slots (companions: 640x100, 960x150, ...).
+    case retina
 }
 
 /// One accepted upload size.
@@ -29,6 +31,12 @@ public struct CatalogEntry: Sendable, Hashable {
 
     /// Strip or rectangle.
     public var shape: Shape { size.shape }
+
+    /// The fields every guidance JSON lists a size with: `size`, `width`, `height`, `class`.
+    public var jsonFields: [(String, JSONValue)] {
+        [("size", .string(size.description)), ("width", .int(size.width)), ("height", .int(size.height)),
+         ("class", .string(sizeClass.rawValue))]
+    }
 }
 
 /// The banner catalog (``Product/banner``) and the rules every product shares: weight, file and

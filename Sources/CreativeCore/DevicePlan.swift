@@ -13,6 +13,9 @@ public struct DeviceSlot: Sendable, Hashable {
         case inline
         /// The whole screen; the artwork sits in the safe area (``slot``).
         case fullScreen = "full_screen"
+        /// A fixed standard slot of the device's class (companions), the same in both
+        /// orientations: stored as portrait, named `any`.
+        case standard
     }
 
     public init(device: Device, orientation: Orientation, slot: Slot, sizing: Sizing) {
@@ -32,6 +35,17 @@ public struct DeviceSlot: Sendable, Hashable {
                                      scale: device.scale),
                           sizing: .fullScreen)
     }
+
+    /// The fixed standard slot of a product (``Product/standardSlotPoints``) on a device, at its
+    /// scale; nil when the product has none for the device's class.
+    public static func standard(_ device: Device, product: Product) -> DeviceSlot? {
+        guard let points = product.standardSlotPoints[device.deviceClass] else { return nil }
+        return DeviceSlot(device: device, orientation: .portrait, slot: Slot(points: points, scale: device.scale),
+                          sizing: .standard)
+    }
+
+    /// `portrait`, `landscape`, or `any` for a standard slot (the same in both orientations).
+    public var orientationName: String { sizing == .standard ? "any" : orientation.rawValue }
 
     /// The screen in points for this orientation.
     public var screenPoints: PixelSize {
@@ -59,11 +73,13 @@ public struct DeviceSlot: Sendable, Hashable {
     }
 
     /// A stable short name: `iphone-14-portrait-390x60@3x`; full screen:
-    /// `iphone-15-portrait-fullscreen-393x852@3x` (the screen in points).
+    /// `iphone-15-portrait-fullscreen-393x852@3x` (the screen in points); standard slot:
+    /// `iphone-15-standard-320x50@3x`.
     public var identifier: String {
         let name = device.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
         let scale = TextFormat.scale(slot.scale)
         if sizing == .fullScreen { return "\(name)-\(orientation.rawValue)-fullscreen-\(screenPoints)@\(scale)x" }
+        if sizing == .standard { return "\(name)-standard-\(slot.points)@\(scale)x" }
         return "\(name)-\(orientation.rawValue)-\(sizing == .inline ? "inline-" : "")\(slot.points)@\(scale)x"
     }
 }
@@ -82,7 +98,7 @@ extension SlotAssignment {
     public var jsonFields: [(String, JSONValue)] {
         [
             ("device", .string(deviceSlot.device.name)),
-            ("orientation", .string(deviceSlot.orientation.rawValue)),
+            ("orientation", .string(deviceSlot.orientationName)),
             ("sizing", .string(deviceSlot.sizing.rawValue)),
             ("slot_points", .string(deviceSlot.slot.points.description)),
             ("scale", .double(deviceSlot.slot.scale)),
@@ -143,6 +159,7 @@ public enum DevicePlan {
         case .anchored: .adaptive
         case .inline: .inline
         case .fullScreen: .fullScreen
+        case .standard: .standardSlot
         }
         guard let result = try? Selection.select(candidates, mode: mode, width: pixels.width, height: pixels.height,
                                                  product: product)
@@ -168,6 +185,21 @@ public enum DevicePlan {
             guard let artwork = pick(candidates, for: deviceSlot, product: product) else { return nil }
             return SlotAssignment(deviceSlot: deviceSlot, artwork: artwork,
                                   placement: fullScreenPlacement(artwork, in: deviceSlot))
+        }
+    }
+
+    /// Every device of the table with the product's fixed standard slot (one per device: the slot
+    /// is the same in both orientations).
+    public static func standardSlots(product: Product = .companion) -> [DeviceSlot] {
+        Devices.all.compactMap { DeviceSlot.standard($0, product: product) }
+    }
+
+    /// For each standard slot, the candidate the product's rule picks, aspect fit into the slot.
+    public static func standardAssignments(candidates: [PixelSize], product: Product = .companion) -> [SlotAssignment] {
+        standardSlots(product: product).compactMap { deviceSlot in
+            guard let artwork = pick(candidates, for: deviceSlot, product: product) else { return nil }
+            return SlotAssignment(deviceSlot: deviceSlot, artwork: artwork,
+                                  placement: Placement(source: artwork, canvas: deviceSlot.slot.pixels))
         }
     }
 
@@ -209,11 +241,12 @@ public enum DevicePlan {
 
     /// Every slot of a product on the device table that a creative of this size could be
     /// shown in: anchored ones for a banner strip, inline ones for a banner rectangle, full-screen
-    /// ones for an interstitial.
+    /// ones for an interstitial, the standard slot of each device for a companion.
     public static func slots(for creative: PixelSize, product: Product = .banner) -> [DeviceSlot] {
         switch product.slotRule {
         case .anchoredOrInlineStrip: creative.shape == .strip ? anchoredSlots() : inlineSlots()
         case .fullScreenSafeArea: fullScreenSlots()
+        case .fixedStandardSlot: standardSlots(product: product)
         }
     }
 
@@ -226,6 +259,8 @@ public enum DevicePlan {
                                             : inlineAssignments(candidates: candidates)
         case .fullScreenSafeArea:
             return fullScreenAssignments(candidates: candidates, product: product)
+        case .fixedStandardSlot:
+            return standardAssignments(candidates: candidates, product: product)
         }
     }
 

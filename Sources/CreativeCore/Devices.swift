@@ -28,7 +28,15 @@ public struct Insets: Sendable, Hashable {
     }
 }
 
-/// A common screen: size in points (portrait), its scale and its safe-area insets.
+/// Phone or tablet: what decides a device's fixed standard slot (``Product/standardSlotPoints``).
+public enum DeviceClass: String, Sendable, Hashable {
+    /// iPhones and Android phones.
+    case phone
+    /// iPads.
+    case tablet
+}
+
+/// A common screen: size in points (portrait), its scale, its safe-area insets and its class.
 public struct Device: Sendable, Hashable {
     /// Marketing name, for people.
     public let name: String
@@ -42,15 +50,18 @@ public struct Device: Sendable, Hashable {
     public let portraitInsets: Insets
     /// Safe-area insets in landscape (the device turned with its top to the left), in points.
     public let landscapeInsets: Insets
+    /// Phone or tablet.
+    public let deviceClass: DeviceClass
 
     public init(name: String, widthPoints: Int, heightPoints: Int, scale: Double,
-                portraitInsets: Insets = .zero, landscapeInsets: Insets = .zero) {
+                portraitInsets: Insets = .zero, landscapeInsets: Insets = .zero, deviceClass: DeviceClass = .phone) {
         self.name = name
         self.widthPoints = widthPoints
         self.heightPoints = heightPoints
         self.scale = scale
         self.portraitInsets = portraitInsets
         self.landscapeInsets = landscapeInsets
+        self.deviceClass = deviceClass
     }
 
     /// Screen width and height in points for an orientation.
@@ -95,15 +106,15 @@ public enum Devices {
         Device(name: "iPhone 15 Plus", widthPoints: 430, heightPoints: 932, scale: 3,
                portraitInsets: Insets(top: 59, bottom: 34), landscapeInsets: Insets(left: 59, bottom: 21, right: 59)),
         Device(name: "iPad mini", widthPoints: 744, heightPoints: 1133, scale: 2,
-               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20)),
+               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20), deviceClass: .tablet),
         Device(name: "iPad 9th gen", widthPoints: 810, heightPoints: 1080, scale: 2,
-               portraitInsets: Insets(top: 20), landscapeInsets: Insets(top: 20)),
+               portraitInsets: Insets(top: 20), landscapeInsets: Insets(top: 20), deviceClass: .tablet),
         Device(name: "iPad Air", widthPoints: 820, heightPoints: 1180, scale: 2,
-               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20)),
+               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20), deviceClass: .tablet),
         Device(name: "iPad Pro 11", widthPoints: 834, heightPoints: 1194, scale: 2,
-               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20)),
+               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20), deviceClass: .tablet),
         Device(name: "iPad Pro 12.9", widthPoints: 1024, heightPoints: 1366, scale: 2,
-               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20)),
+               portraitInsets: Insets(top: 24, bottom: 20), landscapeInsets: Insets(top: 24, bottom: 20), deviceClass: .tablet),
         Device(name: "Android phone", widthPoints: 360, heightPoints: 800, scale: 3,
                portraitInsets: Insets(top: 24, bottom: 48), landscapeInsets: Insets(top: 24, right: 48)),
         Device(name: "Android Pixel", widthPoints: 412, heightPoints: 915, scale: 2.625,

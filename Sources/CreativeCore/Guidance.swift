@@ -12,6 +12,24 @@ public enum GuidanceFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// The guidance of a product other than banners, in its three formats.
+protocol ProductGuidance {
+    var json: JSONValue { get }
+    func markdown() -> String
+    func html() -> String
+}
+
+extension ProductGuidance {
+    /// The document in a format: JSON (one line and a line break), Markdown or HTML.
+    func render(_ format: GuidanceFormat) -> String {
+        switch format {
+        case .json: json.serialized() + "\n"
+        case .markdown: markdown()
+        case .html: html()
+        }
+    }
+}
+
 /// What an advertiser needs to upload the right files, computed from the one catalog,
 /// device table and rule set, so the dashboard never says something the renderer does not do.
 public struct Guidance: Sendable {
@@ -29,12 +47,17 @@ public struct Guidance: Sendable {
     /// Full-screen slots of every device and orientation with what each picks among the
     /// product's sizes (empty for banners).
     public let fullScreen: [SlotAssignment]
+    /// The fixed standard slot of every device with what each picks among the product's
+    /// recommended sizes (companions; empty for the others).
+    public let standard: [SlotAssignment]
 
     /// Builds the guidance for a product from its catalog and the device table.
     public init(product: Product = .banner, inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
         self.product = product
         fullScreen = product.slotRule == .fullScreenSafeArea
             ? DevicePlan.fullScreenAssignments(candidates: product.recommendedUploads, product: product) : []
+        standard = product.slotRule == .fixedStandardSlot
+            ? DevicePlan.standardAssignments(candidates: product.recommendedUploads, product: product) : []
         self.inlineMaxHeight = SlotMath.inlineMaxHeight(inlineMaxHeight)
         anchored = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
         // Inline: the Retina sizes plus the medium rectangle, the set `process` renders a rectangle against.
@@ -46,6 +69,7 @@ public struct Guidance: Sendable {
     /// The document in a format.
     public func render(_ format: GuidanceFormat) -> String {
         if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(self).render(format) }
+        if product.slotRule == .fixedStandardSlot { return StandardSlotGuidance(self).render(format) }
         return switch format {
         case .json: json.serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()
@@ -72,4 +96,37 @@ public struct Guidance: Sendable {
         + "clear left and right, \(SafeArea.verticalInsetPercent)% top and bottom), and make text at least the given "
         + "height in artwork pixels so it is \(BannerPrompt.minimumTextPoints) pt tall on the smallest screen showing it."
     static let formatsNote = "PNG, JPEG, GIF or WebP, static only (no animation). SVG, PDF, BMP, TIFF and HEIF are refused."
+
+    /// The `formats` object every product's JSON guidance ends with.
+    static var formatsJSON: JSONValue {
+        .object([
+            ("accepted", .array(ImageFormat.allCases.map { .string($0.rawValue) })),
+            ("static_only", .bool(true)),
+            ("weight_guideline_bytes", .int(Catalog.weightGuidelineBytes)),
+            ("max_bytes", .int(Catalog.defaultMaxBytes)),
+            ("max_pixels", .int(Catalog.defaultMaxPixels)),
+            ("note", .string(formatsNote)),
+        ])
+    }
+
+    /// The "Formats and weight" section every product's Markdown guidance ends with.
+    static var formatsMarkdown: [String] {
+        ["", "## Formats and weight", "", formatsNote, "",
+         "- Weight guideline: \(Catalog.weightGuidelineBytes / 1000) KB (IAB and Google); heavier files get a warning.",
+         "- Hard limit: \(Catalog.defaultMaxBytes) bytes (2 MiB); larger files are refused.",
+         "- At most \(Catalog.defaultMaxPixels / 1_000_000) megapixels.", ""]
+    }
+
+    /// The opening of a product's HTML guidance page, up to and with its `<h1>`.
+    static func htmlHead(title: String) -> String {
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+            + "<title>\(title)</title><style>\(GuidanceHTML.style)</style></head><body><main>\n<h1>\(title)</h1>\n"
+    }
+
+    /// The "Formats and weight" section and the end of a product's HTML guidance page.
+    static var formatsHTMLTail: String {
+        "<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(formatsNote)) Keep files under "
+            + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n</main></body></html>\n"
+    }
 }

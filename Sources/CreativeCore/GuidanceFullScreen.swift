@@ -1,7 +1,7 @@
 /// Guidance for a full-screen product (interstitials): its sizes with their safe area and close
 /// zone, the close button, and what every device and orientation shows. JSON, Markdown and HTML
 /// are built from the same rows.
-struct FullScreenGuidance {
+struct FullScreenGuidance: ProductGuidance {
     let guidance: Guidance
 
     init(_ guidance: Guidance) { self.guidance = guidance }
@@ -21,14 +21,6 @@ struct FullScreenGuidance {
             + "device and orientation that shows the size)."
     }
 
-    func render(_ format: GuidanceFormat) -> String {
-        switch format {
-        case .json: json.serialized() + "\n"
-        case .markdown: markdown()
-        case .html: html()
-        }
-    }
-
     /// The slots that show a size.
     func slots(showing size: PixelSize) -> [SlotAssignment] { guidance.fullScreen.filter { $0.artwork == size } }
 
@@ -37,11 +29,7 @@ struct FullScreenGuidance {
             ("schema_version", .int(Guidance.schemaVersion)),
             ("product", .string(product.rawValue)),
             ("sizes", .array(product.entries.map { entry in
-                .object([
-                    ("size", .string(entry.size.description)),
-                    ("width", .int(entry.size.width)),
-                    ("height", .int(entry.size.height)),
-                    ("class", .string(entry.sizeClass.rawValue)),
+                .object(entry.jsonFields + [
                     ("orientation", .string(entry.size.height > entry.size.width ? "portrait" : "landscape")),
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),
@@ -67,14 +55,7 @@ struct FullScreenGuidance {
                     ("close_button_pixels", CloseButton.square(in: assignment.deviceSlot).json),
                 ])
             })),
-            ("formats", .object([
-                ("accepted", .array(ImageFormat.allCases.map { .string($0.rawValue) })),
-                ("static_only", .bool(true)),
-                ("weight_guideline_bytes", .int(Catalog.weightGuidelineBytes)),
-                ("max_bytes", .int(Catalog.defaultMaxBytes)),
-                ("max_pixels", .int(Catalog.defaultMaxPixels)),
-                ("note", .string(Guidance.formatsNote)),
-            ])),
+            ("formats", Guidance.formatsJSON),
         ])
     }
 
@@ -109,19 +90,14 @@ struct FullScreenGuidance {
                          + "\(slot.slot.points) | @\(TextFormat.scale(slot.slot.scale))x | \(assignment.placement.canvas) | "
                          + "\(assignment.artwork) | \(assignment.placement.content) | \(TextFormat.percent(assignment.placement.fillShare)) |")
         }
-        lines += ["", "## Formats and weight", "", Guidance.formatsNote, "",
-                  "- Weight guideline: \(Catalog.weightGuidelineBytes / 1000) KB (IAB and Google); heavier files get a warning.",
-                  "- Hard limit: \(Catalog.defaultMaxBytes) bytes (2 MiB); larger files are refused.",
-                  "- At most \(Catalog.defaultMaxPixels / 1_000_000) megapixels.", ""]
+        lines += Guidance.formatsMarkdown
         return lines.joined(separator: "\n")
     }
 
     func html() -> String {
         let title = "\(product.title) artwork guidance"
-        var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-            + "<title>\(title)</title><style>\(GuidanceHTML.style)</style></head><body><main>\n"
-        html += "<h1>\(title)</h1>\n<p class=\"lead\">\(TextFormat.markupEscaped(Self.fitNote))</p>\n"
+        var html = Guidance.htmlHead(title: title)
+        html += "<p class=\"lead\">\(TextFormat.markupEscaped(Self.fitNote))</p>\n"
         html += "<h2>Accepted sizes</h2>\n<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th>"
             + "<th>what it is</th><th>safe area (x, y, width × height)</th><th>close zone (x, y, width × height)</th>"
             + "<th class=\"num\">slots served</th></tr>"
@@ -144,8 +120,6 @@ struct FullScreenGuidance {
                 + "<td>\(assignment.artwork)</td><td>\(assignment.placement.content)</td>"
                 + "<td class=\"num\">\(TextFormat.percent(assignment.placement.fillShare))</td></tr>"
         }
-        html += "</table>\n<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.formatsNote)) Keep files under "
-            + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
-        return html + "</main></body></html>\n"
+        return html + "</table>\n" + Guidance.formatsHTMLTail
     }
 }

@@ -4,11 +4,7 @@ extension Guidance {
         .object([
             ("schema_version", .int(Guidance.schemaVersion)),
             ("sizes", .array(Catalog.entries.map { entry in
-                .object([
-                    ("size", .string(entry.size.description)),
-                    ("width", .int(entry.size.width)),
-                    ("height", .int(entry.size.height)),
-                    ("class", .string(entry.sizeClass.rawValue)),
+                .object(entry.jsonFields + [
                     ("shape", .string(entry.shape.rawValue)),
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),
@@ -31,14 +27,7 @@ extension Guidance {
                 ("note", .string(Guidance.inlineNote)),
                 ("slots", .array(inline.map(Guidance.slotJSON))),
             ])),
-            ("formats", .object([
-                ("accepted", .array(ImageFormat.allCases.map { .string($0.rawValue) })),
-                ("static_only", .bool(true)),
-                ("weight_guideline_bytes", .int(Catalog.weightGuidelineBytes)),
-                ("max_bytes", .int(Catalog.defaultMaxBytes)),
-                ("max_pixels", .int(Catalog.defaultMaxPixels)),
-                ("note", .string(Guidance.formatsNote)),
-            ])),
+            ("formats", Guidance.formatsJSON),
         ])
     }
 

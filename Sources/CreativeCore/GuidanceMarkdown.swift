@@ -32,10 +32,7 @@ struct GuidanceMarkdown {
                   "| device | orientation | view (pt) | scale | view (px) | artwork shown | shown at (px) | fills |",
                   "|---|---|---|---|---|---|---|---|"]
         lines += guidance.inline.map(row)
-        lines += ["", "## Formats and weight", "", Guidance.formatsNote, "",
-                  "- Weight guideline: \(Catalog.weightGuidelineBytes / 1000) KB (IAB and Google); heavier files get a warning.",
-                  "- Hard limit: \(Catalog.defaultMaxBytes) bytes (2 MiB); larger files are refused.",
-                  "- At most \(Catalog.defaultMaxPixels / 1_000_000) megapixels.", ""]
+        lines += Guidance.formatsMarkdown
         return lines.joined(separator: "\n")
     }
 

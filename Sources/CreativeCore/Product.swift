@@ -4,6 +4,9 @@ public enum SlotRule: String, Sendable {
     case anchoredOrInlineStrip = "anchored_or_inline_strip"
     /// Interstitials: the whole screen minus its safe-area insets, in each orientation.
     case fullScreenSafeArea = "full_screen_safe_area"
+    /// Companions: one fixed slot per device class (``Product/standardSlotPoints``) at the
+    /// device's scale, the same in both orientations.
+    case fixedStandardSlot = "fixed_standard_slot"
 }
 
 /// How the ad server picks among a product's approved sizes for a slot.
@@ -14,6 +17,10 @@ public enum SelectionRule: String, Sendable {
     /// Interstitials: artwork of the screen's orientation first, then the closest aspect ratio to
     /// the safe area; ties in catalog order.
     case orientationThenAspectRatio = "orientation_then_aspect_ratio"
+    /// Companions: closest aspect ratio `|ln(r / r')|`; among equally close, the sharpest artwork
+    /// that needs no upscaling (the smallest whose aspect-fit scale is at most 1), else the
+    /// largest (the least upscaled); then catalog order.
+    case aspectRatioThenSharpest = "aspect_ratio_then_sharpest"
 }
 
 /// A creative kind the network sells: its accepted sizes, its slot rule and its selection
@@ -24,7 +31,7 @@ public enum SelectionRule: String, Sendable {
 /// To add a product: declare it below as a `static let` and list it in ``allCases``. A product
 /// whose slots or selection work differently adds a case to ``SlotRule`` or ``SelectionRule``;
 /// the compiler then names every switch to extend (`DevicePlan.slots(for:product:)`,
-/// `DevicePlan.plan(with:product:)`, `SelectionMode.modes(for:)`).
+/// `DevicePlan.plan(with:product:)`, `SelectionMode.modes(for:)`, `Selection.select`).
 public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, CustomStringConvertible {
     /// The name callers give (`--product`, `product=`).
     public let rawValue: String
@@ -38,15 +45,19 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
     public let selectionRule: SelectionRule
     /// The sizes guidance recommends uploading; together they serve every device slot.
     public let recommendedUploads: [PixelSize]
+    /// For ``SlotRule/fixedStandardSlot``: the slot in points per device class; empty otherwise.
+    public let standardSlotPoints: [DeviceClass: PixelSize]
 
     public init(rawValue: String, title: String, entries: [CatalogEntry], slotRule: SlotRule,
-                selectionRule: SelectionRule, recommendedUploads: [PixelSize]) {
+                selectionRule: SelectionRule, recommendedUploads: [PixelSize],
+                standardSlotPoints: [DeviceClass: PixelSize] = [:]) {
         self.rawValue = rawValue
         self.title = title
         self.entries = entries
         self.slotRule = slotRule
         self.selectionRule = selectionRule
         self.recommendedUploads = recommendedUploads
+        self.standardSlotPoints = standardSlotPoints
     }
 
     /// The product of a name, or nil.
@@ -56,7 +67,10 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
     }
 
     /// Every product, in the order help and errors list them.
-    public static let allCases: [Product] = [.banner, .interstitial]
+    public static let allCases: [Product] = [.banner, .interstitial, .companion]
+
+    /// The names of every product, for usage texts: `banner|interstitial|companion`.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
 
     /// The product when a caller names none.
     public static let defaultProduct = Product.banner
@@ -108,6 +122,27 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         recommendedUploads: [PixelSize(width: 320, height: 480), PixelSize(width: 768, height: 1024),
                              PixelSize(width: 480, height: 320), PixelSize(width: 1024, height: 768),
                              PixelSize(width: 1080, height: 1920), PixelSize(width: 1920, height: 1080)])
+
+    /// Companions (`003`): the standard slot beside a video ad, 320x50 pt on phones and 728x90 pt
+    /// on iPads (the SDK's `standardSlotSize`), with @2x and @3x Retina artwork of each. Uploading
+    /// the two @3x sizes serves every slot of the device table without upscaling.
+    public static let companion = Product(
+        rawValue: "companion", title: "Companion",
+        entries: [
+            CatalogEntry(size: PixelSize(width: 320, height: 50), sizeClass: .standard, purpose: "phone companion slot"),
+            CatalogEntry(size: PixelSize(width: 640, height: 100), sizeClass: .retina,
+                         purpose: "Retina artwork, 2x of 320x50", retinaOf: PixelSize(width: 320, height: 50)),
+            CatalogEntry(size: PixelSize(width: 960, height: 150), sizeClass: .retina,
+                         purpose: "Retina artwork, 3x of 320x50", retinaOf: PixelSize(width: 320, height: 50)),
+            CatalogEntry(size: PixelSize(width: 728, height: 90), sizeClass: .standard, purpose: "iPad companion slot"),
+            CatalogEntry(size: PixelSize(width: 1456, height: 180), sizeClass: .retina,
+                         purpose: "Retina artwork, 2x of 728x90", retinaOf: PixelSize(width: 728, height: 90)),
+            CatalogEntry(size: PixelSize(width: 2184, height: 270), sizeClass: .retina,
+                         purpose: "Retina artwork, 3x of 728x90", retinaOf: PixelSize(width: 728, height: 90)),
+        ],
+        slotRule: .fixedStandardSlot, selectionRule: .aspectRatioThenSharpest,
+        recommendedUploads: [PixelSize(width: 960, height: 150), PixelSize(width: 2184, height: 270)],
+        standardSlotPoints: [.phone: PixelSize(width: 320, height: 50), .tablet: PixelSize(width: 728, height: 90)])
 
     // MARK: Catalog look-ups
 

@@ -9,12 +9,16 @@ public enum SelectionMode: String, Sendable, CaseIterable {
     /// A full-screen safe area (interstitials): artwork of the screen's orientation first, then
     /// the closest aspect ratio; the other orientation is letterboxed when it is all there is.
     case fullScreen = "full_screen"
+    /// A fixed standard slot (companions): the closest aspect ratio, then the sharpest artwork
+    /// that needs no upscaling, else the largest.
+    case standardSlot = "standard_slot"
 
     /// The modes a product's selection rule uses.
     public static func modes(for product: Product) -> [SelectionMode] {
         switch product.selectionRule {
         case .aspectRatio: [.adaptive, .inline, .legacy]
         case .orientationThenAspectRatio: [.fullScreen]
+        case .aspectRatioThenSharpest: [.standardSlot]
         }
     }
 }
@@ -27,7 +31,7 @@ public struct RankedCandidate: Sendable {
     public let size: PixelSize
     /// Whether the mode may pick it at all (anchored modes exclude rectangles).
     public let eligible: Bool
-    /// The mode's score: `|ln(ratio / slot ratio)|` (adaptive, lower wins),
+    /// The mode's score: `|ln(ratio / slot ratio)|` (adaptive, full screen, standard slot; lower wins),
     /// the fitted area in pixels (inline, higher wins), or the width (legacy).
     public let score: Double
     /// Why it was excluded, when it was.
@@ -71,6 +75,8 @@ public enum Selection {
         case .legacy: ranked = legacy(candidates, width: width, tieBreak)
         case .fullScreen:
             ranked = fullScreen(candidates, area: PixelSize(width: width, height: height ?? 1), product: product)
+        case .standardSlot:
+            ranked = standardSlot(candidates, slot: PixelSize(width: width, height: height ?? 1), product: product)
         }
         guard let best = ranked.first, best.eligible else {
             throw .noEligibleCandidate("no candidate is a strip (width/height >= 2); rectangles serve inline slots only")
@@ -103,7 +109,7 @@ public enum Selection {
         let ranked = candidates.enumerated().map { index, size in
             let matches = wanted == nil || orientation(of: size) == nil || orientation(of: size) == wanted
             return RankedCandidate(index: index, size: size, eligible: true,
-                                   score: abs(logarithm(size.aspectRatio / area.aspectRatio)),
+                                   score: aspectDistance(size, area),
                                    note: matches ? nil : "other orientation: letterboxed")
         }
         return ranked.sorted { a, b in
@@ -114,6 +120,32 @@ public enum Selection {
     }
 
     private static let epsilon = 1e-9
+
+    /// `|ln(ratio / slot ratio)|`: 0 for the same proportions, the same for too wide and too tall.
+    private static func aspectDistance(_ size: PixelSize, _ slot: PixelSize) -> Double {
+        abs(logarithm(size.aspectRatio / slot.aspectRatio))
+    }
+
+    /// The fixed standard slot rule: closest aspect ratio first. Among equally close (within
+    /// 1e-9), artwork whose aspect-fit scale into the slot is at most 1 (no upscaling) comes
+    /// before artwork that must be enlarged; among the first the least downscaled (the smallest)
+    /// wins, among the second the least enlarged (the largest); then catalog order, input order.
+    private static func standardSlot(_ candidates: [PixelSize], slot: PixelSize, product: Product) -> [RankedCandidate] {
+        func scale(_ size: PixelSize) -> Double {
+            min(Double(slot.width) / Double(size.width), Double(slot.height) / Double(size.height))
+        }
+        let ranked = candidates.enumerated().map { index, size in
+            RankedCandidate(index: index, size: size, eligible: true, score: aspectDistance(size, slot),
+                            note: scale(size) > 1 ? "needs upscaling" : nil)
+        }
+        return ranked.sorted { a, b in
+            if abs(a.score - b.score) > epsilon { return a.score < b.score }
+            let scaleA = scale(a.size), scaleB = scale(b.size)
+            if (scaleA <= 1) != (scaleB <= 1) { return scaleA <= 1 }
+            if scaleA != scaleB { return scaleA <= 1 ? scaleA > scaleB : scaleA < scaleB }
+            return catalogOrder(a, b, product: product)
+        }
+    }
 
     private static func excludedRectangles(_ candidates: [PixelSize]) -> [RankedCandidate] {
         candidates.enumerated().filter { $0.element.shape == .rectangle }.map {
@@ -127,7 +159,7 @@ public enum Selection {
     private static func adaptive(_ candidates: [PixelSize], slot: PixelSize, _ tieBreak: TieBreak) -> [RankedCandidate] {
         let strips = candidates.enumerated().filter { $0.element.shape == .strip }.map {
             RankedCandidate(index: $0.offset, size: $0.element, eligible: true,
-                            score: abs(logarithm($0.element.aspectRatio / slot.aspectRatio)), note: nil)
+                            score: aspectDistance($0.element, slot), note: nil)
         }
         let sorted = strips.sorted { a, b in
             if abs(a.score - b.score) > epsilon { return a.score < b.score }

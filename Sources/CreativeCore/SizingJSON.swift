@@ -37,6 +37,20 @@ public enum SizingJSON {
         ])
     }
 
+    /// A fixed standard slot (companions): the device, its class, the slot in points and pixels.
+    public static func standard(_ deviceSlot: DeviceSlot) -> JSONValue {
+        .object([
+            ("mode", .string("standard_slot")),
+            ("device", .string(deviceSlot.device.name)),
+            ("device_class", .string(deviceSlot.device.deviceClass.rawValue)),
+            ("width_points", .int(deviceSlot.slot.points.width)),
+            ("height_points", .int(deviceSlot.slot.points.height)),
+            ("scale", .double(deviceSlot.slot.scale)),
+            ("width_pixels", .int(deviceSlot.slot.pixels.width)),
+            ("height_pixels", .int(deviceSlot.slot.pixels.height)),
+        ])
+    }
+
     /// Each accepted size fitted into an inline view of `width` x `maxHeight` points.
     public static func inlineFits(width: Int, maxHeight: Int) -> [(entry: CatalogEntry, fitted: PixelSize)] {
         let box = PixelSize(width: width, height: maxHeight)

@@ -109,10 +109,12 @@ public enum CreativeJob {
 
     /// `closeZone`: for full-screen products, the close zone in artwork pixels (written after the
     /// report as `product` and `close_zone`); nil for banners, whose manifest has neither.
+    /// Companions write `product` alone.
     static func manifest(_ report: ValidationReport, renders: [(SlotAssignment, JobFile)], preview: JobFile?,
                          closeZone: JSONValue? = nil) -> JSONValue {
         let productFields: [(String, JSONValue)] = report.product == .banner ? []
-            : [("product", .string(report.product.rawValue)), ("close_zone", closeZone ?? .null)]
+            : [("product", .string(report.product.rawValue))]
+                + (report.product.slotRule == .fullScreenSafeArea ? [("close_zone", closeZone ?? .null)] : [])
         return .object([("report", report.json)] + productFields + [
             ("renders", .array(renders.map { assignment, file in
                 .object(assignment.jsonFields + [

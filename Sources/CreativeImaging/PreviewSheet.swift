@@ -15,13 +15,14 @@ public enum PreviewSheet {
     static let ink: [Double] = [27, 35, 48]
 
     /// Draws the sheet for a decoded (upright, sRGB) creative of the given displayed size: every
-    /// slot of the product (banners: anchored or inline; interstitials: every screen, ``drawFullScreen``).
+    /// slot of the product (banners: anchored or inline; companions: each device's standard slot;
+    /// interstitials: every screen, ``drawFullScreen``).
     public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner) throws(ImagingError) -> [UInt8] {
         if product.slotRule == .fullScreenSafeArea {
             return try drawFullScreen(decoded, creative: creative, product: product)
         }
-        let slots = creative.shape == .strip ? DevicePlan.anchoredSlots() : DevicePlan.inlineSlots()
-        let candidates = DevicePlan.competingSizes(with: creative)
+        let slots = DevicePlan.slots(for: creative, product: product)
+        let candidates = DevicePlan.competingSizes(with: creative, product: product)
         // Slots are small: scale once to the biggest slot content, then each slot from that
         // (one large reduction and many small ones cost far less than many large ones).
         let canvases = slots.map { canvasPoints($0, creative: creative) }
@@ -33,9 +34,9 @@ public enum PreviewSheet {
                                   bold: true)[0]
         var captions: [String] = []
         for (deviceSlot, canvas) in zip(slots, canvases) {
-            let picked = DevicePlan.pick(candidates, for: deviceSlot)
+            let picked = DevicePlan.pick(candidates, for: deviceSlot, product: product)
             let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
-            captions.append("\(deviceSlot.device.name) · \(deviceSlot.orientation.rawValue) · \(canvas) pt "
+            captions.append("\(deviceSlot.device.name) · \(deviceSlot.orientationName) · \(canvas) pt "
                             + "@\(TextFormat.scale(deviceSlot.slot.scale))x · fills "
                             + "\(TextFormat.percent(Placement(source: creative, canvas: canvas).fillShare, decimals: 1)) · \(pickNote)")
         }

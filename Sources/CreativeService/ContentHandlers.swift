@@ -46,7 +46,7 @@ enum ProcessHandlers {
         let name = try ImageHandlers.fileName(request.query.value("filename"))
         let product = try request.query.product()
         let result = try context.runJob(request, memory: {
-            ImageHandlers.decodeMemory(request.body, content: { _ in nil })
+            ImageHandlers.decodeMemory(request.body, product: product, content: { _ in nil })
         }) { job throws(ServiceError) -> JobResult in
             let result: JobResult
             do throws(ImagingError) {

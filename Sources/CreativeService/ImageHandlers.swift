@@ -12,7 +12,7 @@ enum ImageHandlers {
         try request.query.check(allowed: ["filename", "product"])
         let name = try fileName(request.query.value("filename"))
         let product = try request.query.product()
-        let report = try context.runJob(request, memory: { decodeMemory(request.body) }) { job throws(ServiceError) in
+        let report = try context.runJob(request, memory: { decodeMemory(request.body, product: product) }) { job throws(ServiceError) in
             let report = Validator.validate(request.body, fileName: name,
                                             limits: ValidationLimits(job: job.limits, product: product))
             try checkTimeout(report)
@@ -30,13 +30,29 @@ enum ImageHandlers {
     /// Query parameters of a render, as the CLI's flags: `slot=WxH` (points, required), `scale`,
     /// `background`, `format`, `enlarge=false` (the CLI's `--no-enlarge`); or, with
     /// `product=interstitial`, `device=NAME&orientation=portrait|landscape` instead of `slot` and
-    /// `scale`: the device's whole screen, the artwork fitted in its safe area.
+    /// `scale`: the device's whole screen, the artwork fitted in its safe area; with
+    /// `product=companion`, `device=NAME` instead of `slot` and `scale`: the device's standard slot.
     static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
         try query.check(allowed: ["slot", "scale", "background", "format", "enlarge", "product", "device", "orientation"])
         let product = try query.product()
         let fullScreen = try query.fullScreenSlot()
         let format = try query.choice("format", OutputFormat.self) ?? .png
         let enlarge = try query.bool("enlarge") ?? true
+        if product.slotRule == .fixedStandardSlot, let device = try query.device() {
+            // A companion's device: its fixed standard slot stands for slot and scale.
+            guard query.value("slot") == nil, query.value("scale") == nil, query.value("orientation") == nil else {
+                throw .badRequest("give either slot and scale or device, not both; a \(product) slot has no orientation")
+            }
+            guard let standard = DeviceSlot.standard(device, product: product) else {
+                throw .badRequest("\(product) has no standard slot for \(device.name)")
+            }
+            do {
+                return try RenderSettings(slot: standard.slot.points, scale: standard.slot.scale, format: format,
+                                          background: query.value("background"), enlarge: enlarge)
+            } catch {
+                throw .badRequest(TextFormat.clipped(error.description, 120))
+            }
+        }
         let settings: RenderSettings
         if let fullScreen {
             guard product.slotRule == .fullScreenSafeArea else {
@@ -104,11 +120,12 @@ enum ImageHandlers {
     /// (nothing is decoded): the most of the strict decode's (``ImageSource/strictDecodeMemory``,
     /// which validate runs and a failed render may run) and, when `content` is given, the render's
     /// or, for `process`, the full-size decode's (``ImageSource/decodeMemory(content:)``). 0 for
-    /// what cannot be opened or is not a size the catalog accepts: such a creative is refused
+    /// what cannot be opened or is not a size the product accepts: such a creative is refused
     /// without decoding.
-    static func decodeMemory(_ body: [UInt8], content: ((ImageSource) -> PixelSize?)? = nil) -> Int {
+    static func decodeMemory(_ body: [UInt8], product: Product = .defaultProduct,
+                             content: ((ImageSource) -> PixelSize?)? = nil) -> Int {
         guard !body.isEmpty, let source = try? ImageSource(bytes: body) else { return 0 }
-        let strict = Catalog.entry(for: source.displayedSize) != nil ? source.strictDecodeMemory : 0
+        let strict = product.entry(for: source.displayedSize) != nil ? source.strictDecodeMemory : 0
         guard let content else { return strict }
         return max(strict, source.decodeMemory(content: content(source)))
     }

@@ -5,12 +5,24 @@ import CreativeCore
 enum SizingHandlers {
     /// `?width=W` (points, required) `&screen_height=H&rule=qartvelo|google&scale=N`, or
     /// `&inline=true&max_height=H&scale=N` for inline sizing; or
-    /// `?product=interstitial&device=NAME&orientation=portrait|landscape` for a full-screen slot.
+    /// `?product=interstitial&device=NAME&orientation=portrait|landscape` for a full-screen slot;
+    /// `?product=companion&device=NAME` for a device's fixed standard slot.
     static func slot(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let query = request.query
         try query.check(allowed: ["width", "screen_height", "rule", "inline", "max_height", "scale",
                                   "product", "device", "orientation"])
-        if try query.product().slotRule == .fullScreenSafeArea {
+        let product = try query.product()
+        if product.slotRule == .fixedStandardSlot {
+            for other in ["width", "screen_height", "rule", "inline", "max_height", "scale", "orientation"] where query.value(other) != nil {
+                throw .badRequest("\(other) is not for \(product) slots; the slot is fixed per device: give device=NAME")
+            }
+            guard let device = try query.device() else { throw .badRequest("device=NAME is required for \(product) slots") }
+            guard let slot = DeviceSlot.standard(device, product: product) else {
+                throw .badRequest("\(product) has no standard slot for \(device.name)")
+            }
+            return .json(SizingJSON.standard(slot))
+        }
+        if product.slotRule == .fullScreenSafeArea {
             for banner in ["width", "screen_height", "rule", "inline", "max_height", "scale"] where query.value(banner) != nil {
                 throw .badRequest("\(banner) is for banner slots; an interstitial slot comes from device and orientation")
             }

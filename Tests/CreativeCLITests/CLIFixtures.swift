@@ -1,12 +1,27 @@
 import CreativeCore
 import CreativeTestSupport
 @testable import CreativeImaging
+import Foundation
+import XCTest
 
 /// Images for the end-to-end tests, made with libvips in the test process.
 extension Fixtures {
     /// A solid blue PNG.
     static func pngSolid(_ width: Int, _ height: Int, compression: Int = 6) throws -> [UInt8] {
         try save("pngsave_buffer", try solid(width, height, [0, 0, 255]), [("compression", .int(compression))])
+    }
+
+    /// A solid blue PNG of a size `WxH` written into a folder as `aWxH.png`; its path.
+    static func solidArtwork(_ size: String, in folder: URL) throws -> String {
+        let parsed = try PixelSize(parsing: size)
+        let url = folder.appendingPathComponent("a\(size).png")
+        try Data(try pngSolid(parsed.width, parsed.height)).write(to: url)
+        return url.path
+    }
+
+    /// One JSON object printed by the tool.
+    static func object(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
     /// A PNG signature and an IHDR claiming a size, with a valid CRC, then IEND.

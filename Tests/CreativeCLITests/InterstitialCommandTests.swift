@@ -19,14 +19,9 @@ final class InterstitialCommandTests: XCTestCase {
         return url.path
     }
 
-    private func artwork(_ size: String) throws -> String {
-        let parsed = try PixelSize(parsing: size)
-        return try write(try Fixtures.pngSolid(parsed.width, parsed.height), "a\(size).png")
-    }
+    private func artwork(_ size: String) throws -> String { try Fixtures.solidArtwork(size, in: folder) }
 
-    private func object(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
+    private func object(_ text: String) throws -> [String: Any] { try Fixtures.object(text) }
 
     func testValidateAcceptsExactlyTheSixSizes() throws {
         let files = try sizes.map(artwork)

@@ -10,7 +10,7 @@ final class InterstitialTests: XCTestCase {
     private let interstitialSizes = ["320x480", "768x1024", "480x320", "1024x768", "1080x1920", "1920x1080"]
 
     func testProductsAndCatalogs() throws {
-        XCTAssertEqual(Product.allCases.map(\.rawValue), ["banner", "interstitial"])
+        XCTAssertEqual(Product.allCases.map(\.rawValue), ["banner", "interstitial", "companion"])
         XCTAssertEqual(Product(rawValue: "interstitial"), .interstitial)
         XCTAssertNil(Product(rawValue: "video"))
         XCTAssertEqual(Product.banner.entries, Catalog.entries)

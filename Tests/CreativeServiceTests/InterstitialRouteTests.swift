@@ -4,7 +4,7 @@ import Foundation
 import XCTest
 @testable import CreativeService
 
-/// `product=interstitial` on the routes that depend on the product.
+/// `product=interstitial` and `product=companion` on the routes that depend on the product.
 final class InterstitialRouteTests: XCTestCase {
     var server: Server!
     var port: Int { server.port }
@@ -66,5 +66,43 @@ final class InterstitialRouteTests: XCTestCase {
         XCTAssertEqual(select.status, 200)
         XCTAssertEqual((select.json?["winner"] as? [String: Any])?["size"] as? String, "1920x1080")
         XCTAssertEqual(select.json?["mode"] as? String, "full_screen")
+    }
+
+    /// `product=companion`: its six sizes, each device's standard slot, and its process renders.
+    func testCompanionProduct() throws {
+        let retina = try png(640, 100)
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/validate", body: retina).json?["valid"] as? Bool, false)
+        let validated = HTTPClient.request(port, "POST", "/v1/validate?product=companion", body: retina)
+        XCTAssertEqual(validated.status, 200)
+        XCTAssertEqual(validated.json?["valid"] as? Bool, true)
+        XCTAssertEqual(validated.json?["size_class"] as? String, "retina")
+        let rectangle = HTTPClient.request(port, "POST", "/v1/validate?product=companion", body: try png(300, 250))
+        XCTAssertEqual(rectangle.json?["valid"] as? Bool, false)
+        XCTAssertEqual((rectangle.json?["errors"] as? [[String: Any]])?.first?["code"] as? String, "dimensions_not_allowed")
+
+        let slot = HTTPClient.request(port, "GET", "/v1/slot?product=companion&device=iPad%20Air")
+        XCTAssertEqual(slot.status, 200)
+        XCTAssertEqual(slot.json?["width_pixels"] as? Int, 1456)
+        XCTAssertEqual(slot.json?["height_pixels"] as? Int, 180)
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/slot?product=companion&width=390").status, 400)
+
+        let processed = HTTPClient.request(port, "POST", "/v1/process?product=companion", body: retina)
+        XCTAssertEqual(processed.status, 200)
+        let manifest = try XCTUnwrap(processed.json?["manifest"] as? [String: Any])
+        XCTAssertEqual(manifest["product"] as? String, "companion")
+        XCTAssertEqual((manifest["renders"] as? [[String: Any]])?.compactMap { $0["slot_pixels"] as? String },
+                       ["640x100", "640x100", "640x100"])
+
+        let select = HTTPClient.request(port, "POST", "/v1/select?product=companion",
+                                        body: Array(#"{"width": 1456, "height": 180, "candidates": ["960x150", "1456x180", "2184x270"]}"#.utf8))
+        XCTAssertEqual(select.status, 200)
+        XCTAssertEqual((select.json?["winner"] as? [String: Any])?["size"] as? String, "1456x180")
+        XCTAssertEqual(select.json?["mode"] as? String, "standard_slot")
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?product=companion").json?["product"] as? String, "companion")
+        let render = HTTPClient.request(port, "POST", "/v1/render?product=companion&device=iPad%20Air", body: try png(960, 150))
+        XCTAssertEqual(render.status, 200)
+        XCTAssertEqual(try ImageSource(bytes: render.body).displayedSize, PixelSize(width: 1456, height: 180))
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/render?product=companion&device=iPad%20Air&scale=3",
+                                          body: try png(960, 150)).status, 400)
     }
 }
