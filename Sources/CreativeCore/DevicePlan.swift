@@ -233,7 +233,10 @@ public enum DevicePlan {
 
     /// The candidates a creative competes with in `process` and guidance: the Retina sizes
     /// guidance recommends, with the creative standing in for its own size or added to them.
+    /// A companion competes with nothing: the one creative trafficked with a video fills the
+    /// standard slot of every device, so `process` renders it into all of them.
     public static func competingSizes(with creative: PixelSize, product: Product = .banner) -> [PixelSize] {
+        if product.slotRule == .fixedStandardSlot { return [creative] }
         var sizes = product.recommendedUploads
         if !sizes.contains(creative) { sizes.append(creative) }
         return sizes

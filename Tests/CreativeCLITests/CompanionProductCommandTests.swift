@@ -90,55 +90,48 @@ final class CompanionProductCommandTests: XCTestCase {
         XCTAssertEqual([box.x, box.y, box.width, box.height], [152, 0, 1152, 180])
     }
 
-    /// The must-hold: the iPhone (and Android phone) standard slots from the phone artwork, the
-    /// iPad slots from the tablet artwork, each file exactly the slot's pixels with the content where
-    /// the manifest says.
+    /// The must-hold: one upload is rendered into the standard slot of every iPhone, Android
+    /// phone and iPad, each file exactly the slot's pixels with the content where the manifest says.
     func testProcessRendersTheIPhoneAndIPadStandardSlots() throws {
-        let phoneOut = folder.appendingPathComponent("phone")
-        let phone = try Tool.run(["process", try artwork("960x150"), "--product", "companion",
-                                  "--output-dir", phoneOut.path, "--json"])
-        XCTAssertEqual(phone.status, 0, phone.stderr)
-        let manifest = try object(phone.text)
-        XCTAssertEqual(manifest["product"] as? String, "companion")
-        XCTAssertNil(manifest["close_zone"])
-        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
-        XCTAssertEqual(renders.compactMap { $0["file"] as? String }, [
-            "iphone-se-standard-320x50@2x.png", "iphone-8-standard-320x50@2x.png", "iphone-14-standard-320x50@3x.png",
-            "iphone-15-standard-320x50@3x.png", "iphone-11-standard-320x50@2x.png", "iphone-13-pro-max-standard-320x50@3x.png",
-            "iphone-15-plus-standard-320x50@3x.png", "android-phone-standard-320x50@3x.png",
-            "android-pixel-standard-320x50@2.625x.png",
-        ])
-        XCTAssertTrue(renders.allSatisfy { $0["sizing"] as? String == "standard" && $0["orientation"] as? String == "any" })
-        let expected: [String: (size: [Int], content: [Int])] = [
-            "iphone-se-standard-320x50@2x.png": ([640, 100], [0, 0, 640, 100]),
-            "iphone-15-standard-320x50@3x.png": ([960, 150], [0, 0, 960, 150]),
-            // 840x131 px: scale 131/150, content 838x131 centred at x 1.
-            "android-pixel-standard-320x50@2.625x.png": ([840, 131], [1, 0, 838, 131]),
+        let devices = ["iPhone SE", "iPhone 8", "iPhone 14", "iPhone 15", "iPhone 11", "iPhone 13 Pro Max",
+                       "iPhone 15 Plus", "iPad mini", "iPad 9th gen", "iPad Air", "iPad Pro 11", "iPad Pro 12.9",
+                       "Android phone", "Android Pixel"]
+        let expected: [String: [String: (size: [Int], content: [Int])]] = [
+            "960x150": [
+                "iphone-se-standard-320x50@2x.png": ([640, 100], [0, 0, 640, 100]),
+                "iphone-15-standard-320x50@3x.png": ([960, 150], [0, 0, 960, 150]),
+                // 840x131 px: scale 131/150, content 838x131 centred at x 1.
+                "android-pixel-standard-320x50@2.625x.png": ([840, 131], [1, 0, 838, 131]),
+                // 6.4:1 artwork in the iPad's 8.09:1 slot: 1152x180, centred at x 152.
+                "ipad-air-standard-728x90@2x.png": ([1456, 180], [152, 0, 1152, 180]),
+            ],
+            "2184x270": [
+                "ipad-air-standard-728x90@2x.png": ([1456, 180], [0, 0, 1456, 180]),
+                "ipad-pro-12-9-standard-728x90@2x.png": ([1456, 180], [0, 0, 1456, 180]),
+                // 8.09:1 artwork in the iPhone's 6.4:1 slot: 960x119, centred at y 15.
+                "iphone-15-standard-320x50@3x.png": ([960, 150], [0, 15, 960, 119]),
+            ],
         ]
-        for (file, want) in expected {
-            let image = try pixels(phoneOut.appendingPathComponent(file))
-            XCTAssertEqual([image.width, image.height], want.size, file)
-            let box = try XCTUnwrap(image.opaqueBox())
-            XCTAssertEqual([box.x, box.y, box.width, box.height], want.content, file)
-            let render = try XCTUnwrap(renders.first { $0["file"] as? String == file })
-            XCTAssertEqual([render["content_x"] as? Int, render["content_y"] as? Int], [want.content[0], want.content[1]], file)
-            XCTAssertEqual(render["content_pixels"] as? String, "\(want.content[2])x\(want.content[3])", file)
-        }
-
-        let tabletOut = folder.appendingPathComponent("tablet")
-        let tablet = try Tool.run(["process", try artwork("2184x270"), "--product", "companion",
-                                   "--output-dir", tabletOut.path, "--json"])
-        XCTAssertEqual(tablet.status, 0, tablet.stderr)
-        let tabletRenders = try XCTUnwrap(try object(tablet.text)["renders"] as? [[String: Any]])
-        XCTAssertEqual(tabletRenders.compactMap { $0["device"] as? String },
-                       ["iPad mini", "iPad 9th gen", "iPad Air", "iPad Pro 11", "iPad Pro 12.9"])
-        for render in tabletRenders {
-            let file = try XCTUnwrap(render["file"] as? String)
-            XCTAssertTrue(file.hasSuffix("-standard-728x90@2x.png"), file)
-            let image = try pixels(tabletOut.appendingPathComponent(file))
-            XCTAssertEqual([image.width, image.height], [1456, 180], file)
-            let box = try XCTUnwrap(image.opaqueBox())
-            XCTAssertEqual([box.x, box.y, box.width, box.height], [0, 0, 1456, 180], file)
+        for (size, files) in expected {
+            let out = folder.appendingPathComponent(size)
+            let run = try Tool.run(["process", try artwork(size), "--product", "companion",
+                                    "--output-dir", out.path, "--json"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let manifest = try object(run.text)
+            XCTAssertEqual(manifest["product"] as? String, "companion")
+            XCTAssertNil(manifest["close_zone"])
+            let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+            XCTAssertEqual(renders.compactMap { $0["device"] as? String }, devices, size)
+            XCTAssertTrue(renders.allSatisfy { $0["sizing"] as? String == "standard" && $0["orientation"] as? String == "any" })
+            for (file, want) in files {
+                let image = try pixels(out.appendingPathComponent(file))
+                XCTAssertEqual([image.width, image.height], want.size, file)
+                let box = try XCTUnwrap(image.opaqueBox())
+                XCTAssertEqual([box.x, box.y, box.width, box.height], want.content, file)
+                let render = try XCTUnwrap(renders.first { $0["file"] as? String == file })
+                XCTAssertEqual([render["content_x"] as? Int, render["content_y"] as? Int], [want.content[0], want.content[1]], file)
+                XCTAssertEqual(render["content_pixels"] as? String, "\(want.content[2])x\(want.content[3])", file)
+            }
         }
         // A banner-only size is rejected for companions.
         XCTAssertEqual(try Tool.run(["process", try artwork("1320x204"), "--product", "companion",

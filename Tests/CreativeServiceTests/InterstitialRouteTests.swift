@@ -90,8 +90,10 @@ final class InterstitialRouteTests: XCTestCase {
         XCTAssertEqual(processed.status, 200)
         let manifest = try XCTUnwrap(processed.json?["manifest"] as? [String: Any])
         XCTAssertEqual(manifest["product"] as? String, "companion")
+        // A companion fills every device's standard slot: phones at their scale, iPads 1456x180.
         XCTAssertEqual((manifest["renders"] as? [[String: Any]])?.compactMap { $0["slot_pixels"] as? String },
-                       ["640x100", "640x100", "640x100"])
+                       ["640x100", "640x100", "960x150", "960x150", "640x100", "960x150", "960x150",
+                        "1456x180", "1456x180", "1456x180", "1456x180", "1456x180", "960x150", "840x131"])
 
         let select = HTTPClient.request(port, "POST", "/v1/select?product=companion",
                                         body: Array(#"{"width": 1456, "height": 180, "candidates": ["960x150", "1456x180", "2184x270"]}"#.utf8))
