@@ -43,13 +43,15 @@ public struct Guidance: Sendable {
                                               maxHeight: self.inlineMaxHeight)
     }
 
-    /// The document in a format.
-    public func render(_ format: GuidanceFormat) -> String {
-        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(self).render(format) }
+    /// The document in a format. The HTML page ends with `prompts` (one per accepted size, from
+    /// ``BannerPrompt/render(template:size:brand:headline:cta:colors:product:placeholders:)``),
+    /// each with a Copy button; JSON and Markdown leave them out.
+    public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = []) -> String {
+        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(self, prompts: prompts).render(format) }
         return switch format {
         case .json: json.serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()
-        case .html: GuidanceHTML(self).render()
+        case .html: GuidanceHTML(self, prompts: prompts).render()
         }
     }
 

@@ -3,8 +3,13 @@
 /// are built from the same rows.
 struct FullScreenGuidance {
     let guidance: Guidance
+    /// The prompts the HTML page shows, one per size.
+    let prompts: [RenderedPrompt]
 
-    init(_ guidance: Guidance) { self.guidance = guidance }
+    init(_ guidance: Guidance, prompts: [RenderedPrompt] = []) {
+        self.guidance = guidance
+        self.prompts = prompts
+    }
 
     var product: Product { guidance.product }
 
@@ -146,6 +151,6 @@ struct FullScreenGuidance {
         }
         html += "</table>\n<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.formatsNote)) Keep files under "
             + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
-        return html + "</main></body></html>\n"
+        return html + PromptSection(prompts).render() + "</main></body></html>\n"
     }
 }
