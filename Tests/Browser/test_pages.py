@@ -140,8 +140,11 @@ class Pages:
             "var done = arguments[0]; navigator.clipboard.readText().then(done, function (e) { done('READ FAILED ' + e) });")
 
     def set_clipboard(self, text):
-        self.driver.execute_async_script(
-            "var done = arguments[1]; navigator.clipboard.writeText(arguments[0]).then(function () { done() });", text)
+        error = self.driver.execute_async_script(
+            "var done = arguments[1]; navigator.clipboard.writeText(arguments[0])"
+            ".then(function () { done(null) }, function (e) { done(String(e)) });", text)
+        if error:
+            fail("cannot write the clipboard: " + error)
 
     def press(self, key):
         """A key pressed on whatever has the focus, as a person would (not sent to an element)."""
@@ -219,6 +222,30 @@ class Pages:
             if (marks > 0) != (not texts):
                 fail("%s: %d placeholders marked" % (name, marks))
         self.no_alert()
+
+    def test_copy_in_an_embedding_iframe(self):
+        """The dashboard's way: its backend fetched the page, an iframe shows it (srcdoc, same origin)."""
+        self.load(self.open.base + "/v1/slot?width=320")
+        self.grant_clipboard(self.open.base)
+        self.driver.execute_async_script(
+            "var done = arguments[0]; fetch('/v1/guidance?format=html&brand=Acme').then(function (r) { return r.text() })"
+            ".then(function (html) { var f = document.createElement('iframe'); f.id = 'guidance';"
+            " f.setAttribute('allow', 'clipboard-write'); f.style.width = '900px'; f.style.height = '600px';"
+            " f.onload = function () { done() }; f.srcdoc = html; document.body.appendChild(f) });")
+        self.set_clipboard("nothing copied yet")
+        self.driver.switch_to.frame(self.driver.find_element(By.ID, "guidance"))
+        try:
+            button = self.driver.find_element(By.CSS_SELECTOR, "button[data-copy='prompt-2184x270']")
+            self.driver.execute_script("arguments[0].scrollIntoView()", button)
+            button.click()
+            self.wait(lambda: self.status("2184x270") == "Copied", "Copied in the iframe")
+        finally:
+            self.driver.switch_to.default_content()
+        self.driver.execute_script("window.focus()")
+        expected = self.prompt_text("2184x270", dict(PLACEHOLDERS, brand="Acme"))
+        copied = self.clipboard()
+        if copied != expected:
+            fail("the iframe copied %r" % copied[:200])
 
     def test_copy_from_the_keyboard_alone(self):
         self.guidance({})
