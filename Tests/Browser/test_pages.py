@@ -194,7 +194,43 @@ class Pages:
             fail("render widths %s, slots %s" % (widths, expected))
         return len(slots)
 
+    CONTRAST = """
+    function rgba(text) { var m = text.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; }
+    function luminance(c) { var v = c.slice(0, 3).map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+      return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; }
+    function background(e) { for (; e; e = e.parentElement) { var c = rgba(getComputedStyle(e).backgroundColor); if (c[3] === 1) return c; } return [255, 255, 255, 1]; }
+    var low = [];
+    document.querySelectorAll('body *').forEach(function (e) {
+      var own = [].some.call(e.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim(); });
+      if (!own || !e.getClientRects().length) return;
+      var style = getComputedStyle(e), size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+      var a = luminance(rgba(style.color)), b = luminance(background(e));
+      var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+      if (ratio < need) low.push(e.tagName + ' ' + e.textContent.trim().slice(0, 30) + ': ' + ratio.toFixed(2));
+    });
+    return low;
+    """
+
+    def low_contrast(self):
+        return self.driver.execute_script(self.CONTRAST)
+
     # checks
+
+    def test_text_meets_wcag_aa_contrast(self):
+        self.guidance({})
+        self.driver.find_element(By.CSS_SELECTOR, "button[data-copy='prompt-960x150']").click()
+        self.wait(lambda: self.status("960x150") == "Copied", "Copied")
+        low = self.low_contrast()
+        self.load(self.open.base + "/")
+        self.upload("wide-961x150.png")
+        self.verdict("wide-961x150.png", "rejected")
+        low += self.low_contrast()
+        self.upload("valid.png")
+        self.verdict("valid.png", "valid")
+        self.renders_ready()
+        low += self.low_contrast()
+        if low:
+            fail("text under WCAG AA contrast: %s" % low[:10])
 
     def test_copy_puts_the_prompt_on_the_clipboard(self):
         for texts, name in [(FILLED, "filled in"), ({}, "placeholders")]:
