@@ -283,6 +283,20 @@ class Pages:
         if copied != expected:
             fail("the iframe copied %r" % copied[:200])
 
+    def test_without_javascript_the_prompts_stay_selectable(self):
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.load(self.open.base + "/v1/guidance?format=html")
+            if self.driver.find_element(By.CSS_SELECTOR, "button[data-copy='prompt-960x150']").is_displayed():
+                fail("a Copy button that cannot work is shown")
+            pre = self.driver.find_element(By.ID, "prompt-960x150")
+            if pre.value_of_css_property("user-select") == "none":
+                fail("the prompt cannot be selected")
+            if pre.text != self.prompt_text("960x150", PLACEHOLDERS):
+                fail("the prompt shows another text")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
     def test_copy_from_the_keyboard_alone(self):
         self.guidance({})
         target = "prompt-960x150"
