@@ -367,6 +367,19 @@ class Pages:
         if not size or size[0] < 300 or size[1] < 300:
             fail("the preview sheet link opens %s" % size)
 
+    def test_a_dropped_file_is_checked(self):
+        self.load(self.open.base + "/")
+        # A drop as the browser delivers it: a DataTransfer holding the file, on the drop zone.
+        self.driver.execute_async_script(
+            "var done = arguments[0]; fetch('/v1/test-artwork/1320x204.png').then(function (r) { return r.blob() })"
+            ".then(function (blob) { var data = new DataTransfer();"
+            " data.items.add(new File([blob], 'dropped 1320x204.png', {type: 'image/png'}));"
+            " var zone = document.getElementById('drop');"
+            " zone.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true, cancelable: true}));"
+            " zone.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true})); done() });")
+        self.verdict("dropped 1320x204.png", "valid")
+        self.renders_ready()
+
     def test_wrong_size_shows_dimensions_not_allowed(self):
         self.load(self.open.base + "/")
         self.upload("wide-961x150.png")
