@@ -27,7 +27,8 @@ build: deps
 test: deps
 	scripts/test.sh
 
-# The guidance page rendered by headless Chromium: out/docs/guidance.{html,png}.
+# The guidance page (out/docs/guidance.html) and screenshots of it and of the try-it page at 375
+# and 1280 px, taken by the browser tests in headless Chromium (out/docs/*.png).
 docs: build
 	scripts/docs.sh $(BIN) $(OUT)/docs
 

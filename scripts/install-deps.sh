@@ -2,12 +2,17 @@
 # Installs the Debian packages creative-tool needs, only those that are missing.
 #   scripts/install-deps.sh          build and runtime packages (libraries, fonts; lcms2 for tests)
 #   scripts/install-deps.sh bench    plus the peers the benchmarks compare against
+#   scripts/install-deps.sh browser  plus headless Chromium, its driver and Debian's Selenium
+#                                    (the browser tests and `make docs`; no PyPI needed)
 # Used by the Makefile, CI and the Dockerfile's build stage, so all three install the same.
 set -euo pipefail
 
 packages=(pkg-config libvips-dev libpng-dev libmicrohttpd-dev liblcms2-dev fonts-dejavu-core)
 if [ "${1:-}" = "bench" ]; then
     packages+=(imagemagick libvips-tools hyperfine wrk python3-pil time)
+fi
+if [ "${1:-}" = "browser" ]; then
+    packages+=(chromium chromium-driver python3-selenium)
 fi
 
 missing=()

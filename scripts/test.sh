@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: build, every XCTest target (unit tests of each library, end-to-end tests
-# of the built binary and of the HTTP service), the specs, the Dockerfile lint. Ends with the
-# closing line "tests: N passed, M failed, K skipped" (scripts/test-summary.sh).
+# of the built binary and of the HTTP service), the pages in headless Chromium (Tests/Browser), the
+# specs, the Dockerfile lint. Ends with the closing line "tests: N passed, M failed, K skipped"
+# (scripts/test-summary.sh).
 #   LIBVIPS=minimal|system scripts/test.sh     (make test / make test LIBVIPS=system)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,10 @@ swift build --scratch-path "$SWIFT_SCRATCH"
 echo "testing with $("$SWIFT_SCRATCH/debug/creative-tool" --version)"
 status=0
 swift test --scratch-path "$SWIFT_SCRATCH" --disable-swift-testing 2>&1 | tee "$log" || status=$?
+# The guidance and try-it pages in a real browser; its own closing line is "browser: N passed, M failed".
+# Debian's python3 with Debian's python3-selenium: works wherever apt does, PyPI or not.
+scripts/install-deps.sh browser || status=$?
+/usr/bin/python3 Tests/Browser/test_pages.py "$SWIFT_SCRATCH/debug/creative-tool" || status=$?
 scripts/check-specs.sh || status=$?
 scripts/lint-dockerfile.sh || status=$?
 scripts/test-summary.sh "$log" || status=1

@@ -64,6 +64,8 @@ public struct RenderedPrompt: Sendable, Hashable {
     public let facts: BannerFacts
     /// The prompt text, ready to copy.
     public let text: String
+    /// The same text in pieces: the template's own text and each value's (joined: ``text``).
+    public let pieces: [PromptPiece]
 
     /// The pixel size.
     public var size: PixelSize { facts.size }
@@ -230,21 +232,46 @@ public enum BannerPrompt {
         ]
     }
 
+    /// The visible stand-ins a page puts in place of user text that was not given, so the prompt
+    /// keeps its text sections and the reader sees what to replace: `[brand]`, `[headline]`,
+    /// `[call to action]`, `[colours]`.
+    public static let placeholders: [(name: String, text: String)] = [
+        ("brand", "[brand]"), ("headline", "[headline]"), ("cta", "[call to action]"), ("colors", "[colours]"),
+    ]
+
     /// The prompts for one size, or for every recommended size of the product (banners: the
-    /// Retina sizes, ``Catalog/adaptiveSizes``) when `size` is nil, in catalog order.
+    /// Retina sizes, ``Catalog/adaptiveSizes``) when `size` is nil, in catalog order. With
+    /// `placeholders`, brand, headline, call to action and colours that are not given are
+    /// filled with ``placeholders`` (marked so in ``RenderedPrompt/pieces``) instead of being left out.
     /// - Throws: ``CoreError/sizeNotAllowed(_:product:)`` for a size outside the product's catalog;
     ///   ``CoreError/templateError(_:)`` for a broken template (a bug, caught by tests).
     public static func render(template: String, size: PixelSize?, brand: String?, headline: String?,
-                              cta: String?, colors: String?, product: Product = .banner) throws(CoreError) -> [RenderedPrompt] {
+                              cta: String?, colors: String?, product: Product = .banner,
+                              placeholders: Bool = false) throws(CoreError) -> [RenderedPrompt] {
         let parsed = try PromptTemplate(template)
         var prompts: [RenderedPrompt] = []
         for each in size.map({ [$0] }) ?? product.recommendedUploads {
             let numbers = try facts(for: each, product: product)
-            var text = try parsed.render(values(for: numbers, brand: brand, headline: headline,
-                                                cta: cta, colors: colors))
+            var values = values(for: numbers, brand: brand, headline: headline, cta: cta, colors: colors)
+            var standIns: Set<String> = []
+            if placeholders {
+                for (name, text) in Self.placeholders where values[name]?.isEmpty ?? true {
+                    values[name] = text
+                    standIns.insert(name)
+                }
+                values["text"] = "yes"
+            }
+            var pieces = try parsed.pieces(values)
+            for index in pieces.indices where pieces[index].name.map(standIns.contains) ?? false {
+                pieces[index].isPlaceholder = true
+            }
             // The template's last line ends the prompt; its line break is the printer's business.
-            while text.last?.isNewline == true { text.removeLast() }
-            prompts.append(RenderedPrompt(facts: numbers, text: text))
+            while let last = pieces.last {
+                if last.text.isEmpty { pieces.removeLast() }
+                else if last.text.last?.isNewline == true { pieces[pieces.count - 1].text.removeLast() }
+                else { break }
+            }
+            prompts.append(RenderedPrompt(facts: numbers, text: pieces.map(\.text).joined(), pieces: pieces))
         }
         return prompts
     }

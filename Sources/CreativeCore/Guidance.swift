@@ -66,14 +66,16 @@ public struct Guidance: Sendable {
                                               maxHeight: self.inlineMaxHeight)
     }
 
-    /// The document in a format.
-    public func render(_ format: GuidanceFormat) -> String {
-        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(self).render(format) }
-        if product.slotRule == .fixedStandardSlot { return StandardSlotGuidance(self).render(format) }
+    /// The document in a format. The HTML page ends with `prompts` (one per accepted size, from
+    /// ``BannerPrompt/render(template:size:brand:headline:cta:colors:product:placeholders:)``),
+    /// each with a Copy button; JSON and Markdown leave them out.
+    public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = []) -> String {
+        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(self, prompts: prompts).render(format) }
+        if product.slotRule == .fixedStandardSlot { return StandardSlotGuidance(self, prompts: prompts).render(format) }
         return switch format {
         case .json: json.serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()
-        case .html: GuidanceHTML(self).render()
+        case .html: GuidanceHTML(self, prompts: prompts).render()
         }
     }
 
@@ -125,8 +127,11 @@ public struct Guidance: Sendable {
     }
 
     /// The "Formats and weight" section and the end of a product's HTML guidance page.
-    static var formatsHTMLTail: String {
+    /// The end of every product's HTML page: formats and weight, then the prompts with their
+    /// Copy buttons (``PromptSection``).
+    static func formatsHTMLTail(prompts: [RenderedPrompt]) -> String {
         "<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(formatsNote)) Keep files under "
-            + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n</main></body></html>\n"
+            + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
+            + PromptSection(prompts).render() + "</main></body></html>\n"
     }
 }

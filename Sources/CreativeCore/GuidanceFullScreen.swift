@@ -3,8 +3,13 @@
 /// are built from the same rows.
 struct FullScreenGuidance: ProductGuidance {
     let guidance: Guidance
+    /// The prompts the HTML page shows, one per size.
+    let prompts: [RenderedPrompt]
 
-    init(_ guidance: Guidance) { self.guidance = guidance }
+    init(_ guidance: Guidance, prompts: [RenderedPrompt] = []) {
+        self.guidance = guidance
+        self.prompts = prompts
+    }
 
     var product: Product { guidance.product }
 
@@ -120,6 +125,6 @@ struct FullScreenGuidance: ProductGuidance {
                 + "<td>\(assignment.artwork)</td><td>\(assignment.placement.content)</td>"
                 + "<td class=\"num\">\(TextFormat.percent(assignment.placement.fillShare))</td></tr>"
         }
-        return html + "</table>\n" + Guidance.formatsHTMLTail
+        return html + "</table>\n" + Guidance.formatsHTMLTail(prompts: prompts)
     }
 }

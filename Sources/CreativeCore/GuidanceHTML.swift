@@ -1,8 +1,13 @@
-/// Guidance as one self-contained HTML page: inline CSS, no scripts, no outside requests.
+/// Guidance as one self-contained HTML page: inline CSS, one small inline script (the Copy
+/// buttons of the prompts, ``PromptSection``), no outside requests.
 struct GuidanceHTML {
     let guidance: Guidance
+    let prompts: [RenderedPrompt]
 
-    init(_ guidance: Guidance) { self.guidance = guidance }
+    init(_ guidance: Guidance, prompts: [RenderedPrompt] = []) {
+        self.guidance = guidance
+        self.prompts = prompts
+    }
 
     static let style = """
     body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b2330;margin:0;background:#f6f8fb}
@@ -16,7 +21,8 @@ struct GuidanceHTML {
     .slot i{position:absolute;top:0;bottom:0;background:#0b3d91}
     .cards{display:flex;flex-wrap:wrap;gap:12px}.card{background:#fff;border:1px solid #d9dee7;padding:12px 16px;flex:1 1 280px}
     .card b{font-size:18px}.muted{color:#5b6676}
-    """
+    @media (max-width:700px){main{padding:12px}table{display:block;overflow-x:auto}}
+    """ + PromptSection.style
 
     func render() -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -51,7 +57,7 @@ struct GuidanceHTML {
             + "\(guidance.inlineMaxHeight) pt.</p>\n" + table(guidance.inline)
         html += "<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.formatsNote)) Keep files under "
             + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
-        return html + "</main></body></html>\n"
+        return html + PromptSection(prompts).render() + "</main></body></html>\n"
     }
 
     private func table(_ assignments: [SlotAssignment]) -> String {

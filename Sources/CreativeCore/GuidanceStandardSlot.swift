@@ -3,8 +3,13 @@
 /// Markdown and HTML are built from the same rows.
 struct StandardSlotGuidance: ProductGuidance {
     let guidance: Guidance
+    /// The prompts the HTML page shows, one per size.
+    let prompts: [RenderedPrompt]
 
-    init(_ guidance: Guidance) { self.guidance = guidance }
+    init(_ guidance: Guidance, prompts: [RenderedPrompt] = []) {
+        self.guidance = guidance
+        self.prompts = prompts
+    }
 
     var product: Product { guidance.product }
 
@@ -114,6 +119,6 @@ struct StandardSlotGuidance: ProductGuidance {
             + "<p class=\"lead\">\(TextFormat.markupEscaped(Self.fitNote))</p>\n"
             + "<h2>Accepted sizes</h2>\n" + table(Self.sizeHeader, sizeRows())
             + "<h2>Standard slot by device</h2>\n" + table(Self.deviceHeader, deviceRows())
-            + Guidance.formatsHTMLTail
+            + Guidance.formatsHTMLTail(prompts: prompts)
     }
 }

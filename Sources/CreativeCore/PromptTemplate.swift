@@ -1,3 +1,13 @@
+/// One piece of a filled-in template: text of the template itself, or one value's text.
+public struct PromptPiece: Sendable, Hashable {
+    /// The text, verbatim.
+    public var text: String
+    /// The value's name (`headline`), or nil for the template's own text.
+    public let name: String?
+    /// Whether the text is a placeholder for the reader to replace (`[headline]`), not a real value.
+    public var isPlaceholder = false
+}
+
 /// A tiny template engine for the prompt files in `Prompts/`.
 ///
 /// Syntax (a small subset of Mustache, no HTML escaping):
@@ -82,10 +92,17 @@ public struct PromptTemplate: Sendable {
     /// Fills the template with `values`.
     /// - Throws: ``CoreError/templateError(_:)`` naming the first used name that is not supplied.
     public func render(_ values: [String: String]) throws(CoreError) -> String {
+        try pieces(values).map(\.text).joined()
+    }
+
+    /// Fills the template with `values`, keeping apart what came from the template and what from
+    /// each value (for a page that marks placeholders); joined, the pieces are ``render(_:)``'s text.
+    /// - Throws: ``CoreError/templateError(_:)`` naming the first used name that is not supplied.
+    public func pieces(_ values: [String: String]) throws(CoreError) -> [PromptPiece] {
         if let missing = placeholders.first(where: { values[$0] == nil }) {
             throw .templateError("the template uses {{\(missing)}}, which has no value")
         }
-        var out = ""
+        var out: [PromptPiece] = []
         Self.render(nodes, values, into: &out)
         return out
     }
@@ -95,11 +112,11 @@ public struct PromptTemplate: Sendable {
         values.keys.filter { !placeholders.contains($0) }.sorted()
     }
 
-    private static func render(_ nodes: [Node], _ values: [String: String], into out: inout String) {
+    private static func render(_ nodes: [Node], _ values: [String: String], into out: inout [PromptPiece]) {
         for node in nodes {
             switch node {
-            case .text(let text): out += text
-            case .value(let name): out += values[name] ?? ""
+            case .text(let text): out.append(PromptPiece(text: text, name: nil))
+            case .value(let name): out.append(PromptPiece(text: values[name] ?? "", name: name))
             case .section(let name, let inverted, let body):
                 if (values[name] ?? "").isEmpty == inverted { render(body, values, into: &out) }
             }

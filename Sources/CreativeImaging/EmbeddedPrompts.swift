@@ -24,4 +24,18 @@ public enum BannerPrompts {
         try BannerPrompt.render(template: template, size: size, brand: brand, headline: headline,
                                 cta: cta, colors: colors, product: product)
     }
+
+    /// The prompts of the guidance page: one per accepted size of the product, in catalog order,
+    /// with brand, headline, call to action and colours filled in where given and visible
+    /// placeholders (``BannerPrompt/placeholders``) where not.
+    /// - Throws: ``CoreError/templateError(_:)`` only if the embedded template is broken (a bug).
+    public static func guidance(product: Product = .banner, brand: String? = nil, headline: String? = nil,
+                                cta: String? = nil, colors: String? = nil) throws(CoreError) -> [RenderedPrompt] {
+        var prompts: [RenderedPrompt] = []
+        for entry in product.entries {
+            prompts += try BannerPrompt.render(template: template, size: entry.size, brand: brand, headline: headline,
+                                               cta: cta, colors: colors, product: product, placeholders: true)
+        }
+        return prompts
+    }
 }

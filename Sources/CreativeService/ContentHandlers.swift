@@ -4,23 +4,45 @@ import CreativeImaging
 /// `GET /v1/guidance` and `GET /v1/prompt`: text computed from the one catalog, no pixels.
 enum ContentHandlers {
     /// `?format=json|markdown|html` (default json) `&product=banner|interstitial`: the same text as
-    /// `creative-tool guidance`.
+    /// `creative-tool guidance`; with `format=html`, `&brand=&headline=&cta=&colors=` fill its prompts.
     static func guidance(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["format", "product"])
-        let format = try request.query.choice("format", GuidanceFormat.self) ?? .json
-        let guidance = Guidance(product: try request.query.product())
-        return Response(contentType: format.mediaType, body: Array(guidance.render(format).utf8))
+        let query = request.query
+        try query.check(allowed: promptTexts.union(["format", "product"]))
+        let format = try query.choice("format", GuidanceFormat.self) ?? .json
+        let product = try query.product()
+        try checkPromptTexts(query)
+        var prompts: [RenderedPrompt] = []
+        if format == .html {
+            do {
+                prompts = try BannerPrompts.guidance(product: product, brand: query.value("brand"), headline: query.value("headline"),
+                                                     cta: query.value("cta"), colors: query.value("colors"))
+            } catch {
+                throw .internalError(error.description)
+            }
+        } else if let given = promptTexts.sorted().first(where: { query.value($0) != nil }) {
+            throw .badRequest("\(given) fills the prompts of format=html")
+        }
+        let body = Guidance(product: product).render(format, prompts: prompts)
+        return Response(contentType: format.mediaType, body: Array(body.utf8))
+    }
+
+    /// The user texts of a prompt.
+    static let promptTexts: Set<String> = ["brand", "headline", "cta", "colors"]
+
+    /// At most 500 characters each.
+    static func checkPromptTexts(_ query: Query) throws(ServiceError) {
+        for name in promptTexts.sorted() {
+            if let value = query.value(name), value.count > 500 { throw .badRequest("\(name) is over 500 characters") }
+        }
     }
 
     /// `?size=WxH&brand=&headline=&cta=&colors=&product=`: a JSON array of the prompt objects that
     /// `creative-tool prompt --json` prints one per line (one per recommended size without `size`).
     static func prompt(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let query = request.query
-        try query.check(allowed: ["size", "brand", "headline", "cta", "colors", "product"])
+        try query.check(allowed: promptTexts.union(["size", "product"]))
         let product = try query.product()
-        for name in ["brand", "headline", "cta", "colors"] {
-            if let value = query.value(name), value.count > 500 { throw .badRequest("\(name) is over 500 characters") }
-        }
+        try checkPromptTexts(query)
         let size = try query.size("size")
         let prompts: [RenderedPrompt]
         do {

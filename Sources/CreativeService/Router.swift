@@ -66,10 +66,11 @@ struct Router: Sendable {
     }
 
     /// The admin listener's routes (`--admin-port`): probes and metrics only.
-    static let admin = Router(routes: service.routes.filter { !$0.needsAuth })
+    static let admin = Router(routes: service.routes.filter { !$0.needsAuth && $0.pattern != TryItPage.path })
 
     /// Every route of the service.
     static let service = Router(routes: [
+        Route(method: "GET", pattern: TryItPage.path, takesBody: false, uploads: false, handler: TryItPage.page),
         Route(method: "GET", pattern: "/healthz", takesBody: false, uploads: false, handler: HealthHandlers.healthz),
         Route(method: "GET", pattern: "/readyz", takesBody: false, uploads: false, handler: HealthHandlers.readyz),
         Route(method: "GET", pattern: "/metrics", takesBody: false, uploads: false, handler: HealthHandlers.metrics),

@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeImaging
 import CreativeTestSupport
 @testable import CreativeImaging
 import Foundation
@@ -345,7 +346,22 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         for format in ["html", "markdown", "json"] {
             let run = try Tool.run(["guidance", "--format", format])
             XCTAssertEqual(run.status, 0, run.stderr)
-            XCTAssertEqual(run.text, Guidance().render(GuidanceFormat(rawValue: format)!), format)
+            let prompts = format == "html" ? try BannerPrompts.guidance() : []
+            XCTAssertEqual(run.text, Guidance().render(GuidanceFormat(rawValue: format)!, prompts: prompts), format)
+        }
+        let texts = ["--brand", "Acme <b>", "--headline", "Fly \"now\"", "--cta", "Go", "--colors", "navy"]
+        let filled = try Tool.run(["guidance", "--format", "html"] + texts)
+        XCTAssertEqual(filled.status, 0, filled.stderr)
+        XCTAssertEqual(filled.text, Guidance().render(.html, prompts: try BannerPrompts.guidance(
+            brand: "Acme <b>", headline: "Fly \"now\"", cta: "Go", colors: "navy")))
+        XCTAssertTrue(filled.text.contains("Acme &lt;b&gt;"))
+        let interstitial = try Tool.run(["guidance", "--format", "html", "--product", "interstitial"])
+        XCTAssertEqual(interstitial.text, Guidance(product: .interstitial).render(
+            .html, prompts: try BannerPrompts.guidance(product: .interstitial)))
+        for format in ["json", "markdown"] {
+            let refused = try Tool.run(["guidance", "--format", format, "--cta", "Go"])
+            XCTAssertEqual(refused.status, 64, "prompt texts are for the html page")
+            XCTAssertTrue(refused.stderr.contains("--cta fills the prompts of --format html"), refused.stderr)
         }
         XCTAssertEqual(try Tool.run(["guidance"]).text, Guidance().render(.json), "JSON by default")
         let refused = try Tool.run(["guidance", "--format", "pdf"])

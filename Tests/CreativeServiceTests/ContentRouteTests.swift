@@ -12,13 +12,19 @@ final class ContentRouteTests: XCTestCase {
     override func setUpWithError() throws { server = try Fixture.server() }
     override func tearDown() { server.stop(grace: 5) }
 
-    func testGuidanceInEveryFormat() {
+    func testGuidanceInEveryFormat() throws {
         for format in GuidanceFormat.allCases {
             let result = HTTPClient.request(port, "GET", "/v1/guidance?format=\(format.rawValue)")
             XCTAssertEqual(result.status, 200)
             XCTAssertEqual(result.headers["content-type"], format.mediaType)
-            XCTAssertEqual(result.text, Guidance().render(format))
+            XCTAssertEqual(result.text, Guidance().render(format, prompts: format == .html ? try BannerPrompts.guidance() : []))
         }
+        let filled = HTTPClient.request(port, "GET", "/v1/guidance?format=html&brand=Acme%20%3Cb%3E&headline=Fly&cta=Go&colors=navy")
+        XCTAssertEqual(filled.status, 200)
+        XCTAssertEqual(filled.text, Guidance().render(.html, prompts: try BannerPrompts.guidance(
+            brand: "Acme <b>", headline: "Fly", cta: "Go", colors: "navy")))
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=json&brand=Acme").status, 400)
+        XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=html&cta=" + String(repeating: "x", count: 501)).status, 400)
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance").headers["content-type"], "application/json")
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=pdf").status, 400)
     }

@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+import CreativeCore
+import CreativeImaging
+@testable import CreativeService
+
+/// `GET /`: the try-it page, served from the binary with a policy that lets only its own script
+/// and style run. What it does in a browser is tested by Tests/Browser/test_pages.py.
+final class TryItPageTests: XCTestCase {
+    func testThePageIsServedWithoutTokenAndOnlyItsOwnScriptMayRun() throws {
+        let server = try Fixture.server { $0.token = "s3cret-token" }
+        defer { server.stop(grace: 5) }
+        let page = HTTPClient.request(server.port, "GET", "/")
+        XCTAssertEqual(page.status, 200, "the page holds nothing secret: it asks for the token itself")
+        XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
+        XCTAssertEqual(page.text, TryItPage.html)
+        let policy = try XCTUnwrap(page.headers["content-security-policy"])
+        // The hashes are recomputed here from the page's own <script> and <style>, byte for byte.
+        func between(_ open: String, _ close: String) -> String {
+            page.text.components(separatedBy: open)[1].components(separatedBy: close)[0]
+        }
+        XCTAssertTrue(policy.contains("script-src \(TryItPage.cspHash(between("<script>", "</script>")));"), policy)
+        XCTAssertTrue(policy.contains("style-src \(TryItPage.cspHash(between("<style>", "</style>")));"), policy)
+        XCTAssertEqual(TryItPage.cspHash("alert(1)"), "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='",
+                       "the CSP form of SHA-256 (base64 of the digest)")
+        for part in ["default-src 'self'", "connect-src 'self'", "img-src 'self' blob:", "frame-ancestors 'none'"] {
+            XCTAssertTrue(policy.contains(part), part)
+        }
+        XCTAssertFalse(policy.contains("unsafe"), policy)
+        let lower = page.text.lowercased()
+        for forbidden in ["http://", "https://", "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "eval(",
+                          "src=\"", "<link", "@import"] {
+            XCTAssertFalse(lower.contains(forbidden), forbidden)
+        }
+        XCTAssertFalse(TryItPage.style.contains("url("), "no outside images in the style sheet")
+        XCTAssertEqual(lower.components(separatedBy: "<script").count, 2, "one inline script")
+        XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/validate").status, 401, "the API still needs the token")
+        XCTAssertEqual(HTTPClient.request(server.port, "HEAD", "/").status, 200)
+        XCTAssertEqual(HTTPClient.request(server.port, "GET", "/?x=1").status, 400)
+        XCTAssertEqual(HTTPClient.request(server.port, "POST", "/").status, 405)
+        XCTAssertEqual(HTTPClient.request(server.adminPort, "GET", "/").status, 404, "the admin listener serves probes only")
+    }
+
+    func testTheSlotsAreDeviceSlotsOfThePlan() {
+        XCTAssertEqual(TryItPage.slots.map { "\($0.device.name) \($0.slot.points)@\(TextFormat.scale($0.slot.scale))" },
+                       ["iPhone SE 320x50@2", "iPhone 15 393x61@3", "Android Pixel 412x64@2.625", "iPad Air 820x90@2"])
+        for slot in TryItPage.slots {
+            XCTAssertTrue(TryItPage.html.contains("data-slot=\"\(slot.slot.points)\" data-scale=\"\(TextFormat.scale(slot.slot.scale))\""))
+        }
+    }
+}
