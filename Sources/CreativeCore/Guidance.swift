@@ -14,12 +14,18 @@ public enum GuidanceFormat: String, Sendable, CaseIterable {
 
 /// The guidance of a product other than banners, in its three formats.
 protocol ProductGuidance {
+    /// The guidance model of the product.
+    var guidance: Guidance { get }
+    /// The prompts the HTML page ends with, one per size.
+    var prompts: [RenderedPrompt] { get }
     var json: JSONValue { get }
     func markdown() -> String
     func html() -> String
 }
 
 extension ProductGuidance {
+    var product: Product { guidance.product }
+
     /// The document in a format: JSON (one line and a line break), Markdown or HTML.
     func render(_ format: GuidanceFormat) -> String {
         switch format {
@@ -70,8 +76,8 @@ public struct Guidance: Sendable {
     /// ``BannerPrompt/render(template:size:brand:headline:cta:colors:product:placeholders:)``),
     /// each with a Copy button; JSON and Markdown leave them out.
     public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = []) -> String {
-        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(self, prompts: prompts).render(format) }
-        if product.slotRule == .fixedStandardSlot { return StandardSlotGuidance(self, prompts: prompts).render(format) }
+        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(guidance: self, prompts: prompts).render(format) }
+        if product.slotRule == .fixedStandardSlot { return StandardSlotGuidance(guidance: self, prompts: prompts).render(format) }
         return switch format {
         case .json: json.serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()

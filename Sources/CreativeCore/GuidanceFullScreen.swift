@@ -3,15 +3,7 @@
 /// are built from the same rows.
 struct FullScreenGuidance: ProductGuidance {
     let guidance: Guidance
-    /// The prompts the HTML page shows, one per size.
     let prompts: [RenderedPrompt]
-
-    init(_ guidance: Guidance, prompts: [RenderedPrompt] = []) {
-        self.guidance = guidance
-        self.prompts = prompts
-    }
-
-    var product: Product { guidance.product }
 
     static let fitNote = "The ad is presented full screen. The artwork is shown whole (aspect fit, never stretched or "
         + "cropped) and centred in the screen's safe area, clear of the notch, Dynamic Island, home indicator and "

@@ -3,15 +3,7 @@
 /// Markdown and HTML are built from the same rows.
 struct StandardSlotGuidance: ProductGuidance {
     let guidance: Guidance
-    /// The prompts the HTML page shows, one per size.
     let prompts: [RenderedPrompt]
-
-    init(_ guidance: Guidance, prompts: [RenderedPrompt] = []) {
-        self.guidance = guidance
-        self.prompts = prompts
-    }
-
-    var product: Product { guidance.product }
 
     /// The slot per device class, for people: `phone 320x50 pt, tablet 728x90 pt`.
     var slotText: String {
