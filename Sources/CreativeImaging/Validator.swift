@@ -9,6 +9,9 @@ public struct ValidationLimits: Sendable {
     public var maxPixels: Int
     /// The memory budget and deadline of the decode (and of `process`'s renders).
     public var job: JobLimits
+    /// Runs the pre-flight checks on the pixels of a decoded creative (``Preflight``); the CLI's
+    /// `--no-preflight` turns them off.
+    public var preflight = true
 
     public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels,
                 job: JobLimits = JobLimits()) {
@@ -37,6 +40,7 @@ public enum Validator {
     /// next (`process`) does not open the bytes a second time.
     public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
+        let deadline = limits.job.startDeadline()
         var report = ValidationReport(file: fileName)
         let size = totalBytes ?? bytes.count
         report.bytes = size
@@ -107,11 +111,14 @@ public enum Validator {
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
         if Catalog.entry(for: source.displayedSize) != nil {
-            highBitDepth = checkDecodes(source, job: limits.job, report: &report)
+            highBitDepth = checkDecodes(source, job: limits.job, deadline: deadline, report: &report)
         } else if let damage = source.containerDamage() {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
+        if limits.preflight, report.decoded, report.valid {
+            checkPreflight(source, job: limits.job, deadline: deadline, report: &report)
+        }
         return (report, report.valid ? source : nil)
     }
 
@@ -135,10 +142,11 @@ public enum Validator {
 
     /// Decodes every pixel strictly, within the budget and the deadline; returns whether the
     /// samples are 16-bit.
-    private static func checkDecodes(_ source: ImageSource, job: JobLimits, report: inout ValidationReport) -> Bool {
+    private static func checkDecodes(_ source: ImageSource, job: JobLimits, deadline: Deadline?,
+                                     report: inout ValidationReport) -> Bool {
         do throws(ImagingError) {
             try job.charge(source.strictDecodeMemory)
-            let decode = try source.strictDecode(deadline: job.startDeadline())
+            let decode = try source.strictDecode(deadline: deadline)
             report.decoded = true
             if let damage = decode.damage {
                 report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
@@ -147,6 +155,25 @@ public enum Validator {
         } catch {
             report.add(ValidationCode(rawValue: error.code) ?? .corruptImage, error.message)
             return source.header.isSixteenBit
+        }
+    }
+
+    /// The pre-flight warnings (``Preflight``) on the upright image. Past the deadline the job
+    /// fails (`timeout`); a budget too small for the checks, or a libvips failure, only skips them.
+    private static func checkPreflight(_ source: ImageSource, job: JobLimits, deadline: Deadline?,
+                                       report: inout ValidationReport) {
+        do throws(ImagingError) {
+            var image = source.header
+            if source.orientation != 1 {
+                image = try VipsOperation("autorot").with("in", .image(image)).image()
+            }
+            for issue in try Preflight.check(image, job: job, deadline: deadline).issues {
+                report.add(issue.code, issue.message)
+            }
+        } catch .timeout(let seconds) {
+            report.add(.timeout, ImagingError.timeout(seconds: seconds).message)
+        } catch {
+            vips_error_clear()
         }
     }
 
