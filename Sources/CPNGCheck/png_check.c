@@ -42,6 +42,11 @@ static void on_read(png_structp png, png_bytep out, size_t count) {
 
 int cpng_check(const unsigned char *data, size_t length, unsigned long long max_pixels,
                cpng_check_result *result) {
+    return cpng_check_pixels(data, length, max_pixels, NULL, 0, result);
+}
+
+int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
+                      unsigned char *rgba, size_t rgba_size, cpng_check_result *result) {
     memset(result, 0, sizeof *result);
     if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
         record(result, "not a PNG signature");
@@ -79,14 +84,25 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
         record(result, "too many pixels");
         png_error(png, "too many pixels");
     }
+    /* The rows kept only when the caller's buffer holds exactly the image as 8-bit RGBA. */
+    size_t stride = (size_t)result->width * 4;
+    int keep = rgba != NULL && rgba_size == stride * result->height;
+    if (keep) {
+        png_set_expand(png);
+        png_set_strip_16(png);
+        png_set_gray_to_rgb(png);
+        png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    }
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     size_t rowbytes = png_get_rowbytes(png, info);
+    if (keep && rowbytes != stride) png_error(png, "unexpected row size");
     row = (png_bytep)malloc(rowbytes ? rowbytes : 1);
     if (!row) png_error(png, "out of memory");
     for (int pass = 0; pass < passes; pass++) {
         for (png_uint_32 y = 0; y < result->height; y++) {
-            png_read_row(png, row, NULL);
+            /* Each interlace pass fills in its pixels of the kept rows. */
+            png_read_row(png, keep ? rgba + (size_t)y * stride : row, NULL);
         }
     }
     png_read_end(png, info);

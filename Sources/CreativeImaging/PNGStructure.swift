@@ -12,19 +12,31 @@ public enum PNGStructure {
         public let damage: String?
         /// Bits per sample from IHDR (0 when unreadable).
         public let bitDepth: Int
+        /// The decoded pixels as 8-bit RGBA, when asked for and the PNG is sound.
+        public var rgba: [UInt8]? = nil
     }
 
     /// Reads the PNG completely (rows are read and dropped; nothing is kept).
     public static func check(_ bytes: [UInt8], maxPixels: Int) -> Result {
+        check(bytes, maxPixels: maxPixels, keeping: nil)
+    }
+
+    /// Reads the PNG completely and, when `keeping` is its size, keeps its pixels as 8-bit RGBA
+    /// (the pre-flight checks read them; the check is the same).
+    static func check(_ bytes: [UInt8], maxPixels: Int, keeping size: PixelSize?) -> Result {
         var result = cpng_check_result()
+        var pixels = [UInt8](repeating: 0, count: (size?.area ?? 0) * 4)
         let sound = bytes.withUnsafeBufferPointer { buffer in
-            cpng_check(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)), &result) == 1
+            pixels.withUnsafeMutableBufferPointer { kept in
+                cpng_check_pixels(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)),
+                                  size == nil ? nil : kept.baseAddress, kept.count, &result) == 1
+            }
         }
         let message = withUnsafeBytes(of: result.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         return Result(damage: sound ? nil : (message.isEmpty ? "libpng error" : message),
-                      bitDepth: Int(result.bit_depth))
+                      bitDepth: Int(result.bit_depth), rgba: sound && size != nil ? pixels : nil)
     }
 
     /// The IDAT zlib stream inflated into a small scratch buffer and its Adler-32 checked; the

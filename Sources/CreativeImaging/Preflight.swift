@@ -59,7 +59,7 @@ public enum Preflight {
     /// nearest-neighbour 2x, 3x, 4.5x: 2.00, 3.00, 4.5. Set between, nearer the clean side's
     /// spread (flat art varies more than block sizes do).
     static let blockFactorMin = 1.85
-    /// The Laplacian's neighbour correlation (``PreflightPixels/laplacianCorrelation(_:width:height:)``)
+    /// The Laplacian's neighbour correlation (``PreflightPixels/laplacianCorrelation()``)
     /// at or over this: smoothly enlarged. Clean corpus: -0.60 to -0.19 (native photo about
     /// -0.48, flat art -0.19 to -0.48); bilinear and Lanczos 2x-4.5x: -0.01 to +0.58. Set in
     /// the middle of the gap.
@@ -82,29 +82,46 @@ public enum Preflight {
         public var bars: BarInsets?
     }
 
-    /// Bytes the checks hold at most for an image of this size: the RGBA copy in libvips, its
-    /// bytes in Swift, and the luminance (4-byte floats) of the enlargement check.
-    static func memory(for size: PixelSize) -> Int { size.area * (4 + 4 + 4) }
+    /// Whole-picture statistics (colour shares, pixel blocks, the Laplacian) read every
+    /// `sampleStep`-th row and column: a quarter of the work at 2, with the same verdicts on the
+    /// whole corpus (they are shares and means; a regular sample keeps them).
+    static let sampleStep = 2
 
-    /// Runs every check on an image (upright, any colour space and depth).
+    /// Bytes the checks hold at most for an image of this size: its 8-bit RGBA samples in
+    /// Swift, and as much again in libvips while they are copied out.
+    static func memory(for size: PixelSize) -> Int { size.area * 4 * 2 }
+
+    /// Runs every check on an image (upright, any colour space and depth). The image's pixels
+    /// are read once, in one pass (a sequentially loaded image will do).
     /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline,
     ///   ``ImagingError/overMemoryBudget(needed:budget:)`` over the budget, or libvips' error.
     public static func check(_ image: VImage, job: JobLimits, deadline: Deadline?) throws(ImagingError) -> Findings {
         try job.charge(memory(for: image.size))
         return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-            let rgba = try rgbaImage(image).materialized()
-            let pixels = PreflightPixels(width: rgba.width, height: rgba.height, rgba: try rgba.pixelBytes())
-            return try findings(pixels, rgba: rgba, deadline: deadline)
+            try findings(pixels(of: image), deadline: deadline)
         }
+    }
+
+    /// Runs every check on pixels already decoded (a PNG's, kept by libpng's strict decode;
+    /// the caller charged their memory).
+    /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline, or libvips' error.
+    static func check(_ pixels: PreflightPixels, deadline: Deadline?) throws(ImagingError) -> Findings {
+        try deadline?.check()
+        return try findings(pixels, deadline: deadline)
     }
 
     /// The baked-in bars of an image, for the preview sheet (nil when none, or on any failure).
     static func bars(_ image: VImage) -> BarInsets? {
-        guard let rgba = try? rgbaImage(image), let bytes = try? rgba.pixelBytes() else { return nil }
-        return PreflightPixels(width: rgba.width, height: rgba.height, rgba: bytes).bakedBars()
+        (try? pixels(of: image))?.bakedBars()
     }
 
-    private static func findings(_ pixels: PreflightPixels, rgba: VImage, deadline: Deadline?) throws(ImagingError) -> Findings {
+    /// The 8-bit sRGB samples (RGB, or RGBA when the image has alpha) of an image.
+    static func pixels(of image: VImage) throws(ImagingError) -> PreflightPixels {
+        let srgb = try srgbImage(image)
+        return PreflightPixels(width: srgb.width, height: srgb.height, bands: srgb.bands, rgba: try srgb.pixelBytes())
+    }
+
+    private static func findings(_ pixels: PreflightPixels, deadline: Deadline?) throws(ImagingError) -> Findings {
         var result = Findings()
         let size = PixelSize(width: pixels.width, height: pixels.height)
         let shares = pixels.colourShares()
@@ -142,7 +159,7 @@ public enum Preflight {
             break
         }
         try deadline?.check()
-        if let factor = try enlargement(pixels, rgba: rgba, deadline: deadline) {
+        if let factor = try enlargement(pixels, deadline: deadline) {
             let original = PixelSize(width: max(1, Int((Double(size.width) / factor).rounded())),
                                      height: max(1, Int((Double(size.height) / factor).rounded())))
             result.issues.append(ValidationIssue(.upscaledArtwork,
@@ -152,8 +169,8 @@ public enum Preflight {
         return result
     }
 
-    /// 8-bit sRGB with alpha (an opaque alpha band added).
-    static func rgbaImage(_ image: VImage) throws(ImagingError) -> VImage {
+    /// 8-bit sRGB, with alpha when the image has it.
+    static func srgbImage(_ image: VImage) throws(ImagingError) -> VImage {
         var result = image
         if result.interpretation != VIPS_INTERPRETATION_sRGB || result.bands < 3 || !result.isEightBit {
             result = try VipsOperation("colourspace").with("in", .image(result)).with("space", .enumeration("srgb")).image()
@@ -161,10 +178,7 @@ public enum Preflight {
         if !result.isEightBit {
             result = try VipsOperation("cast").with("in", .image(result)).with("format", .enumeration("uchar")).image()
         }
-        if !result.hasAlpha {
-            result = try VipsOperation("bandjoin_const").with("in", .image(result)).with("c", .doubles([255])).image()
-        }
-        if result.bands > 4 {
+        if result.bands > 4 || (result.bands == 4 && !result.hasAlpha) {
             result = try VipsOperation("extract_band").with("in", .image(result)).with("band", .int(0))
                 .with("n", .int(4)).image()
         }
@@ -178,21 +192,29 @@ public enum Preflight {
     /// bicubic, Lanczos) shows in the Laplacian: its neighbouring values stop alternating
     /// (``smoothCorrelationMin``); the factor is the smallest reduction (libvips `resize`) after
     /// which they alternate again as in native artwork (``nativeCorrelationMax``).
-    static func enlargement(_ pixels: PreflightPixels, rgba: VImage, deadline: Deadline?) throws(ImagingError) -> Double? {
+    static func enlargement(_ pixels: PreflightPixels, deadline: Deadline?) throws(ImagingError) -> Double? {
         if let blocks = pixels.blockFactor(), blocks >= blockFactorMin { return blocks }
-        guard let correlation = PreflightPixels.laplacianCorrelation(pixels.luminance(), width: pixels.width,
-                                                                     height: pixels.height),
-              correlation >= smoothCorrelationMin else { return nil }
+        guard let correlation = pixels.laplacianCorrelation(), correlation >= smoothCorrelationMin else { return nil }
+        let image = try memoryImage(pixels)
         for factor in estimateFactors {
             try deadline?.check()
-            let reduced = try VipsOperation("resize").with("in", .image(rgba)).with("scale", .double(1 / factor))
+            let reduced = try VipsOperation("resize").with("in", .image(image)).with("scale", .double(1 / factor))
                 .with("kernel", .enumeration("lanczos3")).image()
-            let small = PreflightPixels(width: reduced.width, height: reduced.height, rgba: try reduced.pixelBytes())
-            if let value = PreflightPixels.laplacianCorrelation(small.luminance(), width: small.width, height: small.height),
-               value <= nativeCorrelationMax {
+            if let value = try Self.pixels(of: reduced).laplacianCorrelation(), value <= nativeCorrelationMax {
                 return factor
             }
         }
         return estimateFactors.last
+    }
+
+    /// The samples as a libvips image in memory (a copy).
+    static func memoryImage(_ pixels: PreflightPixels) throws(ImagingError) -> VImage {
+        let made = pixels.rgba.withUnsafeBytes { buffer in
+            vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(pixels.width), Int32(pixels.height),
+                                            Int32(pixels.bands), VIPS_FORMAT_UCHAR)
+        }
+        guard let made else { throw .operationFailed(VipsRuntime.lastVipsError()) }
+        return try VipsOperation("copy").with("in", .image(VImage(taking: made)))
+            .with("interpretation", .enumeration("srgb")).image()
     }
 }

@@ -1,4 +1,7 @@
 import CreativeCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Flat bars of one colour baked into the artwork, in source pixels from each edge (0: none).
 public struct BarInsets: Sendable, Equatable {
@@ -10,25 +13,39 @@ public struct BarInsets: Sendable, Equatable {
     }
 }
 
-/// An image's 8-bit sRGB RGBA samples, row by row, and the pixel statistics of the pre-flight
-/// checks that need no libvips operation: edge rows and columns, the outer frame, colour shares.
+/// An image's 8-bit sRGB samples (RGB or RGBA), row by row, and the pixel statistics of the
+/// pre-flight checks: edge rows and columns, the outer frame, colour shares, fine detail.
+/// Statistics over the whole picture read every ``Preflight/sampleStep``-th line (they are
+/// shares and means, which a regular sample keeps); edges and frames read every pixel.
 struct PreflightPixels {
     let width: Int
     let height: Int
-    /// RGBA, 4 bytes a pixel.
+    /// 3 (RGB, opaque) or 4 (RGBA).
+    let bands: Int
+    /// The samples, `bands` bytes a pixel.
     let rgba: [UInt8]
+
+    init(width: Int, height: Int, bands: Int, rgba: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.bands = bands
+        self.rgba = rgba
+    }
+
+    /// Alpha of the pixel whose samples start at `at`.
+    @inline(__always) private func alpha(_ at: Int) -> Int { bands == 4 ? Int(rgba[at + 3]) : 255 }
 
     /// The pixel at (x, y) packed into one value (R, G, B, A from the high byte), for equality.
     @inline(__always) func packed(_ x: Int, _ y: Int) -> UInt32 {
-        let at = (y * width + x) * 4
-        return UInt32(rgba[at]) << 24 | UInt32(rgba[at + 1]) << 16 | UInt32(rgba[at + 2]) << 8 | UInt32(rgba[at + 3])
+        let at = (y * width + x) * bands
+        return UInt32(rgba[at]) << 24 | UInt32(rgba[at + 1]) << 16 | UInt32(rgba[at + 2]) << 8 | UInt32(alpha(at))
     }
 
     /// True when two pixels look the same: both (nearly) transparent, or every sample, alpha
     /// included, within ``Preflight/sameColourTolerance``.
     @inline(__always) func similar(_ x: Int, _ y: Int, _ reference: (Int, Int, Int, Int)) -> Bool {
-        let at = (y * width + x) * 4
-        let alpha = Int(rgba[at + 3])
+        let at = (y * width + x) * bands
+        let alpha = alpha(at)
         if alpha < Preflight.transparentAlpha && reference.3 < Preflight.transparentAlpha { return true }
         let tolerance = Preflight.sameColourTolerance
         return abs(Int(rgba[at]) - reference.0) <= tolerance && abs(Int(rgba[at + 1]) - reference.1) <= tolerance
@@ -36,8 +53,8 @@ struct PreflightPixels {
     }
 
     func sample(_ x: Int, _ y: Int) -> (Int, Int, Int, Int) {
-        let at = (y * width + x) * 4
-        return (Int(rgba[at]), Int(rgba[at + 1]), Int(rgba[at + 2]), Int(rgba[at + 3]))
+        let at = (y * width + x) * bands
+        return (Int(rgba[at]), Int(rgba[at + 1]), Int(rgba[at + 2]), alpha(at))
     }
 
     // MARK: Baked-in bars
@@ -131,56 +148,76 @@ struct PreflightPixels {
         let shift = UInt32(8 - Preflight.colourBinBits)
         let bins = 1 << (3 * Preflight.colourBinBits)
         var histogram = [Int](repeating: 0, count: bins + 1)
-        var transparent = 0
-        for index in 0..<(width * height) {
-            let at = index * 4
-            if rgba[at + 3] < Preflight.transparentAlpha {
-                transparent += 1
-                histogram[bins] += 1
-                continue
+        var transparent = 0, total = 0
+        let step = Preflight.sampleStep
+        for y in stride(from: 0, to: height, by: step) {
+            for x in stride(from: 0, to: width, by: step) {
+                let at = (y * width + x) * bands
+                total += 1
+                if alpha(at) < Preflight.transparentAlpha {
+                    transparent += 1
+                    histogram[bins] += 1
+                    continue
+                }
+                let bin = (UInt32(rgba[at]) >> shift) << (2 * UInt32(Preflight.colourBinBits))
+                    | (UInt32(rgba[at + 1]) >> shift) << UInt32(Preflight.colourBinBits) | (UInt32(rgba[at + 2]) >> shift)
+                histogram[Int(bin)] += 1
             }
-            let bin = (UInt32(rgba[at]) >> shift) << (2 * UInt32(Preflight.colourBinBits))
-                | (UInt32(rgba[at + 1]) >> shift) << UInt32(Preflight.colourBinBits) | (UInt32(rgba[at + 2]) >> shift)
-            histogram[Int(bin)] += 1
         }
-        let total = Double(max(1, width * height))
-        return (Double(transparent) / total, Double(histogram.max() ?? 0) / total)
+        let count = Double(max(1, total))
+        return (Double(transparent) / count, Double(histogram.max() ?? 0) / count)
     }
 
     // MARK: Fine detail (smooth enlargement)
-
-    /// Luminance (Rec. 601 weights) of each pixel, transparent parts over white.
-    func luminance() -> [Float] {
-        var grey = [Float](repeating: 0, count: width * height)
-        for index in grey.indices {
-            let at = index * 4
-            let alpha = Float(rgba[at + 3]) / 255
-            let value = 0.299 * Float(rgba[at]) + 0.587 * Float(rgba[at + 1]) + 0.114 * Float(rgba[at + 2])
-            grey[index] = value * alpha + 255 * (1 - alpha)
-        }
-        return grey
-    }
 
     /// The correlation of neighbouring values of the second difference (a 1-D Laplacian along
     /// rows and along columns). Detail at the pixel scale (grain, a 1 px edge) makes neighbouring
     /// Laplacian values alternate in sign: strongly negative (white noise: -0.67, a hard step:
     /// -0.5). Artwork enlarged smoothly holds no detail at that scale: its Laplacian varies
     /// slowly, and the correlation is near zero or positive. Nil when the image is flat.
-    static func laplacianCorrelation(_ grey: [Float], width: Int, height: Int) -> Double? {
+    func laplacianCorrelation() -> Double? {
+        guard width >= 4, height >= 4 else { return nil }
+        let step = Preflight.sampleStep
         var products = 0.0, energy = 0.0
-        func line(_ count: Int, _ value: (Int) -> Float) {
-            guard count >= 4 else { return }
-            var previous = Double(value(0) - 2 * value(1) + value(2))
-            energy += previous * previous
-            for index in 2..<(count - 1) {
-                let current = Double(value(index - 1) - 2 * value(index) + value(index + 1))
-                products += previous * current
-                energy += current * current
-                previous = current
+        rgba.withUnsafeBufferPointer { samples in
+            let bands = self.bands
+            @inline(__always) func luminance(_ at: Int) -> Float {
+                let value = 0.299 * Float(samples[at]) + 0.587 * Float(samples[at + 1]) + 0.114 * Float(samples[at + 2])
+                guard bands == 4 else { return value }
+                let cover = Float(samples[at + 3]) / 255
+                return value * cover + 255 * (1 - cover)
+            }
+            // Along sampled rows.
+            var row = [Float](repeating: 0, count: width)
+            for y in stride(from: 0, to: height, by: step) {
+                for x in 0..<width { row[x] = luminance((y * width + x) * bands) }
+                var previous = row[0] - 2 * row[1] + row[2]
+                energy += Double(previous * previous)
+                for x in 2..<(width - 1) {
+                    let current = row[x - 1] - 2 * row[x] + row[x + 1]
+                    products += Double(previous * current)
+                    energy += Double(current * current)
+                    previous = current
+                }
+            }
+            // Along sampled columns, row by row in memory order: the last three rows' values and
+            // the last Laplacian value of each sampled column.
+            let columns = (width + step - 1) / step
+            var above2 = [Float](repeating: 0, count: columns), above = above2, current = above2, lastLaplacian = above2
+            for y in 0..<height {
+                for column in 0..<columns { current[column] = luminance((y * width + column * step) * bands) }
+                if y >= 2 {
+                    for column in 0..<columns {
+                        let value = above2[column] - 2 * above[column] + current[column]
+                        if y >= 3 { products += Double(lastLaplacian[column] * value) }
+                        energy += Double(value * value)
+                        lastLaplacian[column] = value
+                    }
+                }
+                swap(&above2, &above)
+                swap(&above, &current)
             }
         }
-        for y in 0..<height { line(width) { grey[y * width + $0] } }
-        for x in 0..<width { line(height) { grey[$0 * width + x] } }
         return energy > 0 ? products / energy : nil
     }
 
@@ -192,17 +229,25 @@ struct PreflightPixels {
     /// to tell. A line is active when a changing line lies within ``Preflight/blockWindow`` of it
     /// (flat areas are left out).
     func blockFactor() -> Double? {
+        // Every row and column: a sample would miss the changes of thin shapes, and flat art
+        // would look blocky. One pass in memory order; a row equal to the one above changes
+        // no column the one above did not.
         var columnChanges = [Bool](repeating: false, count: width)
         var rowChanges = [Bool](repeating: false, count: height)
-        for y in 0..<height {
-            var previous = packed(0, y)
-            for x in 1..<max(1, width) {
-                let current = packed(x, y)
-                if current != previous { columnChanges[x] = true }
-                previous = current
-                if y > 0, !rowChanges[y], current != packed(x, y - 1) { rowChanges[y] = true }
+        let rowBytes = width * bands
+        rgba.withUnsafeBufferPointer { samples in
+            guard let base = samples.baseAddress else { return }
+            for y in 0..<height {
+                let row = base + y * rowBytes
+                if y > 0 {
+                    rowChanges[y] = memcmp(row, row - rowBytes, rowBytes) != 0
+                    if !rowChanges[y] { continue }
+                }
+                for x in 1..<max(1, width) where !columnChanges[x] {
+                    let at = x * bands
+                    if memcmp(row + at, row + at - bands, bands) != 0 { columnChanges[x] = true }
+                }
             }
-            if y > 0, !rowChanges[y], packed(0, y) != packed(0, y - 1) { rowChanges[y] = true }
         }
         guard let columns = Self.activePerChanging(columnChanges), let rows = Self.activePerChanging(rowChanges) else {
             return nil

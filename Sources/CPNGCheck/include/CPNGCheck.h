@@ -21,6 +21,13 @@ typedef struct {
 int cpng_check(const unsigned char *data, size_t length, unsigned long long max_pixels,
                cpng_check_result *result);
 
+/* cpng_check that also keeps the decoded pixels as 8-bit RGBA (palette, grey and tRNS
+ * expanded, 16-bit reduced, opaque alpha added) in `rgba`, when `rgba_size` is exactly
+ * width x height x 4; otherwise (or when NULL) rows are dropped as in cpng_check. The
+ * check itself is the same. On damage the buffer holds what was read. */
+int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
+                      unsigned char *rgba, size_t rgba_size, cpng_check_result *result);
+
 /* Inflates the zlib stream spread over the IDAT chunks of a PNG held in memory into a
  * small scratch buffer (nothing is kept) and checks that it ends with a right Adler-32.
  * Chunk CRCs are not checked here (walk them first). libvips before 8.15.3 tells libpng to
