@@ -46,7 +46,7 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
 }
 
 int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
-                      unsigned char *rgba, size_t rgba_size, cpng_check_result *result) {
+                      unsigned char *pixels, size_t pixels_size, cpng_check_result *result) {
     memset(result, 0, sizeof *result);
     if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
         record(result, "not a PNG signature");
@@ -84,15 +84,12 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
         record(result, "too many pixels");
         png_error(png, "too many pixels");
     }
-    /* The rows kept only when the caller's buffer holds exactly the image as 8-bit RGBA. */
-    size_t stride = (size_t)result->width * 4;
-    int keep = rgba != NULL && rgba_size == stride * result->height;
-    if (keep) {
-        png_set_expand(png);
-        png_set_strip_16(png);
-        png_set_gray_to_rgb(png);
-        png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
-    }
+    /* Rows kept, as they are (no transform: libpng's cost several times the decode), only for
+     * 8-bit RGB or RGBA, and only when the caller's buffer holds exactly the image. */
+    int channels = result->color_type == PNG_COLOR_TYPE_RGB ? 3 : result->color_type == PNG_COLOR_TYPE_RGBA ? 4 : 0;
+    size_t stride = (size_t)result->width * channels;
+    int keep = pixels != NULL && channels != 0 && result->bit_depth == 8 && pixels_size == stride * result->height;
+    result->kept = keep;
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     size_t rowbytes = png_get_rowbytes(png, info);
@@ -102,7 +99,7 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
     for (int pass = 0; pass < passes; pass++) {
         for (png_uint_32 y = 0; y < result->height; y++) {
             /* Each interlace pass fills in its pixels of the kept rows. */
-            png_read_row(png, keep ? rgba + (size_t)y * stride : row, NULL);
+            png_read_row(png, keep ? pixels + (size_t)y * stride : row, NULL);
         }
     }
     png_read_end(png, info);

@@ -119,14 +119,14 @@ public final class ImageSource: @unchecked Sendable {
     /// processing fault. libvips' decode stops at the deadline; libpng's reads row by row and
     /// holds no image, and runs only on sizes the catalog accepts.
     /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline.
-    /// `keepingPNGPixels`: a PNG's pixels come back as 8-bit RGBA (libpng decodes them anyway).
+    /// `keepingPNGPixels`: an 8-bit RGB or RGBA PNG's rows come back (libpng decodes them anyway).
     public func strictDecode(deadline: Deadline? = nil, keepingPNGPixels: Bool = false) throws(ImagingError)
-        -> (damage: String?, sixteenBit: Bool, pngRGBA: [UInt8]?) {
+        -> (damage: String?, sixteenBit: Bool, pngPixels: (bands: Int, samples: [UInt8])?) {
         if format == .png {
             // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
             let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area, keeping: keepingPNGPixels ? storedSize : nil)
             let damage = check.damage ?? PNGChunks.damage(bytes)
-            return (damage, check.bitDepth == 16, damage == nil ? check.rgba : nil)
+            return (damage, check.bitDepth == 16, damage == nil ? check.pixels : nil)
         }
         do {
             _ = try DeadlineWatch.run(header, deadline: deadline) { () throws(ImagingError) in try header.materialized() }

@@ -12,8 +12,8 @@ public enum PNGStructure {
         public let damage: String?
         /// Bits per sample from IHDR (0 when unreadable).
         public let bitDepth: Int
-        /// The decoded pixels as 8-bit RGBA, when asked for and the PNG is sound.
-        public var rgba: [UInt8]? = nil
+        /// The decoded rows of a sound 8-bit RGB or RGBA PNG, when asked for.
+        public var pixels: (bands: Int, samples: [UInt8])? = nil
     }
 
     /// Reads the PNG completely (rows are read and dropped; nothing is kept).
@@ -21,22 +21,25 @@ public enum PNGStructure {
         check(bytes, maxPixels: maxPixels, keeping: nil)
     }
 
-    /// Reads the PNG completely and, when `keeping` is its size, keeps its pixels as 8-bit RGBA
-    /// (the pre-flight checks read them; the check is the same).
+    /// Reads the PNG completely and, when `keeping` is its size and it is 8-bit RGB or RGBA
+    /// (IHDR's depth and colour type), keeps its rows (the pre-flight checks read them; the
+    /// check is the same).
     static func check(_ bytes: [UInt8], maxPixels: Int, keeping size: PixelSize?) -> Result {
         var result = cpng_check_result()
-        var pixels = [UInt8](repeating: 0, count: (size?.area ?? 0) * 4)
+        // IHDR's data starts at byte 16: width, height, bit depth (24), colour type (25).
+        let bands = bytes.count > 25 && bytes[24] == 8 ? (bytes[25] == 2 ? 3 : bytes[25] == 6 ? 4 : 0) : 0
+        var pixels = [UInt8](repeating: 0, count: size != nil && bands > 0 ? (size?.area ?? 0) * bands : 0)
         let sound = bytes.withUnsafeBufferPointer { buffer in
             pixels.withUnsafeMutableBufferPointer { kept in
                 cpng_check_pixels(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)),
-                                  size == nil ? nil : kept.baseAddress, kept.count, &result) == 1
+                                  kept.isEmpty ? nil : kept.baseAddress, kept.count, &result) == 1
             }
         }
         let message = withUnsafeBytes(of: result.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         return Result(damage: sound ? nil : (message.isEmpty ? "libpng error" : message),
-                      bitDepth: Int(result.bit_depth), rgba: sound && size != nil ? pixels : nil)
+                      bitDepth: Int(result.bit_depth), pixels: sound && result.kept == 1 ? (bands, pixels) : nil)
     }
 
     /// The IDAT zlib stream inflated into a small scratch buffer and its Adler-32 checked; the

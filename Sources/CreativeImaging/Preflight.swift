@@ -52,8 +52,11 @@ public enum Preflight {
     /// Nearest-neighbour enlargement: lines within this distance of a changing line are
     /// active (flat areas further away are left out of the count).
     static let blockWindow = 4
-    /// Fewer changing lines than this: too little content to tell.
+    /// Fewer changing lines than this, or than this share of the lines: too little content to
+    /// tell (two flat colours in lossy WebP change in a few columns, and in rows in pairs from
+    /// the halved chroma, 5-6% of lines here). Nearest-neighbour 4.5x changes at 22% of its lines.
     static let minimumChangingLines = 8
+    static let minimumChangingShare = 0.1
     /// Active lines per changing line at or over this: pixel blocks, a nearest-neighbour
     /// enlargement. Clean corpus: 1.00-1.67 (the highest: flat art with few shapes);
     /// nearest-neighbour 2x, 3x, 4.5x: 2.00, 3.00, 4.5. Set between, nearer the clean side's
@@ -95,10 +98,13 @@ public enum Preflight {
     /// are read once, in one pass (a sequentially loaded image will do).
     /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline,
     ///   ``ImagingError/overMemoryBudget(needed:budget:)`` over the budget, or libvips' error.
-    public static func check(_ image: VImage, job: JobLimits, deadline: Deadline?) throws(ImagingError) -> Findings {
+    /// `lossless`: the file was PNG or GIF, whose pixel blocks can tell a nearest-neighbour
+    /// enlargement (lossy JPEG and WebP make blocks of their own in flat colour).
+    public static func check(_ image: VImage, lossless: Bool, job: JobLimits, deadline: Deadline?) throws(ImagingError)
+        -> Findings {
         try job.charge(memory(for: image.size))
         return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-            try findings(pixels(of: image), deadline: deadline)
+            try findings(pixels(of: image), lossless: lossless, deadline: deadline)
         }
     }
 
@@ -107,7 +113,7 @@ public enum Preflight {
     /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline, or libvips' error.
     static func check(_ pixels: PreflightPixels, deadline: Deadline?) throws(ImagingError) -> Findings {
         try deadline?.check()
-        return try findings(pixels, deadline: deadline)
+        return try findings(pixels, lossless: true, deadline: deadline)
     }
 
     /// The baked-in bars of an image, for the preview sheet (nil when none, or on any failure).
@@ -121,7 +127,8 @@ public enum Preflight {
         return PreflightPixels(width: srgb.width, height: srgb.height, bands: srgb.bands, rgba: try srgb.pixelBytes())
     }
 
-    private static func findings(_ pixels: PreflightPixels, deadline: Deadline?) throws(ImagingError) -> Findings {
+    private static func findings(_ pixels: PreflightPixels, lossless: Bool, deadline: Deadline?) throws(ImagingError)
+        -> Findings {
         var result = Findings()
         let size = PixelSize(width: pixels.width, height: pixels.height)
         let shares = pixels.colourShares()
@@ -159,7 +166,7 @@ public enum Preflight {
             break
         }
         try deadline?.check()
-        if let factor = try enlargement(pixels, deadline: deadline) {
+        if let factor = try enlargement(pixels, lossless: lossless, deadline: deadline) {
             let original = PixelSize(width: max(1, Int((Double(size.width) / factor).rounded())),
                                      height: max(1, Int((Double(size.height) / factor).rounded())))
             result.issues.append(ValidationIssue(.upscaledArtwork,
@@ -188,12 +195,12 @@ public enum Preflight {
     // MARK: Enlargement
 
     /// The factor the artwork looks enlarged by, or nil when it holds the detail of its size.
-    /// Pixel blocks give a nearest-neighbour enlargement and its factor. A smooth one (bilinear,
+    /// Pixel blocks give a nearest-neighbour enlargement and its factor (lossless files only). A smooth one (bilinear,
     /// bicubic, Lanczos) shows in the Laplacian: its neighbouring values stop alternating
     /// (``smoothCorrelationMin``); the factor is the smallest reduction (libvips `resize`) after
     /// which they alternate again as in native artwork (``nativeCorrelationMax``).
-    static func enlargement(_ pixels: PreflightPixels, deadline: Deadline?) throws(ImagingError) -> Double? {
-        if let blocks = pixels.blockFactor(), blocks >= blockFactorMin { return blocks }
+    static func enlargement(_ pixels: PreflightPixels, lossless: Bool, deadline: Deadline?) throws(ImagingError) -> Double? {
+        if lossless, let blocks = pixels.blockFactor(), blocks >= blockFactorMin { return blocks }
         guard let correlation = pixels.laplacianCorrelation(), correlation >= smoothCorrelationMin else { return nil }
         let image = try memoryImage(pixels)
         for factor in estimateFactors {

@@ -177,10 +177,19 @@ struct PreflightPixels {
     /// slowly, and the correlation is near zero or positive. Nil when the image is flat.
     func laplacianCorrelation() -> Double? {
         guard width >= 4, height >= 4 else { return nil }
-        let step = Preflight.sampleStep
+        let step = Preflight.sampleStep, bands = self.bands, width = self.width, height = self.height
+        let columns = (width + step - 1) / step
+        // Scratch lines: one row's values; the last three rows' values and the last Laplacian
+        // value of each sampled column.
+        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: width + 4 * columns)
+        defer { scratch.deallocate() }
+        scratch.initialize(repeating: 0)
+        guard let line = scratch.baseAddress else { return nil }
+        var above2 = line + width, above = above2 + columns, current = above + columns
+        let lastLaplacian = current + columns
         var products = 0.0, energy = 0.0
-        rgba.withUnsafeBufferPointer { samples in
-            let bands = self.bands
+        rgba.withUnsafeBufferPointer { buffer in
+            guard let samples = buffer.baseAddress else { return }
             @inline(__always) func luminance(_ at: Int) -> Float {
                 let value = 0.299 * Float(samples[at]) + 0.587 * Float(samples[at + 1]) + 0.114 * Float(samples[at + 2])
                 guard bands == 4 else { return value }
@@ -188,34 +197,36 @@ struct PreflightPixels {
                 return value * cover + 255 * (1 - cover)
             }
             // Along sampled rows.
-            var row = [Float](repeating: 0, count: width)
             for y in stride(from: 0, to: height, by: step) {
-                for x in 0..<width { row[x] = luminance((y * width + x) * bands) }
-                var previous = row[0] - 2 * row[1] + row[2]
-                energy += Double(previous * previous)
+                let start = y * width * bands
+                for x in 0..<width { line[x] = luminance(start + x * bands) }
+                var previous = line[0] - 2 * line[1] + line[2]
+                var rowProducts: Float = 0, rowEnergy = previous * previous
                 for x in 2..<(width - 1) {
-                    let current = row[x - 1] - 2 * row[x] + row[x + 1]
-                    products += Double(previous * current)
-                    energy += Double(current * current)
-                    previous = current
+                    let value = line[x - 1] - 2 * line[x] + line[x + 1]
+                    rowProducts += previous * value
+                    rowEnergy += value * value
+                    previous = value
                 }
+                products += Double(rowProducts)
+                energy += Double(rowEnergy)
             }
-            // Along sampled columns, row by row in memory order: the last three rows' values and
-            // the last Laplacian value of each sampled column.
-            let columns = (width + step - 1) / step
-            var above2 = [Float](repeating: 0, count: columns), above = above2, current = above2, lastLaplacian = above2
+            // Along sampled columns, row by row in memory order.
             for y in 0..<height {
-                for column in 0..<columns { current[column] = luminance((y * width + column * step) * bands) }
+                let start = y * width * bands
+                for column in 0..<columns { current[column] = luminance(start + column * step * bands) }
                 if y >= 2 {
+                    var rowProducts: Float = 0, rowEnergy: Float = 0
                     for column in 0..<columns {
                         let value = above2[column] - 2 * above[column] + current[column]
-                        if y >= 3 { products += Double(lastLaplacian[column] * value) }
-                        energy += Double(value * value)
+                        if y >= 3 { rowProducts += lastLaplacian[column] * value }
+                        rowEnergy += value * value
                         lastLaplacian[column] = value
                     }
+                    products += Double(rowProducts)
+                    energy += Double(rowEnergy)
                 }
-                swap(&above2, &above)
-                swap(&above, &current)
+                (above2, above, current) = (above, current, above2)
             }
         }
         return energy > 0 ? products / energy : nil
@@ -268,7 +279,8 @@ struct PreflightPixels {
             }
             if index - lastChange <= window || nextChange - index <= window { active += 1 }
         }
-        guard changing >= Preflight.minimumChangingLines else { return nil }
+        guard changing >= Preflight.minimumChangingLines,
+              Double(changing) >= Double(changes.count) * Preflight.minimumChangingShare else { return nil }
         return Double(active) / Double(changing)
     }
 }

@@ -108,7 +108,7 @@ public enum Validator {
         addDimensions(source.displayedSize, to: &report)
         checkAnimation(source, bytes: bytes, report: &report)
         var highBitDepth = source.header.isSixteenBit
-        var pngRGBA: [UInt8]?
+        var pngPixels: (bands: Int, samples: [UInt8])?
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
         if Catalog.entry(for: source.displayedSize) != nil {
@@ -116,14 +116,14 @@ public enum Validator {
             // when the budget holds them too.
             let keep = limits.preflight && source.format == .png && source.orientation == 1
                 && (try? limits.job.charge(source.strictDecodeMemory + Preflight.memory(for: source.storedSize))) != nil
-            (highBitDepth, pngRGBA) = checkDecodes(source, job: limits.job, deadline: deadline, keepingPNGPixels: keep,
+            (highBitDepth, pngPixels) = checkDecodes(source, job: limits.job, deadline: deadline, keepingPNGPixels: keep,
                                                    report: &report)
         } else if let damage = source.containerDamage() {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
         if limits.preflight, report.decoded, report.valid {
-            checkPreflight(source, pngRGBA: pngRGBA, job: limits.job, deadline: deadline, report: &report)
+            checkPreflight(source, pngPixels: pngPixels, job: limits.job, deadline: deadline, report: &report)
         }
         return (report, report.valid ? source : nil)
     }
@@ -147,9 +147,9 @@ public enum Validator {
     }
 
     /// Decodes every pixel strictly, within the budget and the deadline; returns whether the
-    /// samples are 16-bit, and a sound PNG's pixels as 8-bit RGBA when asked to keep them.
+    /// samples are 16-bit, and a sound 8-bit RGB or RGBA PNG's rows when asked to keep them.
     private static func checkDecodes(_ source: ImageSource, job: JobLimits, deadline: Deadline?, keepingPNGPixels: Bool,
-                                     report: inout ValidationReport) -> (Bool, [UInt8]?) {
+                                     report: inout ValidationReport) -> (Bool, (bands: Int, samples: [UInt8])?) {
         do throws(ImagingError) {
             try job.charge(source.strictDecodeMemory)
             let decode = try source.strictDecode(deadline: deadline, keepingPNGPixels: keepingPNGPixels)
@@ -157,25 +157,25 @@ public enum Validator {
             if let damage = decode.damage {
                 report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
             }
-            return (decode.sixteenBit, decode.pngRGBA)
+            return (decode.sixteenBit, decode.pngPixels)
         } catch {
             report.add(ValidationCode(rawValue: error.code) ?? .corruptImage, error.message)
             return (source.header.isSixteenBit, nil)
         }
     }
 
-    /// The pre-flight warnings (``Preflight``) on the upright image: a PNG's pixels as libpng's
-    /// strict decode kept them, else the decoded image (held by the header image; rotated when
+    /// The pre-flight warnings (``Preflight``) on the upright image: an 8-bit RGB(A) PNG's rows as
+    /// libpng's strict decode kept them, else the decoded image (held by the header image; rotated when
     /// EXIF says so; a PNG whose pixels were not kept is decoded again in one sequential pass).
     /// Past the deadline the job fails (`timeout`); a budget too small for the checks, or a
     /// libvips failure, only skips them.
-    private static func checkPreflight(_ source: ImageSource, pngRGBA: [UInt8]?, job: JobLimits, deadline: Deadline?,
+    private static func checkPreflight(_ source: ImageSource, pngPixels: (bands: Int, samples: [UInt8])?, job: JobLimits, deadline: Deadline?,
                                        report: inout ValidationReport) {
         do throws(ImagingError) {
             let findings: Preflight.Findings
-            if let pngRGBA {
-                let pixels = PreflightPixels(width: source.storedSize.width, height: source.storedSize.height, bands: 4,
-                                             rgba: pngRGBA)
+            if let pngPixels {
+                let pixels = PreflightPixels(width: source.storedSize.width, height: source.storedSize.height,
+                                             bands: pngPixels.bands, rgba: pngPixels.samples)
                 findings = try Preflight.check(pixels, deadline: deadline)
             } else {
                 let image: VImage
@@ -184,7 +184,8 @@ public enum Validator {
                 } else {
                     image = source.format == .png ? try source.streamingImage() : source.header
                 }
-                findings = try Preflight.check(image, job: job, deadline: deadline)
+                findings = try Preflight.check(image, lossless: source.format == .png || source.format == .gif, job: job,
+                                               deadline: deadline)
             }
             for issue in findings.issues {
                 report.add(issue.code, issue.message)

@@ -8,7 +8,7 @@ struct PreflightCase {
     let name: String
     /// The set the case belongs to in the README's table (clean, bars, border, upscaled, empty).
     let group: String
-    /// The encoded file (PNG, or JPEG where the name says so).
+    /// The encoded file (PNG, or JPEG or WebP where the name says so).
     let png: [UInt8]
     /// The pre-flight warnings it should give; every other pre-flight warning is a false positive.
     let expected: Set<ValidationCode>
@@ -34,12 +34,18 @@ enum PreflightCorpus {
             try add("photo \(size)", "clean", photo(size, seed: index + 1))
             try add("flat art \(size)", "clean", flat(size, seed: index))
         }
-        // JPEG at quality 85, as art is often uploaded: compression takes some fine detail.
+        // JPEG at quality 85 and lossy WebP at 80, as art is often uploaded: compression takes
+        // some fine detail. A two-colour split in lossy WebP: almost no detail at all.
         for (index, size) in strips.enumerated() {
             for (kind, image) in [("photo", try photo(size, seed: 90 + index)), ("flat art", try flat(size, seed: 3 + index))] {
                 list.append(PreflightCase(name: "\(kind) \(size) JPEG q85", group: "clean",
                                           png: try Fixtures.jpeg(image, [("Q", .int(85))]), expected: []))
+                list.append(PreflightCase(name: "\(kind) \(size) WebP q80", group: "clean",
+                                          png: try Fixtures.webp(image, [("Q", .int(80))]), expected: []))
             }
+            let split = try Fixtures.split(size.width, size.height, left: [230, 40, 40], right: [40, 40, 230])
+            list.append(PreflightCase(name: "two colours \(size) WebP", group: "clean", png: try Fixtures.webp(split),
+                                      expected: []))
         }
         try add("flat art on a gradient 728x90", "clean", flat(PixelSize(width: 728, height: 90), seed: 7, gradient: true))
         try add("white art with a grey border 960x150", "clean", whiteArt(PixelSize(width: 960, height: 150), border: true))

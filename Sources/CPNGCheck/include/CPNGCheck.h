@@ -11,6 +11,7 @@ typedef struct {
     int bit_depth;          /* 1, 2, 4, 8 or 16 */
     int color_type;         /* PNG colour type */
     int warnings;           /* libpng warnings seen (each one means damage here) */
+    int kept;               /* cpng_check_pixels: 1 when the rows were kept */
     char message[256];      /* the first error or warning text */
 } cpng_check_result;
 
@@ -21,12 +22,12 @@ typedef struct {
 int cpng_check(const unsigned char *data, size_t length, unsigned long long max_pixels,
                cpng_check_result *result);
 
-/* cpng_check that also keeps the decoded pixels as 8-bit RGBA (palette, grey and tRNS
- * expanded, 16-bit reduced, opaque alpha added) in `rgba`, when `rgba_size` is exactly
- * width x height x 4; otherwise (or when NULL) rows are dropped as in cpng_check. The
- * check itself is the same. On damage the buffer holds what was read. */
+/* cpng_check that also keeps the decoded rows of an 8-bit RGB or RGBA PNG, as they are
+ * (3 or 4 bytes a pixel), in `pixels`, when `pixels_size` is exactly width x height x
+ * channels; result->kept says whether it did. Other PNGs (palette, grey, 16-bit), or another
+ * size, are read as in cpng_check. The check itself is the same. */
 int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
-                      unsigned char *rgba, size_t rgba_size, cpng_check_result *result);
+                      unsigned char *pixels, size_t pixels_size, cpng_check_result *result);
 
 /* Inflates the zlib stream spread over the IDAT chunks of a PNG held in memory into a
  * small scratch buffer (nothing is kept) and checks that it ends with a right Adler-32.
