@@ -84,11 +84,31 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
         record(result, "too many pixels");
         png_error(png, "too many pixels");
     }
-    /* Rows kept, as they are (no transform: libpng's cost several times the decode), only for
-     * 8-bit RGB or RGBA, and only when the caller's buffer holds exactly the image. */
-    int channels = result->color_type == PNG_COLOR_TYPE_RGB ? 3 : result->color_type == PNG_COLOR_TYPE_RGBA ? 4 : 0;
+    /* Rows kept only for 8-bit RGB or RGBA as they are, and for palette images as one index
+     * byte a pixel (the palette in result), and only when the caller's buffer holds exactly
+     * the image. libpng's colour transforms cost several times the decode; unpacking does not. */
+    int palette = result->color_type == PNG_COLOR_TYPE_PALETTE;
+    int channels = result->color_type == PNG_COLOR_TYPE_RGB ? 3 : result->color_type == PNG_COLOR_TYPE_RGBA ? 4
+        : palette ? 1 : 0;
     size_t stride = (size_t)result->width * channels;
-    int keep = pixels != NULL && channels != 0 && result->bit_depth == 8 && pixels_size == stride * result->height;
+    int keep = pixels != NULL && channels != 0 && (palette || result->bit_depth == 8)
+        && pixels_size == stride * result->height;
+    if (keep && palette) {
+        png_colorp entries = NULL;
+        int count = 0;
+        if (png_get_PLTE(png, info, &entries, &count) != PNG_INFO_PLTE) png_error(png, "palette image without PLTE");
+        png_bytep alpha = NULL;
+        int alphas = 0;
+        if (png_get_tRNS(png, info, &alpha, &alphas, NULL) != PNG_INFO_tRNS) alphas = 0;
+        for (int i = 0; i < 256; i++) {
+            result->palette[4 * i] = i < count ? entries[i].red : 0;
+            result->palette[4 * i + 1] = i < count ? entries[i].green : 0;
+            result->palette[4 * i + 2] = i < count ? entries[i].blue : 0;
+            result->palette[4 * i + 3] = i < alphas && alpha ? alpha[i] : 255;
+        }
+        result->palette_alpha = alphas > 0;
+        if (result->bit_depth < 8) png_set_packing(png);
+    }
     result->kept = keep;
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);

@@ -256,7 +256,10 @@ struct PreflightPixels {
                 }
                 for x in 1..<max(1, width) where !columnChanges[x] {
                     let at = x * bands
-                    if memcmp(row + at, row + at - bands, bands) != 0 { columnChanges[x] = true }
+                    if row[at] != row[at - bands] || row[at + 1] != row[at + 1 - bands] || row[at + 2] != row[at + 2 - bands]
+                        || (bands == 4 && row[at + 3] != row[at - 1]) {
+                        columnChanges[x] = true
+                    }
                 }
             }
         }

@@ -88,4 +88,21 @@ final class PreflightTests: XCTestCase {
         XCTAssertGreaterThan(try markPixels(letterboxed), 0)
         XCTAssertEqual(try markPixels(PreflightCorpus.photo(size, seed: 8).materialized()), 0)
     }
+
+    func testPixelsKeptByTheStrictPNGDecodeAreLibvipsPixels() throws {
+        var cases: [(String, [UInt8])] = TestArtwork.sizes.compactMap { size in TestArtwork.embedded(size).map { ("\(size)", $0) } }
+        let photo = try PreflightCorpus.photo(PixelSize(width: 320, height: 50), seed: 4)
+        cases.append(("rgb", try Fixtures.png(photo)))
+        cases.append(("rgba", try Fixtures.png(PreflightCorpus.bars(photo, in: PixelSize(width: 320, height: 50), nil))))
+        cases.append(("palette with alpha", try Fixtures.png(Fixtures.solid(320, 50, [10, 200, 30], alpha: 128),
+                                                             [("palette", .bool(true))])))
+        for (name, png) in cases {
+            let check = PNGStructure.check(png, maxPixels: 1 << 30, keeping: PixelSize(width: 0, height: 0))
+            XCTAssertNil(check.pixels, "\(name): a buffer of another size keeps nothing")
+            let image = try Fixtures.decode(png)
+            let kept = try XCTUnwrap(PNGStructure.check(png, maxPixels: 1 << 30, keeping: image.size).pixels, name)
+            XCTAssertEqual(kept.bands, image.bands, name)
+            XCTAssertEqual(kept.samples, try image.pixelBytes(), name)
+        }
+    }
 }
