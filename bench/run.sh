@@ -29,7 +29,7 @@ CONVERT=/usr/bin/convert
 GNU_TIME=/usr/bin/time
 
 # The sections, in the order they run. Each is a function bench_NAME.
-SECTIONS=(render validate process)
+SECTIONS=(render validate preflight process)
 
 # --------------------------------------------------------------------------------------------
 # Helpers
@@ -244,6 +244,39 @@ bench_validate() {
     RUNS_SAVED="$RUNS"; RUNS=5
     compare validate200 "creative-tool, one run of 200" "$batch_cmd" "creative-tool, 200 runs of 1" "$single_cmd"
     RUNS="$RUNS_SAVED"
+    echo
+}
+
+# preflight: what the pre-flight checks add to `validate` of the accepted 2184x270 PNG: the same
+# run with and without them (`--no-preflight`), side by side. Wall clock and CPU (user + system,
+# which a busy machine disturbs less); the issue's budget is 15% of validate.
+bench_preflight() {
+    local source="$REPO_DIR/TestImages/test-artwork-2184x270.png"
+    local dir="$WORK/preflight"
+    mkdir -p "$dir"
+    cp "$source" "$dir/in.png"
+    local with_cmd without_cmd json="$WORK/preflight.json"
+    with_cmd="$(quote "$BIN" validate --json "$dir/in.png")"
+    without_cmd="$(quote "$BIN" validate --json --no-preflight "$dir/in.png")"
+    bash -c "$with_cmd" | grep -q '"valid":true' || die "preflight: the artwork is not valid"
+    note "preflight: hyperfine, $WARMUP warmup + $RUNS runs per command"
+    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$json" --style basic --shell bash \
+        --command-name "validate" "$with_cmd" --command-name "validate --no-preflight" "$without_cmd" >&2
+    echo "## preflight: validate ${source##*/} with and without the pre-flight checks"
+    echo
+    "$PYTHON" - "$json" <<'PY'
+import json, sys
+with_, without = json.load(open(sys.argv[1]))["results"]
+def cpu(r): return (r["user"] + r["system"]) * 1e3
+print("| command | median ms | mean user + system ms |")
+print("|---|---|---|")
+for r in (with_, without):
+    print("| `%s` | %.2f | %.2f |" % (r["command"], r["median"] * 1e3, cpu(r)))
+print()
+print("The checks cost %.2f ms wall (%.1f%% of validate without them) and %.2f ms CPU (%.1f%%); budget: 15%%."
+      % ((with_["median"] - without["median"]) * 1e3, 100 * (with_["median"] / without["median"] - 1),
+         cpu(with_) - cpu(without), 100 * (cpu(with_) / cpu(without) - 1)))
+PY
     echo
 }
 

@@ -42,6 +42,11 @@ static void on_read(png_structp png, png_bytep out, size_t count) {
 
 int cpng_check(const unsigned char *data, size_t length, unsigned long long max_pixels,
                cpng_check_result *result) {
+    return cpng_check_pixels(data, length, max_pixels, NULL, 0, result);
+}
+
+int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
+                      unsigned char *pixels, size_t pixels_size, cpng_check_result *result) {
     memset(result, 0, sizeof *result);
     if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
         record(result, "not a PNG signature");
@@ -79,14 +84,42 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
         record(result, "too many pixels");
         png_error(png, "too many pixels");
     }
+    /* Rows kept only for 8-bit RGB or RGBA as they are, and for palette images as one index
+     * byte a pixel (the palette in result), and only when the caller's buffer holds exactly
+     * the image. libpng's colour transforms cost several times the decode; unpacking does not. */
+    int palette = result->color_type == PNG_COLOR_TYPE_PALETTE;
+    int channels = result->color_type == PNG_COLOR_TYPE_RGB ? 3 : result->color_type == PNG_COLOR_TYPE_RGBA ? 4
+        : palette ? 1 : 0;
+    size_t stride = (size_t)result->width * channels;
+    int keep = pixels != NULL && channels != 0 && (palette || result->bit_depth == 8)
+        && pixels_size == stride * result->height;
+    if (keep && palette) {
+        png_colorp entries = NULL;
+        int count = 0;
+        if (png_get_PLTE(png, info, &entries, &count) != PNG_INFO_PLTE) png_error(png, "palette image without PLTE");
+        png_bytep alpha = NULL;
+        int alphas = 0;
+        if (png_get_tRNS(png, info, &alpha, &alphas, NULL) != PNG_INFO_tRNS) alphas = 0;
+        for (int i = 0; i < 256; i++) {
+            result->palette[4 * i] = i < count ? entries[i].red : 0;
+            result->palette[4 * i + 1] = i < count ? entries[i].green : 0;
+            result->palette[4 * i + 2] = i < count ? entries[i].blue : 0;
+            result->palette[4 * i + 3] = i < alphas && alpha ? alpha[i] : 255;
+        }
+        result->palette_alpha = alphas > 0;
+        if (result->bit_depth < 8) png_set_packing(png);
+    }
+    result->kept = keep;
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     size_t rowbytes = png_get_rowbytes(png, info);
+    if (keep && rowbytes != stride) png_error(png, "unexpected row size");
     row = (png_bytep)malloc(rowbytes ? rowbytes : 1);
     if (!row) png_error(png, "out of memory");
     for (int pass = 0; pass < passes; pass++) {
         for (png_uint_32 y = 0; y < result->height; y++) {
-            png_read_row(png, row, NULL);
+            /* Each interlace pass fills in its pixels of the kept rows. */
+            png_read_row(png, keep ? pixels + (size_t)y * stride : row, NULL);
         }
     }
     png_read_end(png, info);

@@ -4,30 +4,33 @@ import CreativeImaging
 /// `creative-tool validate`: checks uploads and reports every problem with a stable code.
 enum ValidateCommand: Subcommand {
     static let name = "validate"
-    static let summary = "check uploaded creatives: format, size, damage, animation, colour, weight"
+    static let summary = "check uploaded creatives: format, size, damage, animation, colour, weight, pre-flight"
     static let usage = """
     usage: creative-tool validate FILE... [--json] [--max-bytes N] [--max-pixels N]
-                                  [--product \(Product.names)] [--timeout S] [--memory-budget MIB]
+                                  [--product \(Product.names)] [--timeout S] [--memory-budget MIB] [--no-preflight]
       FILE          a creative; '-' reads standard input
       --json        one JSON report per file, one per line, on standard output
       --max-bytes   largest accepted file (default 2097152, 2 MiB)
       --max-pixels  largest accepted width x height, from the header (default 50000000)
       --product     whose sizes are accepted: banner (default), interstitial or companion
+      --no-preflight  skip the pre-flight checks of the pixels (baked_in_bars,
+                    edge_without_border, upscaled_artwork, mostly_empty)
     \(JobLimitOptions.usage)
     exit: 0 when every file is valid, 1 when any is rejected, 64 on usage errors
     """
     static let options = Set<String>(["--max-bytes", "--max-pixels", "--product"]).union(JobLimitOptions.names)
-    static let flags: Set<String> = ["--json"]
+    static let flags: Set<String> = ["--json", "--no-preflight"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard !arguments.positionals.isEmpty else { throw .usage("give at least one FILE") }
         if arguments.positionals.filter({ $0 == "-" }).count > 1 {
             throw .usage("standard input ('-') can be read only once")
         }
-        let limits = ValidationLimits(
+        var limits = ValidationLimits(
             maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
             maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments),
             product: try Inputs.product(arguments))
+        limits.preflight = !arguments.flag("--no-preflight")
         let json = arguments.flag("--json")
         var allValid = true
         for path in arguments.positionals {

@@ -20,11 +20,21 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     case exifOrientation = "exif_orientation"
     case highBitDepth = "high_bit_depth"
     case metadataDropped = "metadata_dropped"
+    // Pre-flight warnings: what the artwork looks like (computed on its pixels).
+    /// Flat bars of one colour along two opposite edges, part of the artwork.
+    case bakedInBars = "baked_in_bars"
+    /// A near-white (near-black) outer frame with no contrasting border.
+    case edgeWithoutBorder = "edge_without_border"
+    /// Much less fine detail than the size holds: enlarged from a smaller original.
+    case upscaledArtwork = "upscaled_artwork"
+    /// Almost all one colour, fully transparent or flat.
+    case mostlyEmpty = "mostly_empty"
 
     /// True for the warning codes.
     public var isWarning: Bool {
         switch self {
-        case .extensionMismatch, .heavyFile, .notSRGB, .exifOrientation, .highBitDepth, .metadataDropped: true
+        case .extensionMismatch, .heavyFile, .notSRGB, .exifOrientation, .highBitDepth, .metadataDropped,
+             .bakedInBars, .edgeWithoutBorder, .upscaledArtwork, .mostlyEmpty: true
         default: false
         }
     }

@@ -120,21 +120,24 @@ public final class ImageSource: @unchecked Sendable {
     /// holds no image, and runs only on sizes the catalog accepts.
     /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline, ``ImagingError/cancelled(_:)``
     ///   when cancelled.
-    public func strictDecode(deadline: Deadline? = nil) throws(ImagingError) -> (damage: String?, sixteenBit: Bool) {
+    /// `keepingPNGPixels`: an 8-bit RGB or RGBA PNG's rows come back (libpng decodes them anyway).
+    public func strictDecode(deadline: Deadline? = nil, keepingPNGPixels: Bool = false) throws(ImagingError)
+        -> (damage: String?, sixteenBit: Bool, pngPixels: (bands: Int, samples: [UInt8])?) {
         if format == .png {
             // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
-            let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area)
-            return (check.damage ?? PNGChunks.damage(bytes), check.bitDepth == 16)
+            let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area, keeping: keepingPNGPixels ? storedSize : nil)
+            let damage = check.damage ?? PNGChunks.damage(bytes)
+            return (damage, check.bitDepth == 16, damage == nil ? check.pixels : nil)
         }
         do {
             _ = try DeadlineWatch.run(header, deadline: deadline) { () throws(ImagingError) in try header.materialized() }
-            return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit)
+            return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit, nil)
         } catch .timeout(let seconds) {
             throw .timeout(seconds: seconds)
         } catch .cancelled(let reason) {
             throw .cancelled(reason)
         } catch {
-            return (error.detail, header.isSixteenBit)
+            return (error.detail, header.isSixteenBit, nil)
         }
     }
 

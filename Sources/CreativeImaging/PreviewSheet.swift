@@ -13,6 +13,8 @@ public enum PreviewSheet {
     static let paper: [Double] = [255, 255, 255]
     static let slotGrey: [Double] = [214, 219, 227]
     static let ink: [Double] = [27, 35, 48]
+    /// The outline of bars baked into the artwork (`baked_in_bars`).
+    static let barMark: [Double] = [230, 30, 60]
 
     /// Draws the sheet for a decoded (upright, sRGB) creative of the given displayed size: every
     /// slot of the product (banners: anchored or inline; companions: each device's standard slot;
@@ -30,7 +32,9 @@ public enum PreviewSheet {
         let biggest = contents.max { $0.height < $1.height } ?? creative
         let previewSource = biggest.height < decoded.height
             ? try ScaleStep.thumbnail(decoded, to: biggest).materialized() : decoded
-        let title = try lettering(lines: ["Preview of \(creative) in every device slot (slot in points; grey is letterbox)"],
+        let bars = Preflight.bars(decoded)
+        let title = try lettering(lines: ["Preview of \(creative) in every device slot (slot in points; grey is letterbox"
+                                          + (bars == nil ? ")" : "; red outlines bars baked into the artwork)")],
                                   bold: true)[0]
         var captions: [String] = []
         for (deviceSlot, canvas) in zip(slots, canvases) {
@@ -69,6 +73,10 @@ public enum PreviewSheet {
                 contentBySize[placement.content] = content
             }
             try drawImage(content, on: sheet, x: margin + placement.x, y: top + placement.y)
+            if let bars {
+                try markBars(bars, creative: creative, on: sheet, x: margin + placement.x, y: top + placement.y,
+                             content: placement.content)
+            }
             top += canvas.height
         }
         return try encodeSheet(sheet)
@@ -101,6 +109,21 @@ public enum PreviewSheet {
     static func canvasPoints(_ deviceSlot: DeviceSlot, creative: PixelSize) -> PixelSize {
         guard deviceSlot.sizing == .inline else { return deviceSlot.slot.points }
         return SlotMath.fit(creative, into: deviceSlot.slot.points)
+    }
+
+    /// Outlines each baked-in bar of the creative where its content was drawn at (x, y).
+    private static func markBars(_ bars: BarInsets, creative: PixelSize, on sheet: VImage, x: Int, y: Int,
+                                 content: PixelSize) throws(ImagingError) {
+        let sx = Double(content.width) / Double(creative.width), sy = Double(content.height) / Double(creative.height)
+        let rectangles = [(0, 0, creative.width, bars.top), (0, creative.height - bars.bottom, creative.width, bars.bottom),
+                          (0, 0, bars.left, creative.height), (creative.width - bars.right, 0, bars.right, creative.height)]
+        for (left, top, width, height) in rectangles where width > 0 && height > 0 {
+            let x0 = Int((Double(left) * sx).rounded()), y0 = Int((Double(top) * sy).rounded())
+            let x1 = Int((Double(left + width) * sx).rounded()), y1 = Int((Double(top + height) * sy).rounded())
+            try VipsOperation("draw_rect").with("image", .image(sheet)).with("ink", .doubles(barMark))
+                .with("left", .int(x + x0)).with("top", .int(y + y0)).with("width", .int(max(1, x1 - x0)))
+                .with("height", .int(max(1, y1 - y0))).with("fill", .bool(false)).execute()
+        }
     }
 
     /// Draws `piece` into the memory image `sheet` at (x, y), in place.

@@ -11,6 +11,9 @@ public struct ValidationLimits: Sendable {
     public var job: JobLimits
     /// The product whose sizes are accepted (`dimensions_not_allowed` for any other).
     public var product: Product
+    /// Runs the pre-flight checks on the pixels of a decoded creative (``Preflight``); the CLI's
+    /// `--no-preflight` turns them off.
+    public var preflight = true
 
     public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels,
                 job: JobLimits = JobLimits(), product: Product = .defaultProduct) {
@@ -40,6 +43,7 @@ public enum Validator {
     /// next (`process`) does not open the bytes a second time.
     public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
+        let deadline = limits.job.startDeadline()
         var report = ValidationReport(file: fileName, product: limits.product)
         let size = totalBytes ?? bytes.count
         report.bytes = size
@@ -107,14 +111,23 @@ public enum Validator {
         addDimensions(source.displayedSize, to: &report)
         checkAnimation(source, bytes: bytes, report: &report)
         var highBitDepth = source.header.isSixteenBit
+        var pngPixels: (bands: Int, samples: [UInt8])?
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
         if limits.product.entry(for: source.displayedSize) != nil {
-            highBitDepth = checkDecodes(source, job: limits.job, report: &report)
+            // libpng decodes an upright PNG's pixels anyway: kept for the pre-flight checks
+            // when the budget holds them too.
+            let keep = limits.preflight && source.format == .png && source.orientation == 1
+                && (try? limits.job.charge(source.strictDecodeMemory + Preflight.memory(for: source.storedSize))) != nil
+            (highBitDepth, pngPixels) = checkDecodes(source, job: limits.job, deadline: deadline, keepingPNGPixels: keep,
+                                                   report: &report)
         } else if let damage = source.containerDamage() {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
+        if limits.preflight, report.decoded, report.valid {
+            checkPreflight(source, pngPixels: pngPixels, job: limits.job, deadline: deadline, report: &report)
+        }
         return (report, report.valid ? source : nil)
     }
 
@@ -137,19 +150,53 @@ public enum Validator {
     }
 
     /// Decodes every pixel strictly, within the budget and the deadline; returns whether the
-    /// samples are 16-bit.
-    private static func checkDecodes(_ source: ImageSource, job: JobLimits, report: inout ValidationReport) -> Bool {
+    /// samples are 16-bit, and a sound 8-bit RGB or RGBA PNG's rows when asked to keep them.
+    private static func checkDecodes(_ source: ImageSource, job: JobLimits, deadline: Deadline?, keepingPNGPixels: Bool,
+                                     report: inout ValidationReport) -> (Bool, (bands: Int, samples: [UInt8])?) {
         do throws(ImagingError) {
             try job.charge(source.strictDecodeMemory)
-            let decode = try source.strictDecode(deadline: job.startDeadline())
+            let decode = try source.strictDecode(deadline: deadline, keepingPNGPixels: keepingPNGPixels)
             report.decoded = true
             if let damage = decode.damage {
                 report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
             }
-            return decode.sixteenBit
+            return (decode.sixteenBit, decode.pngPixels)
         } catch {
             report.add(ValidationCode(rawValue: error.code) ?? .corruptImage, error.message)
-            return source.header.isSixteenBit
+            return (source.header.isSixteenBit, nil)
+        }
+    }
+
+    /// The pre-flight warnings (``Preflight``) on the upright image: an 8-bit RGB(A) PNG's rows as
+    /// libpng's strict decode kept them, else the decoded image (held by the header image; rotated when
+    /// EXIF says so; a PNG whose pixels were not kept is decoded again in one sequential pass).
+    /// Past the deadline the job fails (`timeout`); a budget too small for the checks, or a
+    /// libvips failure, only skips them.
+    private static func checkPreflight(_ source: ImageSource, pngPixels: (bands: Int, samples: [UInt8])?, job: JobLimits, deadline: Deadline?,
+                                       report: inout ValidationReport) {
+        do throws(ImagingError) {
+            let findings: Preflight.Findings
+            if let pngPixels {
+                let pixels = PreflightPixels(width: source.storedSize.width, height: source.storedSize.height,
+                                             bands: pngPixels.bands, rgba: pngPixels.samples)
+                findings = try Preflight.check(pixels, deadline: deadline)
+            } else {
+                let image: VImage
+                if source.orientation != 1 {
+                    image = try VipsOperation("autorot").with("in", .image(source.header)).image()
+                } else {
+                    image = source.format == .png ? try source.streamingImage() : source.header
+                }
+                findings = try Preflight.check(image, lossless: source.format == .png || source.format == .gif, job: job,
+                                               deadline: deadline)
+            }
+            for issue in findings.issues {
+                report.add(issue.code, issue.message)
+            }
+        } catch .timeout(let seconds) {
+            report.add(.timeout, ImagingError.timeout(seconds: seconds).message)
+        } catch {
+            vips_error_clear()
         }
     }
 

@@ -11,6 +11,9 @@ typedef struct {
     int bit_depth;          /* 1, 2, 4, 8 or 16 */
     int color_type;         /* PNG colour type */
     int warnings;           /* libpng warnings seen (each one means damage here) */
+    int kept;               /* cpng_check_pixels: 1 when the rows were kept */
+    unsigned char palette[1024]; /* cpng_check_pixels, palette image kept: RGBA of each index */
+    int palette_alpha;      /* 1 when tRNS gave the palette transparency */
     char message[256];      /* the first error or warning text */
 } cpng_check_result;
 
@@ -20,6 +23,14 @@ typedef struct {
  * a header claiming more (checked before any row is read). Returns result->ok. */
 int cpng_check(const unsigned char *data, size_t length, unsigned long long max_pixels,
                cpng_check_result *result);
+
+/* cpng_check that also keeps the decoded rows of an 8-bit RGB or RGBA PNG, as they are
+ * (3 or 4 bytes a pixel), or of a palette PNG as one index byte a pixel (result->palette
+ * maps them), in `pixels`, when `pixels_size` is exactly width x height x channels (1 for a
+ * palette); result->kept says whether it did. Other PNGs (grey, 16-bit), or another size, are
+ * read as in cpng_check. The check itself is the same. */
+int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
+                      unsigned char *pixels, size_t pixels_size, cpng_check_result *result);
 
 /* Inflates the zlib stream spread over the IDAT chunks of a PNG held in memory into a
  * small scratch buffer (nothing is kept) and checks that it ends with a right Adler-32.
