@@ -1,4 +1,5 @@
 import CVips
+import CreativeBundle
 import CreativeCore
 
 /// Limits of one validation run.
@@ -35,8 +36,17 @@ public enum Validator {
 
     /// Validates and, for a valid creative, hands back the opened source, so a job that renders
     /// next (`process`) does not open the bytes a second time.
+    /// A zip is an HTML5 bundle: checked by ``BundleValidator``, and its source is the bundle's
+    /// static version.
     public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
+        inspect(bytes, fileName: fileName, limits: limits, totalBytes: totalBytes, anySize: false)
+    }
+
+    /// `anySize`: an image inside a bundle, whose size is the ad's business; it is decoded
+    /// strictly whatever its size, and no catalog size is required.
+    private static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits, totalBytes: Int?,
+                                anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
         var report = ValidationReport(file: fileName)
         let size = totalBytes ?? bytes.count
         report.bytes = size
@@ -48,6 +58,9 @@ public enum Validator {
         if tooLarge {
             report.add(.fileTooLarge, "\(size) bytes is over the limit of \(limits.maxBytes) bytes; "
                        + "export it smaller (the guideline is \(Catalog.weightGuidelineBytes / 1000) KB)")
+        }
+        if !anySize, BundleValidator.looksLikeZip(bytes) {
+            return tooLarge ? (BundleValidator.refused(report), nil) : inspectBundle(bytes, report: report, limits: limits)
         }
         let format: ImageFormat
         switch ImageFormat.sniff(bytes) {
@@ -106,13 +119,32 @@ public enum Validator {
         var highBitDepth = source.header.isSixteenBit
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
-        if Catalog.entry(for: source.displayedSize) != nil {
+        if anySize || Catalog.entry(for: source.displayedSize) != nil {
             highBitDepth = checkDecodes(source, job: limits.job, report: &report)
         } else if let damage = source.containerDamage() {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
         return (report, report.valid ? source : nil)
+    }
+
+    /// Checks a bundle (``BundleValidator``); its images go through this validator: the static
+    /// version as a banner, the others at any size, within a smaller pixel cap and budget.
+    private static func inspectBundle(_ bytes: [UInt8], report: ValidationReport,
+                                      limits: ValidationLimits) -> (report: ValidationReport, source: ImageSource?) {
+        var imageLimits = limits
+        imageLimits.maxPixels = min(limits.maxPixels, BundleImageLimits.maxPixels)
+        imageLimits.job.memoryBudget = min(limits.job.memoryBudget, BundleImageLimits.memoryBudget)
+        let inspection = BundleValidator.inspect(bytes, report: report) { image, name, asBanner in
+            if asBanner { return validate(image, fileName: name, limits: imageLimits) }
+            return inspect(image, fileName: name, limits: imageLimits, totalBytes: nil, anySize: true).report
+                .dropping(.dimensionsNotAllowed)
+        }
+        guard let still = inspection.staticImage,
+              let source = try? ImageSource(bytes: still.bytes, maxPixels: imageLimits.maxPixels) else {
+            return (inspection.report, nil)
+        }
+        return (inspection.report, source)
     }
 
     private static func addDimensions(_ size: PixelSize, to report: inout ValidationReport) {
