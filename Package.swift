@@ -56,11 +56,11 @@ let package = Package(
         .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore"]),
 
         // Test images, bytes and a pixel reader shared by the imaging and end-to-end tests.
-        .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore"],
+        .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore", "CZip"],
                 path: "Tests/CreativeTestSupport"),
         .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
         .testTarget(name: "CreativeBundleTests",
-                    dependencies: ["CreativeBundle", "CreativeCore", "CreativeImaging", "CZip", "CreativeTestSupport"]),
+                    dependencies: ["CreativeBundle", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         // Little CMS, which writes the non-sRGB colour profiles some tests embed.
         .systemLibrary(name: "CLCMS2", path: "Tests/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .testTarget(name: "CreativeImagingTests",

@@ -74,7 +74,11 @@ public enum BundleValidator {
         do {
             archive = try ZipArchive(bytes: bytes)
         } catch {
-            report.add(.corruptBundle, "the zip cannot be read (\(error.message)); export the bundle again")
+            if error.duplicateName {
+                report.add(.duplicateEntry, "two entries of the zip have the same name; keep one")
+            } else {
+                report.add(.corruptBundle, "the zip cannot be read (\(error.message)); export the bundle again")
+            }
             return BundleInspection(report: report)
         }
         guard let listing = list(archive, report: &report) else { return BundleInspection(report: report) }
@@ -118,7 +122,8 @@ public enum BundleValidator {
             }
             total = total.addingReportingOverflow(entry.size).overflow ? Int.max : total + entry.size
             let shown = String(decoding: entry.rawName, as: UTF8.self)
-            if let reason = EntryName.unsafeReason(entry.rawName) {
+            if let reason = EntryName.unsafeReason(entry.rawName)
+                ?? (archive.storesNUL(in: entry.rawName) ? "a NUL byte in the name" : nil) {
                 report.add(.unsafePath, "\(shown.debugDescription) is refused: \(reason)")
                 continue
             }

@@ -28,7 +28,11 @@ final class ZipArchive {
     private let storage: UnsafeMutableRawBufferPointer
 
     /// Why an archive or an entry cannot be read.
-    struct Failure: Error { let message: String }
+    struct Failure: Error {
+        let message: String
+        /// True when libzip refused the archive because two entries share a name.
+        var duplicateName = false
+    }
 
     /// Opens the archive over a copy of the bytes, with libzip's consistency checks.
     init(bytes: [UInt8]) throws(Failure) {
@@ -44,7 +48,8 @@ final class ZipArchive {
         guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
             zip_source_free(source)
             storage.deallocate()
-            throw Failure(message: String(cString: zip_error_strerror(&error)))
+            throw Failure(message: String(cString: zip_error_strerror(&error)),
+                          duplicateName: zip_error_code_zip(&error) == ZIP_ER_EXISTS)
         }
         self.archive = archive
         self.storage = storage
@@ -104,6 +109,28 @@ final class ZipArchive {
         }
         bytes.removeLast()
         return bytes
+    }
+
+    /// True when the name, with some of its spaces as NUL bytes, is stored in the archive:
+    /// libzip hands names over as C strings and turns a NUL inside a name into a space, so a
+    /// name with spaces is looked for in its stored form.
+    func storesNUL(in name: [UInt8]) -> Bool {
+        guard name.contains(0x20) else { return false }
+        let bytes = UnsafeRawBufferPointer(storage)
+        guard bytes.count >= name.count else { return false }
+        for start in 0...(bytes.count - name.count) {
+            var sawNUL = false
+            var matches = true
+            for (offset, byte) in name.enumerated() {
+                let stored = bytes[start + offset]
+                if stored == byte { continue }
+                if byte == 0x20 && stored == 0 { sawNUL = true; continue }
+                matches = false
+                break
+            }
+            if matches && sawNUL { return true }
+        }
+        return false
     }
 
     private func lastError() -> String { String(cString: zip_error_strerror(zip_get_error(archive))) }
