@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),
         // libFuzzer target over the validator (built only by `make fuzz`, with -sanitize=fuzzer).
-        .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore"]),
+        .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore", "CreativeTestSupport"]),
 
         // Test images, bytes and a pixel reader shared by the imaging and end-to-end tests.
         .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore", "CZip"],

@@ -43,6 +43,23 @@ public enum Validator {
         inspect(bytes, fileName: fileName, limits: limits, totalBytes: totalBytes, anySize: false)
     }
 
+    /// True when the bytes are a zip: an HTML5 bundle.
+    public static func isBundle(_ bytes: [UInt8]) -> Bool { BundleValidator.looksLikeZip(bytes) }
+
+    /// The image to render for an upload: the image itself, or a valid bundle's static version.
+    /// - Throws: what opening the image throws, or ``ImagingError/rejectedBundle(_:)`` for a
+    ///   bundle that does not validate.
+    public static func renderSource(_ bytes: [UInt8], fileName: String,
+                                    maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) -> ImageSource {
+        guard isBundle(bytes) else { return try ImageSource(bytes: bytes, maxPixels: maxPixels) }
+        let (report, source) = inspect(bytes, fileName: fileName,
+                                       limits: ValidationLimits(maxPixels: maxPixels))
+        guard let source else {
+            throw .rejectedBundle(report.errors.first ?? ValidationIssue(.corruptBundle, "no static version to render"))
+        }
+        return source
+    }
+
     /// `anySize`: an image inside a bundle, whose size is the ad's business; it is decoded
     /// strictly whatever its size, and no catalog size is required.
     private static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits, totalBytes: Int?,
@@ -133,6 +150,8 @@ public enum Validator {
     private static func inspectBundle(_ bytes: [UInt8], report: ValidationReport,
                                       limits: ValidationLimits) -> (report: ValidationReport, source: ImageSource?) {
         var imageLimits = limits
+        // The upload's byte limit is the zip's; its images are bounded by the bundle's own 2 MiB.
+        imageLimits.maxBytes = Catalog.defaultMaxBytes
         imageLimits.maxPixels = min(limits.maxPixels, BundleImageLimits.maxPixels)
         imageLimits.job.memoryBudget = min(limits.job.memoryBudget, BundleImageLimits.memoryBudget)
         let inspection = BundleValidator.inspect(bytes, report: report) { image, name, asBanner in
