@@ -67,7 +67,8 @@ let package = Package(
                     dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport", "CLCMS2"]),
         .testTarget(name: "CreativeCLITests",
                     dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
-        .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging"]),
+        .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging",
+                                                                "CreativeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
