@@ -47,9 +47,13 @@ public struct BundleZip {
         }
         zip_source_keep(source)
         for entry in entries {
-            let buffer = malloc(max(entry.bytes.count, 1))!
-            entry.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: entry.bytes.count) }
-            guard let data = zip_source_buffer(archive, buffer, UInt64(entry.bytes.count), 1) else {
+            // libzip frees the copy after writing (an empty entry needs none: libzip would not free it).
+            var buffer: UnsafeMutableRawPointer?
+            if !entry.bytes.isEmpty {
+                buffer = malloc(entry.bytes.count)
+                entry.bytes.withUnsafeBytes { buffer?.copyMemory(from: $0.baseAddress!, byteCount: entry.bytes.count) }
+            }
+            guard let data = zip_source_buffer(archive, buffer, UInt64(entry.bytes.count), buffer == nil ? 0 : 1) else {
                 fatalError("zip_source_buffer failed")
             }
             let index = zip_file_add(archive, entry.name, data, ZIP_FL_ENC_UTF_8)
