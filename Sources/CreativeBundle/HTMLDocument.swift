@@ -45,12 +45,20 @@ public struct HTMLDocument: Sendable {
         // which for deep nesting costs memory quadratic in the depth.
         var options = kGumboDefaultOptions
         options.max_errors = 0
-        let output = text.withUnsafeBufferPointer { chars in
-            gumbo_parse_with_options(&options, chars.baseAddress, bytes.count)
+        // gumbo's tree points into the text (original tag names): it is walked while the text lives.
+        var document = HTMLDocument()
+        text.withUnsafeBufferPointer { chars in
+            guard let output = gumbo_parse_with_options(&options, chars.baseAddress, bytes.count) else { return }
+            defer { gumbo_destroy_output(&options, output) }
+            document.walk(output.pointee.root)
         }
-        guard let output else { return }
-        defer { gumbo_destroy_output(&options, output) }
-        var stack: [UnsafeMutablePointer<GumboNode>] = [output.pointee.root]
+        self = document
+    }
+
+    private init() {}
+
+    private mutating func walk(_ root: UnsafeMutablePointer<GumboNode>) {
+        var stack: [UnsafeMutablePointer<GumboNode>] = [root]
         while let node = stack.popLast() {
             guard node.pointee.type == GUMBO_NODE_ELEMENT else { continue }
             let element = node.pointee.v.element

@@ -58,6 +58,14 @@ final class ScannerTests: XCTestCase {
         XCTAssertNil(HTMLDocument.refreshURL("30"))
     }
 
+    func testUnknownElementsKeepTheirNames() {
+        // The name of an element gumbo does not know is read from the source text while it
+        // lives (a fuzz finding: the text had been freed before the tree was walked).
+        let document = HTMLDocument(bytes: Array("<x-banner src=\"a.png\"></x-banner><Custom-Tag data=b.bin>".utf8))
+        XCTAssertEqual(document.references.map(\.place), ["<x-banner src>", "<custom-tag data>"])
+        XCTAssertEqual(document.references.map(\.url), ["a.png", "b.bin"])
+    }
+
     func testReferenceVerdicts() {
         let files: Set<String> = ["index.html", "css/a.css", "images/logo.png", "images/my logo.png"]
         func verdict(_ url: String, from: String = "index.html", link: Bool = false) -> ReferenceVerdict {
