@@ -156,8 +156,9 @@ public enum Validator {
         imageLimits.job.memoryBudget = min(limits.job.memoryBudget, BundleImageLimits.memoryBudget)
         let inspection = BundleValidator.inspect(bytes, report: report) { image, name, asBanner in
             if asBanner { return validate(image, fileName: name, limits: imageLimits) }
+            // The ad's own images may have any size, and may move (an animated GIF in an HTML5 ad).
             return inspect(image, fileName: name, limits: imageLimits, totalBytes: nil, anySize: true).report
-                .dropping(.dimensionsNotAllowed)
+                .dropping(.dimensionsNotAllowed).dropping(.animated)
         }
         guard let still = inspection.staticImage,
               let source = try? ImageSource(bytes: still.bytes, maxPixels: imageLimits.maxPixels) else {

@@ -141,6 +141,12 @@ final class BundleCorpusTests: XCTestCase {
         let zip = try BundleCorpus.clean().adding("images/broken.png", Array(logo.prefix(logo.count - 20)))
         let report = check(zip, errors: [.corruptImage])
         XCTAssertTrue(report.errors.first?.message.hasPrefix("images/broken.png: ") ?? false)
+        // An animated GIF may move inside the ad.
+        let frames = try VipsOperation("join").with("in1", .image(try Fixtures.solid(40, 40, [255, 0, 0])))
+            .with("in2", .image(try Fixtures.solid(40, 40, [0, 0, 255]))).with("direction", .enumeration("vertical")).image()
+        let gif = try Fixtures.save("gifsave_buffer", try frames.settingInt("page-height", 40))
+        XCTAssertTrue(Validator.validate(gif, fileName: "a.gif").has(.animated))
+        _ = check(try BundleCorpus.clean().adding("images/spin.gif", gif), errors: [])
         let bomb = try BundleCorpus.clean().adding("images/huge.png", try BundleCorpus.png(3000, 3000))
         _ = check(bomb, errors: [.tooManyPixels])
     }
