@@ -123,7 +123,8 @@ public enum BundleValidator {
             total = total.addingReportingOverflow(entry.size).overflow ? Int.max : total + entry.size
             let shown = String(decoding: entry.rawName, as: UTF8.self)
             if let reason = EntryName.unsafeReason(entry.rawName)
-                ?? (archive.storesNUL(in: entry.rawName) ? "a NUL byte in the name" : nil) {
+                ?? (entry.rawName.contains(0x20) && archive.namesStoredWithNUL.contains(entry.rawName)
+                    ? "a NUL byte in the name" : nil) {
                 report.add(.unsafePath, "\(shown.debugDescription) is refused: \(reason)")
                 continue
             }

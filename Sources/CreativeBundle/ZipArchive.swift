@@ -111,27 +111,27 @@ final class ZipArchive {
         return bytes
     }
 
-    /// True when the name, with some of its spaces as NUL bytes, is stored in the archive:
-    /// libzip hands names over as C strings and turns a NUL inside a name into a space, so a
-    /// name with spaces is looked for in its stored form.
-    func storesNUL(in name: [UInt8]) -> Bool {
-        guard name.contains(0x20) else { return false }
+    /// The names, as libzip shows them, that are stored with NUL bytes. libzip hands names over
+    /// as C strings and turns a NUL inside a name into a space, so the stored names are looked
+    /// up where every central directory record keeps them (46 bytes after its `PK\u{1}\u{2}`
+    /// signature, length at offset 28). Only this one field is read by hand; libzip reads the
+    /// archive. Linear in the archive's size (names over 1 KiB are not looked at).
+    lazy var namesStoredWithNUL: Set<[UInt8]> = {
         let bytes = UnsafeRawBufferPointer(storage)
-        guard bytes.count >= name.count else { return false }
-        for start in 0...(bytes.count - name.count) {
-            var sawNUL = false
-            var matches = true
-            for (offset, byte) in name.enumerated() {
-                let stored = bytes[start + offset]
-                if stored == byte { continue }
-                if byte == 0x20 && stored == 0 { sawNUL = true; continue }
-                matches = false
-                break
-            }
-            if matches && sawNUL { return true }
+        var names: Set<[UInt8]> = []
+        var offset = 0
+        while offset + 46 <= bytes.count {
+            defer { offset += 1 }
+            guard bytes[offset] == 0x50, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 1, bytes[offset + 3] == 2
+            else { continue }
+            let length = Int(bytes[offset + 28]) | Int(bytes[offset + 29]) << 8
+            let start = offset + 46
+            guard length <= 1024, start + length <= bytes.count,
+                  bytes[start..<start + length].contains(0) else { continue }
+            names.insert(bytes[start..<start + length].map { $0 == 0 ? 0x20 : $0 })
         }
-        return false
-    }
+        return names
+    }()
 
     private func lastError() -> String { String(cString: zip_error_strerror(zip_get_error(archive))) }
 }
