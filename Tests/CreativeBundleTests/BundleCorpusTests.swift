@@ -53,6 +53,14 @@ final class BundleCorpusTests: XCTestCase {
         XCTAssertEqual(report.json.serialized().contains(#""format":"html5""#), true)
     }
 
+    func testZipOverTheUploadLimitIsNotOpened() throws {
+        let bytes = try BundleCorpus.clean().bytes()
+        let report = Validator.validate(bytes, fileName: "big.zip", limits: ValidationLimits(maxBytes: 1000))
+        XCTAssertEqual(report.errors.map(\.code), [.fileTooLarge])
+        XCTAssertEqual(report.bundle, BundleFacts(files: 0, bytesUncompressed: 0))
+        XCTAssertTrue(report.json.serialized().contains(#""format":"html5""#))
+    }
+
     func testEntryWithABadChecksumIsCorruptBundle() throws {
         let zip = try BundleCorpus.clean().adding("data.json", text: "{\"a\": \"0123456789\"}", .stored)
             .patching(Array("0123456789".utf8), Array("0123456780".utf8))
