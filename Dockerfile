@@ -48,6 +48,7 @@ RUN extra="" \
         libwebp7 libwebpmux3 libwebpdemux2 libpangocairo-1.0-0 libpango-1.0-0 libcairo2 \
         liblcms2-2 libstdc++6 \
         libmicrohttpd12 \
+        libzip4 libgumbo1 \
         fonts-dejavu-core \
         $extra \
     && rm -rf /var/lib/apt/lists/* \

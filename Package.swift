@@ -28,6 +28,9 @@ let package = Package(
         // libmicrohttpd's header only: the library is opened by CMicroHTTPDLoader when `serve` starts.
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CMicroHTTPDLoader", dependencies: ["CMicroHTTPD"]),
+        // HTML5 bundles: libzip reads the archive in memory, gumbo parses its HTML.
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
         // A strict whole-file libpng read, with libpng's longjmp contained in C, and a zlib check
@@ -36,8 +39,12 @@ let package = Package(
 
         // Pure Swift: catalog, devices, slot math, selection, reports.
         .target(name: "CreativeCore"),
+        // HTML5 ad bundles: the archive, its HTML and CSS references, the locked web view's rules.
+        // Images inside are checked through a function the image validator passes in.
+        .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo"]),
         // Pixels: libvips (and libpng for strict PNG checks).
-        .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CVips", "CPNGCheck", "CArtwork"],
+        .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
+                                                        "CArtwork"],
                 linkerSettings: libvipsRpath.isEmpty ? [] : [.unsafeFlags(libvipsRpath)]),
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
         .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD",
@@ -46,19 +53,22 @@ let package = Package(
         .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),
         // libFuzzer target over the validator (built only by `make fuzz`, with -sanitize=fuzzer).
-        .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore"]),
+        .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore", "CreativeTestSupport"]),
 
         // Test images, bytes and a pixel reader shared by the imaging and end-to-end tests.
-        .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore"],
+        .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore", "CZip"],
                 path: "Tests/CreativeTestSupport"),
         .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
+        .testTarget(name: "CreativeBundleTests",
+                    dependencies: ["CreativeBundle", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         // Little CMS, which writes the non-sRGB colour profiles some tests embed.
         .systemLibrary(name: "CLCMS2", path: "Tests/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .testTarget(name: "CreativeImagingTests",
                     dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport", "CLCMS2"]),
         .testTarget(name: "CreativeCLITests",
                     dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
-        .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging"]),
+        .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging",
+                                                                "CreativeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

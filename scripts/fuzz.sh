@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the upload validator and the renderer (in-process, every input) with libFuzzer.
+# Fuzzes the upload validator (images and HTML5 bundles) and the renderer (in-process, every
+# input) with libFuzzer.
 #   scripts/fuzz.sh [SECONDS] [libFuzzer flags ...]      (make fuzz SECONDS=N)
 # Builds creative-fuzz with SwiftPM's --sanitize=fuzzer (+ address, which brings LeakSanitizer)
 # into its own scratch path, so it never touches or waits on the normal .build. Seeds
@@ -72,6 +73,25 @@ vips copy "$seeds/alpha.png" "$corpus/seed-320x50-alpha.webp[Q=60]"
 } > "$corpus/seed-320x50-actl.png"
 cp "$seeds/small.png" "$corpus/seed-320x50.png"
 
+# HTML5 bundle seeds: zips (the raw path), and the NUL-separated pieces the fuzz target zips
+# itself (an odd first byte: index.html, css/style.css, js/ad.js, images/a.png).
+python3 - "$corpus" "$seeds/small.png" <<'PY'
+import sys, zipfile
+corpus, png = sys.argv[1], open(sys.argv[2], "rb").read()
+html = (b'<!doctype html><meta name="ad.size" content="width=320,height=50"><link rel=stylesheet href="css/style.css">'
+        b'<script src="js/ad.js"></script><style>@import url(x.css); p{background:url("images/a.png")}</style>'
+        b'<a href="javascript:go()"><img src="images/a.png" srcset="images/a.png 1x, //cdn.example/b.png 2x"></a>'
+        b'<meta http-equiv=refresh content="1; url=https://example.com"><div style="background:url(a.png)"></div>')
+css = b'@font-face{src:url(https://fonts.example/f.woff2)} @import "b.css"; a{background:url(\'../images/a.png\')}'
+js = b'fetch("https://example.com/x"); /* "http://c" */ var t = `http://t`;'
+with zipfile.ZipFile(corpus + "/seed-bundle.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("index.html", html); z.writestr("css/style.css", css); z.writestr("js/ad.js", js)
+    z.writestr("images/a.png", png); z.writestr("static.png", png); z.writestr("__MACOSX/._x", b"x")
+with zipfile.ZipFile(corpus + "/seed-bundle-stored.zip", "w", zipfile.ZIP_STORED) as z:
+    z.writestr("index.html", html); z.writestr("../slip.js", js); z.writestr("static.png", png)
+open(corpus + "/seed-bundle-pieces", "wb").write(b"\x01" + html + b"\0" + css + b"\0" + js + b"\0" + png)
+PY
+
 # Tokens of the four containers, for libFuzzer's mutations.
 dictionary="$out/formats.dict"
 cat > "$dictionary" <<'EOF'
@@ -112,6 +132,22 @@ jpeg_eoi="\xff\xd9"
 "ANMF"
 "ICCP"
 "EXIF"
+zip_local="PK\x03\x04"
+zip_central="PK\x01\x02"
+zip_end="PK\x05\x06"
+"<meta name=\"ad.size\" content=\"width=320,height=50\">"
+"<script src="
+"<link href="
+" srcset="
+" style="
+"<style>"
+"url("
+"@import"
+"https://"
+"//"
+"javascript:"
+"data:"
+"../"
 EOF
 
 echo "fuzzing for ${seconds}s: $(find "$corpus" -type f | wc -l) inputs in $corpus, findings in $artifacts/" >&2

@@ -6,11 +6,11 @@ enum Inputs {
     /// Default read limit for render and select inputs (validation has its own `--max-bytes`).
     static let defaultRenderMaxBytes = 32 * 1024 * 1024
 
-    /// Reads a file (or `-`) and opens it as an image source.
+    /// Reads a file (or `-`) and opens it as an image source (an HTML5 bundle: its static version).
     static func openSource(_ path: String, maxBytes: Int, maxPixels: Int) throws(CLIError) -> ImageSource {
         let bytes = try readBytes(path, maxBytes: maxBytes)
         do {
-            return try ImageSource(bytes: bytes, maxPixels: maxPixels)
+            return try Validator.renderSource(bytes, fileName: path, maxPixels: maxPixels)
         } catch {
             throw .imaging(error, file: path)
         }
@@ -48,6 +48,9 @@ enum Inputs {
             probe = try FileIO.readHead(path, count: HeaderExtent.probeBytes, limit: maxBytes)
         } catch {
             throw failure(error, path: path, maxBytes: maxBytes)
+        }
+        if Validator.isBundle(probe.head) {
+            return try openSource(path, maxBytes: maxBytes, maxPixels: maxPixels).displayedSize
         }
         guard probe.head.count < probe.size, case .accepted(let format) = ImageFormat.sniff(probe.head) else {
             // The whole file, or bytes that are no accepted image: the source says what it is.

@@ -77,6 +77,9 @@ enum ValidateCommand: Subcommand {
         var what: [String] = []
         if let dimensions = report.dimensions { what.append(dimensions.description) }
         if let format = report.format { what.append(format.rawValue.uppercased()) }
+        if let bundle = report.bundle {
+            what.append("HTML5 bundle of \(bundle.files) files\(bundle.entry.map { ", entry \($0)" } ?? "")")
+        }
         if let bytes = report.bytes {
             if report.file == "-" {
                 what.append("\(bytes) bytes read from standard input")

@@ -13,6 +13,40 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     case animated = "animated"
     case dimensionsNotAllowed = "dimensions_not_allowed"
     case timeout = "timeout"
+    // HTML5 bundles (a zip): the archive.
+    /// The zip cannot be read (damaged directory, bad checksum, an entry longer than declared).
+    case corruptBundle = "corrupt_bundle"
+    /// Over 2 MiB uncompressed, decided from the central directory before anything is inflated.
+    case bundleTooLarge = "bundle_too_large"
+    /// More than 100 entries.
+    case tooManyFiles = "too_many_files"
+    /// An entry inflates more than the ratio cap allows (a zip bomb).
+    case compressionRatioTooHigh = "compression_ratio_too_high"
+    /// An entry name with `..`, a leading `/`, a backslash, a drive letter, NUL, or not UTF-8.
+    case unsafePath = "unsafe_path"
+    case symlinkEntry = "symlink_entry"
+    case encryptedEntry = "encrypted_entry"
+    case duplicateEntry = "duplicate_entry"
+    /// A zip inside the bundle.
+    case nestedArchive = "nested_archive"
+    /// A file type the web view bundle does not carry.
+    case unsupportedFileType = "unsupported_file_type"
+    // HTML5 bundles: the ad.
+    /// An HTML or SVG file with more than 10,000 tags: not parsed.
+    case tooManyElements = "too_many_elements"
+    case noEntryHTML = "no_entry_html"
+    case ambiguousEntryHTML = "ambiguous_entry_html"
+    case missingAdSize = "missing_ad_size"
+    /// A relative reference to a file the bundle does not hold.
+    case missingFile = "missing_file"
+    /// An `http:`, `https:`, protocol-relative or other non-bundle reference: blocked on devices.
+    case remoteResourceBlocked = "remote_resource_blocked"
+    /// A `javascript:` URL anywhere but a link's `href` (the click handler).
+    case javascriptURL = "javascript_url"
+    /// No `static.*`, `backup.*` or `fallback.*` image at the root (SDKs before 0.6.0 show it).
+    case missingStaticVersion = "missing_static_version"
+    /// The static image's aspect ratio differs from `ad.size` by more than 1%.
+    case staticVersionMismatch = "static_version_mismatch"
     // Warnings: reported, never a reason to reject.
     case extensionMismatch = "extension_mismatch"
     case heavyFile = "heavy_file"
@@ -29,12 +63,16 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     case upscaledArtwork = "upscaled_artwork"
     /// Almost all one colour, fully transparent or flat.
     case mostlyEmpty = "mostly_empty"
+    /// A bundle entry that is skipped: `__MACOSX/` and `.DS_Store`.
+    case ignoredFile = "ignored_file"
+    /// An absolute `http(s)://` URL in a script's string literal (a heuristic): blocked at run time.
+    case remoteURLInScript = "remote_url_in_script"
 
     /// True for the warning codes.
     public var isWarning: Bool {
         switch self {
         case .extensionMismatch, .heavyFile, .notSRGB, .exifOrientation, .highBitDepth, .metadataDropped,
-             .bakedInBars, .edgeWithoutBorder, .upscaledArtwork, .mostlyEmpty: true
+             .bakedInBars, .edgeWithoutBorder, .upscaledArtwork, .mostlyEmpty, .ignoredFile, .remoteURLInScript: true
         default: false
         }
     }
@@ -51,6 +89,22 @@ public struct ValidationIssue: Sendable, Equatable {
     }
 }
 
+/// What an HTML5 bundle holds, for its report (`files`, `bytes_uncompressed`, `entry`).
+public struct BundleFacts: Sendable, Equatable {
+    /// Entries counted in the central directory (folders and ignored files included).
+    public var files: Int
+    /// Sum of the entries' uncompressed sizes, from the central directory.
+    public var bytesUncompressed: Int
+    /// The HTML file that starts the ad, when there is exactly one.
+    public var entry: String?
+
+    public init(files: Int, bytesUncompressed: Int, entry: String? = nil) {
+        self.files = files
+        self.bytesUncompressed = bytesUncompressed
+        self.entry = entry
+    }
+}
+
 /// What validation found about one file: the JSON report of DESIGN section 4.
 public struct ValidationReport: Sendable {
     /// The name the caller gave (a path, `-`, or an upload's file name).
@@ -64,6 +118,9 @@ public struct ValidationReport: Sendable {
     /// True when every pixel was decoded strictly (the damage check ran). False when the file
     /// was refused before that: a size the catalog does not accept, a cap, an unreadable header.
     public var decoded = false
+    /// Set for an HTML5 bundle (a zip): the report's format is then `html5` and its dimensions
+    /// are the `ad.size` in points.
+    public var bundle: BundleFacts?
     public private(set) var errors: [ValidationIssue] = []
     public private(set) var warnings: [ValidationIssue] = []
     /// The product whose sizes the file is checked against.
@@ -89,6 +146,14 @@ public struct ValidationReport: Sendable {
         }
     }
 
+    /// The report without the issues of one code (a bundle's images need no catalog size).
+    public func dropping(_ code: ValidationCode) -> ValidationReport {
+        var copy = self
+        copy.errors.removeAll { $0.code == code }
+        copy.warnings.removeAll { $0.code == code }
+        return copy
+    }
+
     /// True when an issue with the code was recorded.
     public func has(_ code: ValidationCode) -> Bool {
         errors.contains { $0.code == code } || warnings.contains { $0.code == code }
@@ -99,10 +164,14 @@ public struct ValidationReport: Sendable {
         func issues(_ list: [ValidationIssue]) -> JSONValue {
             .array(list.map { .object([("code", .string($0.code.rawValue)), ("message", .string($0.message))]) })
         }
+        let bundleFields: [(String, JSONValue)] = bundle.map { facts in
+            [("files", .int(facts.files)), ("bytes_uncompressed", .int(facts.bytesUncompressed)),
+             ("entry", .optional(facts.entry))]
+        } ?? []
         return .object([
             ("file", .string(file)),
             ("valid", .bool(valid)),
-            ("format", .optional(format?.rawValue)),
+            ("format", .optional(bundle == nil ? format?.rawValue : "html5")),
             ("width", dimensions.map { .int($0.width) } ?? .null),
             ("height", dimensions.map { .int($0.height) } ?? .null),
             ("bytes", bytes.map { .int($0) } ?? .null),
@@ -110,6 +179,7 @@ public struct ValidationReport: Sendable {
             ("size_class", .optional(catalogEntry?.sizeClass.rawValue)),
             ("shape", .optional(dimensions?.shape.rawValue)),
             ("decoded", .bool(decoded)),
+        ] + bundleFields + [
             ("errors", issues(errors)),
             ("warnings", issues(warnings)),
         ])

@@ -24,6 +24,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case operationFailed(String)
     /// Reading or writing a file failed.
     case io(String)
+    /// An HTML5 bundle that does not validate, so it has no static version to render: its
+    /// first error (the bundle's report names them all).
+    case rejectedBundle(ValidationIssue)
 
     /// The stable error code of DESIGN section 4.
     public var code: String {
@@ -37,6 +40,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage: "corrupt_image"
         case .operationFailed: "render_failed"
         case .io: "io_error"
+        case .rejectedBundle(let issue): issue.code.rawValue
         }
     }
 
@@ -56,6 +60,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage(let detail): "the image is damaged: \(detail)"
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail
+        case .rejectedBundle(let issue): "the HTML5 bundle is rejected (\(issue.message)), so it has no static version to render"
         }
     }
 

@@ -1,4 +1,5 @@
 import CVips
+import CreativeBundle
 import CreativeCore
 
 /// Limits of one validation run.
@@ -41,8 +42,34 @@ public enum Validator {
 
     /// Validates and, for a valid creative, hands back the opened source, so a job that renders
     /// next (`process`) does not open the bytes a second time.
+    /// A zip is an HTML5 bundle: checked by ``BundleValidator``, and its source is the bundle's
+    /// static version.
     public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
+        inspect(bytes, fileName: fileName, limits: limits, totalBytes: totalBytes, anySize: false)
+    }
+
+    /// True when the bytes are a zip: an HTML5 bundle.
+    public static func isBundle(_ bytes: [UInt8]) -> Bool { BundleValidator.looksLikeZip(bytes) }
+
+    /// The image to render for an upload: the image itself, or a valid bundle's static version.
+    /// - Throws: what opening the image throws, or ``ImagingError/rejectedBundle(_:)`` for a
+    ///   bundle that does not validate.
+    public static func renderSource(_ bytes: [UInt8], fileName: String,
+                                    maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) -> ImageSource {
+        guard isBundle(bytes) else { return try ImageSource(bytes: bytes, maxPixels: maxPixels) }
+        let (report, source) = inspect(bytes, fileName: fileName,
+                                       limits: ValidationLimits(maxPixels: maxPixels))
+        guard let source else {
+            throw .rejectedBundle(report.errors.first ?? ValidationIssue(.corruptBundle, "no static version to render"))
+        }
+        return source
+    }
+
+    /// `anySize`: an image inside a bundle, whose size is the ad's business; it is decoded
+    /// strictly whatever its size, and no catalog size is required.
+    private static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits, totalBytes: Int?,
+                                anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
         let deadline = limits.job.startDeadline()
         var report = ValidationReport(file: fileName, product: limits.product)
         let size = totalBytes ?? bytes.count
@@ -55,6 +82,9 @@ public enum Validator {
         if tooLarge {
             report.add(.fileTooLarge, "\(size) bytes is over the limit of \(limits.maxBytes) bytes; "
                        + "export it smaller (the guideline is \(Catalog.weightGuidelineBytes / 1000) KB)")
+        }
+        if !anySize, BundleValidator.looksLikeZip(bytes) {
+            return tooLarge ? (BundleValidator.refused(report), nil) : inspectBundle(bytes, report: report, limits: limits)
         }
         let format: ImageFormat
         switch ImageFormat.sniff(bytes) {
@@ -114,10 +144,10 @@ public enum Validator {
         var pngPixels: (bands: Int, samples: [UInt8])?
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
-        if limits.product.entry(for: source.displayedSize) != nil {
+        if anySize || limits.product.entry(for: source.displayedSize) != nil {
             // libpng decodes an upright PNG's pixels anyway: kept for the pre-flight checks
-            // when the budget holds them too.
-            let keep = limits.preflight && source.format == .png && source.orientation == 1
+            // when the budget holds them too (not for the images inside a bundle).
+            let keep = !anySize && limits.preflight && source.format == .png && source.orientation == 1
                 && (try? limits.job.charge(source.strictDecodeMemory + Preflight.memory(for: source.storedSize))) != nil
             (highBitDepth, pngPixels) = checkDecodes(source, job: limits.job, deadline: deadline, keepingPNGPixels: keep,
                                                    report: &report)
@@ -125,10 +155,32 @@ public enum Validator {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
-        if limits.preflight, report.decoded, report.valid {
+        if limits.preflight, !anySize, report.decoded, report.valid {
             checkPreflight(source, pngPixels: pngPixels, job: limits.job, deadline: deadline, report: &report)
         }
         return (report, report.valid ? source : nil)
+    }
+
+    /// Checks a bundle (``BundleValidator``); its images go through this validator: the static
+    /// version as a banner, the others at any size, within a smaller pixel cap and budget.
+    private static func inspectBundle(_ bytes: [UInt8], report: ValidationReport,
+                                      limits: ValidationLimits) -> (report: ValidationReport, source: ImageSource?) {
+        var imageLimits = limits
+        // The upload's byte limit is the zip's; its images are bounded by the bundle's own 2 MiB.
+        imageLimits.maxBytes = Catalog.defaultMaxBytes
+        imageLimits.maxPixels = min(limits.maxPixels, BundleImageLimits.maxPixels)
+        imageLimits.job.memoryBudget = min(limits.job.memoryBudget, BundleImageLimits.memoryBudget)
+        let inspection = BundleValidator.inspect(bytes, report: report) { image, name, asBanner in
+            if asBanner { return validate(image, fileName: name, limits: imageLimits) }
+            // The ad's own images may have any size, and may move (an animated GIF in an HTML5 ad).
+            return inspect(image, fileName: name, limits: imageLimits, totalBytes: nil, anySize: true).report
+                .dropping(.dimensionsNotAllowed).dropping(.animated)
+        }
+        guard let still = inspection.staticImage,
+              let source = try? ImageSource(bytes: still.bytes, maxPixels: imageLimits.maxPixels) else {
+            return (inspection.report, nil)
+        }
+        return (inspection.report, source)
     }
 
     private static func addDimensions(_ size: PixelSize, to report: inout ValidationReport) {

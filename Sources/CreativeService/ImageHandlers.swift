@@ -110,7 +110,7 @@ enum ImageHandlers {
             do { return try TestArtwork.source(for: canvas) } catch { throw .internalError(error.description) }
         }
         do {
-            return try ImageSource(bytes: body)
+            return try Validator.renderSource(body, fileName: "upload")
         } catch {
             throw rejection(error, body: body, job: job)
         }

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +23,13 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // The report must always serialise (a JSON document starting with `{`).
     let json = report.json.serialized()
     if json.first != "{" { fatalError("validator report is not a JSON object: \(json)") }
+    // Half the inputs also become the files of an HTML5 bundle (zipped with libzip), so the
+    // HTML parser, the CSS and script scanners and the reference checks see every mutation.
+    if bytes.first.map({ $0 & 1 == 1 }) ?? false {
+        let bundle = fuzzBundle(bytes.dropFirst())
+        let bundleJSON = Validator.validate(bundle, fileName: "fuzz.zip", limits: fuzzLimits).json.serialized()
+        if bundleJSON.first != "{" { fatalError("bundle report is not a JSON object: \(bundleJSON)") }
+    }
     guard let settings = fuzzRenderSettings else { return 0 }
     do {
         let source = try ImageSource(bytes: bytes, maxPixels: fuzzLimits.maxPixels)
@@ -31,6 +39,19 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = error.description
     }
     return 0
+}
+
+/// A valid 960x150 static version for the fuzzed bundles.
+let fuzzStaticImage: [UInt8] = (try? Fixtures.save("pngsave_buffer", try Fixtures.solid(960, 150, [10, 20, 30]))) ?? []
+
+/// A bundle of the input's pieces (split at NUL bytes): index.html, css/style.css, js/ad.js,
+/// images/a.png, then the static version.
+func fuzzBundle(_ input: ArraySlice<UInt8>) -> [UInt8] {
+    let pieces = input.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
+    let names = ["index.html", "css/style.css", "js/ad.js", "images/a.png"]
+    var bundle = BundleZip()
+    for (name, piece) in zip(names, pieces) { bundle = bundle.adding(name, Array(piece)) }
+    return bundle.adding("static.png", fuzzStaticImage, .stored).bytes()
 }
 
 #if CREATIVE_FUZZ

@@ -1,0 +1,156 @@
+import CreativeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The files of a bundle, read into memory, and the checks over them: entry HTML, `ad.size`,
+/// references, scripts, images and the static version.
+struct BundleContents {
+    /// Path in the bundle -> bytes (folders, ignored and refused entries left out).
+    let files: [String: [UInt8]]
+    /// The static version found at the root, once ``check(into:imageCheck:)`` ran.
+    private(set) var staticImage: (name: String, bytes: [UInt8])?
+
+    init(files: [String: [UInt8]]) { self.files = files }
+
+    private var names: [String] { files.keys.sorted() }
+
+    mutating func check(into report: inout ValidationReport, imageCheck: BundleImageCheck) {
+        let entry = entryHTML(report: &report)
+        report.bundle?.entry = entry
+        let fileSet = Set(files.keys)
+        for name in names {
+            guard let bytes = files[name] else { continue }
+            switch EntryName.fileExtension(name) {
+            case "html", "htm", "svg":
+                let tags = HTMLDocument.startTags(bytes)
+                if tags > BundleRules.maxTagsPerFile {
+                    report.add(.tooManyElements, "\(name) has \(tags) tags, over the limit of "
+                               + "\(BundleRules.maxTagsPerFile); it was not parsed, simplify it")
+                    continue
+                }
+                let document = HTMLDocument(bytes: bytes)
+                if name == entry { checkAdSize(document.adSize, report: &report) }
+                for reference in document.references {
+                    add(reference.url, place: "\(reference.place) in \(name)", from: name, isLink: reference.isLink,
+                        files: fileSet, report: &report)
+                }
+                for script in document.inlineScripts { checkScript(script, place: "a <script> in \(name)", &report) }
+            case "css":
+                for url in CSSScanner.urls(in: String(decoding: bytes, as: UTF8.self)) {
+                    add(url, place: name, from: name, isLink: false, files: fileSet, report: &report)
+                }
+            case "js":
+                checkScript(String(decoding: bytes, as: UTF8.self), place: name, &report)
+            default:
+                break
+            }
+        }
+        let staticName = staticVersionName(report: &report)
+        for name in names where BundleRules.imageTypes.contains(EntryName.fileExtension(name)) && name != staticName {
+            guard let bytes = files[name] else { continue }
+            for issue in imageCheck(bytes, name, false).errors { report.add(issue.code, "\(name): \(issue.message)") }
+        }
+        if let staticName, let bytes = files[staticName] {
+            checkStatic(bytes, name: staticName, report: &report, imageCheck: imageCheck)
+        }
+    }
+
+    /// `index.html` at the root, else the only root HTML file.
+    private func entryHTML(report: inout ValidationReport) -> String? {
+        let root = names.filter { !$0.contains("/") && ["html", "htm"].contains(EntryName.fileExtension($0)) }
+        if root.contains("index.html") { return "index.html" }
+        if root.count == 1 { return root[0] }
+        if root.isEmpty {
+            report.add(.noEntryHTML, "no HTML file at the bundle's root; put the ad's index.html there")
+        } else {
+            report.add(.ambiguousEntryHTML, "\(root.count) HTML files at the root (\(root.joined(separator: ", "))) "
+                       + "and no index.html; name the one that starts the ad index.html")
+        }
+        return nil
+    }
+
+    private func checkAdSize(_ content: String?, report: inout ValidationReport) {
+        let example = "<meta name=\"ad.size\" content=\"width=320,height=50\">"
+        guard let content else {
+            report.add(.missingAdSize, "the entry HTML has no ad.size meta; add \(example)")
+            return
+        }
+        var values: [String: Int] = [:]
+        for pair in content.split(whereSeparator: { $0 == "," || $0 == ";" }) {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpace().lowercased() }
+            if parts.count == 2, let number = Int(parts[1]) { values[parts[0]] = number }
+        }
+        guard let width = values["width"], let height = values["height"], width > 0, height > 0 else {
+            report.add(.missingAdSize, "ad.size \(content.debugDescription) gives no width and height; write \(example)")
+            return
+        }
+        let size = PixelSize(width: width, height: height)
+        report.dimensions = size
+        let accepted = BundleRules.adSizes
+        guard !accepted.contains(size) else { return }
+        let nearest = accepted.sorted { Self.distance($0, size) < Self.distance($1, size) }.prefix(2)
+        report.add(.dimensionsNotAllowed, "ad.size \(size) is not an accepted banner size in points; the nearest are "
+                   + nearest.map(\.description).joined(separator: " or ") + ". Use one of: "
+                   + accepted.map(\.description).joined(separator: ", "))
+    }
+
+    private static func distance(_ a: PixelSize, _ b: PixelSize) -> Double {
+        abs(log(Double(a.width) / Double(b.width))) + abs(log(Double(a.height) / Double(b.height)))
+    }
+
+    private func add(_ url: String, place: String, from: String, isLink: Bool, files: Set<String>,
+                     report: inout ValidationReport) {
+        let shown = TextFormat.clipped(url, 200)
+        switch BundleReference.verdict(url, from: from, isLink: isLink, files: files) {
+        case .loads:
+            break
+        case .blocked(let why):
+            report.add(.remoteResourceBlocked, "\(shown) (\(place)): \(why), so the ad breaks on devices; "
+                       + "put the file in the bundle and reference it relatively")
+        case .javascript:
+            report.add(.javascriptURL, "\(shown) (\(place)): javascript: URLs are allowed only in a link's href "
+                       + "(the click handler)")
+        case .missing(let path):
+            report.add(.missingFile, "\(path) is referenced (\(place)) but not in the bundle")
+        }
+    }
+
+    private func checkScript(_ script: String, place: String, _ report: inout ValidationReport) {
+        for url in ScriptScanner.remoteURLs(in: script) {
+            let shown = TextFormat.clipped(url, 200)
+            report.add(.remoteURLInScript, "\(shown) in \(place): a load from it is blocked on devices")
+        }
+    }
+
+    /// The root `static.*`, `backup.*` or `fallback.*` image (PNG, JPEG or GIF), or nil with
+    /// `missing_static_version`.
+    private func staticVersionName(report: inout ValidationReport) -> String? {
+        let root = names.filter { !$0.contains("/") }
+        for stem in BundleRules.staticNames {
+            for name in root where name.lowercased().hasPrefix(stem + ".")
+                && BundleRules.staticTypes.contains(EntryName.fileExtension(name)) {
+                return name
+            }
+        }
+        report.add(.missingStaticVersion, "no static image (static.png, backup.jpg or fallback.gif: PNG, JPEG or GIF) "
+                   + "at the bundle's root; SDKs before 0.6.0 show it instead of the HTML5 ad")
+        return nil
+    }
+
+    private mutating func checkStatic(_ bytes: [UInt8], name: String, report: inout ValidationReport,
+                                      imageCheck: BundleImageCheck) {
+        let image = imageCheck(bytes, name, true)
+        for issue in image.errors { report.add(issue.code, "static version \(name): \(issue.message)") }
+        report.decoded = image.decoded
+        if let shown = image.dimensions, let adSize = report.dimensions, shown.width > 0, shown.height > 0 {
+            let ratio = Double(shown.width) / Double(shown.height) / (Double(adSize.width) / Double(adSize.height))
+            if abs(ratio - 1) > BundleRules.aspectTolerance {
+                report.add(.staticVersionMismatch, "static version \(name) is \(shown), its aspect ratio differs from "
+                           + "ad.size \(adSize)'s by \(TextFormat.percent(abs(ratio - 1), decimals: 1)) (at most 1%); "
+                           + "export the static image in the ad's proportions")
+            }
+        }
+        if image.valid { staticImage = (name, bytes) }
+    }
+}

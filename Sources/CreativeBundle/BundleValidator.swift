@@ -1,0 +1,175 @@
+import CreativeCore
+
+/// The limits and accepted contents of an HTML5 bundle (`000`, section "HTML5 ads").
+public enum BundleRules {
+    /// At most 2 MiB uncompressed per ad (the SDK downloads the files ahead).
+    public static let maxUncompressedBytes = 2 * 1024 * 1024
+    /// At most this many entries in the central directory.
+    public static let maxEntries = 100
+    /// An entry may inflate at most this many times its compressed size (zip bombs)...
+    public static let maxCompressionRatio = 100
+    /// ...once it is larger than this (small text files may compress better).
+    public static let ratioCheckedAbove = 64 * 1024
+    /// Most start tags an HTML or SVG file may have (parsing deep nesting takes quadratic time).
+    public static let maxTagsPerFile = 10_000
+    /// Accepted file types, by extension.
+    public static let fileTypes: Set<String> = ["html", "htm", "css", "js", "json", "png", "jpg", "jpeg", "gif",
+                                                "webp", "svg", "woff", "woff2", "mp4"]
+    /// Images checked by the image validator (structure and a strict decode; any size).
+    public static let imageTypes: Set<String> = ["png", "jpg", "jpeg", "gif", "webp"]
+    /// Names (without extension) and types of the static version at the root.
+    public static let staticNames = ["static", "backup", "fallback"]
+    public static let staticTypes: Set<String> = ["png", "jpg", "jpeg", "gif"]
+    /// Sizes in points an `ad.size` may give: the standard banner sizes of the catalog.
+    public static var adSizes: [PixelSize] { Catalog.entries.filter { $0.sizeClass == .standard }.map(\.size) }
+    /// Largest difference between the static image's and `ad.size`'s aspect ratios.
+    public static let aspectTolerance = 0.01
+}
+
+/// The caps for the images inside a bundle: banner artwork and its pieces are small, and the
+/// whole validation of a bundle stays within 64 MB.
+public enum BundleImageLimits {
+    /// Most pixels an image in a bundle may have (the largest catalog size is 0.6 megapixels).
+    public static let maxPixels = 4_000_000
+    /// The decode budget of one image in a bundle.
+    public static let memoryBudget = 16 << 20
+}
+
+/// Checks an image found in a bundle with the image validator: `asBanner` true for the static
+/// version (the ordinary banner validation, catalog sizes included), false for an image the ad
+/// uses (structure and a strict decode; its size is free).
+public typealias BundleImageCheck = (_ bytes: [UInt8], _ name: String, _ asBanner: Bool) -> ValidationReport
+
+/// What a bundle check found: the report, and the static version's bytes when the bundle is valid.
+public struct BundleInspection: Sendable {
+    public var report: ValidationReport
+    /// The static image (name and bytes) of a valid bundle, which `render` and `process` use.
+    public var staticImage: (name: String, bytes: [UInt8])?
+}
+
+/// Validates an HTML5 ad bundle (a zip) for the locked web view. The central directory is read
+/// first and decides the limits before anything is inflated; then every entry is read into
+/// memory (never to disk), the HTML parsed, the CSS and scripts scanned, every reference
+/// resolved, the images and the static version checked. Every problem found is reported.
+public enum BundleValidator {
+    /// True when the bytes start like a zip (a local file header, or the end record of an empty one).
+    public static func looksLikeZip(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 4 && bytes[0] == 0x50 && bytes[1] == 0x4B
+            && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6))
+    }
+
+    /// The report of a bundle refused before its archive is read (over the upload's byte limit).
+    public static func refused(_ report: ValidationReport) -> ValidationReport {
+        var report = report
+        report.bundle = BundleFacts(files: 0, bytesUncompressed: 0)
+        return report
+    }
+
+    /// Validates the bundle into `report` (which already holds the file name and byte count).
+    public static func inspect(_ bytes: [UInt8], report start: ValidationReport,
+                               imageCheck: BundleImageCheck) -> BundleInspection {
+        var report = start
+        report.bundle = BundleFacts(files: 0, bytesUncompressed: 0)
+        let archive: ZipArchive
+        do {
+            archive = try ZipArchive(bytes: bytes)
+        } catch {
+            if error.duplicateName {
+                report.add(.duplicateEntry, "two entries of the zip have the same name; keep one")
+            } else {
+                report.add(.corruptBundle, "the zip cannot be read (\(error.message)); export the bundle again")
+            }
+            return BundleInspection(report: report)
+        }
+        guard let listing = list(archive, report: &report) else { return BundleInspection(report: report) }
+        var files: [String: [UInt8]] = [:]
+        for (name, entry) in listing {
+            do {
+                let content = try archive.read(entry)
+                if EntryName.fileExtension(name) != "zip", looksLikeZip(content) {
+                    report.add(.nestedArchive, "\(name) is a zip inside the bundle; put its files in the bundle itself")
+                } else {
+                    files[name] = content
+                }
+            } catch {
+                report.add(.corruptBundle, "\(name) cannot be read (\(error.message)); export the bundle again")
+            }
+        }
+        var contents = BundleContents(files: files)
+        contents.check(into: &report, imageCheck: imageCheck)
+        return BundleInspection(report: report, staticImage: report.valid ? contents.staticImage : nil)
+    }
+
+    /// Reads the central directory: counts, sizes, names, kinds. Returns the entries to read, or
+    /// nil when a limit is broken (then nothing is inflated).
+    private static func list(_ archive: ZipArchive, report: inout ValidationReport) -> [(String, ZipEntry)]? {
+        let count = archive.count
+        report.bundle?.files = count
+        if count > BundleRules.maxEntries {
+            report.add(.tooManyFiles, "\(count) entries, over the limit of \(BundleRules.maxEntries); "
+                       + "combine files (sprites, one script, one style sheet)")
+            return nil
+        }
+        var total = 0
+        var bomb = false
+        var seen: Set<[UInt8]> = []
+        var readable: [(String, ZipEntry)] = []
+        for index in 0..<count {
+            let entry: ZipEntry
+            do { entry = try archive.entry(index) } catch {
+                report.add(.corruptBundle, "entry \(index) cannot be read (\(error.message)); export the bundle again")
+                return nil
+            }
+            total = total.addingReportingOverflow(entry.size).overflow ? Int.max : total + entry.size
+            let shown = String(decoding: entry.rawName, as: UTF8.self)
+            if let reason = EntryName.unsafeReason(entry.rawName)
+                ?? (entry.rawName.contains(0x20) && archive.namesStoredWithNUL.contains(entry.rawName)
+                    ? "a NUL byte in the name" : nil) {
+                report.add(.unsafePath, "\(shown.debugDescription) is refused: \(reason)")
+                continue
+            }
+            if !seen.insert(entry.rawName).inserted {
+                report.add(.duplicateEntry, "\(shown) is in the zip twice; keep one")
+                continue
+            }
+            if EntryName.isIgnored(shown) {
+                report.add(.ignoredFile, "\(shown) is ignored (a file the Mac adds); leave it out")
+                continue
+            }
+            if entry.symlink {
+                report.add(.symlinkEntry, "\(shown) is a symbolic link; put the file itself in the bundle")
+                continue
+            }
+            if entry.encrypted {
+                report.add(.encryptedEntry, "\(shown) is encrypted; the SDK cannot read it, zip it without a password")
+                continue
+            }
+            if entry.size > BundleRules.ratioCheckedAbove,
+               entry.size / max(entry.compressedSize, 1) > BundleRules.maxCompressionRatio {
+                report.add(.compressionRatioTooHigh, "\(shown) inflates \(entry.compressedSize) bytes to \(entry.size), "
+                           + "over \(BundleRules.maxCompressionRatio) times (a zip bomb); nothing was inflated")
+                bomb = true
+                continue
+            }
+            if entry.isDirectory { continue }
+            let type = EntryName.fileExtension(shown)
+            if type == "zip" {
+                report.add(.nestedArchive, "\(shown) is a zip inside the bundle; put its files in the bundle itself")
+                continue
+            }
+            if !BundleRules.fileTypes.contains(type) {
+                report.add(.unsupportedFileType, "\(shown): .\(type.isEmpty ? "(no extension)" : type) files are not "
+                           + "accepted; use " + BundleRules.fileTypes.sorted().joined(separator: ", "))
+                continue
+            }
+            readable.append((shown, entry))
+        }
+        report.bundle?.bytesUncompressed = total
+        if total > BundleRules.maxUncompressedBytes {
+            report.add(.bundleTooLarge, "the files add up to \(total) bytes uncompressed, over the limit of "
+                       + "\(BundleRules.maxUncompressedBytes) (2 MiB per ad); nothing was inflated")
+            return nil
+        }
+        return bomb ? nil : readable
+    }
+}

@@ -1,0 +1,36 @@
+import CreativeCore
+import CreativeImaging
+import CreativeTestSupport
+import XCTest
+@testable import CreativeService
+
+/// `POST /v1/validate` and `/v1/render` with an HTML5 bundle (a zip) as the body.
+final class BundleRouteTests: XCTestCase {
+    var server: Server!
+    var port: Int { server.port }
+
+    override func setUpWithError() throws { server = try Fixture.server() }
+
+    override func tearDown() {
+        server.stop(grace: 5)
+        server = nil
+    }
+
+    func testValidateAndRenderABundle() throws {
+        let bytes = try BundleCorpus.clean().bytes()
+        let result = HTTPClient.request(port, "POST", "/v1/validate?filename=ad.zip", body: bytes)
+        XCTAssertEqual(result.status, 200)
+        XCTAssertEqual(result.text, Validator.validate(bytes, fileName: "ad.zip").json.serialized() + "\n")
+        XCTAssertEqual(result.json?["format"] as? String, "html5")
+        XCTAssertEqual(result.json?["entry"] as? String, "index.html")
+
+        let png = HTTPClient.request(port, "POST", "/v1/render?slot=390x61", body: bytes)
+        XCTAssertEqual(png.status, 200)
+        XCTAssertEqual(try ImageSource(bytes: png.body).displayedSize, PixelSize(width: 390, height: 61))
+
+        let remote = try BundleCorpus.clean(html: BundleCorpus.html(head: "<script src=\"https://cdn.example/x.js\"></script>"))
+        let refused = HTTPClient.request(port, "POST", "/v1/render?slot=390x61", body: remote.bytes())
+        XCTAssertEqual(refused.status, 422)
+        XCTAssertTrue(refused.text.contains("remote_resource_blocked"), refused.text)
+    }
+}
