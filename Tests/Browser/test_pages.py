@@ -12,6 +12,7 @@ page and the try-it page (after a valid upload) at 375 and 1280 CSS pixels wide 
 import json
 import os
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -105,12 +106,14 @@ class Pages:
             with open(path, "wb") as handle:
                 handle.write(data)
             self.files[name] = path
-        self.driver = start_chromium(work)
+        self.driver, self.browser = start_chromium(work)
 
     def close(self):
         try:
             self.driver.quit()
         finally:
+            self.browser.kill()
+            self.browser.wait()
             self.open.stop()
             self.locked.stop()
 
@@ -488,17 +491,59 @@ class Pages:
         return saved
 
 
+class LoopbackService(Service):
+    """chromedriver reached at 127.0.0.1, not `localhost`: a machine without /etc/hosts (a
+    minimal debootstrap root) cannot resolve that name, and Selenium 4.8 asks for it."""
+
+    @property
+    def service_url(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    def is_connectable(self):
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                return True
+        except OSError:
+            return False
+
+
 def start_chromium(work):
+    """Chromium started here, then chromedriver attached to it, so that both talk over 127.0.0.1:
+    a browser that chromedriver launches itself is reached at `localhost`, which a machine
+    without /etc/hosts (a minimal debootstrap root) cannot resolve. Returns (driver, browser)."""
+    profile = os.path.join(work, "profile")
+    port_file = os.path.join(profile, "DevToolsActivePort")
+    log = open(os.path.join(work, "chromium.log"), "wb")
+    browser = subprocess.Popen([shutil.which("chromium") or "/usr/bin/chromium", "--headless=new", "--no-sandbox",
+                                "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--window-size=1280,900",
+                                "--user-data-dir=" + profile, "--remote-debugging-address=127.0.0.1",
+                                "--remote-debugging-port=0", "about:blank"],
+                               stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    deadline = time.time() + 30
+    port = None
+    while port is None:
+        if browser.poll() is not None or time.time() > deadline:
+            browser.kill()
+            fail("chromium did not start (exit %s); see its log" % browser.poll())
+        try:
+            with open(port_file) as handle:
+                port = int(handle.readline())
+        except (OSError, ValueError):
+            time.sleep(0.1)
     options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                     "--window-size=1280,900", "--user-data-dir=" + os.path.join(work, "profile")]:
-        options.add_argument(argument)
-    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver",
-                      log_path=os.path.join(work, "chromedriver.log"))
-    driver = webdriver.Chrome(service=service, options=options)
+    options.debugger_address = "127.0.0.1:%d" % port
+    service = LoopbackService(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver",
+                              log_path=os.path.join(work, "chromedriver.log"))
+    try:
+        driver = webdriver.Chrome(service=service, options=options)
+    except Exception:
+        browser.kill()
+        raise
     driver.set_script_timeout(30)
-    return driver
+    # A browser chromedriver attaches to has no focused window, and the clipboard needs a
+    # focused document: the page is told it has focus, as a person's window would.
+    driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
+    return driver, browser
 
 
 def main():
