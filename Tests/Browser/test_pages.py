@@ -106,7 +106,12 @@ class Pages:
             with open(path, "wb") as handle:
                 handle.write(data)
             self.files[name] = path
-        self.driver, self.browser = start_chromium(work)
+        try:
+            self.driver, self.browser = start_chromium(work)
+        except BaseException:
+            self.open.stop()
+            self.locked.stop()
+            raise
 
     def close(self):
         try:
