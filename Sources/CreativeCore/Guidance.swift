@@ -85,6 +85,12 @@ public struct Guidance: Sendable {
         }
     }
 
+    /// The smallest legible text for one of the product's sizes, in artwork pixels
+    /// (``BannerPrompt``'s rule); nil for a size it has no facts for.
+    func minTextPixels(for size: PixelSize) -> Int? {
+        (try? BannerPrompt.facts(for: size, product: product))?.minTextPixels
+    }
+
     /// Which device slots each Retina size serves.
     public func slots(servedBy size: PixelSize) -> [SlotAssignment] {
         anchored.filter { $0.artwork == size }

@@ -33,7 +33,7 @@ struct FullScreenGuidance: ProductGuidance {
                     ("serves_slots", .int(slots(showing: entry.size).count)),
                     ("safe_area", SafeArea(artwork: entry.size).json),
                     ("close_zone", CloseButton.zone(over: slots(showing: entry.size)).map(\.json) ?? .null),
-                    ("min_text_px", (try? BannerPrompt.facts(for: entry.size, product: product)).map { .int($0.minTextPixels) } ?? .null),
+                    ("min_text_px", guidance.minTextPixels(for: entry.size).map { .int($0) } ?? .null),
                 ])
             })),
             ("recommended_uploads", .array(product.recommendedUploads.map { .string($0.description) })),

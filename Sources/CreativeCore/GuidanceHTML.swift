@@ -46,7 +46,7 @@ struct GuidanceHTML {
             + "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th class=\"num\">smallest text (px)</th></tr>"
         for entry in Catalog.entries {
             let area = SafeArea(artwork: entry.size)
-            let text = (try? BannerPrompt.facts(for: entry.size)).map { "\($0.minTextPixels)" } ?? "-"
+            let text = guidance.minTextPixels(for: entry.size).map(String.init) ?? "-"
             html += "<tr><td>\(entry.size)</td><td>\(area.x), \(area.y), \(area.width) × \(area.height)</td>"
                 + "<td class=\"num\">\(text)</td></tr>"
         }

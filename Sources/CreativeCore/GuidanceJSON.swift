@@ -11,7 +11,7 @@ extension Guidance {
                     ("retina_of", .optional(entry.retinaOf?.description)),
                     ("serves_anchored_slots", .int(slots(servedBy: entry.size).count)),
                     ("safe_area", SafeArea(artwork: entry.size).json),
-                    ("min_text_px", (try? BannerPrompt.facts(for: entry.size)).map { .int($0.minTextPixels) } ?? .null),
+                    ("min_text_px", minTextPixels(for: entry.size).map { .int($0) } ?? .null),
                 ])
             })),
             ("coverage", .object([

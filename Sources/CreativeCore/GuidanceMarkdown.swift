@@ -20,7 +20,7 @@ struct GuidanceMarkdown {
                   "| size (px) | safe area (x, y, width x height) | smallest text (px) |", "|---|---|---|"]
         for entry in Catalog.entries {
             let area = SafeArea(artwork: entry.size)
-            let text = (try? BannerPrompt.facts(for: entry.size)).map { "\($0.minTextPixels)" } ?? "-"
+            let text = guidance.minTextPixels(for: entry.size).map(String.init) ?? "-"
             lines.append("| \(entry.size) | \(area.x), \(area.y), \(area.width)x\(area.height) | \(text) |")
         }
         lines += ["", "## Anchored slots by device", "",

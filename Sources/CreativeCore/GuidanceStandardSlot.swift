@@ -26,9 +26,6 @@ struct StandardSlotGuidance: ProductGuidance {
     /// The slots that show a size.
     func slots(showing size: PixelSize) -> [SlotAssignment] { guidance.standard.filter { $0.artwork == size } }
 
-    /// The smallest text in artwork pixels, or nil (`BannerPrompt`'s rule).
-    private func minText(_ size: PixelSize) -> Int? { (try? BannerPrompt.facts(for: size, product: product))?.minTextPixels }
-
     var json: JSONValue {
         .object([
             ("schema_version", .int(Guidance.schemaVersion)),
@@ -40,7 +37,7 @@ struct StandardSlotGuidance: ProductGuidance {
                     ("retina_of", .optional(entry.retinaOf?.description)),
                     ("serves_slots", .int(slots(showing: entry.size).count)),
                     ("safe_area", SafeArea(artwork: entry.size).json),
-                    ("min_text_px", minText(entry.size).map { .int($0) } ?? .null),
+                    ("min_text_px", guidance.minTextPixels(for: entry.size).map { .int($0) } ?? .null),
                 ])
             })),
             ("recommended_uploads", .array(product.recommendedUploads.map { .string($0.description) })),
@@ -79,7 +76,7 @@ struct StandardSlotGuidance: ProductGuidance {
         product.entries.map { entry in
             let area = SafeArea(artwork: entry.size)
             return [entry.size.description, entry.sizeClass.rawValue, BannerPrompt.aspectText(entry.size), entry.purpose,
-                    "\(area.x), \(area.y), \(area.width)x\(area.height)", minText(entry.size).map(String.init) ?? "-",
+                    "\(area.x), \(area.y), \(area.width)x\(area.height)", guidance.minTextPixels(for: entry.size).map(String.init) ?? "-",
                     String(slots(showing: entry.size).count)]
         }
     }

@@ -5,17 +5,7 @@ import XCTest
 @testable import CreativeService
 
 /// `POST /v1/validate` and `/v1/render` with an HTML5 bundle (a zip) as the body.
-final class BundleRouteTests: XCTestCase {
-    var server: Server!
-    var port: Int { server.port }
-
-    override func setUpWithError() throws { server = try Fixture.server() }
-
-    override func tearDown() {
-        server.stop(grace: 5)
-        server = nil
-    }
-
+final class BundleRouteTests: ServerTestCase {
     func testValidateAndRenderABundle() throws {
         let bytes = try BundleCorpus.clean().bytes()
         let result = HTTPClient.request(port, "POST", "/v1/validate?filename=ad.zip", body: bytes)

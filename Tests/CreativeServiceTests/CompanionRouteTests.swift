@@ -4,13 +4,7 @@ import CreativeCore
 @testable import CreativeService
 
 /// `POST /v1/companion/lint`: the library's lint report over HTTP, with its own body limit.
-final class CompanionRouteTests: XCTestCase {
-    var server: Server!
-    var port: Int { server.port }
-
-    override func setUpWithError() throws { server = try Fixture.server() }
-    override func tearDown() { server.stop(grace: 5) }
-
+final class CompanionRouteTests: ServerTestCase {
     let cta = "icon=https://cdn.example.com/icon.png,bannerTitle=Summer sale,ctaUrl=https://shop.example.com/buy?a=b&c=d"
 
     func testAnswersTheLintReport() {

@@ -5,13 +5,7 @@ import CreativeImaging
 @testable import CreativeService
 
 /// `/v1/guidance`, `/v1/prompt`, `/v1/process`: the same library calls as the CLI commands.
-final class ContentRouteTests: XCTestCase {
-    var server: Server!
-    var port: Int { server.port }
-
-    override func setUpWithError() throws { server = try Fixture.server() }
-    override func tearDown() { server.stop(grace: 5) }
-
+final class ContentRouteTests: ServerTestCase {
     func testGuidanceInEveryFormat() throws {
         for format in GuidanceFormat.allCases {
             let result = HTTPClient.request(port, "GET", "/v1/guidance?format=\(format.rawValue)")

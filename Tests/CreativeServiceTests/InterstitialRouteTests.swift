@@ -5,17 +5,7 @@ import XCTest
 @testable import CreativeService
 
 /// `product=interstitial` and `product=companion` on the routes that depend on the product.
-final class InterstitialRouteTests: XCTestCase {
-    var server: Server!
-    var port: Int { server.port }
-
-    override func setUpWithError() throws { server = try Fixture.server() }
-
-    override func tearDown() {
-        server.stop(grace: 5)
-        server = nil
-    }
-
+final class InterstitialRouteTests: ServerTestCase {
     /// A solid blue PNG of a size.
     private func png(_ width: Int, _ height: Int) throws -> [UInt8] {
         let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))

@@ -77,3 +77,17 @@ enum Fixture {
                               firstLine: String(decoding: line, as: UTF8.self))
     }
 }
+
+/// A test case with a service on a free loopback port for each test (`server`, `port`),
+/// stopped afterwards.
+class ServerTestCase: XCTestCase {
+    var server: Server!
+    var port: Int { server.port }
+
+    override func setUpWithError() throws { server = try Fixture.server() }
+
+    override func tearDown() {
+        server.stop(grace: 5)
+        server = nil
+    }
+}
