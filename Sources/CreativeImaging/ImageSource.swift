@@ -130,7 +130,10 @@ public final class ImageSource: @unchecked Sendable {
             return (damage, check.bitDepth == 16, damage == nil ? check.pixels : nil)
         }
         do {
-            _ = try DeadlineWatch.run(header, deadline: deadline) { () throws(ImagingError) in try header.materialized() }
+            // A fresh load, not `header`: once a render has pulled pixels through the header's
+            // loader, libvips may hand back what it already decoded without the decoder's warning.
+            let image = try Self.load(decoderBytes, format: format, sequential: false)
+            _ = try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in try image.materialized() }
             return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit, nil)
         } catch .timeout(let seconds) {
             throw .timeout(seconds: seconds)
