@@ -36,6 +36,8 @@ let package = Package(
         // A strict whole-file libpng read, with libpng's longjmp contained in C, and a zlib check
         // of the IDAT stream.
         .target(name: "CPNGCheck", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
+        // The lossless PNG writer on libpng: the smallest colour type that holds a render exactly.
+        .target(name: "CPNGWrite", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
         // Pure Swift: catalog, devices, slot math, selection, reports.
         .target(name: "CreativeCore"),
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo"]),
         // Pixels: libvips (and libpng for strict PNG checks).
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
-                                                        "CArtwork"],
+                                                        "CPNGWrite", "CArtwork"],
                 linkerSettings: libvipsRpath.isEmpty ? [] : [.unsafeFlags(libvipsRpath)]),
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
         .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD",

@@ -230,7 +230,8 @@ enum DirectoryWriter {
         for folder in stale {
             let own = names(in: folder).allSatisfy { name in
                 isRegular("\(folder)/\(name)")
-                    && (name == "manifest.json" || name.hasSuffix(".png") || name.contains(".tmp-"))
+                    && (name == "manifest.json" || OutputFormat.allCases.contains { name.hasSuffix("." + $0.fileExtension) }
+                        || name.contains(".tmp-"))
             }
             if own { removeOwnFolder(folder) }
         }

@@ -83,3 +83,21 @@ extension FileIO {
         guard written, closed else { throw .failed("cannot write \(path): \(written ? errorText() : reason)") }
     }
 }
+
+/// The name a render is written under.
+enum OutputFile {
+    /// The image endings `--format auto` renames.
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp"]
+
+    /// `given` (`--output`), or `defaultStem.EXT` for the written format. With `renamesExtension`
+    /// (`--format auto`, where the format is known only after encoding), a given path ending in
+    /// `.png`, `.jpg`, `.jpeg` or `.webp` gets the written format's ending instead; any other
+    /// path (`-`, `/dev/stdout`, a name without one of these endings) is kept as given.
+    static func path(_ given: String?, defaultStem: String, format: OutputFormat, renamesExtension: Bool) -> String {
+        guard let given else { return "\(defaultStem).\(format.fileExtension)" }
+        guard renamesExtension, let dot = given.lastIndex(of: "."),
+              !given[dot...].contains("/"),
+              imageExtensions.contains(given[given.index(after: dot)...].lowercased()) else { return given }
+        return given[..<dot] + "." + format.fileExtension
+    }
+}

@@ -7,7 +7,8 @@ enum ProcessCommand: Subcommand {
     static let summary = "validate a creative, render it into every device slot it serves, write a manifest"
     static let usage = """
     usage: creative-tool process FILE --output-dir DIR [--json] [--max-bytes N] [--max-pixels N]
-                                 [--product \(Product.names)] [--timeout S] [--memory-budget MIB]
+                                 [--product \(Product.names)] [--format auto|png|webp|jpeg]
+                                 [--timeout S] [--memory-budget MIB]
       FILE          the creative ('-' reads standard input)
       --output-dir  the folder to write; it appears whole or not at all. An existing folder is
                     replaced only when empty or written by an earlier process run, and never
@@ -16,11 +17,14 @@ enum ProcessCommand: Subcommand {
       --product     banner (default), companion (the standard slot of every device the
                     artwork is picked for) or interstitial: every device screen and orientation the
                     artwork is picked for, and the close zone in the manifest
+      --format      how the renders are written: auto (default: the smallest of PNG, palette PNG
+                    and WebP that keeps SSIM >= 0.98, named in the manifest), png (lossless),
+                    webp or jpeg (quality 85; JPEG bars are white)
     \(JobLimitOptions.usage)
-    Valid: one PNG per device slot the creative is picked for, preview.png, manifest.json; exit 0.
+    Valid: one file per device slot the creative is picked for, preview.png, manifest.json; exit 0.
     Rejected: only manifest.json with the validation report; exit 1.
     """
-    static let options = Set<String>(["--output-dir", "--max-bytes", "--max-pixels", "--product"])
+    static let options = Set<String>(["--output-dir", "--max-bytes", "--max-pixels", "--product", "--format"])
         .union(JobLimitOptions.names)
     static let flags: Set<String> = ["--json"]
 
@@ -34,13 +38,14 @@ enum ProcessCommand: Subcommand {
             maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
             maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments),
             product: try Inputs.product(arguments))
+        let format = try arguments.choice("--format", FormatChoice.self) ?? .auto
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
         let result: JobResult
         switch Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) }) {
         case .success(let bytes):
             do {
-                result = try CreativeJob.process(bytes, fileName: path, limits: limits)
+                result = try CreativeJob.process(bytes, fileName: path, limits: limits, format: format)
             } catch {
                 throw .imaging(error, file: path)
             }

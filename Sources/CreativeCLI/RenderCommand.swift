@@ -7,7 +7,8 @@ enum RenderCommand: Subcommand {
     static let summary = "render a creative (or the test artwork) aspect-fit into a slot"
     static let usage = """
     usage: creative-tool render [FILE...] --slot WxH [--scale N] [--background C]
-                                [--format png|jpeg|webp] [--no-enlarge] [--output PATH|-]
+                                [--format png|jpeg|webp|auto] [--quality Q] [--no-enlarge]
+                                [--output PATH|-]
                                 [--max-pixels N] [--max-bytes N] [--timeout S] [--memory-budget MIB]
            creative-tool render FILE... --product interstitial --device NAME [--orientation O] [...]
       FILE          PNG, JPEG, GIF or WebP; '-' reads standard input. With several files the
@@ -15,9 +16,13 @@ enum RenderCommand: Subcommand {
       --slot WxH    slot size in points (for example 390x61)
       --scale N     pixels per point, 1 to 4 (default 1; 2.625 for Android xxhdpi)
       --background  '#rrggbb' or 'transparent' (default: transparent, white for JPEG)
-      --format      png (default), jpeg or webp
+      --format      png (default: lossless, the smallest exact PNG), jpeg, webp, or auto: the
+                    smallest of PNG, palette PNG, WebP and (opaque renders) JPEG that keeps
+                    SSIM >= 0.98 against the lossless render; the output line names the choice
+      --quality Q   JPEG or WebP quality, 1 to 100 (default 85)
       --no-enlarge  never scale the artwork above its own size
       --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output.
+                    With auto, a .png, .jpg, .jpeg or .webp ending becomes the chosen format's.
                     A regular file (also through a link) is replaced atomically; a FIFO, a
                     device or /dev/stdout is written directly
       --product     banner (default), companion (several files: picked by the companion rule) or
@@ -28,7 +33,7 @@ enum RenderCommand: Subcommand {
       --orientation portrait (default) or landscape
     \(JobLimitOptions.usage)
     """
-    static let options = Set<String>(["--slot", "--scale", "--background", "--format", "--output",
+    static let options = Set<String>(["--slot", "--scale", "--background", "--format", "--quality", "--output",
                                       "--max-pixels", "--max-bytes", "--product", "--device", "--orientation"])
         .union(JobLimitOptions.names)
     static let flags: Set<String> = ["--no-enlarge"]
@@ -46,13 +51,14 @@ enum RenderCommand: Subcommand {
             guard let given = try arguments.size("--slot") else { throw .usage("--slot WxH is required") }
             (points, scale) = (given, try arguments.double("--scale") ?? 1)
         }
-        let format = try arguments.choice("--format", OutputFormat.self) ?? .png
-        let settings: RenderSettings
+        let format = try arguments.choice("--format", FormatChoice.self) ?? .png
+        var settings: RenderSettings
         do {
             settings = try RenderSettings(slot: points, scale: scale, format: format,
                                           background: arguments.value("--background"),
                                           enlarge: !arguments.flag("--no-enlarge"))
         } catch { throw .usage(error.description) }
+        settings.quality = try quality(arguments, format: format)
         let slot = Slot(points: points, scale: scale)
         let maxPixels = try Inputs.maxPixels(arguments)
         let maxBytes = try arguments.int("--max-bytes", in: 1...1 << 30) ?? Inputs.defaultRenderMaxBytes
@@ -61,21 +67,39 @@ enum RenderCommand: Subcommand {
         let (source, stem) = try pickSource(arguments.positionals, request: slot.pixels,
                                             mode: SelectionMode.modes(for: product)[0],
                                             product: product, maxBytes: maxBytes, maxPixels: maxPixels)
-        let output = arguments.value("--output") ?? "\(stem)-\(points)@\(TextFormat.scale(scale))x.\(format.fileExtension)"
-        let bytes: [UInt8]
+        let slotText = "slot \(points) pt @\(TextFormat.scale(scale))x"
+        try renderAndWrite(source, stem: stem, settings: settings, limits: limits, output: arguments.value("--output"),
+                           defaultStem: "\(stem)-\(points)@\(TextFormat.scale(scale))x", describing: slotText)
+        return ExitCode.success
+    }
+
+    /// `--quality Q`: only for JPEG and WebP.
+    private static func quality(_ arguments: ParsedArguments, format: FormatChoice) throws(CLIError) -> Int? {
+        guard let quality = try arguments.int("--quality", in: 1...100) else { return nil }
+        guard format.takesQuality else {
+            throw .usage("--quality is for --format jpeg or webp (\(format.rawValue) \(format == .auto ? "picks its own quality" : "is lossless"))")
+        }
+        return quality
+    }
+
+    /// Renders, writes the file (under the chosen format's extension for `auto`) and prints
+    /// the line that says what was written.
+    private static func renderAndWrite(_ source: ImageSource, stem: String, settings: RenderSettings, limits: JobLimits,
+                                       output given: String?, defaultStem: String, describing slot: String) throws(CLIError) {
+        let encoded: EncodedRender
         do {
-            bytes = try Renderer.render(source, settings: settings, limits: limits)
+            encoded = try Renderer.render(source, settings: settings, limits: limits)
         } catch {
             throw .imaging(error, file: stem)
         }
-        let toStandardOutput = try Inputs.write(bytes, to: output)
-        if !toStandardOutput {
-            let placement = Placement(source: source.displayedSize, canvas: slot.pixels, enlarge: settings.enlarge)
-            try Streams.outEscaped("wrote \(output): \(slot.pixels) px (slot \(points) pt @\(TextFormat.scale(scale))x), "
+        let output = OutputFile.path(given, defaultStem: defaultStem, format: encoded.format,
+                                     renamesExtension: settings.format == .auto)
+        if !(try Inputs.write(encoded.bytes, to: output)) {
+            let placement = settings.placement(of: source.displayedSize)
+            try Streams.outEscaped("wrote \(output): \(settings.canvas) px (\(slot)), "
                 + "\(source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
-                + "\(bytes.count) bytes")
+                + "\(encoded.bytes.count) bytes, \(encoded.detail)")
         }
-        return ExitCode.success
     }
 
     /// `--device NAME` for a product with a fixed standard slot (companions): that device's slot;
@@ -103,30 +127,22 @@ enum RenderCommand: Subcommand {
         }
         guard !arguments.positionals.isEmpty else { throw .usage("give at least one FILE (the interstitial artwork)") }
         let deviceSlot = try Inputs.fullScreenSlot(arguments)
-        let format = try arguments.choice("--format", OutputFormat.self) ?? .png
-        let settings: RenderSettings
+        let format = try arguments.choice("--format", FormatChoice.self) ?? .png
+        var settings: RenderSettings
         do {
             settings = try RenderSettings(fullScreen: deviceSlot, format: format, background: arguments.value("--background"),
                                           enlarge: !arguments.flag("--no-enlarge"))
         } catch { throw .usage(error.description) }
+        settings.quality = try quality(arguments, format: format)
+        let limits = try JobLimitOptions.read(arguments)
         let maxPixels = try Inputs.maxPixels(arguments)
         let maxBytes = try arguments.int("--max-bytes", in: 1...1 << 30) ?? Inputs.defaultRenderMaxBytes
         let (source, stem) = try pickSource(arguments.positionals, request: deviceSlot.safeAreaPixels.size,
                                             mode: .fullScreen, product: product, maxBytes: maxBytes, maxPixels: maxPixels)
-        let output = arguments.value("--output") ?? "\(stem)-\(deviceSlot.identifier).\(format.fileExtension)"
-        let bytes: [UInt8]
-        do {
-            bytes = try Renderer.render(source, settings: settings)
-        } catch {
-            throw .imaging(error, file: stem)
-        }
-        if !(try Inputs.write(bytes, to: output)) {
-            let placement = settings.placement(of: source.displayedSize)
-            try Streams.outEscaped("wrote \(output): \(settings.canvas) px (\(deviceSlot.device.name) "
-                + "\(deviceSlot.orientation.rawValue), safe area \(deviceSlot.slot.points) pt @\(TextFormat.scale(deviceSlot.slot.scale))x), "
-                + "\(source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
-                + "\(bytes.count) bytes")
-        }
+        let slot = "\(deviceSlot.device.name) \(deviceSlot.orientation.rawValue), safe area \(deviceSlot.slot.points) pt "
+            + "@\(TextFormat.scale(deviceSlot.slot.scale))x"
+        try renderAndWrite(source, stem: stem, settings: settings, limits: limits, output: arguments.value("--output"),
+                           defaultStem: "\(stem)-\(deviceSlot.identifier)", describing: slot)
         return ExitCode.success
     }
 

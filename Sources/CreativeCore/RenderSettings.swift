@@ -40,7 +40,7 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The formats a render can be written in.
+/// The formats a render is written in.
 public enum OutputFormat: String, Sendable, CaseIterable {
     case png, jpeg, webp
 
@@ -48,8 +48,19 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
     /// The HTTP media type.
     public var mediaType: String { "image/\(rawValue)" }
-    /// Whether the format can keep transparent bars.
+}
+
+/// The format a caller asks for: one of the ``OutputFormat``s, or `auto`, the smallest file of
+/// several encodings that meets the quality target (the encoder decides; the render says which).
+public enum FormatChoice: String, Sendable, CaseIterable {
+    case png, jpeg, webp, auto
+
+    /// The one format asked for, or nil for `auto`.
+    public var fixed: OutputFormat? { OutputFormat(rawValue: rawValue) }
+    /// Whether the format can keep transparent bars (`auto` then picks among PNG and WebP).
     public var supportsAlpha: Bool { self != .jpeg }
+    /// Whether `--quality` applies: the lossy formats.
+    public var takesQuality: Bool { self == .jpeg || self == .webp }
 
     /// The background used when the caller gives none: transparent where possible, else white.
     public var defaultBackground: Background { supportsAlpha ? .transparent : .white }
@@ -59,7 +70,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 public struct RenderSettings: Sendable, Equatable {
     /// Output size in pixels (the slot's points x scale).
     public var canvas: PixelSize
-    public var format: OutputFormat
+    public var format: FormatChoice
+    /// Quality of a lossy format (1...100); nil for the encoder's default.
+    public var quality: Int? = nil
     public var background: Background
     /// When false the content is never scaled above its own size.
     public var enlarge: Bool
@@ -73,7 +86,7 @@ public struct RenderSettings: Sendable, Equatable {
     }
 
     /// - Throws: ``CoreError/invalidNumber(_:)`` for transparent bars in JPEG.
-    public init(canvas: PixelSize, format: OutputFormat = .png, background: Background? = nil,
+    public init(canvas: PixelSize, format: FormatChoice = .png, background: Background? = nil,
                 enlarge: Bool = true) throws(CoreError) {
         let chosen = background ?? format.defaultBackground
         if chosen == .transparent && !format.supportsAlpha {
@@ -90,7 +103,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// format's default), enlarge.
     /// - Throws: ``CoreError`` for a scale outside 1...4, a slot over ``PixelSize/maximumSide``
     ///   pixels a side, a background that is not a colour, or transparent JPEG.
-    public init(slot points: PixelSize, scale: Double, format: OutputFormat = .png,
+    public init(slot points: PixelSize, scale: Double, format: FormatChoice = .png,
                 background: String? = nil, enlarge: Bool = true) throws(CoreError) {
         try SlotMath.checkScale(scale)
         let pixels = Slot(points: points, scale: scale).pixels
@@ -104,7 +117,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// The settings for a full-screen slot: the whole screen in pixels is the canvas, the
     /// content is fitted in its safe area.
     /// - Throws: ``CoreError`` for a background that is not a colour, or transparent JPEG.
-    public init(fullScreen deviceSlot: DeviceSlot, format: OutputFormat = .png, background: String? = nil,
+    public init(fullScreen deviceSlot: DeviceSlot, format: FormatChoice = .png, background: String? = nil,
                 enlarge: Bool = true) throws(CoreError) {
         let parsed: Background? = try background.map { text throws(CoreError) in try Background(parsing: text) }
         try self.init(canvas: deviceSlot.screenPixels, format: format, background: parsed, enlarge: enlarge)

@@ -7,12 +7,17 @@ public enum TextFormat {
 
     /// A share of 0...1 as a percentage with a fixed number of decimals: `99.57%`.
     public static func percent(_ share: Double, decimals: Int = 2) -> String {
+        decimal(share * 100, decimals: decimals) + "%"
+    }
+
+    /// A non-negative number with a fixed number of decimals: `0.986`.
+    public static func decimal(_ value: Double, decimals: Int) -> String {
         var unit = 1
         for _ in 0..<decimals { unit *= 10 }
-        let scaled = Int((share * 100 * Double(unit)).rounded())
-        guard decimals > 0 else { return "\(scaled)%" }
+        let scaled = Int((value * Double(unit)).rounded())
+        guard decimals > 0 else { return "\(scaled)" }
         let fraction = String(scaled % unit)
-        return "\(scaled / unit).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)%"
+        return "\(scaled / unit).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
     }
 
     /// Caller text cut to `limit` characters (and `...`) before it goes into a message.

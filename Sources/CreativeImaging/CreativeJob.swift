@@ -7,6 +7,10 @@ public struct JobFile: Sendable {
     public let bytes: [UInt8]
     /// Lower-case hex SHA-256 of `bytes`.
     public let sha256: String
+    /// The format the file is in.
+    public let format: OutputFormat
+    /// How it was written (``EncodedRender/detail``).
+    public let encoding: String
 }
 
 /// What `process` produced for one creative: the manifest and the files it lists.
@@ -33,8 +37,10 @@ public enum CreativeJob {
     /// and its deadline (from the start) stops the decode and is checked before each render.
     /// - Throws: ``ImagingError`` only when a valid creative fails to render, or runs out of
     ///   budget or time (``ImagingError/overMemoryBudget(needed:budget:)``, ``ImagingError/timeout(seconds:)``).
-    public static func process(_ bytes: [UInt8], fileName: String,
-                               limits: ValidationLimits = ValidationLimits()) throws(ImagingError) -> JobResult {
+    /// `format` is how every render is written (`auto` by default: the smallest encoding that
+    /// keeps the quality target, named in the manifest).
+    public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
+                               format: FormatChoice = .auto) throws(ImagingError) -> JobResult {
         let deadline = limits.job.startDeadline()
         let (report, opened) = Validator.inspect(bytes, fileName: fileName, limits: limits)
         guard report.valid, let source = opened else { return rejected(report) }
@@ -46,8 +52,6 @@ public enum CreativeJob {
         }
         let product = limits.product
         let assignments = DevicePlan.assignments(for: source.displayedSize, product: product)
-        // Work is grouped by content size: each group scales once and encodes each of its
-        // placements once. Groups and the preview sheet run in parallel.
         var placementsByContent: [PixelSize: [Placement]] = [:]
         var contentOrder: [PixelSize] = []
         for assignment in assignments {
@@ -58,48 +62,69 @@ public enum CreativeJob {
             }
         }
         let groups = contentOrder.map { ($0, placementsByContent[$0] ?? []) }
-        let outcomes = ParallelWork.run(count: groups.count + 1) { index throws(ImagingError) -> [Placement: [UInt8]] in
-            // The sheet is the longest piece: first, so the groups share the other core with it.
+        let sheetKey = Placement(source: source.displayedSize, canvas: source.displayedSize)
+        // `auto` decides once, on the smallest render (the most detail per pixel, so the hardest
+        // to compress: what keeps the target there keeps it in the larger ones), beside the
+        // preview sheet; every other render is then written the same way without measuring.
+        let smallest = format == .auto ? groups.min { $0.0.area < $1.0.area }.flatMap { $0.1.first } : nil
+        let first = ParallelWork.run(count: smallest == nil ? 1 : 2) { index throws(ImagingError) -> [Placement: EncodedRender] in
             if index == 0 {
                 let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product)
-                return [Placement(source: source.displayedSize, canvas: source.displayedSize): sheet]
+                return [sheetKey: EncodedRender(bytes: sheet, format: .png, detail: "PNG", ssim: nil)]
             }
+            guard let smallest else { return [:] }
             try deadline?.check()
-            let (content, placements) = groups[index - 1]
+            return [smallest: try render(decoded, at: smallest, format: format, recipe: nil, limits: limits.job)]
+        }
+        var byPlacement: [Placement: EncodedRender] = [:]
+        for outcome in first { byPlacement.merge(try outcome.get()) { a, _ in a } }
+        let sheet = byPlacement.removeValue(forKey: sheetKey)?.bytes ?? []
+        let recipe = smallest.flatMap { byPlacement[$0]?.recipe }
+        // Work is grouped by content size: each group scales once and encodes each of its
+        // placements once. Groups run in parallel.
+        let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
+            .filter { !$0.1.isEmpty }
+        let outcomes = ParallelWork.run(count: remaining.count) { index throws(ImagingError) -> [Placement: EncodedRender] in
+            try deadline?.check()
+            let (content, placements) = remaining[index]
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
-            var encoded: [Placement: [UInt8]] = [:]
+            var encoded: [Placement: EncodedRender] = [:]
             for placement in placements {
-                // PNG with transparent bars: settings that cannot be refused. The content lands
-                // where the placement puts it (centred in the canvas, or in a safe area).
-                guard var settings = try? RenderSettings(canvas: placement.canvas, format: .png) else {
-                    throw .operationFailed("no render settings for \(placement.canvas)")
-                }
-                settings.area = placement.contentRect
-                encoded[placement] = try Encoder.encode(try Renderer.renderImage(decoded: scaled, settings: settings),
-                                                        format: .png)
+                encoded[placement] = try render(scaled, at: placement, format: format, recipe: recipe, limits: limits.job)
             }
             return encoded
         }
-        var byPlacement: [Placement: [UInt8]] = [:]
-        var sheet: [UInt8] = []
-        for (index, outcome) in outcomes.enumerated() {
-            let files = try outcome.get()
-            if index == 0 { sheet = files.values.first ?? [] } else { byPlacement.merge(files) { a, _ in a } }
-        }
+        for outcome in outcomes { byPlacement.merge(try outcome.get()) { a, _ in a } }
         var checksums: [Placement: String] = [:]
         var renders: [(SlotAssignment, JobFile)] = []
         for assignment in assignments {
             let placement = assignment.placement
-            let bytes = byPlacement[placement] ?? []
-            let sha = checksums[placement] ?? Checksum.sha256(bytes)
+            guard let render = byPlacement[placement] else { throw .operationFailed("no render for \(placement.canvas)") }
+            let sha = checksums[placement] ?? Checksum.sha256(render.bytes)
             checksums[placement] = sha
-            renders.append((assignment, JobFile(name: assignment.deviceSlot.identifier + ".png", bytes: bytes, sha256: sha)))
+            renders.append((assignment, JobFile(name: assignment.deviceSlot.identifier + "." + render.format.fileExtension,
+                                                bytes: render.bytes, sha256: sha, format: render.format,
+                                                encoding: render.detail)))
         }
-        let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet))
+        let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet), format: .png,
+                              encoding: "PNG")
         let closeZone: JSONValue? = product.slotRule == .fullScreenSafeArea
             ? CloseButton.zone(over: assignments).map(\.json) ?? .null : nil
         return JobResult(report: report, files: renders.map(\.1) + [preview],
                          manifest: manifest(report, renders: renders, preview: preview, closeZone: closeZone))
+    }
+
+    /// One render of `image` (the decoded creative, or already scaled to the placement's content)
+    /// at `placement`: PNG with transparent bars, or `format`'s own, with the content where the
+    /// placement puts it (centred in the canvas, or in a safe area).
+    private static func render(_ image: VImage, at placement: Placement, format: FormatChoice, recipe: AutoRecipe?,
+                               limits: JobLimits) throws(ImagingError) -> EncodedRender {
+        guard var settings = try? RenderSettings(canvas: placement.canvas, format: format) else {
+            throw .operationFailed("no render settings for \(placement.canvas)")
+        }
+        settings.area = placement.contentRect
+        return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
+                                  content: placement.contentRect, memoryBudget: limits.memoryBudget, recipe: recipe)
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.
@@ -121,6 +146,8 @@ public enum CreativeJob {
                     ("file", .string(file.name)),
                     ("bytes", .int(file.bytes.count)),
                     ("sha256", .string(file.sha256)),
+                    ("format", .string(file.format.rawValue)),
+                    ("encoding", .string(file.encoding)),
                 ])
             })),
             ("preview", preview.map { .object([("file", .string($0.name)), ("bytes", .int($0.bytes.count)),

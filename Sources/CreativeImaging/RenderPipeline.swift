@@ -14,7 +14,7 @@ struct RenderContext {
 /// scale (decode, orient, colour-manage, premultiplied resample) -> sRGB 8-bit ->
 /// alpha or flatten -> embed in the bars -> encode without metadata.
 public enum Renderer {
-    /// Renders `source` for `settings` and returns the encoded file bytes.
+    /// Renders `source` for `settings` and returns the encoded file (``Encoder``).
     ///
     /// The source is decoded while the encoder pulls the render through, so a failure there is
     /// either damaged input or a processing fault: a strict decode of the source tells which.
@@ -25,7 +25,7 @@ public enum Renderer {
     ///   ``ImagingError/timeout(seconds:)`` past the deadline, ``ImagingError/corruptImage(_:)``
     ///   when decoding fails, else ``ImagingError/operationFailed(_:)``.
     public static func render(_ source: ImageSource, settings: RenderSettings,
-                              limits: JobLimits = JobLimits()) throws(ImagingError) -> [UInt8] {
+                              limits: JobLimits = JobLimits()) throws(ImagingError) -> EncodedRender {
         let deadline = limits.startDeadline()
         let placement = settings.placement(of: source.displayedSize)
         try limits.charge(source.decodeMemory(content: placement.content))
@@ -37,7 +37,8 @@ public enum Renderer {
                 let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true)
                 let image = try finish(scaled, settings: settings, placement: placement)
                 return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-                    try Encoder.encode(image, format: settings.format)
+                    try Encoder.encode(image, format: settings.format, quality: settings.quality,
+                                       content: placement.contentRect, memoryBudget: limits.memoryBudget)
                 }
             }
             // libjpeg's warning for damaged entropy-coded data does not always stop a shrink-on-load

@@ -61,6 +61,17 @@ public struct VipsOperation {
         }
     }
 
+    /// Runs the operation and returns a number output (`avg`'s `out`, for example).
+    public func number(output: String = "out") throws(ImagingError) -> Double {
+        try run { operation throws(ImagingError) in
+            var value = GValue()
+            g_value_init(&value, cvips_type_double())
+            defer { g_value_unset(&value) }
+            g_object_get_property(Self.object(operation), output, &value)
+            return g_value_get_double(&value)
+        }
+    }
+
     private func run<Result>(_ read: (UnsafeMutablePointer<CVips.VipsOperation>) throws(ImagingError) -> Result)
         throws(ImagingError) -> Result {
         try VipsRuntime.start()

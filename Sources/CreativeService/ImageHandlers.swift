@@ -28,15 +28,27 @@ enum ImageHandlers {
     static let maxCanvasPixels = 16_777_216
 
     /// Query parameters of a render, as the CLI's flags: `slot=WxH` (points, required), `scale`,
-    /// `background`, `format`, `enlarge=false` (the CLI's `--no-enlarge`); or, with
+    /// `background`, `format` (`png`, `jpeg`, `webp` or `auto`), `quality` (JPEG and WebP, 1-100),
+    /// `enlarge=false` (the CLI's `--no-enlarge`); or, with
     /// `product=interstitial`, `device=NAME&orientation=portrait|landscape` instead of `slot` and
     /// `scale`: the device's whole screen, the artwork fitted in its safe area; with
     /// `product=companion`, `device=NAME` instead of `slot` and `scale`: the device's standard slot.
     static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
-        try query.check(allowed: ["slot", "scale", "background", "format", "enlarge", "product", "device", "orientation"])
+        var settings = try placedSettings(query)
+        settings.quality = try query.int("quality", in: 1...100)
+        if settings.quality != nil, !settings.format.takesQuality {
+            throw .badRequest("quality is for format=jpeg or webp (\(settings.format.rawValue) "
+                + (settings.format == .auto ? "picks its own quality)" : "is lossless)"))
+        }
+        return settings
+    }
+
+    private static func placedSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
+        try query.check(allowed: ["slot", "scale", "background", "format", "quality", "enlarge", "product", "device",
+                                  "orientation"])
         let product = try query.product()
         let fullScreen = try query.fullScreenSlot()
-        let format = try query.choice("format", OutputFormat.self) ?? .png
+        let format = try query.choice("format", FormatChoice.self) ?? .png
         let enlarge = try query.bool("enlarge") ?? true
         if product.slotRule == .fixedStandardSlot, let device = try query.device() {
             // A companion's device: its fixed standard slot stands for slot and scale.
@@ -91,9 +103,11 @@ enum ImageHandlers {
         if settings.area != nil, request.body.isEmpty {
             throw .badRequest("an interstitial render needs the artwork as the body")
         }
-        let bytes = try context.runJob(request, memory: {
+        // The decode, plus the render's pixels, which the encoder holds to choose how to write them.
+        let encoded = try context.runJob(request, memory: {
             decodeMemory(request.body, content: { source in settings.placement(of: source.displayedSize).content })
-        }) { job throws(ServiceError) -> [UInt8] in
+                + settings.canvas.area * 4
+        }) { job throws(ServiceError) -> EncodedRender in
             let source = try openSource(request.body, canvas: settings.canvas, job: job)
             do throws(ImagingError) {
                 return try Renderer.render(source, settings: settings, limits: job.limits)
@@ -101,7 +115,9 @@ enum ImageHandlers {
                 throw rejection(error, body: request.body, job: job)
             }
         }
-        return Response(contentType: settings.format.mediaType, body: bytes)
+        var response = Response(contentType: encoded.format.mediaType, body: encoded.bytes)
+        response.headers.append(("X-Creative-Encoding", encoded.detail))
+        return response
     }
 
     /// The uploaded creative, or the test artwork that the adaptive rule picks for the canvas.

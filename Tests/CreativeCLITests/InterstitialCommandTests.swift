@@ -67,7 +67,7 @@ final class InterstitialCommandTests: XCTestCase {
         let run = try Tool.run(["render", tall, "--product", "interstitial", "--device", "iPhone 15",
                                 "--orientation", "portrait", "--output", "out.png"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let pixels = try PixelReader(try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("out.png")))).header)
+        let pixels = try PixelReader(encoded: [UInt8](Data(contentsOf: folder.appendingPathComponent("out.png"))))
         XCTAssertEqual([pixels.width, pixels.height], [1179, 2556])
         // Safe area: y 59..818 pt = 177..2454 px (2277 tall); 1080x1920 fits its width: 1179x2096,
         // centred: y = 177 + (2277 - 2096) / 2 = 267.
@@ -81,7 +81,7 @@ final class InterstitialCommandTests: XCTestCase {
         let wide = try write(try Fixtures.pngSolid(1920, 1080), "wide.png")
         XCTAssertEqual(try Tool.run(["render", wide, "--product", "interstitial", "--device", "iPhone 15",
                                      "--output", "w.png"], in: folder).status, 0)
-        let letterboxed = try PixelReader(try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("w.png")))).header)
+        let letterboxed = try PixelReader(encoded: [UInt8](Data(contentsOf: folder.appendingPathComponent("w.png"))))
         let wideBox = try XCTUnwrap(letterboxed.opaqueBox())
         // 1179 wide: 1179 x 663 (1080 * 1179 / 1920 = 663.2), y = 177 + (2277 - 663) / 2 = 984.
         XCTAssertEqual([wideBox.x, wideBox.y, wideBox.width, wideBox.height], [0, 984, 1179, 663])

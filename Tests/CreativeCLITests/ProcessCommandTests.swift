@@ -145,8 +145,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
                 // The pixels: transparent letterbox, opaque artwork. The middle row and column
                 // give the content rectangle.
                 let file = try XCTUnwrap(render["file"] as? String, label)
-                let image = try ImageSource(bytes: [UInt8](Data(contentsOf: out.appendingPathComponent(file)))).header
-                let pixels = try PixelReader(image)
+                let pixels = try PixelReader(encoded: [UInt8](Data(contentsOf: out.appendingPathComponent(file))))
                 XCTAssertEqual(pixels.bands, 4, label)
                 let row = (0..<pixels.width).map { pixels[$0, pixels.height / 2][3] }
                 let column = (0..<pixels.height).map { pixels[pixels.width / 2, $0][3] }

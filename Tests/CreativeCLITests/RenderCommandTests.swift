@@ -10,6 +10,11 @@ final class RenderCommandTests: ScratchFolderTestCase {
         try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))).header
     }
 
+    /// The file's pixels as shown (RGBA for PNG and WebP, however the file stores them).
+    private func shown(at name: String) throws -> PixelReader {
+        try PixelReader(encoded: [UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
+    }
+
     private func write(_ bytes: [UInt8], _ name: String) throws -> String {
         let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)
@@ -23,7 +28,7 @@ final class RenderCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(output.size, PixelSize(width: 390, height: 61))
         XCTAssertTrue(run.text.contains("960x150"), run.text)
         // The 960x150 artwork fills 390x61 edge to edge: its ink border is on row 0.
-        let pixels = try PixelReader(output)
+        let pixels = try shown(at: "x.png")
         XCTAssertEqual(pixels[195, 0][3], 255)
 
         let retina = try Tool.run(["render", "--slot", "728x90", "--scale", "3", "--output", "r.png"], in: folder)
@@ -36,7 +41,7 @@ final class RenderCommandTests: ScratchFolderTestCase {
         let source = try write(try Fixtures.pngSolid(2184, 270), "wide.png")
         let run = try Tool.run(["render", source, "--slot", "390x61", "--scale", "3", "--output", "out.png"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let pixels = try PixelReader(try image(at: "out.png"))
+        let pixels = try shown(at: "out.png")
         XCTAssertEqual([pixels.width, pixels.height], [1170, 183])
         let expected = Placement(source: PixelSize(width: 2184, height: 270), canvas: PixelSize(width: 1170, height: 183))
         let box = try XCTUnwrap(pixels.opaqueBox())
@@ -49,11 +54,11 @@ final class RenderCommandTests: ScratchFolderTestCase {
         let source = try write(try Fixtures.pngSolid(100, 50), "s.png")
         XCTAssertEqual(try Tool.run(["render", source, "--slot", "100x100", "--format", "jpeg", "--output", "o.jpg"],
                                     in: folder).status, 0)
-        let jpeg = try PixelReader(try image(at: "o.jpg"))
+        let jpeg = try shown(at: "o.jpg")
         XCTAssertTrue(jpeg[50, 5].allSatisfy { $0 > 245 }, "\(jpeg[50, 5])")
         XCTAssertEqual(try Tool.run(["render", source, "--slot", "100x100", "--background", "#00ff00",
                                      "--output", "g.png"], in: folder).status, 0)
-        XCTAssertEqual(try PixelReader(try image(at: "g.png"))[50, 5], [0, 255, 0])
+        XCTAssertEqual(try shown(at: "g.png")[50, 5], [0, 255, 0, 255])
         let refused = try Tool.run(["render", source, "--slot", "100x100", "--format", "jpeg",
                                     "--background", "transparent"], in: folder)
         XCTAssertEqual(refused.status, 64)
@@ -163,7 +168,7 @@ final class RenderCommandTests: ScratchFolderTestCase {
         let run = try Tool.run(arguments, in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.text.contains("728x90 artwork"), run.text)
-        XCTAssertEqual(try PixelReader(try image(at: "o.png"))[364, 45], [0, 0, 255, 255], "the winner's blue")
+        XCTAssertEqual(try shown(at: "o.png")[364, 45], [0, 0, 255, 255], "the winner's blue")
         let peak = try Tool.peakMemory(of: arguments, in: folder)
         XCTAssertLessThan(peak, 100 * 1024 * 1024, "peak resident memory choosing among 270 MB of candidates")
         // A big candidate wins: only it is read whole.

@@ -82,9 +82,15 @@ final class ParsingTests: XCTestCase {
     // MARK: OutputFormat and RenderSettings
 
     func testOutputFormatDefaults() {
-        XCTAssertEqual(OutputFormat.png.defaultBackground, .transparent)
-        XCTAssertEqual(OutputFormat.webp.defaultBackground, .transparent)
-        XCTAssertEqual(OutputFormat.jpeg.defaultBackground, .white)
+        XCTAssertEqual(FormatChoice.png.defaultBackground, .transparent)
+        XCTAssertEqual(FormatChoice.webp.defaultBackground, .transparent)
+        XCTAssertEqual(FormatChoice.auto.defaultBackground, .transparent)
+        XCTAssertEqual(FormatChoice.jpeg.defaultBackground, .white)
+        XCTAssertEqual(FormatChoice.auto.fixed, nil)
+        XCTAssertEqual(FormatChoice.jpeg.fixed, .jpeg)
+        XCTAssertTrue(FormatChoice.webp.takesQuality)
+        XCTAssertFalse(FormatChoice.png.takesQuality)
+        XCTAssertFalse(FormatChoice.auto.takesQuality)
         XCTAssertEqual(OutputFormat.jpeg.fileExtension, "jpg")
         XCTAssertEqual(OutputFormat.png.fileExtension, "png")
         XCTAssertEqual(OutputFormat.webp.fileExtension, "webp")

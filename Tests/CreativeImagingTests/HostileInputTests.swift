@@ -9,7 +9,7 @@ final class HostileInputTests: XCTestCase {
     private let slot = PixelSize(width: 320, height: 50)
 
     private func render(_ bytes: [UInt8], limits: JobLimits = JobLimits()) throws -> [UInt8] {
-        try Renderer.render(try ImageSource(bytes: bytes), settings: try RenderSettings(canvas: slot), limits: limits)
+        try Renderer.render(try ImageSource(bytes: bytes), settings: try RenderSettings(canvas: slot), limits: limits).bytes
     }
 
     private func assertRenderRefused(_ bytes: [UInt8], code: String, contains text: String,

@@ -10,14 +10,14 @@ final class InputFormatTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/corpus/pngsuite")
 
-    private func renderPixels(_ bytes: [UInt8], _ canvas: PixelSize, format: OutputFormat = .png) throws -> PixelReader {
+    private func renderPixels(_ bytes: [UInt8], _ canvas: PixelSize, format: FormatChoice = .png) throws -> PixelReader {
         let settings = try RenderSettings(canvas: canvas, format: format)
-        let encoded = try Renderer.render(try ImageSource(bytes: bytes), settings: settings)
+        let encoded = try Renderer.render(try ImageSource(bytes: bytes), settings: settings).bytes
         let image = try Fixtures.decode(encoded)
         XCTAssertTrue(image.isSRGB, "output interpretation")
         XCTAssertTrue(image.isEightBit)
         XCTAssertFalse(image.hasICCProfile, "metadata stripped")
-        return try PixelReader(image)
+        return try PixelReader(encoded: encoded)
     }
 
     func testEXIFOrientation6IsAppliedBeforeFitting() throws {
@@ -97,7 +97,7 @@ final class InputFormatTests: XCTestCase {
             let bytes = try [UInt8](Data(contentsOf: Self.pngSuite.appendingPathComponent(name)))
             let source = try ImageSource(bytes: bytes)
             let settings = try RenderSettings(canvas: PixelSize(width: 96, height: 48))
-            let encoded = try Renderer.render(source, settings: settings)
+            let encoded = try Renderer.render(source, settings: settings).bytes
             let image = try Fixtures.decode(encoded)
             XCTAssertEqual(image.size, PixelSize(width: 96, height: 48), name)
             XCTAssertTrue(image.isEightBit && image.isSRGB, name)

@@ -68,7 +68,7 @@ final class RouteTests: XCTestCase {
 
         // Same bytes as the library call the CLI makes.
         let settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183))
-        XCTAssertEqual(png.body, try Renderer.render(try ImageSource(bytes: bytes), settings: settings))
+        XCTAssertEqual(png.body, try Renderer.render(try ImageSource(bytes: bytes), settings: settings).bytes)
 
         // No body: the built-in test artwork picked for the slot, as `render` with no file.
         let artwork = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&scale=3", body: [])

@@ -81,8 +81,16 @@ public struct PixelReader {
         bytes = try image.pixelBytes()
     }
 
+    /// A PNG or WebP as a browser shows it: RGBA, whether it was written with an alpha band,
+    /// a `tRNS` colour key, a palette or as plain RGB (renders drop what they do not need).
+    /// JPEG keeps its three bands.
     public init(encoded: [UInt8]) throws {
-        try self.init(Fixtures.decode(encoded))
+        var image = try Fixtures.decode(encoded)
+        let isJPEG = encoded.starts(with: [0xFF, 0xD8])
+        if !isJPEG, image.bands == 3 {
+            image = try VipsOperation("bandjoin_const").with("in", .image(image)).with("c", .doubles([255])).image()
+        }
+        try self.init(image)
     }
 
     /// The samples of one pixel.

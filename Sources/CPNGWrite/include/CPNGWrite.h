@@ -1,0 +1,49 @@
+#ifndef CREATIVE_PNG_WRITE_H
+#define CREATIVE_PNG_WRITE_H
+
+#include <stddef.h>
+
+/* What the pixels of an 8-bit RGB or RGBA image need to be written losslessly. */
+typedef struct {
+    int colours;        /* distinct colours (every fully transparent pixel counts as one),
+                           or 257 when there are more than 256 */
+    int opaque;         /* 1 when every alpha is 255 (or there is no alpha band) */
+    int binary_alpha;   /* 1 when every alpha is 0 or 255 */
+    double repeats;     /* share of pixels equal to their left neighbour (0...1) */
+} cpngw_analysis;
+
+/* Reads the pixels once: `bands` is 3 or 4, rows are `width * bands` bytes, packed. */
+void cpngw_analyse(const unsigned char *pixels, int width, int height, int bands,
+                   cpngw_analysis *analysis);
+
+/* How to write. */
+typedef struct {
+    int zlib_level;     /* 0...9 */
+    int filter;         /* 0: no row filter; 1: libpng's adaptive choice among all five */
+    int allow_palette;  /* 1: an exact palette when there are at most 256 colours */
+} cpngw_options;
+
+/* What was written. */
+typedef struct {
+    int colour_type;    /* PNG colour type: 2 RGB, 3 palette, 6 RGBA */
+    int bit_depth;      /* 1, 2, 4 or 8 */
+    int palette_size;   /* entries in PLTE, 0 without */
+    int transparent_key;/* 1 when a tRNS colour key stands for the transparent pixels */
+    char message[200];  /* libpng's error, when writing failed */
+} cpngw_written;
+
+/* Writes the pixels as a PNG, losslessly, in the smallest colour type that holds them
+ * exactly: a palette (1, 2, 4 or 8 bits, with tRNS for transparent entries) when allowed and
+ * there are at most 256 colours; else RGB, with a tRNS colour key when the alpha is only 0
+ * and 255 (the key is a colour no visible pixel has); else RGBA.
+ * Fully transparent pixels may change colour (they stay fully transparent); no metadata.
+ * `analysis` comes from cpngw_analyse on the same pixels. On success returns 1 and a malloc'd
+ * buffer in *out (free it with cpngw_free); on failure 0 and a sentence in written->message. */
+int cpngw_encode(const unsigned char *pixels, int width, int height, int bands,
+                 const cpngw_analysis *analysis, const cpngw_options *options,
+                 unsigned char **out, size_t *out_size, cpngw_written *written);
+
+/* Frees a buffer from cpngw_encode. */
+void cpngw_free(unsigned char *buffer);
+
+#endif

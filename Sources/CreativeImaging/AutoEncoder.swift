@@ -1,0 +1,176 @@
+import CPNGWrite
+import CreativeCore
+
+/// `--format auto`: the smallest encoding of a render whose SSIM against the lossless render
+/// (``Similarity``, over the artwork's area) is at least ``ssimTarget``.
+///
+/// The candidates, each tried only where it can win:
+/// - lossless PNG (``PNGWriter``) for flat art (``PNGWriter/unfilteredRepeatShare``) or up to
+///   256 colours: exact, so it always qualifies;
+/// - a palette PNG quantised by libimagequant (through libvips' saver), for flat art with more
+///   colours (resampled edges make the test artwork's render 1,123 colours);
+/// - lossy WebP, at the lowest quality of ``qualities`` that qualifies (binary search);
+/// - near-lossless WebP (libwebp's pixel preprocessing, then lossless), when no lossy WebP
+///   qualifies: grain and fine colour detail that WebP's 4:2:0 chroma cannot keep;
+/// - JPEG, for renders with no transparency only (JPEG has none), at the lowest qualifying quality.
+/// When nothing lossy qualifies, the lossless PNG is the answer.
+struct AutoEncoder {
+    /// The quality target: SSIM 0.98 against the lossless render, measured over the artwork
+    /// (not the bars, which every encoding keeps), so the whole render measures at least as high.
+    static let ssimTarget = 0.98
+    /// Qualities tried for WebP and JPEG, searched for the lowest that keeps the target.
+    /// Below 50, WebP smears the edges of small text more than SSIM weighs.
+    static let qualities = [50, 60, 70, 80, 88, 94, 97]
+    /// Near-lossless preprocessing levels tried (libvips `Q` with `near_lossless`: lower is smaller).
+    static let nearLosslessLevels = [40, 60, 80]
+    /// libimagequant's quality for the palette candidate, dithering off (flat art: dithering
+    /// only adds noise to the file).
+    static let paletteQuality = 90
+
+    let pixels: PixelBuffer
+    let analysis: cpngw_analysis
+    let content: PixelRect?
+    let reference: VImage
+
+    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?) throws(ImagingError) {
+        self.pixels = pixels
+        self.analysis = analysis
+        self.content = content
+        reference = try pixels.image()
+    }
+
+    /// The smallest qualifying encoding.
+    func smallest() throws(ImagingError) -> EncodedRender {
+        var best: EncodedRender?
+        // The lossless render's local statistics, computed once for every candidate.
+        let similarity = try Similarity.Reference(reference, area: content)
+        func offer(_ candidate: EncodedRender?) {
+            guard let candidate else { return }
+            if best == nil || candidate.bytes.count < best?.bytes.count ?? .max { best = candidate }
+        }
+        let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
+        if flat || analysis.colours <= 256 { offer(try apply(.lossless)) }
+        if flat && analysis.colours > 256 { offer(try qualified(.palette, under: best?.bytes.count, similarity)) }
+        let webp = try search(.webp, under: best?.bytes.count, similarity)
+        offer(webp)
+        if webp == nil {
+            for level in Self.nearLosslessLevels {
+                guard let candidate = try qualified(.nearLossless(level), under: best?.bytes.count, similarity) else { continue }
+                offer(candidate)
+                break
+            }
+        }
+        if analysis.opaque == 1 { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
+        if let best { return best }
+        return try apply(.lossless)
+    }
+
+    /// Writes the render the way `recipe` says, without measuring it (`process` writes every
+    /// render of a job the way the search decided for its smallest one).
+    func apply(_ recipe: AutoRecipe, decidedElsewhere: Bool = false) throws(ImagingError) -> EncodedRender {
+        let note = decidedElsewhere ? " (auto, as decided on the smallest render)" : " (auto: lossless)"
+        switch recipe {
+        case .lossless:
+            let png = try PNGWriter.write(pixels, analysis: analysis)
+            return EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout)" + note, ssim: nil,
+                                 recipe: recipe)
+        default:
+            return EncodedRender(bytes: try encode(recipe), format: recipe.format,
+                                 detail: recipe.detail + (decidedElsewhere ? note : ""), ssim: nil, recipe: recipe)
+        }
+    }
+
+    /// The bytes of a lossy recipe.
+    private func encode(_ recipe: AutoRecipe) throws(ImagingError) -> [UInt8] {
+        switch recipe {
+        case .lossless:
+            return try PNGWriter.write(pixels, analysis: analysis).bytes
+        case .palette:
+            return try VipsOperation("pngsave_buffer").with("in", .image(reference)).with("strip", .bool(true))
+                .with("palette", .bool(true)).with("Q", .int(Self.paletteQuality)).with("dither", .double(0))
+                .with("compression", .int(9)).bytes()
+        case .lossy(let format, let quality):
+            return try Encoder.lossy(format == .jpeg ? try withoutAlpha() : reference, format, quality: quality)
+        case .nearLossless(let level):
+            return try VipsOperation("webpsave_buffer").with("in", .image(reference)).with("strip", .bool(true))
+                .with("lossless", .bool(true)).with("near_lossless", .bool(true)).with("Q", .int(level)).bytes()
+        }
+    }
+
+    /// The recipe's encoding when it keeps the target and is smaller than `limit`; else nil.
+    private func qualified(_ recipe: AutoRecipe, under limit: Int?,
+                           _ similarity: Similarity.Reference) throws(ImagingError) -> EncodedRender? {
+        try measured(recipe, bytes: try encode(recipe), under: limit, similarity)
+    }
+
+    private func measured(_ recipe: AutoRecipe, bytes: [UInt8], under limit: Int?,
+                          _ similarity: Similarity.Reference) throws(ImagingError) -> EncodedRender? {
+        if let limit, bytes.count >= limit { return nil }
+        let decoded = try VipsOperation("\(recipe.format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
+        let score = try similarity.ssim(decoded)
+        guard score >= Self.ssimTarget else { return nil }
+        return EncodedRender(bytes: bytes, format: recipe.format,
+                             detail: "\(recipe.detail) (auto: SSIM \(TextFormat.decimal(score, decimals: 3)))",
+                             ssim: score, recipe: recipe)
+    }
+
+    /// The lowest quality of ``qualities`` that qualifies (SSIM grows with quality). A quality
+    /// whose file is already no smaller than the best so far is not measured.
+    private func search(_ format: OutputFormat, under limit: Int?,
+                        _ similarity: Similarity.Reference) throws(ImagingError) -> EncodedRender? {
+        var low = 0, high = Self.qualities.count - 1
+        var found: EncodedRender?
+        while low <= high {
+            let middle = (low + high) / 2
+            let recipe = AutoRecipe.lossy(format, Self.qualities[middle])
+            let bytes = try encode(recipe)
+            if let limit = found?.bytes.count ?? limit, bytes.count >= limit {
+                high = middle - 1
+            } else if let candidate = try measured(recipe, bytes: bytes, under: nil, similarity) {
+                found = candidate
+                high = middle - 1
+            } else {
+                low = middle + 1
+            }
+        }
+        return found
+    }
+
+    /// JPEG has no alpha: an opaque render's alpha band (all 255) is dropped.
+    private func withoutAlpha() throws(ImagingError) -> VImage {
+        guard reference.hasAlpha else { return reference }
+        return try VipsOperation("extract_band").with("in", .image(reference)).with("band", .int(0))
+            .with("n", .int(3)).image()
+    }
+}
+
+/// One way `auto` writes a render: what the search decided, to write other renders alike.
+public enum AutoRecipe: Sendable, Equatable {
+    /// Lossless PNG (``PNGWriter``).
+    case lossless
+    /// A palette PNG quantised by libimagequant.
+    case palette
+    /// JPEG or WebP at a quality.
+    case lossy(OutputFormat, Int)
+    /// Near-lossless WebP at a preprocessing level.
+    case nearLossless(Int)
+
+    /// The format written.
+    var format: OutputFormat {
+        switch self {
+        case .lossless, .palette: .png
+        case .lossy(let format, _): format
+        case .nearLossless: .webp
+        }
+    }
+
+    /// For people: `WebP quality 80`.
+    var detail: String {
+        switch self {
+        case .lossless: "PNG, lossless"
+        case .palette: "PNG, palette quantised"
+        case .lossy(let format, let quality): "\(format.displayName) quality \(quality)"
+        case .nearLossless(let level): "WebP near-lossless \(level)"
+        }
+    }
+}

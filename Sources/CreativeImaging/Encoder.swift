@@ -1,0 +1,93 @@
+import CreativeCore
+
+/// A render written in one format.
+public struct EncodedRender: Sendable {
+    /// The file's bytes.
+    public let bytes: [UInt8]
+    /// The format they are in.
+    public let format: OutputFormat
+    /// How it was written, for people: `PNG, palette of 14 colours`, `WebP quality 80`.
+    public let detail: String
+    /// For a lossy `auto` choice, its SSIM against the lossless render (``Similarity``); nil for
+    /// a lossless file or a fixed format.
+    public let ssim: Double?
+    /// For `auto`, what was decided, to write other renders of the same creative alike.
+    public var recipe: AutoRecipe? = nil
+}
+
+/// The one encoding policy that `render`, `process` and the service share. Every file is 8-bit
+/// sRGB without metadata (EXIF, ICC, XMP).
+///
+/// - `png`: lossless, through ``PNGWriter``: the smallest exact colour type, and the row filter
+///   and zlib level that suit the content.
+/// - `jpeg`, `webp`: lossy at `quality` (default ``defaultQuality``).
+/// - `auto`: the smallest of several encodings that keeps ``AutoEncoder/ssimTarget``.
+public enum Encoder {
+    /// The quality of JPEG and WebP when none is given.
+    public static let defaultQuality = 85
+
+    /// Encodes a render (8-bit sRGB, 3 or 4 bands).
+    /// - Parameters:
+    ///   - content: where the artwork sits in the canvas; `auto` measures quality there (bars
+    ///     are the same in every encoding). Nil for the whole canvas.
+    ///   - memoryBudget: the job's budget; a render whose pixels need more is written by
+    ///     libvips' streaming PNG saver (lossless) instead of being held in memory.
+    ///   - recipe: for `auto`, write the render this way instead of searching (what the search
+    ///     decided for another render of the same creative).
+    public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
+                              memoryBudget: Int = JobLimits.defaultMemoryBudget,
+                              recipe: AutoRecipe? = nil) throws(ImagingError) -> EncodedRender {
+        if let fixed = format.fixed, fixed != .png {
+            let chosen = quality ?? defaultQuality
+            return EncodedRender(bytes: try lossy(image, fixed, quality: chosen), format: fixed,
+                                 detail: "\(fixed.displayName) quality \(chosen)", ssim: nil)
+        }
+        let pixelBytes = image.width * image.height * image.bands
+        // Renders are 8-bit RGB or RGBA; anything else, or too large to hold, streams.
+        guard pixelBytes <= memoryBudget, image.isEightBit, image.bands == 3 || image.bands == 4 else {
+            return try streamingPNG(image)
+        }
+        let pixels = try PixelBuffer(image)
+        let analysis = pixels.analysis()
+        if format == .auto {
+            let auto = try AutoEncoder(pixels: pixels, analysis: analysis, content: content)
+            if let recipe { return try auto.apply(recipe, decidedElsewhere: true) }
+            return try auto.smallest()
+        }
+        let png = try PNGWriter.write(pixels, analysis: analysis)
+        return EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout)", ssim: nil)
+    }
+
+    /// JPEG or WebP at `quality`.
+    static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int) throws(ImagingError) -> [UInt8] {
+        switch format {
+        case .jpeg:
+            return try VipsOperation("jpegsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+                .with("Q", .int(quality)).with("optimize_coding", .bool(true)).bytes()
+        case .webp:
+            return try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+                .with("Q", .int(quality)).bytes()
+        case .png:
+            return try streamingPNG(image).bytes
+        }
+    }
+
+    /// libvips' PNG saver, pulling the render through strip by strip: for renders too large to
+    /// hold. Adaptive row filters (nothing is known of the content), RGBA kept as it is.
+    static func streamingPNG(_ image: VImage) throws(ImagingError) -> EncodedRender {
+        let bytes = try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+            .with("compression", .int(Int(PNGWriter.zlibLevel))).with("filter", .flags("all")).bytes()
+        return EncodedRender(bytes: bytes, format: .png, detail: "PNG, \(image.hasAlpha ? "RGBA" : "RGB") (streamed)", ssim: nil)
+    }
+}
+
+extension OutputFormat {
+    /// The format's name for people: `PNG`, `JPEG`, `WebP`.
+    public var displayName: String {
+        switch self {
+        case .png: "PNG"
+        case .jpeg: "JPEG"
+        case .webp: "WebP"
+        }
+    }
+}
