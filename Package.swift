@@ -25,6 +25,8 @@ let package = Package(
         // C libraries, found through pkg-config.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // zlib (which libpng links): its CRC-32 for the PNG chunk walk.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libmicrohttpd's header only: the library is opened by CMicroHTTPDLoader when `serve` starts.
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CMicroHTTPDLoader", dependencies: ["CMicroHTTPD"]),
@@ -39,8 +41,8 @@ let package = Package(
         // The lossless PNG writer on libpng: the smallest colour type that holds a render exactly.
         .target(name: "CPNGWrite", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
-        // Pure Swift: catalog, devices, slot math, selection, reports.
-        .target(name: "CreativeCore"),
+        // Catalog, devices, slot math, selection, reports: Swift, with zlib's CRC-32 only.
+        .target(name: "CreativeCore", dependencies: ["CZlib"]),
         // HTML5 ad bundles: the archive, its HTML and CSS references, the locked web view's rules.
         // Images inside are checked through a function the image validator passes in.
         .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo"]),

@@ -7,7 +7,7 @@
 # Used by the Makefile, CI and the Dockerfile's build stage, so all three install the same.
 set -euo pipefail
 
-packages=(pkg-config libvips-dev libpng-dev libmicrohttpd-dev liblcms2-dev libzip-dev libgumbo-dev fonts-dejavu-core)
+packages=(pkg-config libvips-dev libpng-dev zlib1g-dev libmicrohttpd-dev liblcms2-dev libzip-dev libgumbo-dev fonts-dejavu-core)
 if [ "${1:-}" = "bench" ]; then
     packages+=(imagemagick libvips-tools hyperfine wrk python3-pil time)
 fi

@@ -1,3 +1,5 @@
+import CZlib
+
 /// A walk over a PNG's chunks that checks every CRC, without decompressing anything.
 ///
 /// libvips (through libpng) reports a bad chunk CRC only as a warning, and for IDAT only after
@@ -101,18 +103,10 @@ public enum PNGChunks {
         return checkingCRC ? "truncated: the file ends before IEND" : nil
     }
 
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
-        return value
-    }
-
-    /// The CRC-32 PNG uses (ISO 3309, as zlib's crc32).
+    /// The CRC-32 PNG uses (ISO 3309): zlib's `crc32_z`, from the zlib libpng links.
     static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { table in
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        bytes.withUnsafeBufferPointer { buffer in
+            UInt32(truncatingIfNeeded: CZlib.crc32_z(0, buffer.baseAddress, buffer.count))
         }
-        return ~crc
     }
 }

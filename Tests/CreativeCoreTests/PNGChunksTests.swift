@@ -19,6 +19,10 @@ final class PNGChunksTests: XCTestCase {
     func testCRCMatchesTheKnownValue() {
         // The CRC of "IEND" with no data, as in every PNG.
         XCTAssertEqual(PNGChunks.crc32(Array("IEND".utf8)[...]), 0xAE42_6082)
+        // The standard check value of CRC-32 (ISO 3309): "123456789".
+        XCTAssertEqual(PNGChunks.crc32(Array("123456789".utf8)[...]), 0xCBF4_3926)
+        // A slice that does not start at index 0.
+        XCTAssertEqual(PNGChunks.crc32(Array("xx123456789".utf8)[2...]), 0xCBF4_3926)
     }
 
     func testSoundFileHasNoDamage() {

@@ -1,0 +1,91 @@
+import CreativeCore
+import CreativeImaging
+import CreativeTestSupport
+@testable import CreativeCLI
+import Foundation
+import XCTest
+
+/// `--format auto`, `--quality` and the encodings `render` and `process` write, through the binary.
+final class EncodingCommandTests: ScratchFolderTestCase {
+    private var wideArtwork: String {
+        Tool.packageRoot.appendingPathComponent("TestImages/test-artwork-2184x270.png").path
+    }
+
+    private func contents(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+    }
+
+    func testAutoWritesTheChosenFormatUnderItsOwnEnding() throws {
+        let run = try Tool.run(["render", wideArtwork, "--slot", "390x61", "--scale", "3", "--format", "auto",
+                                "--output", "banner.png"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("banner.") }
+        XCTAssertEqual(written.count, 1, "\(written)")
+        let name = try XCTUnwrap(written.first)
+        let bytes = try contents(name)
+        // The ending, the bytes and the line agree.
+        let format: OutputFormat = bytes.starts(with: [0x89, 0x50]) ? .png : bytes.starts(with: [0xFF, 0xD8]) ? .jpeg : .webp
+        XCTAssertEqual(name, "banner." + format.fileExtension)
+        XCTAssertTrue(run.text.contains("wrote \(name): 1170x183 px"), run.text)
+        XCTAssertTrue(run.text.contains("\(bytes.count) bytes, \(format.displayName)"), run.text)
+        XCTAssertTrue(run.text.contains("(auto"), run.text)
+        // Smaller than the lossless render of the same slot.
+        XCTAssertEqual(try Tool.run(["render", wideArtwork, "--slot", "390x61", "--scale", "3", "--output", "lossless.png"],
+                                    in: folder).status, 0)
+        XCTAssertLessThan(bytes.count, try contents("lossless.png").count)
+        XCTAssertEqual(try ImageSource(bytes: bytes).displayedSize, PixelSize(width: 1170, height: 183))
+    }
+
+    func testAutoKeepsPathsWithoutAnImageEnding() {
+        XCTAssertEqual(OutputFile.path("a/b.PNG", defaultStem: "x", format: .webp, renamesExtension: true), "a/b.webp")
+        XCTAssertEqual(OutputFile.path("b.jpeg", defaultStem: "x", format: .png, renamesExtension: true), "b.png")
+        XCTAssertEqual(OutputFile.path("-", defaultStem: "x", format: .webp, renamesExtension: true), "-")
+        XCTAssertEqual(OutputFile.path("/dev/stdout", defaultStem: "x", format: .webp, renamesExtension: true), "/dev/stdout")
+        XCTAssertEqual(OutputFile.path("out.d/banner", defaultStem: "x", format: .webp, renamesExtension: true), "out.d/banner")
+        XCTAssertEqual(OutputFile.path("b.png", defaultStem: "x", format: .webp, renamesExtension: false), "b.png")
+        XCTAssertEqual(OutputFile.path(nil, defaultStem: "art-390x61@3x", format: .jpeg, renamesExtension: true),
+                       "art-390x61@3x.jpg")
+    }
+
+    func testQualityIsOnlyForTheLossyFormats() throws {
+        for format in ["png", "auto"] {
+            let run = try Tool.run(["render", "--slot", "320x50", "--format", format, "--quality", "50", "--output", "q.x"],
+                                   in: folder)
+            XCTAssertEqual(run.status, 64, format)
+            XCTAssertTrue(run.stderr.contains("--quality is for --format jpeg or webp"), run.stderr)
+        }
+        XCTAssertEqual(try Tool.run(["render", "--slot", "320x50", "--format", "webp", "--quality", "0"], in: folder).status, 64)
+        let low = try Tool.run(["render", "--slot", "320x50", "--scale", "3", "--format", "webp", "--quality", "20",
+                                "--output", "low.webp"], in: folder)
+        XCTAssertEqual(low.status, 0, low.stderr)
+        XCTAssertTrue(low.text.contains("WebP quality 20"), low.text)
+        XCTAssertEqual(try Tool.run(["render", "--slot", "320x50", "--scale", "3", "--format", "webp", "--output", "d.webp"],
+                                    in: folder).status, 0)
+        XCTAssertLessThan(try contents("low.webp").count, try contents("d.webp").count)
+    }
+
+    func testProcessWritesAutoByDefaultAndNamesEachEncoding() throws {
+        let out = folder.appendingPathComponent("out")
+        let run = try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        XCTAssertFalse(renders.isEmpty)
+        for render in renders {
+            let file = try XCTUnwrap(render["file"] as? String)
+            let format = try XCTUnwrap(OutputFormat(rawValue: try XCTUnwrap(render["format"] as? String)))
+            XCTAssertTrue(file.hasSuffix("." + format.fileExtension), file)
+            XCTAssertTrue((render["encoding"] as? String ?? "").contains("auto"), "\(render)")
+            let bytes = [UInt8](try Data(contentsOf: out.appendingPathComponent(file)))
+            XCTAssertEqual(bytes.count, render["bytes"] as? Int, file)
+            XCTAssertEqual(try ImageSource(bytes: bytes).displayedSize.description, render["slot_pixels"] as? String, file)
+        }
+        // Exactly one render was measured (the smallest); the others were written its way.
+        XCTAssertEqual(renders.filter { ($0["encoding"] as? String ?? "").contains("SSIM") }.count, 1)
+        // The same folder again: it is process's own, so it is replaced.
+        XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "png"]).status, 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") || $0 == "manifest.json" }, "\(names)")
+        XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "gif"]).status, 64)
+    }
+}
