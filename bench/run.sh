@@ -9,7 +9,16 @@
 #   SECTION   which sections to run (default: all of SECTIONS below), e.g. `render`.
 #
 # Environment: BENCH_RUNS (hyperfine runs per command, default 30), BENCH_WARMUP (default 3),
-# BENCH_RSS_RUNS (runs under /usr/bin/time for peak RSS, default 5).
+# BENCH_ROUNDS (the runs are split into this many hyperfine rounds, every command once a round,
+# so a change of the machine's load falls on all of them alike; default 5), BENCH_RSS_RUNS (runs
+# under /usr/bin/time for peak RSS, default 5); for `serve`: BENCH_SERVE_SECONDS (each wrk run,
+# default 10), BENCH_SERVE_WARMUP (seconds of wrk before each input, default 2),
+# BENCH_SERVE_CONNECTIONS (default "4 16"), BENCH_SERVE_FORMATS (default "png auto"),
+# BENCH_SERVE_INPUTS (default "artwork.png photo.png photo.jpg"); PEERS=thumbor runs Thumbor
+# (installed from PyPI into .build/venv by scripts/python-tools.sh) beside `serve`.
+#
+# Inputs: the test artwork TestImages/test-artwork-2184x270.png and a photographic banner of the
+# same size that bench/photo.py writes (PNG, and JPEG at quality 92) into the temporary folder.
 #
 # Prints a markdown report on standard output; hyperfine's progress and notes go to standard
 # error. Raw hyperfine JSON is kept in a temporary folder that is removed on exit.
@@ -23,13 +32,16 @@ REPO_DIR="$(cd "$BENCH_DIR/.." && pwd)"
 RUNS="${BENCH_RUNS:-30}"
 WARMUP="${BENCH_WARMUP:-3}"
 RSS_RUNS="${BENCH_RSS_RUNS:-5}"
+ROUNDS="${BENCH_ROUNDS:-5}"
+if [ "$ROUNDS" -gt "$RUNS" ]; then ROUNDS="$RUNS"; fi
+PEERS="${PEERS:-}"
 
 # ImageMagick by full path: another `convert` on PATH may not be ImageMagick.
 CONVERT=/usr/bin/convert
 GNU_TIME=/usr/bin/time
 
 # The sections, in the order they run. Each is a function bench_NAME.
-SECTIONS=(render validate preflight process)
+SECTIONS=(render bytes validate preflight process serve)
 
 # --------------------------------------------------------------------------------------------
 # Helpers
@@ -75,12 +87,17 @@ image_size() {
     echo "$(vipsheader -f width "$1")x$(vipsheader -f height "$1"), $(vipsheader -f bands "$1") bands"
 }
 
-# check_output NAME FILE EXPECTED: fails unless FILE is an image of EXPECTED ("WxH, B bands").
+# check_output NAME FILE EXPECTED...: fails unless FILE is an image of one of EXPECTED ("WxH, B
+# bands"; libvips loads a palette PNG as RGB, or RGBA when it has transparency).
 check_output() {
-    local name="$1" file="$2" expected="$3" actual
+    local name="$1" file="$2" actual expected matched=""
+    shift 2
     [ -s "$file" ] || die "$name wrote no output ($file)"
     actual="$(image_size "$file")" || die "$name wrote an unreadable image ($file)"
-    [ "$actual" = "$expected" ] || die "$name wrote $actual, not $expected: the comparison would not be fair"
+    for expected in "$@"; do
+        if [ "$actual" = "$expected" ]; then matched=1; fi
+    done
+    [ -n "$matched" ] || die "$name wrote $actual, not $(printf '%s or ' "$@" | sed 's/ or $//'): the comparison would not be fair"
     echo "- $name: \`$(vipsheader "$file" | sed "s|^$WORK/||")\`, $(stat -c %s "$file") bytes"
 }
 
@@ -104,53 +121,104 @@ peak_rss_mib() {
     awk -v k="$max" 'BEGIN { printf "%.1f", k / 1024 }'
 }
 
-# hyperfine_stats JSON: one line per command, "median_ms mean_ms stddev_ms min_ms", in order.
+# hyperfine_stats JSON...: one line per command, "median_ms mean_ms stddev_ms min_ms cpu_ms", in
+# order, over the runs of every JSON (the rounds of one comparison); cpu_ms is the mean user +
+# system time of a run.
 hyperfine_stats() {
-    "$PYTHON" - "$1" <<'EOF'
-import json, sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print("%.2f %.2f %.2f %.2f" % (r["median"] * 1e3, r["mean"] * 1e3, (r["stddev"] or 0) * 1e3, r["min"] * 1e3))
+    "$PYTHON" - "$@" <<'EOF'
+import json, statistics, sys
+rounds = [json.load(open(path))["results"] for path in sys.argv[1:]]
+for results in zip(*rounds):
+    times = [t for r in results for t in r["times"]]
+    cpu = sum((r["user"] + r["system"]) * len(r["times"]) for r in results) / len(times)
+    stddev = statistics.stdev(times) if len(times) > 1 else 0
+    print("%.2f %.2f %.2f %.2f %.2f" % (statistics.median(times) * 1e3, statistics.mean(times) * 1e3,
+                                        stddev * 1e3, min(times) * 1e3, cpu * 1e3))
 EOF
 }
 
-# compare SECTION NAME COMMAND [NAME COMMAND]...: times the commands side by side in one
-# hyperfine run, measures their peak RSS and prints the table. The first command is the
-# reference (creative-tool): ratios are against it.
+# ratio A B: A / B with two decimals and a times sign.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else printf "n/a" }'; }
+
+# compare SECTION NAME COMMAND [NAME COMMAND]...: times the commands side by side in ROUNDS
+# hyperfine runs (each command's runs split evenly over them, warm-up in the first), measures
+# their peak RSS and prints the table. The first command is the reference (creative-tool):
+# ratios are against it.
 compare() {
     local section="$1"; shift
     local names=() commands=() args=()
     while [ $# -gt 0 ]; do
         names+=("$1"); commands+=("$2"); args+=(--command-name "$1" "$2"); shift 2
     done
-    local json="$WORK/$section.json"
-    note "$section: hyperfine, $WARMUP warmup + $RUNS runs per command"
-    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$json" --style basic --shell bash \
-        "${args[@]}" >&2
+    local per_round=$(((RUNS + ROUNDS - 1) / ROUNDS)) round warmup jsons=()
+    note "$section: hyperfine, $WARMUP warmup + $ROUNDS rounds of $per_round runs per command"
+    for ((round = 0; round < ROUNDS; round++)); do
+        warmup=0
+        if [ "$round" -eq 0 ]; then warmup="$WARMUP"; fi
+        jsons+=("$WORK/$section.$round.json")
+        hyperfine --warmup "$warmup" --runs "$per_round" --export-json "${jsons[-1]}" --style basic --shell bash \
+            "${args[@]}" >&2
+    done
 
     local stats=()
-    mapfile -t stats < <(hyperfine_stats "$json")
+    mapfile -t stats < <(hyperfine_stats "${jsons[@]}")
     [ "${#stats[@]}" -eq "${#names[@]}" ] || die "$section: hyperfine gave ${#stats[@]} results for ${#names[@]} commands"
 
     local i rss=()
     note "$section: peak RSS, $RSS_RUNS runs per command under $GNU_TIME"
     for i in "${!commands[@]}"; do rss+=("$(peak_rss_mib "${commands[$i]}")"); done
 
-    local reference
-    read -r reference _ <<<"${stats[0]}"
+    local reference reference_cpu
+    read -r reference _ _ _ reference_cpu <<<"${stats[0]}"
     md_header "tool" "median ms" "mean ± σ ms" "min ms" "tool / ${names[0]}" "${names[0]} / tool" \
-        "peak RSS MiB (max of $RSS_RUNS)"
+        "CPU ms (user + system)" "${names[0]} CPU / tool CPU" "peak RSS MiB (max of $RSS_RUNS)"
     for i in "${!names[@]}"; do
-        local median mean stddev min
-        read -r median mean stddev min <<<"${stats[$i]}"
-        md_row "${names[$i]}" "$median" "$mean ± $stddev" "$min" \
-            "$(awk -v a="$median" -v b="$reference" 'BEGIN { printf "%.2f×", a / b }')" \
-            "$(awk -v a="$reference" -v b="$median" 'BEGIN { printf "%.2f×", a / b }')" \
-            "${rss[$i]}"
+        local median mean stddev min cpu
+        read -r median mean stddev min cpu <<<"${stats[$i]}"
+        md_row "${names[$i]}" "$median" "$mean ± $stddev" "$min" "$(ratio "$median" "$reference")" \
+            "$(ratio "$reference" "$median")" "$cpu" "$(ratio "$reference_cpu" "$cpu")" "${rss[$i]}"
     done
     echo
-    echo "Times are whole-process wall clock. \"tool / ${names[0]}\" above 1 means ${names[0]} is faster."
+    echo "Times are whole-process wall clock over $((per_round * ROUNDS)) runs in $ROUNDS interleaved rounds."
+    echo "\"tool / ${names[0]}\" above 1 means ${names[0]} is faster. CPU is the mean user + system time"
+    echo "of a run (hyperfine's, shell start-up subtracted), all threads and child processes."
     echo "Peak RSS is the largest maximum resident set (GNU time %M) over $RSS_RUNS runs; for a command"
     echo "of several processes it is the largest of them."
+}
+
+# need TOOL...: fails unless every TOOL is on PATH.
+need() {
+    local tool
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-deps.sh bench"
+    done
+}
+
+# need_python MODULE...: fails unless $PYTHON imports every MODULE.
+need_python() {
+    local module
+    for module in "$@"; do
+        "$PYTHON" -c "import $module" 2>/dev/null || die "$PYTHON has no $module: run scripts/install-deps.sh bench"
+    done
+}
+
+# The inputs, made once per run in $INPUTS: artwork.png (the test artwork), photo.png and
+# photo.jpg (bench/photo.py's photographic banner, the JPEG at quality 92).
+INPUT_NAMES=(artwork.png photo.png photo.jpg)
+prepare_inputs() {
+    INPUTS="$WORK/inputs"
+    [ -f "$INPUTS/photo.jpg" ] && return 0
+    need_python numpy
+    mkdir -p "$INPUTS"
+    local source="$REPO_DIR/TestImages/test-artwork-2184x270.png"
+    [ -f "$source" ] || die "test artwork missing: $source"
+    cp "$source" "$INPUTS/artwork.png"
+    "$PYTHON" "$BENCH_DIR/photo.py" "$INPUTS/photo.png" "$INPUTS/photo.jpg" || die "bench/photo.py failed"
+}
+
+# describe_input NAME: "NAME (WxH, B bands, N bytes)".
+describe_input() {
+    echo "$1 ($(image_size "$INPUTS/$1"), $(stat -c %s "$INPUTS/$1") bytes)"
 }
 
 # --------------------------------------------------------------------------------------------
@@ -195,7 +263,9 @@ $(quote "$dir/vips-ta.v" "$dir/vips.png") centre $width $height --extend backgro
     echo "Outputs (each tool run once, then checked to be ${width}x${height} with transparent bars):"
     echo
     bash -c "$tool_cmd" >/dev/null
-    check_output creative-tool "$dir/creative-tool.png" "${width}x${height}, 4 bands"
+    # creative-tool may write RGBA, RGB + tRNS or a palette: 3 or 4 bands once loaded, and the
+    # corner must be transparent either way.
+    check_output creative-tool "$dir/creative-tool.png" "${width}x${height}, 4 bands" "${width}x${height}, 3 bands"
     check_transparent_corner creative-tool "$dir/creative-tool.png"
     bash -c "$magick_cmd"
     check_output ImageMagick "$dir/imagemagick.png" "${width}x${height}, 4 bands"
@@ -213,6 +283,96 @@ $(quote "$dir/vips-ta.v" "$dir/vips.png") centre $width $height --extend backgro
         ImageMagick "$magick_cmd" \
         "vips CLI (3 commands)" "$vips_cmd" \
         Pillow "$pillow_cmd"
+    echo
+}
+
+# bytes: the weight of the 1170x183 render (slot 390x61 at 3x, transparent bars where the format
+# has alpha) of each input, per creative-tool format and per peer, with its SSIM against
+# creative-tool's lossless `--format png` render (bench/ssim.py) and its size against ImageMagick's
+# lossless PNG. pngquant + optipng and cwebp start from creative-tool's lossless render.
+bench_bytes() {
+    need pngquant optipng cwebp
+    need_python numpy skimage
+    prepare_inputs
+    echo "## bytes: the 1170x183 render (slot 390x61 @3x) of each input, per format and tool"
+    echo
+    echo "SSIM against creative-tool's lossless \`--format png\` render, both flattened onto white"
+    echo "(alpha composited) in 8-bit RGB: scikit-image $("$PYTHON" -c 'import skimage; print(skimage.__version__)')"
+    echo "\`structural_similarity(gaussian_weights=True, sigma=1.5, use_sample_covariance=False,"
+    echo "data_range=255, channel_axis=2)\`, the mean over R, G and B. kB are 1000 bytes; the banner weight"
+    echo "guideline is 150 kB. \"× ImageMagick\" is the bytes over ImageMagick's lossless PNG."
+    echo "$(pngquant --version | sed 's/ .*//' | sed 's/^/pngquant /'), $(optipng --version | sed -n '1s/ version//p'), cwebp $(cwebp -version)."
+    echo
+    local name
+    for name in "${INPUT_NAMES[@]}"; do bytes_table "$name"; done
+}
+
+# bytes_table NAME: the bytes table of one input.
+bytes_table() {
+    local name="$1" in="$INPUTS/$1" width=1170 height=183
+    local dir="$WORK/bytes/${name/./-}"
+    mkdir -p "$dir/auto"
+    local render=("$BIN" render "$in" --slot 390x61 --scale 3)
+    "${render[@]}" --format png --output "$dir/png.png" >/dev/null || die "bytes: creative-tool --format png failed on $name"
+    "${render[@]}" --format webp --output "$dir/webp.webp" >/dev/null || die "bytes: creative-tool --format webp failed on $name"
+    "${render[@]}" --format jpeg --output "$dir/jpeg.jpg" >/dev/null || die "bytes: creative-tool --format jpeg failed on $name"
+    # --format auto writes STEM.png, STEM.webp or STEM.jpg; a build without it exits 64 (usage).
+    local auto="" status=0 found=()
+    "${render[@]}" --format auto --output "$dir/auto/auto.png" >"$dir/auto.txt" 2>&1 || status=$?
+    if [ "$status" -eq 0 ]; then
+        found=("$dir"/auto/auto.*)
+        [ "${#found[@]}" -eq 1 ] && [ -f "${found[0]}" ] || die "bytes: --format auto wrote ${#found[@]} files for $name: ${found[*]}"
+        auto="${found[0]}"
+    elif [ "$status" -ne 64 ]; then
+        die "bytes: creative-tool --format auto failed on $name (exit $status): $(cat "$dir/auto.txt")"
+    fi
+    "$CONVERT" "$in" -resize "${width}x${height}" -background none -gravity center -extent "${width}x${height}" \
+        "$dir/imagemagick.png" || die "bytes: ImageMagick failed on $name"
+    pngquant --force --output "$dir/pngquant.png" -- "$dir/png.png" || die "bytes: pngquant failed on $name"
+    optipng -quiet -o2 "$dir/pngquant.png" || die "bytes: optipng failed on $name"
+    cwebp -quiet -q 90 "$dir/png.png" -o "$dir/cwebp.webp" || die "bytes: cwebp failed on $name"
+
+    local labels=("creative-tool \`--format png\` (reference)" "creative-tool \`--format webp\`"
+        "creative-tool \`--format jpeg\`" "creative-tool \`--format auto\`" "ImageMagick \`convert\` (lossless PNG)"
+        "\`pngquant\` + \`optipng -o2\` of the PNG render" "\`cwebp -q 90\` of the PNG render")
+    local files=("$dir/png.png" "$dir/webp.webp" "$dir/jpeg.jpg" "$auto" "$dir/imagemagick.png"
+        "$dir/pngquant.png" "$dir/cwebp.webp")
+    local file measured=()
+    for file in "${files[@]}"; do
+        [ -z "$file" ] && continue
+        [ "$(vipsheader -f width "$file")x$(vipsheader -f height "$file")" = "${width}x${height}" ] \
+            || die "bytes: $file is $(image_size "$file"), not ${width}x${height}: the comparison would not be fair"
+        measured+=("$file")
+    done
+    local lines=()
+    mapfile -t lines < <("$PYTHON" "$BENCH_DIR/ssim.py" "$dir/png.png" "${measured[@]}")
+    [ "${#lines[@]}" -eq "${#measured[@]}" ] || die "bytes: bench/ssim.py measured ${#lines[@]} of ${#measured[@]} files"
+
+    # Results by file, then the table in the order of the labels.
+    local -A result=()
+    local i
+    for i in "${!measured[@]}"; do result["${measured[$i]}"]="${lines[$i]}"; done
+    local magick_bytes
+    magick_bytes="$(cut -f 1 <<<"${result["$dir/imagemagick.png"]}")"
+
+    echo "### bytes: $(describe_input "$name")"
+    echo
+    md_header "tool" "written as" "bytes" "kB" "× ImageMagick" "SSIM"
+    local bytes what ssim
+    for i in "${!labels[@]}"; do
+        file="${files[$i]}"
+        if [ -z "$file" ]; then
+            md_row "${labels[$i]}" "n/a (--format auto not in this build)" "" "" "" ""
+            continue
+        fi
+        IFS=$'\t' read -r bytes what ssim <<<"${result["$file"]}"
+        md_row "${labels[$i]}" "$what" "$bytes" "$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1000 }')" \
+            "$(ratio "$bytes" "$magick_bytes")" "$ssim"
+    done
+    if [ -n "$auto" ]; then
+        echo
+        echo "\`--format auto\` said: \`$(tail -n 1 "$dir/auto.txt" | sed "s|$dir/auto/||g")\`"
+    fi
     echo
 }
 
