@@ -440,16 +440,24 @@ PY
     echo
 }
 
-# process: one 2184x270 PNG validated and rendered into every device slot it is picked for,
-# plus the preview sheet and manifest, against ImageMagick run once per render (same sizes).
+# process: each input (BENCH_PROCESS_INPUTS, default all) validated and rendered into every
+# device slot it is picked for, plus the preview sheet and manifest, against ImageMagick run once
+# per render (same sizes), wall clock and CPU.
 bench_process() {
-    local source="$REPO_DIR/TestImages/test-artwork-2184x270.png"
-    local dir="$WORK/process"
+    prepare_inputs
+    local name
+    for name in ${BENCH_PROCESS_INPUTS:-${INPUT_NAMES[*]}}; do process_one "$name"; done
+}
+
+# process_one NAME: `process` of one input against ImageMagick once per render.
+process_one() {
+    local name="$1" dir="$WORK/process/${1/./-}"
+    [ -f "$INPUTS/$name" ] || die "process: no input $name (have: ${INPUT_NAMES[*]})"
     mkdir -p "$dir"
-    cp "$source" "$dir/in.png"
-    local tool_cmd
-    tool_cmd="$(quote "$BIN" process "$dir/in.png" --output-dir "$dir/out") >/dev/null"
-    bash -c "$tool_cmd" || die "process: creative-tool failed"
+    cp "$INPUTS/$name" "$dir/$name"
+    local in="$dir/$name" tool_cmd
+    tool_cmd="$(quote "$BIN" process "$in" --output-dir "$dir/out") >/dev/null"
+    bash -c "$tool_cmd" || die "process: creative-tool failed on $name"
     # The same renders with ImageMagick: content size and canvas from the manifest.
     local renders magick_cmd="true"
     renders="$("$PYTHON" - "$dir/out/manifest.json" <<'PY'
@@ -461,14 +469,14 @@ PY
     local count=0 content canvas
     while read -r content canvas; do
         count=$((count + 1))
-        magick_cmd+=" && $(quote "$CONVERT" "$dir/in.png" -resize "${content}!" -background none -gravity center \
+        magick_cmd+=" && $(quote "$CONVERT" "$in" -resize "${content}!" -background none -gravity center \
             -extent "$canvas" "$dir/magick-$count.png")"
     done <<<"$renders"
-    echo "## process: ${source##*/} into its $count device renders (+ preview sheet and manifest)"
+    echo "## process: $(describe_input "$name") into its $count device renders (+ preview sheet and manifest)"
     echo
-    echo "ImageMagick runs once per render (resize to the content size, extend to the slot)."
+    echo "ImageMagick runs once per render (resize to the content size, extend to the slot, lossless PNG)."
     echo
-    compare process creative-tool "$tool_cmd" "ImageMagick x $count" "$magick_cmd"
+    compare "process-${name/./-}" creative-tool "$tool_cmd" "ImageMagick x $count" "$magick_cmd"
     echo
 }
 
