@@ -480,9 +480,213 @@ PY
     echo
 }
 
+# serve: `serve` on a free loopback port under wrk (bench/wrk-render.lua: POST /v1/render, slot
+# 390x61 @3x) at each of BENCH_SERVE_CONNECTIONS on each input and format, with renders/s,
+# latency, CPU per render (the process's utime + stime over the run, from /proc) and peak RSS
+# (VmHWM). PEERS=thumbor runs Thumbor beside it on the same letterbox job.
+bench_serve() {
+    need wrk curl
+    prepare_inputs
+    local seconds="${BENCH_SERVE_SECONDS:-10}" connections="${BENCH_SERVE_CONNECTIONS:-4 16}"
+    local formats="${BENCH_SERVE_FORMATS:-png auto}" inputs="${BENCH_SERVE_INPUTS:-${INPUT_NAMES[*]}}"
+    start_serve
+    echo "## serve: POST /v1/render (slot 390x61 @3x, 1170x183 px) under wrk, ${seconds} s a run"
+    echo
+    echo "\`serve\` with its defaults ($(nproc) processors), wrk 2 threads on the same machine, a ${BENCH_SERVE_WARMUP:-2} s"
+    echo "warm-up per input first. CPU per render: the service's user + system time over the run"
+    echo "(/proc/PID/stat) over the renders answered. Peak RSS: VmHWM, the most the process has held"
+    echo "since it started (so it only grows down the table). Bytes: the mean response, headers included."
+    echo
+    md_header "service" "input" "format" "connections" "renders/s" "p50 ms" "p99 ms" "CPU ms per render" \
+        "peak RSS MiB" "bytes per response" "errors (non-2xx, socket)"
+    local name format conns url="http://127.0.0.1:$SERVE_PORT"
+    for name in $inputs; do
+        [ -f "$INPUTS/$name" ] || die "serve: no input $name (have: ${INPUT_NAMES[*]})"
+        wrk_warmup "$url" ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")"
+        for format in $formats; do
+            if ! probe_render "$url" "$name" "$format"; then
+                md_row creative-tool "$name" "$format" "" "n/a ($PROBE_ERROR)" "" "" "" "" "" ""
+                continue
+            fi
+            for conns in $connections; do
+                wrk_run "creative-tool" "$name" "$format" "$conns" "$seconds" "$url" "$SERVE_PID" \
+                    ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")" FORMAT="$format"
+            done
+        done
+    done
+    stop_started "$SERVE_PID"
+    case " $PEERS " in
+        *" thumbor "*) thumbor_rows "$seconds" "$connections" "$inputs" ;;
+    esac
+    echo
+    if [ -n "$THUMBOR_NOTE" ]; then echo "$THUMBOR_NOTE"; echo; fi
+}
+
+# content_type NAME: the MIME type of an input by its extension.
+content_type() {
+    case "$1" in
+        *.png) echo image/png ;;
+        *.jpg) echo image/jpeg ;;
+        *) die "no content type for $1" ;;
+    esac
+}
+
+# start_serve: starts `$BIN serve` on free loopback ports; sets SERVE_PID and SERVE_PORT.
+start_serve() {
+    "$BIN" serve --host 127.0.0.1 --port 0 --admin-port 0 2>"$WORK/serve.log" &
+    SERVE_PID=$!
+    STARTED+=("$SERVE_PID")
+    SERVE_PORT=""
+    local attempt
+    for attempt in $(seq 100); do
+        SERVE_PORT="$(grep -o '"event":"listening".*"port":[0-9]*' "$WORK/serve.log" 2>/dev/null | grep -o '[0-9]*$' || true)"
+        [ -n "$SERVE_PORT" ] && return 0
+        kill -0 "$SERVE_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    die "serve: the service did not start ($attempt tries): $(cat "$WORK/serve.log")"
+}
+
+# stop_started PID...: SIGTERM to processes this bench started, and waits for them.
+stop_started() {
+    local pid kept=() started
+    for pid in "$@"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "$@"; do wait "$pid" 2>/dev/null || true; done
+    for started in "${STARTED[@]}"; do
+        for pid in "$@"; do [ "$pid" = "$started" ] && continue 2; done
+        kept+=("$started")
+    done
+    STARTED=("${kept[@]}")
+}
+
+# cpu_ticks PID...: their user + system time so far, in clock ticks (fields 14 and 15 of
+# /proc/PID/stat, counted after the command name, which may hold spaces).
+cpu_ticks() {
+    local pid total=0 ticks
+    for pid in "$@"; do
+        ticks="$(sed 's/.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }')"
+        total=$((total + ticks))
+    done
+    echo "$total"
+}
+
+# peak_rss_kib PID...: the sum of their VmHWM, in KiB.
+peak_rss_kib() {
+    local pid
+    for pid in "$@"; do awk '/^VmHWM/ { print $2 }' "/proc/$pid/status"; done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# probe_render URL NAME FORMAT: one render over HTTP, checked to be 1170x183; on failure returns 1
+# with the reason in PROBE_ERROR.
+probe_render() {
+    local out="$WORK/probe-${2/./-}-$3" status
+    status="$(curl -s -o "$out" -w '%{http_code}' --data-binary "@$INPUTS/$2" -H "Content-Type: $(content_type "$2")" \
+        "$1/v1/render?slot=390x61&scale=3&format=$3")" || status="curl failed"
+    if [ "$status" != 200 ]; then
+        PROBE_ERROR="format=$3 answered $status $(grep -o '"code":"[^"]*"' "$out" 2>/dev/null | head -n 1 || true)"
+        [ "$3" = auto ] || die "serve: $PROBE_ERROR"
+        return 1
+    fi
+    [ "$(vipsheader -f width "$out")x$(vipsheader -f height "$out")" = 1170x183 ] \
+        || die "serve: format=$3 on $2 answered $(image_size "$out"), not 1170x183"
+}
+
+# wrk_warmup URL [VAR=VALUE...]: BENCH_SERVE_WARMUP seconds of wrk, not reported.
+wrk_warmup() {
+    local url="$1"; shift
+    env "$@" wrk -t2 -c4 -d"${BENCH_SERVE_WARMUP:-2}s" -s "$BENCH_DIR/wrk-render.lua" "$url" >/dev/null
+}
+
+# wrk_run SERVICE NAME FORMAT CONNECTIONS SECONDS URL PIDS [VAR=VALUE...]: one wrk run, one table
+# row. PIDS: the service's processes, space-separated.
+wrk_run() {
+    local service="$1" name="$2" format="$3" conns="$4" seconds="$5" url="$6" pids
+    read -r -a pids <<<"$7"
+    shift 7
+    local out="$WORK/wrk-$service-${name/./-}-$format-$conns.txt" before after
+    note "serve: $service, $name, $format, $conns connections, ${seconds} s"
+    before="$(cpu_ticks "${pids[@]}")"
+    env "$@" wrk -t2 -c"$conns" -d"${seconds}s" --latency -s "$BENCH_DIR/wrk-render.lua" "$url" >"$out" \
+        || die "serve: wrk failed: $(cat "$out")"
+    after="$(cpu_ticks "${pids[@]}")"
+    local result
+    result="$(grep '^RESULT' "$out")" || die "serve: no RESULT from wrk: $(cat "$out")"
+    "$PYTHON" - "$result" "$((after - before))" "$(getconf CLK_TCK)" "$(peak_rss_kib "${pids[@]}")" \
+        "$service" "$name" "$format" "$conns" <<'PY'
+import sys
+result, ticks, hz, hwm_kib, *cells = sys.argv[1:]
+v = dict(field.split("=") for field in result.split()[1:])
+requests = int(v["requests"])
+cpu = "%.1f" % (int(ticks) / int(hz) * 1e3 / requests) if requests else "n/a"
+bytes_each = "%d" % (int(v["bytes"]) / requests) if requests else "n/a"
+row = cells + [v["rps"], v["p50_ms"], v["p99_ms"], cpu, "%.1f" % (int(hwm_kib) / 1024), bytes_each,
+               "%s, %s" % (v["non2xx"], v["socket_errors"])]
+print("| " + " | ".join(row) + " |")
+PY
+}
+
+# thumbor_rows SECONDS CONNECTIONS INPUTS: Thumbor (from PyPI, in .build/venv) with one process
+# per processor and its file loader on the inputs folder, on its letterbox URL for the same
+# 1170x183 render with white bars; the table rows, or THUMBOR_NOTE saying why not.
+thumbor_rows() {
+    local seconds="$1" connections="$2" inputs="$3" bin status=0
+    bin="$("$REPO_DIR/scripts/python-tools.sh" thumbor)" || status=$?
+    if [ "$status" -eq 3 ]; then
+        THUMBOR_NOTE="Thumbor: not run, PyPI could not be reached to install it into .build/venv."
+        return 0
+    fi
+    [ "$status" -eq 0 ] || die "serve: installing Thumbor failed (exit $status)"
+    local port conf="$WORK/thumbor.conf"
+    port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    cat >"$conf" <<CONF
+LOADER = 'thumbor.loaders.file_loader'
+FILE_LOADER_ROOT_PATH = '$INPUTS'
+STORAGE = 'thumbor.storages.no_storage'
+RESULT_STORAGE = None
+CONF
+    "$bin/thumbor" --ip 127.0.0.1 --port "$port" --conf "$conf" --processes "$(nproc)" >"$WORK/thumbor.log" 2>&1 &
+    local thumbor=$!
+    STARTED+=("$thumbor")
+    local attempt url="http://127.0.0.1:$port"
+    for attempt in $(seq 150); do
+        curl -sf "$url/healthcheck" >/dev/null 2>&1 && break
+        kill -0 "$thumbor" 2>/dev/null || die "serve: Thumbor did not start: $(cat "$WORK/thumbor.log")"
+        sleep 0.2
+    done
+    [ "$attempt" -lt 150 ] || die "serve: Thumbor did not answer /healthcheck: $(cat "$WORK/thumbor.log")"
+    # Its processes: the parent and the forked children that serve.
+    local pids children=()
+    mapfile -t children < <(pgrep -P "$thumbor")
+    STARTED+=("${children[@]}")
+    pids="$thumbor ${children[*]}"
+    local name conns path version
+    version="$("$bin/thumbor" --version 2>/dev/null | sed -n 's/.*v\([0-9][0-9.]*\).*/\1/p' | head -n 1)"
+    for name in $inputs; do
+        path="/unsafe/fit-in/1170x183/filters:fill(white)/$name"
+        curl -sf -o "$WORK/thumbor-probe" "$url$path" || die "serve: Thumbor did not render $name"
+        [ "$(vipsheader -f width "$WORK/thumbor-probe")x$(vipsheader -f height "$WORK/thumbor-probe")" = 1170x183 ] \
+            || die "serve: Thumbor answered $(image_size "$WORK/thumbor-probe") for $name, not 1170x183"
+        wrk_warmup "$url" GET_PATH="$path"
+        for conns in $connections; do
+            wrk_run "Thumbor $version" "$name" "source's, white bars" "$conns" "$seconds" "$url" "$pids" GET_PATH="$path"
+        done
+    done
+    stop_started $pids
+    THUMBOR_NOTE="Thumbor $version: $(nproc) processes (\`--processes\`), PIL engine, file loader on the inputs, no storage;
+\`GET /unsafe/fit-in/1170x183/filters:fill(white)/NAME\` (the source's format, white bars). CPU and RSS are the sum over its processes."
+}
+
 # --------------------------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------------------------
+
+# The services this run started (serve, a peer), stopped on exit.
+STARTED=()
+THUMBOR_NOTE=""
+cleanup() {
+    if [ "${#STARTED[@]}" -gt 0 ]; then stop_started "${STARTED[@]}"; fi
+    rm -rf "$WORK"
+}
 
 setup() {
     [ $# -ge 1 ] || die "usage: bench/run.sh BINARY [SECTION...] (BINARY: .build/release/creative-tool)"
@@ -498,7 +702,7 @@ setup() {
     PYTHON="$(find_python)" || die "no python3 with Pillow: run scripts/install-deps.sh bench"
 
     WORK="$(mktemp -d "${TMPDIR:-/tmp}/creative-tool-bench.XXXXXX")"
-    trap 'rm -rf "$WORK"' EXIT
+    trap cleanup EXIT
 }
 
 header() {

@@ -1,5 +1,5 @@
 -- wrk script: POST the 2184x270 test artwork to /v1/render (slot 390x61 @3x) and report
--- requests/s, p50/p99 latency and the non-2xx count as one "RESULT" line.
+-- requests/s, p50/p99 latency, the non-2xx count and the bytes received as one "RESULT" line.
 -- Usage: wrk -s bench/wrk-render.lua http://127.0.0.1:PORT
 -- Environment: ARTWORK=path overrides the image, CONTENT_TYPE its type (default image/png),
 -- FORMAT the render's format (default png). GET_PATH=/path GETs that path instead (a peer
@@ -25,8 +25,8 @@ done = function(summary, latency, requests)
   local non2xx = summary.errors.status
   local socket = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
   io.write(string.format(
-    "RESULT requests=%d seconds=%.1f rps=%.1f p50_ms=%.1f p90_ms=%.1f p99_ms=%.1f max_ms=%.1f non2xx=%d socket_errors=%d\n",
+    "RESULT requests=%d seconds=%.1f rps=%.1f p50_ms=%.1f p90_ms=%.1f p99_ms=%.1f max_ms=%.1f non2xx=%d socket_errors=%d bytes=%d\n",
     summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
     latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
-    latency.max / 1000, non2xx, socket))
+    latency.max / 1000, non2xx, socket, summary.bytes))
 end
