@@ -500,9 +500,11 @@ bench_serve() {
     md_header "service" "input" "format" "connections" "renders/s" "p50 ms" "p99 ms" "CPU ms per render" \
         "peak RSS MiB" "bytes per response" "errors (non-2xx, socket)"
     local name format conns url="http://127.0.0.1:$SERVE_PORT"
+    RESPONSES=()
     for name in $inputs; do
         [ -f "$INPUTS/$name" ] || die "serve: no input $name (have: ${INPUT_NAMES[*]})"
         wrk_warmup "$url" ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")"
+        check_alive creative-tool "$SERVE_PID"
         for format in $formats; do
             if ! probe_render "$url" "$name" "$format"; then
                 md_row creative-tool "$name" "$format" "" "n/a ($PROBE_ERROR)" "" "" "" "" "" ""
@@ -520,6 +522,26 @@ bench_serve() {
     esac
     echo
     if [ -n "$THUMBOR_NOTE" ]; then echo "$THUMBOR_NOTE"; echo; fi
+    serve_responses
+}
+
+# serve_responses: what each service answered for each input (the probes, one per input and
+# format), with SSIM against creative-tool's format=png answer (bench/ssim.py), when
+# scikit-image is there.
+serve_responses() {
+    "$PYTHON" -c 'import skimage' 2>/dev/null || return 0
+    echo "### serve: the responses, against creative-tool's lossless format=png response"
+    echo
+    md_header "service" "input" "format" "written as" "bytes" "SSIM"
+    local entry service name format file reference bytes what ssim
+    for entry in "${RESPONSES[@]}"; do
+        IFS='|' read -r service name format file <<<"$entry"
+        reference="$WORK/probe-${name/./-}-png"
+        [ -f "$reference" ] || continue
+        IFS=$'\t' read -r bytes what ssim < <("$PYTHON" "$BENCH_DIR/ssim.py" "$reference" "$file")
+        md_row "$service" "$name" "$format" "$what" "$bytes" "$ssim"
+    done
+    echo
 }
 
 # content_type NAME: the MIME type of an input by its extension.
@@ -570,6 +592,18 @@ cpu_ticks() {
     echo "$total"
 }
 
+# check_alive SERVICE PID...: fails, with the end of the service's log, unless every PID still runs.
+check_alive() {
+    local service="$1" pid
+    shift
+    for pid in "$@"; do
+        kill -0 "$pid" 2>/dev/null && continue
+        local status=0
+        wait "$pid" 2>/dev/null || status=$?
+        die "serve: $service (pid $pid) exited during the run (status $status); its log ends: $(tail -n 5 "$WORK/serve.log" "$WORK/thumbor.log" 2>/dev/null)"
+    done
+}
+
 # peak_rss_kib PID...: the sum of their VmHWM, in KiB.
 peak_rss_kib() {
     local pid
@@ -589,6 +623,7 @@ probe_render() {
     fi
     [ "$(vipsheader -f width "$out")x$(vipsheader -f height "$out")" = 1170x183 ] \
         || die "serve: format=$3 on $2 answered $(image_size "$out"), not 1170x183"
+    RESPONSES+=("creative-tool|$2|$3|$out")
 }
 
 # wrk_warmup URL [VAR=VALUE...]: BENCH_SERVE_WARMUP seconds of wrk, not reported.
@@ -608,6 +643,7 @@ wrk_run() {
     before="$(cpu_ticks "${pids[@]}")"
     env "$@" wrk -t2 -c"$conns" -d"${seconds}s" --latency -s "$BENCH_DIR/wrk-render.lua" "$url" >"$out" \
         || die "serve: wrk failed: $(cat "$out")"
+    check_alive "$service" "${pids[@]}"
     after="$(cpu_ticks "${pids[@]}")"
     local result
     result="$(grep '^RESULT' "$out")" || die "serve: no RESULT from wrk: $(cat "$out")"
@@ -663,9 +699,11 @@ CONF
     version="$("$bin/thumbor" --version 2>/dev/null | sed -n 's/.*v\([0-9][0-9.]*\).*/\1/p' | head -n 1)"
     for name in $inputs; do
         path="/unsafe/fit-in/1170x183/filters:fill(white)/$name"
-        curl -sf -o "$WORK/thumbor-probe" "$url$path" || die "serve: Thumbor did not render $name"
-        [ "$(vipsheader -f width "$WORK/thumbor-probe")x$(vipsheader -f height "$WORK/thumbor-probe")" = 1170x183 ] \
-            || die "serve: Thumbor answered $(image_size "$WORK/thumbor-probe") for $name, not 1170x183"
+        local probe="$WORK/probe-${name/./-}-thumbor"
+        curl -sf -o "$probe" "$url$path" || die "serve: Thumbor did not render $name"
+        [ "$(vipsheader -f width "$probe")x$(vipsheader -f height "$probe")" = 1170x183 ] \
+            || die "serve: Thumbor answered $(image_size "$probe") for $name, not 1170x183"
+        RESPONSES+=("Thumbor $version|$name|source's, white bars|$probe")
         wrk_warmup "$url" GET_PATH="$path"
         for conns in $connections; do
             wrk_run "Thumbor $version" "$name" "source's, white bars" "$conns" "$seconds" "$url" "$pids" GET_PATH="$path"
@@ -683,6 +721,7 @@ CONF
 # The services this run started (serve, a peer), stopped on exit.
 STARTED=()
 THUMBOR_NOTE=""
+RESPONSES=()
 cleanup() {
     if [ "${#STARTED[@]}" -gt 0 ]; then stop_started "${STARTED[@]}"; fi
     rm -rf "$WORK"
@@ -700,6 +739,13 @@ setup() {
     [ -x "$CONVERT" ] || die "$CONVERT (ImageMagick) is missing: run scripts/install-deps.sh bench"
     [ -x "$GNU_TIME" ] || die "$GNU_TIME (GNU time) is missing: run scripts/install-deps.sh bench"
     PYTHON="$(find_python)" || die "no python3 with Pillow: run scripts/install-deps.sh bench"
+    local peer
+    for peer in $PEERS; do
+        case "$peer" in
+            thumbor) ;;
+            *) die "PEERS: no peer '$peer' (have: thumbor)" ;;
+        esac
+    done
 
     WORK="$(mktemp -d "${TMPDIR:-/tmp}/creative-tool-bench.XXXXXX")"
     trap cleanup EXIT
@@ -712,7 +758,7 @@ header() {
     echo "- ImageMagick: $("$CONVERT" -version | sed -n '1s/^Version: //p')"
     echo "- vips CLI: $(vips --version)"
     echo "- Pillow: $("$PYTHON" -c 'import PIL, sys; print(PIL.__version__, "on Python", sys.version.split()[0])') ($PYTHON)"
-    echo "- $(hyperfine --version); $WARMUP warmup + $RUNS runs per command, whole process, commands run by bash (hyperfine subtracts the shell's start-up)"
+    echo "- $(hyperfine --version); $WARMUP warmup + $RUNS runs per command in $ROUNDS interleaved rounds, whole process, commands run by bash (hyperfine subtracts the shell's start-up)"
     echo "- machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(uname -sr); load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
     echo
 }
