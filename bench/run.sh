@@ -22,8 +22,9 @@
 #
 # Prints a markdown report on standard output; hyperfine's progress and notes go to standard
 # error. Raw hyperfine JSON is kept in a temporary folder that is removed on exit.
-# It only measures: there are no timing assertions. It fails only when a tool is missing or
-# a peer does not produce the output it is compared on (so the comparison stays honest).
+# It only measures: there are no timing assertions. It fails only when a tool is missing, a
+# peer does not produce the output it is compared on (so the comparison stays honest), or a
+# service stops during a run.
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
