@@ -38,7 +38,7 @@ demo: build
 
 bench: build
 	@scripts/install-deps.sh bench
-	bench/run.sh $(BIN)
+	PEERS="$(PEERS)" bench/run.sh $(BIN)
 
 # schemathesis against `serve` on a free loopback port, driven by openapi.yaml (scripts/apitest.sh).
 apitest: build

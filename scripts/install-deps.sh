@@ -9,7 +9,8 @@ set -euo pipefail
 
 packages=(pkg-config libvips-dev libpng-dev zlib1g-dev libmicrohttpd-dev liblcms2-dev libzip-dev libgumbo-dev fonts-dejavu-core)
 if [ "${1:-}" = "bench" ]; then
-    packages+=(imagemagick libvips-tools hyperfine wrk python3-pil time)
+    packages+=(imagemagick libvips-tools hyperfine wrk curl python3-pil python3-numpy python3-skimage time
+        pngquant optipng webp)
 fi
 if [ "${1:-}" = "browser" ]; then
     packages+=(chromium chromium-driver python3-selenium)
