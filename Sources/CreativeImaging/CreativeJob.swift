@@ -62,31 +62,28 @@ public enum CreativeJob {
             }
         }
         let groups = contentOrder.map { ($0, placementsByContent[$0] ?? []) }
-        let sheetKey = Placement(source: source.displayedSize, canvas: source.displayedSize)
         // `auto` decides once, on the smallest render (the most detail per pixel, so the hardest
-        // to compress: what keeps the target there keeps it in the larger ones), beside the
-        // preview sheet; every other render is then written the same way without measuring.
-        let smallest = format == .auto ? groups.min { $0.0.area < $1.0.area }.flatMap { $0.1.first } : nil
-        let first = ParallelWork.run(count: smallest == nil ? 1 : 2) { index throws(ImagingError) -> [Placement: EncodedRender] in
+        // to compress: what keeps the target there keeps it in the larger ones); every other
+        // render is then written the same way without measuring.
+        var byPlacement: [Placement: EncodedRender] = [:]
+        if format == .auto, let smallest = groups.min(by: { $0.0.area < $1.0.area })?.1.first {
+            try deadline?.check()
+            byPlacement[smallest] = try render(decoded, at: smallest, format: format, recipe: nil, limits: limits.job)
+        }
+        let recipe = byPlacement.values.first?.recipe
+        // Work is grouped by content size: each group scales once and encodes each of its
+        // placements once. Groups and the preview sheet run in parallel.
+        let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
+            .filter { !$0.1.isEmpty }
+        let sheetKey = Placement(source: source.displayedSize, canvas: source.displayedSize)
+        let outcomes = ParallelWork.run(count: remaining.count + 1) { index throws(ImagingError) -> [Placement: EncodedRender] in
+            // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
                 let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product)
                 return [sheetKey: EncodedRender(bytes: sheet, format: .png, detail: "PNG", ssim: nil)]
             }
-            guard let smallest else { return [:] }
             try deadline?.check()
-            return [smallest: try render(decoded, at: smallest, format: format, recipe: nil, limits: limits.job)]
-        }
-        var byPlacement: [Placement: EncodedRender] = [:]
-        for outcome in first { byPlacement.merge(try outcome.get()) { a, _ in a } }
-        let sheet = byPlacement.removeValue(forKey: sheetKey)?.bytes ?? []
-        let recipe = smallest.flatMap { byPlacement[$0]?.recipe }
-        // Work is grouped by content size: each group scales once and encodes each of its
-        // placements once. Groups run in parallel.
-        let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
-            .filter { !$0.1.isEmpty }
-        let outcomes = ParallelWork.run(count: remaining.count) { index throws(ImagingError) -> [Placement: EncodedRender] in
-            try deadline?.check()
-            let (content, placements) = remaining[index]
+            let (content, placements) = remaining[index - 1]
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
             var encoded: [Placement: EncodedRender] = [:]
             for placement in placements {
@@ -95,6 +92,7 @@ public enum CreativeJob {
             return encoded
         }
         for outcome in outcomes { byPlacement.merge(try outcome.get()) { a, _ in a } }
+        let sheet = byPlacement.removeValue(forKey: sheetKey)?.bytes ?? []
         var checksums: [Placement: String] = [:]
         var renders: [(SlotAssignment, JobFile)] = []
         for assignment in assignments {

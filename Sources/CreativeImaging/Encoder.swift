@@ -58,15 +58,15 @@ public enum Encoder {
         return EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout)", ssim: nil)
     }
 
-    /// JPEG or WebP at `quality`.
-    static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int) throws(ImagingError) -> [UInt8] {
+    /// JPEG or WebP at `quality`; `webpEffort` is libwebp's effort (0-6, libvips' default 4).
+    static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int, webpEffort: Int = 4) throws(ImagingError) -> [UInt8] {
         switch format {
         case .jpeg:
             return try VipsOperation("jpegsave_buffer").with("in", .image(image)).with("strip", .bool(true))
                 .with("Q", .int(quality)).with("optimize_coding", .bool(true)).bytes()
         case .webp:
             return try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("Q", .int(quality)).bytes()
+                .with("Q", .int(quality)).with("effort", .int(webpEffort)).bytes()
         case .png:
             return try streamingPNG(image).bytes
         }
