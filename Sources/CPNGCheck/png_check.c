@@ -31,6 +31,23 @@ static void on_warning(png_structp png, png_const_charp text) {
     record(state->result, text);
 }
 
+/* Unpacks a row of 1, 2 or 4-bit samples into one byte each, in place (from the end, so each
+ * packed byte is read before the samples it holds overwrite it). */
+static inline void unpack_row(unsigned char *row, size_t width, int depth) {
+    const int per_byte = 8 / depth;
+    const unsigned mask = (1u << depth) - 1;
+    size_t bytes = (width + per_byte - 1) / per_byte;
+    size_t whole = width / per_byte;
+    /* A last byte holding fewer than per_byte samples: only those. */
+    for (size_t x = width; x-- > whole * per_byte;) {
+        row[x] = (row[bytes - 1] >> (8 - depth * (x - whole * per_byte + 1))) & mask;
+    }
+    for (size_t i = whole; i-- > 0;) {
+        unsigned value = row[i];
+        for (int k = per_byte - 1; k >= 0; k--) row[i * per_byte + k] = (value >> (8 - depth * (k + 1))) & mask;
+    }
+}
+
 static void on_read(png_structp png, png_bytep out, size_t count) {
     reader_state *state = (reader_state *)png_get_io_ptr(png);
     if (count > state->length - state->offset) {
@@ -86,7 +103,9 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
     }
     /* Rows kept only for 8-bit RGB or RGBA as they are, and for palette images as one index
      * byte a pixel (the palette in result), and only when the caller's buffer holds exactly
-     * the image. libpng's colour transforms cost several times the decode; unpacking does not. */
+     * the image. libpng's colour transforms cost several times the decode, and so does its
+     * unpacking of 1, 2 and 4-bit samples: rows below 8 bits are kept packed at the start of
+     * their place and unpacked here once all passes are in. */
     int palette = result->color_type == PNG_COLOR_TYPE_PALETTE;
     int channels = result->color_type == PNG_COLOR_TYPE_RGB ? 3 : result->color_type == PNG_COLOR_TYPE_RGBA ? 4
         : palette ? 1 : 0;
@@ -107,19 +126,28 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
             result->palette[4 * i + 3] = i < alphas && alpha ? alpha[i] : 255;
         }
         result->palette_alpha = alphas > 0;
-        if (result->bit_depth < 8) png_set_packing(png);
     }
     result->kept = keep;
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     size_t rowbytes = png_get_rowbytes(png, info);
-    if (keep && rowbytes != stride) png_error(png, "unexpected row size");
+    if (keep && (palette ? rowbytes > stride : rowbytes != stride)) png_error(png, "unexpected row size");
     row = (png_bytep)malloc(rowbytes ? rowbytes : 1);
     if (!row) png_error(png, "out of memory");
     for (int pass = 0; pass < passes; pass++) {
         for (png_uint_32 y = 0; y < result->height; y++) {
             /* Each interlace pass fills in its pixels of the kept rows. */
             png_read_row(png, keep ? pixels + (size_t)y * stride : row, NULL);
+        }
+    }
+    if (keep && result->bit_depth < 8) {
+        for (png_uint_32 y = 0; y < result->height; y++) {
+            unsigned char *kept = pixels + (size_t)y * stride;
+            switch (result->bit_depth) {
+            case 1: unpack_row(kept, result->width, 1); break;
+            case 2: unpack_row(kept, result->width, 2); break;
+            default: unpack_row(kept, result->width, 4); break;
+            }
         }
     }
     png_read_end(png, info);

@@ -13,48 +13,89 @@ public struct BarInsets: Sendable, Equatable {
     }
 }
 
-/// An image's 8-bit sRGB samples (RGB or RGBA), row by row, and the pixel statistics of the
-/// pre-flight checks: edge rows and columns, the outer frame, colour shares, fine detail.
-/// Statistics over the whole picture read every ``Preflight/sampleStep``-th line (they are
-/// shares and means, which a regular sample keeps); edges and frames read every pixel.
-struct PreflightPixels {
+/// An image's 8-bit sRGB pixels, row by row: RGB or RGBA samples, or a palette image's indices
+/// with its palette (as libpng's strict decode keeps them: mapping them to RGB would cost more
+/// than the checks). The pixel statistics of the pre-flight checks: edge rows and columns, the
+/// outer frame, colour shares, fine detail. Statistics over the whole picture read every
+/// ``Preflight/sampleStep``-th line (they are shares and means, which a regular sample keeps);
+/// edges and frames read every pixel.
+public struct PreflightPixels: Sendable {
     let width: Int
     let height: Int
-    /// 3 (RGB, opaque) or 4 (RGBA).
+    /// 1 (palette indices), 3 (RGB, opaque) or 4 (RGBA).
     let bands: Int
     /// The samples, `bands` bytes a pixel.
-    let rgba: [UInt8]
+    let samples: [UInt8]
+    /// With palette indices: the RGBA of each of the 256 indices; two indices are one colour
+    /// only when they are one index (duplicate entries were mapped to the first).
+    let palette: [UInt8]
 
+    /// RGB or RGBA samples.
     init(width: Int, height: Int, bands: Int, rgba: [UInt8]) {
         self.width = width
         self.height = height
         self.bands = bands
-        self.rgba = rgba
+        samples = rgba
+        palette = []
     }
 
-    /// Alpha of the pixel whose samples start at `at`.
-    @inline(__always) private func alpha(_ at: Int) -> Int { bands == 4 ? Int(rgba[at + 3]) : 255 }
+    /// Palette indices, one byte a pixel, and the RGBA of each of the 256 indices.
+    init(width: Int, height: Int, indices: [UInt8], palette: [UInt8]) {
+        self.width = width
+        self.height = height
+        bands = 1
+        self.palette = palette
+        // Pixel equality is index equality: an index whose colour an earlier index has is
+        // mapped to that one (exporters rarely repeat an entry; then it costs one pass).
+        var first = [UInt8](repeating: 0, count: 256)
+        var seen: [UInt32: UInt8] = [:]
+        for index in 0..<256 {
+            let colour = palette.withUnsafeBytes { $0.load(fromByteOffset: index * 4, as: UInt32.self) }
+            first[index] = seen[colour] ?? UInt8(index)
+            if seen[colour] == nil { seen[colour] = UInt8(index) }
+        }
+        var indices = indices
+        if first.enumerated().contains(where: { Int($0.element) != $0.offset }) {
+            indices.withUnsafeMutableBufferPointer { pixels in
+                for at in pixels.indices { pixels[at] = first[Int(pixels[at])] }
+            }
+        }
+        samples = indices
+    }
 
-    /// The pixel at (x, y) packed into one value (R, G, B, A from the high byte), for equality.
-    @inline(__always) func packed(_ x: Int, _ y: Int) -> UInt32 {
-        let at = (y * width + x) * bands
-        return UInt32(rgba[at]) << 24 | UInt32(rgba[at + 1]) << 16 | UInt32(rgba[at + 2]) << 8 | UInt32(alpha(at))
+    /// The same pixels as RGB, or RGBA when the palette has transparency (a palette image's).
+    func expanded() -> PreflightPixels {
+        guard bands == 1 else { return self }
+        let alpha = stride(from: 3, to: palette.count, by: 4).contains { palette[$0] != 255 }
+        let bands = alpha ? 4 : 3
+        let rgba = [UInt8](unsafeUninitializedCapacity: samples.count * bands) { out, count in
+            for (at, index) in samples.enumerated() {
+                for band in 0..<bands { out[at * bands + band] = palette[Int(index) * 4 + band] }
+            }
+            count = samples.count * bands
+        }
+        return PreflightPixels(width: width, height: height, bands: bands, rgba: rgba)
+    }
+
+    /// Red, green, blue and alpha of the pixel at (x, y).
+    @inline(__always) func sample(_ x: Int, _ y: Int) -> (Int, Int, Int, Int) {
+        let pixel = y * width + x
+        if bands == 1 {
+            let at = Int(samples[pixel]) * 4
+            return (Int(palette[at]), Int(palette[at + 1]), Int(palette[at + 2]), Int(palette[at + 3]))
+        }
+        let at = pixel * bands
+        return (Int(samples[at]), Int(samples[at + 1]), Int(samples[at + 2]), bands == 4 ? Int(samples[at + 3]) : 255)
     }
 
     /// True when two pixels look the same: both (nearly) transparent, or every sample, alpha
     /// included, within ``Preflight/sameColourTolerance``.
     @inline(__always) func similar(_ x: Int, _ y: Int, _ reference: (Int, Int, Int, Int)) -> Bool {
-        let at = (y * width + x) * bands
-        let alpha = alpha(at)
+        let (red, green, blue, alpha) = sample(x, y)
         if alpha < Preflight.transparentAlpha && reference.3 < Preflight.transparentAlpha { return true }
         let tolerance = Preflight.sameColourTolerance
-        return abs(Int(rgba[at]) - reference.0) <= tolerance && abs(Int(rgba[at + 1]) - reference.1) <= tolerance
-            && abs(Int(rgba[at + 2]) - reference.2) <= tolerance && abs(alpha - reference.3) <= tolerance
-    }
-
-    func sample(_ x: Int, _ y: Int) -> (Int, Int, Int, Int) {
-        let at = (y * width + x) * bands
-        return (Int(rgba[at]), Int(rgba[at + 1]), Int(rgba[at + 2]), alpha(at))
+        return abs(red - reference.0) <= tolerance && abs(green - reference.1) <= tolerance
+            && abs(blue - reference.2) <= tolerance && abs(alpha - reference.3) <= tolerance
     }
 
     // MARK: Baked-in bars
@@ -145,91 +186,195 @@ struct PreflightPixels {
     /// The share of pixels that are fully transparent, and the share of the most common colour
     /// (samples quantised to ``Preflight/colourBinBits`` bits; every transparent pixel is one colour).
     func colourShares() -> (transparent: Double, dominant: Double) {
-        let shift = UInt32(8 - Preflight.colourBinBits)
-        let bins = 1 << (3 * Preflight.colourBinBits)
+        let bits = Preflight.colourBinBits
+        let bins = 1 << (3 * bits)
+        @inline(__always) func bin(_ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: UInt8) -> Int {
+            guard Int(alpha) >= Preflight.transparentAlpha else { return bins }
+            let shift = 8 - bits
+            return (Int(red) >> shift) << (2 * bits) | (Int(green) >> shift) << bits | Int(blue) >> shift
+        }
         var histogram = [Int](repeating: 0, count: bins + 1)
-        var transparent = 0, total = 0
-        let step = Preflight.sampleStep
-        for y in stride(from: 0, to: height, by: step) {
-            for x in stride(from: 0, to: width, by: step) {
-                let at = (y * width + x) * bands
-                total += 1
-                if alpha(at) < Preflight.transparentAlpha {
-                    transparent += 1
-                    histogram[bins] += 1
-                    continue
+        let step = Preflight.sampleStep, bands = self.bands, width = self.width
+        samples.withUnsafeBufferPointer { buffer in
+            histogram.withUnsafeMutableBufferPointer { counts in
+                guard let base = buffer.baseAddress, let counts = counts.baseAddress else { return }
+                if bands == 1 {
+                    // Indices counted first (four tables, so that runs of one index do not wait on
+                    // each other), then each index's count added to its colour's bin.
+                    let tables = UnsafeMutablePointer<Int>.allocate(capacity: 4 * 256)
+                    defer { tables.deallocate() }
+                    tables.initialize(repeating: 0, count: 4 * 256)
+                    for y in stride(from: 0, to: height, by: step) {
+                        let row = base + y * width
+                        var x = 0
+                        while x + 3 * step < width {
+                            tables[Int(row[x])] += 1
+                            tables[256 + Int(row[x + step])] += 1
+                            tables[512 + Int(row[x + 2 * step])] += 1
+                            tables[768 + Int(row[x + 3 * step])] += 1
+                            x += 4 * step
+                        }
+                        while x < width {
+                            tables[Int(row[x])] += 1
+                            x += step
+                        }
+                    }
+                    for index in 0..<256 {
+                        let count = tables[index] + tables[256 + index] + tables[512 + index] + tables[768 + index]
+                        let at = index * 4
+                        if count > 0 { counts[bin(palette[at], palette[at + 1], palette[at + 2], palette[at + 3])] += count }
+                    }
+                    return
                 }
-                let bin = (UInt32(rgba[at]) >> shift) << (2 * UInt32(Preflight.colourBinBits))
-                    | (UInt32(rgba[at + 1]) >> shift) << UInt32(Preflight.colourBinBits) | (UInt32(rgba[at + 2]) >> shift)
-                histogram[Int(bin)] += 1
+                for y in stride(from: 0, to: height, by: step) {
+                    let row = base + y * width * bands
+                    for x in stride(from: 0, to: width, by: step) {
+                        let at = x * bands
+                        counts[bin(row[at], row[at + 1], row[at + 2], bands == 4 ? row[at + 3] : 255)] += 1
+                    }
+                }
             }
         }
-        let count = Double(max(1, total))
-        return (Double(transparent) / count, Double(histogram.max() ?? 0) / count)
+        let count = Double(max(1, ((height + step - 1) / step) * ((width + step - 1) / step)))
+        return (Double(histogram[bins]) / count, Double(histogram.max() ?? 0) / count)
     }
 
     // MARK: Fine detail (smooth enlargement)
 
     /// The correlation of neighbouring values of the second difference (a 1-D Laplacian along
-    /// rows and along columns). Detail at the pixel scale (grain, a 1 px edge) makes neighbouring
-    /// Laplacian values alternate in sign: strongly negative (white noise: -0.67, a hard step:
-    /// -0.5). Artwork enlarged smoothly holds no detail at that scale: its Laplacian varies
-    /// slowly, and the correlation is near zero or positive. Nil when the image is flat.
+    /// rows and along columns) of the luminance. Detail at the pixel scale (grain, a 1 px edge)
+    /// makes neighbouring Laplacian values alternate in sign: strongly negative (white noise:
+    /// -0.67, a hard step: -0.5). Artwork enlarged smoothly holds no detail at that scale: its
+    /// Laplacian varies slowly, and the correlation is near zero or positive. Nil when the image
+    /// is flat. One pass in memory order: sampled rows whole, the other rows at sampled columns.
     func laplacianCorrelation() -> Double? {
         guard width >= 4, height >= 4 else { return nil }
-        let step = Preflight.sampleStep, bands = self.bands, width = self.width, height = self.height
+        let step = Preflight.sampleStep, width = self.width
         let columns = (width + step - 1) / step
-        // Scratch lines: one row's values; the last three rows' values and the last Laplacian
-        // value of each sampled column.
-        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: width + 4 * columns)
+        // Scratch: one row's values; the last three rows' values and the last Laplacian value
+        // of each sampled column; the luminance of each palette index.
+        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: width + 4 * columns + 256)
         defer { scratch.deallocate() }
         scratch.initialize(repeating: 0)
         guard let line = scratch.baseAddress else { return nil }
         var above2 = line + width, above = above2 + columns, current = above + columns
-        let lastLaplacian = current + columns
+        let lastLaplacian = current + columns, table = lastLaplacian + columns
+        if bands == 1 {
+            for index in 0..<256 {
+                table[index] = Self.luminance(palette[index * 4], palette[index * 4 + 1], palette[index * 4 + 2],
+                                              palette[index * 4 + 3])
+            }
+        }
         var products = 0.0, energy = 0.0
-        rgba.withUnsafeBufferPointer { buffer in
-            guard let samples = buffer.baseAddress else { return }
-            @inline(__always) func luminance(_ at: Int) -> Float {
-                let value = 0.299 * Float(samples[at]) + 0.587 * Float(samples[at + 1]) + 0.114 * Float(samples[at + 2])
-                guard bands == 4 else { return value }
-                let cover = Float(samples[at + 3]) / 255
-                return value * cover + 255 * (1 - cover)
-            }
-            // Along sampled rows.
-            for y in stride(from: 0, to: height, by: step) {
-                let start = y * width * bands
-                for x in 0..<width { line[x] = luminance(start + x * bands) }
-                var previous = line[0] - 2 * line[1] + line[2]
-                var rowProducts: Float = 0, rowEnergy = previous * previous
-                for x in 2..<(width - 1) {
-                    let value = line[x - 1] - 2 * line[x] + line[x + 1]
-                    rowProducts += previous * value
-                    rowEnergy += value * value
-                    previous = value
-                }
-                products += Double(rowProducts)
-                energy += Double(rowEnergy)
-            }
-            // Along sampled columns, row by row in memory order.
+        samples.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
             for y in 0..<height {
-                let start = y * width * bands
-                for column in 0..<columns { current[column] = luminance(start + column * step * bands) }
+                if y % step == 0 {
+                    luminance(row: y, every: 1, count: width, of: base, table: table, into: line)
+                    for column in 0..<columns { current[column] = line[column * step] }
+                    let sums = Self.alongLine(line, count: width)
+                    products += Double(sums.products)
+                    energy += Double(sums.energy)
+                } else {
+                    luminance(row: y, every: step, count: columns, of: base, table: table, into: current)
+                }
                 if y >= 2 {
-                    var rowProducts: Float = 0, rowEnergy: Float = 0
-                    for column in 0..<columns {
-                        let value = above2[column] - 2 * above[column] + current[column]
-                        if y >= 3 { rowProducts += lastLaplacian[column] * value }
-                        rowEnergy += value * value
-                        lastLaplacian[column] = value
-                    }
-                    products += Double(rowProducts)
-                    energy += Double(rowEnergy)
+                    let sums = Self.acrossRows(above2, above, current, last: lastLaplacian, count: columns, pairs: y >= 3)
+                    products += Double(sums.products)
+                    energy += Double(sums.energy)
                 }
                 (above2, above, current) = (above, current, above2)
             }
         }
         return energy > 0 ? products / energy : nil
+    }
+
+    /// Luminance of an sRGB pixel over white (alpha 255: opaque).
+    @inline(__always) static func luminance(_ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: UInt8) -> Float {
+        let value = 0.299 * Float(red) + 0.587 * Float(green) + 0.114 * Float(blue)
+        guard alpha != 255 else { return value }
+        let cover = Float(alpha) / 255
+        return value * cover + 255 * (1 - cover)
+    }
+
+    /// The luminance of `count` pixels of row `y`, every `every`-th from the first, into `out`
+    /// (`table`: each palette index's).
+    @inline(__always) private func luminance(row y: Int, every: Int, count: Int, of samples: UnsafePointer<UInt8>,
+                                             table: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+        let row = samples + y * width * bands
+        switch bands {
+        case 1:
+            for index in 0..<count { out[index] = table[Int(row[index * every])] }
+        case 3:
+            for index in 0..<count {
+                let at = index * every * 3
+                out[index] = Self.luminance(row[at], row[at + 1], row[at + 2], 255)
+            }
+        default:
+            for index in 0..<count {
+                let at = index * every * 4
+                out[index] = Self.luminance(row[at], row[at + 1], row[at + 2], row[at + 3])
+            }
+        }
+    }
+
+    /// Along one line of `count` values: the sum of products of neighbouring second differences,
+    /// and of their squares (eight lanes at once).
+    @inline(__always) private static func alongLine(_ line: UnsafePointer<Float>, count: Int) -> (products: Float, energy: Float) {
+        let pairs = count - 3, raw = UnsafeRawPointer(line), size = MemoryLayout<Float>.stride
+        var productLanes = SIMD8<Float>(), energyLanes = SIMD8<Float>()
+        var at = 0
+        while at + 8 <= pairs {
+            let first = raw.loadUnaligned(fromByteOffset: at * size, as: SIMD8<Float>.self)
+            let second = raw.loadUnaligned(fromByteOffset: (at + 1) * size, as: SIMD8<Float>.self)
+            let third = raw.loadUnaligned(fromByteOffset: (at + 2) * size, as: SIMD8<Float>.self)
+            let fourth = raw.loadUnaligned(fromByteOffset: (at + 3) * size, as: SIMD8<Float>.self)
+            let value = first - 2 * second + third, next = second - 2 * third + fourth
+            productLanes += value * next
+            energyLanes += value * value
+            at += 8
+        }
+        var products = productLanes.sum(), energy = energyLanes.sum()
+        while at < pairs {
+            let value = line[at] - 2 * line[at + 1] + line[at + 2], next = line[at + 1] - 2 * line[at + 2] + line[at + 3]
+            products += value * next
+            energy += value * value
+            at += 1
+        }
+        let last = line[pairs] - 2 * line[pairs + 1] + line[pairs + 2]
+        return (products, energy + last * last)
+    }
+
+    /// Down the sampled columns, at one row: each column's second difference from its last three
+    /// values, its square, and (`pairs`) its product with the column's previous one, summed;
+    /// `last` takes the new differences.
+    @inline(__always) private static func acrossRows(_ above2: UnsafePointer<Float>, _ above: UnsafePointer<Float>,
+                                                     _ current: UnsafePointer<Float>, last: UnsafeMutablePointer<Float>,
+                                                     count: Int, pairs: Bool) -> (products: Float, energy: Float) {
+        let size = MemoryLayout<Float>.stride
+        var productLanes = SIMD8<Float>(), energyLanes = SIMD8<Float>()
+        var at = 0
+        while at + 8 <= count {
+            let offset = at * size
+            let value = UnsafeRawPointer(above2).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+                - 2 * UnsafeRawPointer(above).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+                + UnsafeRawPointer(current).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            if pairs {
+                productLanes += UnsafeRawPointer(last).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * value
+            }
+            energyLanes += value * value
+            UnsafeMutableRawPointer(last).storeBytes(of: value, toByteOffset: offset, as: SIMD8<Float>.self)
+            at += 8
+        }
+        var products = productLanes.sum(), energy = energyLanes.sum()
+        while at < count {
+            let value = above2[at] - 2 * above[at] + current[at]
+            if pairs { products += last[at] * value }
+            energy += value * value
+            last[at] = value
+            at += 1
+        }
+        return (products, energy)
     }
 
     // MARK: Pixel blocks (nearest-neighbour enlargement)
@@ -245,20 +390,25 @@ struct PreflightPixels {
         // no column the one above did not.
         var columnChanges = [Bool](repeating: false, count: width)
         var rowChanges = [Bool](repeating: false, count: height)
-        let rowBytes = width * bands
-        rgba.withUnsafeBufferPointer { samples in
-            guard let base = samples.baseAddress else { return }
-            for y in 0..<height {
-                let row = base + y * rowBytes
-                if y > 0 {
-                    rowChanges[y] = memcmp(row, row - rowBytes, rowBytes) != 0
-                    if !rowChanges[y] { continue }
-                }
-                for x in 1..<max(1, width) where !columnChanges[x] {
-                    let at = x * bands
-                    if row[at] != row[at - bands] || row[at + 1] != row[at + 1 - bands] || row[at + 2] != row[at + 2 - bands]
-                        || (bands == 4 && row[at + 3] != row[at - 1]) {
-                        columnChanges[x] = true
+        let bands = self.bands, width = self.width, rowBytes = width * bands
+        samples.withUnsafeBufferPointer { samples in
+            columnChanges.withUnsafeMutableBufferPointer { columnChanges in
+                rowChanges.withUnsafeMutableBufferPointer { rowChanges in
+                    guard let base = samples.baseAddress else { return }
+                    for y in 0..<height {
+                        let row = base + y * rowBytes
+                        if y > 0 {
+                            rowChanges[y] = memcmp(row, row - rowBytes, rowBytes) != 0
+                            if !rowChanges[y] { continue }
+                        }
+                        for x in 1..<max(1, width) where !columnChanges[x] {
+                            let at = x * bands
+                            if bands == 1 ? row[at] != row[at - 1]
+                                : row[at] != row[at - bands] || row[at + 1] != row[at + 1 - bands]
+                                    || row[at + 2] != row[at + 2 - bands] || (bands == 4 && row[at + 3] != row[at - 1]) {
+                                columnChanges[x] = true
+                            }
+                        }
                     }
                 }
             }
