@@ -31,21 +31,40 @@ static void on_warning(png_structp png, png_const_charp text) {
     record(state->result, text);
 }
 
-/* Unpacks a row of 1, 2 or 4-bit samples into one byte each, in place (from the end, so each
- * packed byte is read before the samples it holds overwrite it). */
-static inline void unpack_row(unsigned char *row, size_t width, int depth) {
+/* Unpacks a row of 1, 2 or 4-bit samples (`packed`, the first sample in the high bits) into
+ * one byte each. */
+static inline void unpack_row(const unsigned char *restrict packed, unsigned char *restrict out, size_t width,
+                              int depth) {
     const int per_byte = 8 / depth;
     const unsigned mask = (1u << depth) - 1;
-    size_t bytes = (width + per_byte - 1) / per_byte;
     size_t whole = width / per_byte;
-    /* A last byte holding fewer than per_byte samples: only those. */
-    for (size_t x = width; x-- > whole * per_byte;) {
-        row[x] = (row[bytes - 1] >> (8 - depth * (x - whole * per_byte + 1))) & mask;
+    for (size_t i = 0; i < whole; i++) {
+        for (int k = 0; k < per_byte; k++) out[i * per_byte + k] = (packed[i] >> (8 - depth * (k + 1))) & mask;
     }
-    for (size_t i = whole; i-- > 0;) {
-        unsigned value = row[i];
-        for (int k = per_byte - 1; k >= 0; k--) row[i * per_byte + k] = (value >> (8 - depth * (k + 1))) & mask;
+    for (size_t x = whole * per_byte; x < width; x++) {
+        out[x] = (packed[whole] >> (8 - depth * (x - whole * per_byte + 1))) & mask;
     }
+}
+
+/* Gives the pixels of a palette entry that repeats an earlier entry's colour the earlier
+ * index, so that pixels are one colour only when they are one index. Indices past the PLTE
+ * (libpng lets them through; they are black, as the entries past it in `palette`) count too. */
+static void one_index_a_colour(unsigned char *pixels, size_t count, const unsigned char *palette) {
+    unsigned char used = 0;
+    for (size_t at = 0; at < count; at++) used = pixels[at] > used ? pixels[at] : used;
+    unsigned char first[256];
+    int repeats = 0;
+    for (int index = 0; index <= used; index++) {
+        first[index] = (unsigned char)index;
+        for (int earlier = 0; earlier < index; earlier++) {
+            if (memcmp(palette + 4 * earlier, palette + 4 * index, 4) == 0) {
+                first[index] = (unsigned char)earlier;
+                repeats = 1;
+                break;
+            }
+        }
+    }
+    for (size_t at = 0; repeats && at < count; at++) pixels[at] = first[pixels[at]];
 }
 
 static void on_read(png_structp png, png_bytep out, size_t count) {
@@ -140,16 +159,16 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
             png_read_row(png, keep ? pixels + (size_t)y * stride : row, NULL);
         }
     }
-    if (keep && result->bit_depth < 8) {
-        for (png_uint_32 y = 0; y < result->height; y++) {
-            unsigned char *kept = pixels + (size_t)y * stride;
-            switch (result->bit_depth) {
-            case 1: unpack_row(kept, result->width, 1); break;
-            case 2: unpack_row(kept, result->width, 2); break;
-            default: unpack_row(kept, result->width, 4); break;
-            }
+    for (png_uint_32 y = 0; keep && palette && result->bit_depth < 8 && y < result->height; y++) {
+        unsigned char *kept = pixels + (size_t)y * stride;
+        memcpy(row, kept, rowbytes);
+        switch (result->bit_depth) {
+        case 1: unpack_row(row, kept, result->width, 1); break;
+        case 2: unpack_row(row, kept, result->width, 2); break;
+        default: unpack_row(row, kept, result->width, 4); break;
         }
     }
+    if (keep && palette) one_index_a_colour(pixels, pixels_size, result->palette);
     png_read_end(png, info);
     free(row);
     row = NULL;

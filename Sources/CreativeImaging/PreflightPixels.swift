@@ -26,8 +26,8 @@ public struct PreflightPixels: Sendable {
     let bands: Int
     /// The samples, `bands` bytes a pixel.
     let samples: [UInt8]
-    /// With palette indices: the RGBA of each of the 256 indices; two indices are one colour
-    /// only when they are one index (duplicate entries were mapped to the first).
+    /// With palette indices: the RGBA of each of the 256 indices; two pixels are one colour
+    /// only when they have one index (as libpng's strict decode keeps them).
     let palette: [UInt8]
 
     /// RGB or RGBA samples.
@@ -39,28 +39,14 @@ public struct PreflightPixels: Sendable {
         palette = []
     }
 
-    /// Palette indices, one byte a pixel, and the RGBA of each of the 256 indices.
+    /// Palette indices, one byte a pixel, and the RGBA of each of the 256 indices (pixels of
+    /// one colour have one index).
     init(width: Int, height: Int, indices: [UInt8], palette: [UInt8]) {
         self.width = width
         self.height = height
         bands = 1
-        self.palette = palette
-        // Pixel equality is index equality: an index whose colour an earlier index has is
-        // mapped to that one (exporters rarely repeat an entry; then it costs one pass).
-        var first = [UInt8](repeating: 0, count: 256)
-        var seen: [UInt32: UInt8] = [:]
-        for index in 0..<256 {
-            let colour = palette.withUnsafeBytes { $0.load(fromByteOffset: index * 4, as: UInt32.self) }
-            first[index] = seen[colour] ?? UInt8(index)
-            if seen[colour] == nil { seen[colour] = UInt8(index) }
-        }
-        var indices = indices
-        if first.enumerated().contains(where: { Int($0.element) != $0.offset }) {
-            indices.withUnsafeMutableBufferPointer { pixels in
-                for at in pixels.indices { pixels[at] = first[Int(pixels[at])] }
-            }
-        }
         samples = indices
+        self.palette = palette
     }
 
     /// The same pixels as RGB, or RGBA when the palette has transparency (a palette image's).
@@ -388,32 +374,40 @@ public struct PreflightPixels: Sendable {
         // Every row and column: a sample would miss the changes of thin shapes, and flat art
         // would look blocky. One pass in memory order; a row equal to the one above changes
         // no column the one above did not.
-        var columnChanges = [Bool](repeating: false, count: width)
+        var columnChanges = [UInt8](repeating: 0, count: width)
         var rowChanges = [Bool](repeating: false, count: height)
         let bands = self.bands, width = self.width, rowBytes = width * bands
         samples.withUnsafeBufferPointer { samples in
             columnChanges.withUnsafeMutableBufferPointer { columnChanges in
                 rowChanges.withUnsafeMutableBufferPointer { rowChanges in
-                    guard let base = samples.baseAddress else { return }
+                    guard let base = samples.baseAddress, let changed = columnChanges.baseAddress, width > 1 else { return }
                     for y in 0..<height {
                         let row = base + y * rowBytes
                         if y > 0 {
                             rowChanges[y] = memcmp(row, row - rowBytes, rowBytes) != 0
                             if !rowChanges[y] { continue }
                         }
-                        for x in 1..<max(1, width) where !columnChanges[x] {
-                            let at = x * bands
-                            if bands == 1 ? row[at] != row[at - 1]
-                                : row[at] != row[at - bands] || row[at + 1] != row[at + 1 - bands]
-                                    || row[at + 2] != row[at + 2 - bands] || (bands == 4 && row[at + 3] != row[at - 1]) {
-                                columnChanges[x] = true
+                        // Nonzero where a sample differs from the pixel on the left, or did in a row above.
+                        switch bands {
+                        case 1:
+                            for x in 1..<width { changed[x] |= row[x] ^ row[x - 1] }
+                        case 3:
+                            for x in 1..<width {
+                                let at = x * 3
+                                changed[x] |= (row[at] ^ row[at - 3]) | (row[at + 1] ^ row[at - 2]) | (row[at + 2] ^ row[at - 1])
+                            }
+                        default:
+                            for x in 1..<width {
+                                let at = x * 4
+                                changed[x] |= (row[at] ^ row[at - 4]) | (row[at + 1] ^ row[at - 3]) | (row[at + 2] ^ row[at - 2])
+                                    | (row[at + 3] ^ row[at - 1])
                             }
                         }
                     }
                 }
             }
         }
-        guard let columns = Self.activePerChanging(columnChanges), let rows = Self.activePerChanging(rowChanges) else {
+        guard let columns = Self.activePerChanging(columnChanges.map { $0 != 0 }), let rows = Self.activePerChanging(rowChanges) else {
             return nil
         }
         return min(columns, rows)

@@ -104,6 +104,17 @@ final class PreflightTests: XCTestCase {
                     [("palette", .bool(true)), ("bitdepth", .int(depth)), ("interlace", .bool(interlace))])))
             }
         }
+        // A palette repeating an entry: its pixels get the first index of their colour.
+        let fourBit = try XCTUnwrap(cases.last?.1)
+        let palette = Fixtures.pngChunk(fourBit, "PLTE")
+        var repeated = Array(fourBit[palette.dataStart..<palette.crcStart])
+        repeated.replaceSubrange(3..<6, with: repeated[0..<3])
+        let repeating = Array(fourBit[..<palette.start]) + Fixtures.pngChunk("PLTE", repeated) + Array(fourBit[palette.end...])
+        cases.append(("palette repeating an entry", repeating))
+        let size = PixelSize(width: 37, height: 11)
+        XCTAssertTrue(try XCTUnwrap(PNGStructure.check(fourBit, maxPixels: 1 << 30, keeping: size).pixels).samples.contains(1))
+        let indices = try XCTUnwrap(PNGStructure.check(repeating, maxPixels: 1 << 30, keeping: size).pixels)
+        XCTAssertFalse(indices.samples.contains(1))
         for (name, png) in cases {
             let check = PNGStructure.check(png, maxPixels: 1 << 30, keeping: PixelSize(width: 0, height: 0))
             XCTAssertNil(check.pixels, "\(name): a buffer of another size keeps nothing")
