@@ -214,9 +214,12 @@ public struct PreflightPixels: Sendable {
                 }
                 for y in stride(from: 0, to: height, by: step) {
                     let row = base + y * width * bands
-                    for x in stride(from: 0, to: width, by: step) {
-                        let at = x * bands
-                        counts[bin(row[at], row[at + 1], row[at + 2], bands == 4 ? row[at + 3] : 255)] += 1
+                    if bands == 3 {
+                        for x in stride(from: 0, to: width * 3, by: step * 3) { counts[bin(row[x], row[x + 1], row[x + 2], 255)] += 1 }
+                    } else {
+                        for x in stride(from: 0, to: width * 4, by: step * 4) {
+                            counts[bin(row[x], row[x + 1], row[x + 2], row[x + 3])] += 1
+                        }
                     }
                 }
             }
@@ -406,12 +409,15 @@ public struct PreflightPixels: Sendable {
             columnChanges.withUnsafeMutableBufferPointer { columnChanges in
                 rowChanges.withUnsafeMutableBufferPointer { rowChanges in
                     guard let base = samples.baseAddress, let changed = columnChanges.baseAddress, width > 1 else { return }
+                    var settled = false
                     for y in 0..<height {
                         let row = base + y * rowBytes
                         if y > 0 {
                             rowChanges[y] = memcmp(row, row - rowBytes, rowBytes) != 0
-                            if !rowChanges[y] { continue }
+                            if !rowChanges[y] || settled { continue }
                         }
+                        // Once every column has changed, only rows are left to compare.
+                        settled = memchr(changed + 1, 0, width - 1) == nil
                         // Nonzero where a sample differs from the pixel on the left, or did in a row above.
                         switch bands {
                         case 1:
