@@ -202,7 +202,8 @@ public enum Validator {
     }
 
     /// Decodes every pixel strictly, within the budget and the deadline; returns whether the
-    /// samples are 16-bit, and a sound 8-bit RGB or RGBA PNG's rows when asked to keep them.
+    /// samples are 16-bit, and a sound 8-bit RGB or RGBA PNG's rows (a palette PNG's indices) when
+    /// asked to keep them.
     private static func checkDecodes(_ source: ImageSource, job: JobLimits, deadline: Deadline?, keepingPNGPixels: Bool,
                                      report: inout ValidationReport) -> (Bool, PreflightPixels?) {
         do throws(ImagingError) {
@@ -219,9 +220,10 @@ public enum Validator {
         }
     }
 
-    /// The pre-flight warnings (``Preflight``) on the upright image: an 8-bit RGB(A) PNG's rows as
-    /// libpng's strict decode kept them, else the decoded image (held by the header image; rotated when
-    /// EXIF says so; a PNG whose pixels were not kept is decoded again in one sequential pass).
+    /// The pre-flight warnings (``Preflight``) on the upright image: an 8-bit RGB(A) PNG's rows (a
+    /// palette PNG's indices) as libpng's strict decode kept them, else the decoded image (held by
+    /// the header image; rotated when EXIF says so; a PNG whose pixels were not kept is decoded
+    /// again in one sequential pass).
     /// Past the deadline the job fails (`timeout`); a budget too small for the checks, or a
     /// libvips failure, only skips them.
     private static func checkPreflight(_ source: ImageSource, pngPixels: PreflightPixels?, job: JobLimits, deadline: Deadline?,
