@@ -31,6 +31,42 @@ static void on_warning(png_structp png, png_const_charp text) {
     record(state->result, text);
 }
 
+/* Unpacks a row of 1, 2 or 4-bit samples (`packed`, the first sample in the high bits) into
+ * one byte each. */
+static inline void unpack_row(const unsigned char *restrict packed, unsigned char *restrict out, size_t width,
+                              int depth) {
+    const int per_byte = 8 / depth;
+    const unsigned mask = (1u << depth) - 1;
+    size_t whole = width / per_byte;
+    for (size_t i = 0; i < whole; i++) {
+        for (int k = 0; k < per_byte; k++) out[i * per_byte + k] = (packed[i] >> (8 - depth * (k + 1))) & mask;
+    }
+    for (size_t x = whole * per_byte; x < width; x++) {
+        out[x] = (packed[whole] >> (8 - depth * (x - whole * per_byte + 1))) & mask;
+    }
+}
+
+/* Gives the pixels of a palette entry that repeats an earlier entry's colour the earlier
+ * index, so that pixels are one colour only when they are one index. Indices past the PLTE
+ * (libpng lets them through; they are black, as the entries past it in `palette`) count too. */
+static void one_index_a_colour(unsigned char *pixels, size_t count, const unsigned char *palette) {
+    unsigned char used = 0;
+    for (size_t at = 0; at < count; at++) used = pixels[at] > used ? pixels[at] : used;
+    unsigned char first[256];
+    int repeats = 0;
+    for (int index = 0; index <= used; index++) {
+        first[index] = (unsigned char)index;
+        for (int earlier = 0; earlier < index; earlier++) {
+            if (memcmp(palette + 4 * earlier, palette + 4 * index, 4) == 0) {
+                first[index] = (unsigned char)earlier;
+                repeats = 1;
+                break;
+            }
+        }
+    }
+    for (size_t at = 0; repeats && at < count; at++) pixels[at] = first[pixels[at]];
+}
+
 static void on_read(png_structp png, png_bytep out, size_t count) {
     reader_state *state = (reader_state *)png_get_io_ptr(png);
     if (count > state->length - state->offset) {
@@ -86,7 +122,9 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
     }
     /* Rows kept only for 8-bit RGB or RGBA as they are, and for palette images as one index
      * byte a pixel (the palette in result), and only when the caller's buffer holds exactly
-     * the image. libpng's colour transforms cost several times the decode; unpacking does not. */
+     * the image. libpng's colour transforms cost several times the decode, and so does its
+     * unpacking of 1, 2 and 4-bit samples: rows below 8 bits are kept packed at the start of
+     * their place and unpacked here once all passes are in. */
     int palette = result->color_type == PNG_COLOR_TYPE_PALETTE;
     int channels = result->color_type == PNG_COLOR_TYPE_RGB ? 3 : result->color_type == PNG_COLOR_TYPE_RGBA ? 4
         : palette ? 1 : 0;
@@ -107,13 +145,12 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
             result->palette[4 * i + 3] = i < alphas && alpha ? alpha[i] : 255;
         }
         result->palette_alpha = alphas > 0;
-        if (result->bit_depth < 8) png_set_packing(png);
     }
     result->kept = keep;
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     size_t rowbytes = png_get_rowbytes(png, info);
-    if (keep && rowbytes != stride) png_error(png, "unexpected row size");
+    if (keep && (palette ? rowbytes > stride : rowbytes != stride)) png_error(png, "unexpected row size");
     row = (png_bytep)malloc(rowbytes ? rowbytes : 1);
     if (!row) png_error(png, "out of memory");
     for (int pass = 0; pass < passes; pass++) {
@@ -122,6 +159,16 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
             png_read_row(png, keep ? pixels + (size_t)y * stride : row, NULL);
         }
     }
+    for (png_uint_32 y = 0; keep && palette && result->bit_depth < 8 && y < result->height; y++) {
+        unsigned char *kept = pixels + (size_t)y * stride;
+        memcpy(row, kept, rowbytes);
+        switch (result->bit_depth) {
+        case 1: unpack_row(row, kept, result->width, 1); break;
+        case 2: unpack_row(row, kept, result->width, 2); break;
+        default: unpack_row(row, kept, result->width, 4); break;
+        }
+    }
+    if (keep && palette) one_index_a_colour(pixels, pixels_size, result->palette);
     png_read_end(png, info);
     free(row);
     row = NULL;

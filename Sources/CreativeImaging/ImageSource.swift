@@ -120,9 +120,10 @@ public final class ImageSource: @unchecked Sendable {
     /// holds no image, and runs only on sizes the catalog accepts.
     /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline, ``ImagingError/cancelled(_:)``
     ///   when cancelled.
-    /// `keepingPNGPixels`: an 8-bit RGB or RGBA PNG's rows come back (libpng decodes them anyway).
+    /// `keepingPNGPixels`: an 8-bit RGB or RGBA PNG's rows, or a palette PNG's indices, come back
+    /// (libpng decodes them anyway).
     public func strictDecode(deadline: Deadline? = nil, keepingPNGPixels: Bool = false) throws(ImagingError)
-        -> (damage: String?, sixteenBit: Bool, pngPixels: (bands: Int, samples: [UInt8])?) {
+        -> (damage: String?, sixteenBit: Bool, pngPixels: PreflightPixels?) {
         if format == .png {
             // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
             let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area, keeping: keepingPNGPixels ? storedSize : nil)

@@ -12,8 +12,9 @@ public enum PNGStructure {
         public let damage: String?
         /// Bits per sample from IHDR (0 when unreadable).
         public let bitDepth: Int
-        /// The decoded rows of a sound 8-bit RGB or RGBA or palette PNG, as RGB or RGBA, when asked for.
-        public var pixels: (bands: Int, samples: [UInt8])? = nil
+        /// The decoded rows of a sound 8-bit RGB or RGBA PNG, or a palette PNG's indices and
+        /// palette, when asked for.
+        var pixels: PreflightPixels? = nil
     }
 
     /// Reads the PNG completely (rows are read and dropped; nothing is kept).
@@ -22,13 +23,15 @@ public enum PNGStructure {
     }
 
     /// Reads the PNG completely and, when `keeping` is its size and it is 8-bit RGB or RGBA or a
-    /// palette image (IHDR's depth and colour type), keeps its rows (a palette's mapped to RGB(A)) (the pre-flight checks read them; the
-    /// check is the same).
+    /// palette image (IHDR's depth and colour type), keeps its rows for the pre-flight checks: a
+    /// palette image's as indices, one byte a pixel, with its palette. The check is the same.
     static func check(_ bytes: [UInt8], maxPixels: Int, keeping size: PixelSize?) -> Result {
         var result = cpng_check_result()
         // IHDR's data starts at byte 16: width, height, bit depth (24), colour type (25).
         let bands = bytes.count <= 25 ? 0 : bytes[25] == 3 ? 1 : bytes[24] != 8 ? 0 : bytes[25] == 2 ? 3 : bytes[25] == 6 ? 4 : 0
-        var pixels = [UInt8](repeating: 0, count: size != nil && bands > 0 ? (size?.area ?? 0) * bands : 0)
+        let count = size != nil && bands > 0 ? (size?.area ?? 0) * bands : 0
+        // libpng writes every byte of a buffer it keeps; on failure it is dropped.
+        var pixels = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         let sound = bytes.withUnsafeBufferPointer { buffer in
             pixels.withUnsafeMutableBufferPointer { kept in
                 cpng_check_pixels(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)),
@@ -38,30 +41,15 @@ public enum PNGStructure {
         let message = withUnsafeBytes(of: result.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        var kept: (bands: Int, samples: [UInt8])?
-        if sound && result.kept == 1 {
-            kept = bands == 1 ? paletteExpanded(pixels, result: result) : (bands, pixels)
+        var kept: PreflightPixels?
+        if sound && result.kept == 1, let size {
+            kept = bands == 1
+                ? PreflightPixels(width: size.width, height: size.height, indices: pixels,
+                                  palette: withUnsafeBytes(of: result.palette) { Array($0) })
+                : PreflightPixels(width: size.width, height: size.height, bands: bands, rgba: pixels)
         }
         return Result(damage: sound ? nil : (message.isEmpty ? "libpng error" : message),
                       bitDepth: Int(result.bit_depth), pixels: kept)
-    }
-
-    /// Palette indices as RGB, or RGBA when the palette has transparency.
-    private static func paletteExpanded(_ indices: [UInt8], result: cpng_check_result) -> (bands: Int, samples: [UInt8]) {
-        let bands = result.palette_alpha == 1 ? 4 : 3
-        var samples = [UInt8](repeating: 0, count: indices.count * bands)
-        withUnsafeBytes(of: result.palette) { palette in
-            samples.withUnsafeMutableBufferPointer { out in
-                for (index, entry) in indices.enumerated() {
-                    let from = Int(entry) * 4, to = index * bands
-                    out[to] = palette[from]
-                    out[to + 1] = palette[from + 1]
-                    out[to + 2] = palette[from + 2]
-                    if bands == 4 { out[to + 3] = palette[from + 3] }
-                }
-            }
-        }
-        return (bands, samples)
     }
 
     /// The IDAT zlib stream inflated into a small scratch buffer and its Adler-32 checked; the

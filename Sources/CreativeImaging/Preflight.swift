@@ -216,7 +216,8 @@ public enum Preflight {
 
     /// The samples as a libvips image in memory (a copy).
     static func memoryImage(_ pixels: PreflightPixels) throws(ImagingError) -> VImage {
-        let made = pixels.rgba.withUnsafeBytes { buffer in
+        let pixels = pixels.expanded()
+        let made = pixels.samples.withUnsafeBytes { buffer in
             vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(pixels.width), Int32(pixels.height),
                                             Int32(pixels.bands), VIPS_FORMAT_UCHAR)
         }

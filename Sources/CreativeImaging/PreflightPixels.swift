@@ -13,48 +13,75 @@ public struct BarInsets: Sendable, Equatable {
     }
 }
 
-/// An image's 8-bit sRGB samples (RGB or RGBA), row by row, and the pixel statistics of the
-/// pre-flight checks: edge rows and columns, the outer frame, colour shares, fine detail.
-/// Statistics over the whole picture read every ``Preflight/sampleStep``-th line (they are
-/// shares and means, which a regular sample keeps); edges and frames read every pixel.
-struct PreflightPixels {
+/// An image's 8-bit sRGB pixels, row by row: RGB or RGBA samples, or a palette image's indices
+/// with its palette (as libpng's strict decode keeps them: mapping them to RGB would cost more
+/// than the checks). The pixel statistics of the pre-flight checks: edge rows and columns, the
+/// outer frame, colour shares, fine detail. Statistics over the whole picture read every
+/// ``Preflight/sampleStep``-th line (they are shares and means, which a regular sample keeps);
+/// edges and frames read every pixel.
+public struct PreflightPixels: Sendable {
     let width: Int
     let height: Int
-    /// 3 (RGB, opaque) or 4 (RGBA).
+    /// 1 (palette indices), 3 (RGB, opaque) or 4 (RGBA).
     let bands: Int
     /// The samples, `bands` bytes a pixel.
-    let rgba: [UInt8]
+    let samples: [UInt8]
+    /// With palette indices: the RGBA of each of the 256 indices; two pixels are one colour
+    /// only when they have one index (as libpng's strict decode keeps them).
+    let palette: [UInt8]
 
+    /// RGB or RGBA samples.
     init(width: Int, height: Int, bands: Int, rgba: [UInt8]) {
         self.width = width
         self.height = height
         self.bands = bands
-        self.rgba = rgba
+        samples = rgba
+        palette = []
     }
 
-    /// Alpha of the pixel whose samples start at `at`.
-    @inline(__always) private func alpha(_ at: Int) -> Int { bands == 4 ? Int(rgba[at + 3]) : 255 }
+    /// Palette indices, one byte a pixel, and the RGBA of each of the 256 indices (pixels of
+    /// one colour have one index).
+    init(width: Int, height: Int, indices: [UInt8], palette: [UInt8]) {
+        self.width = width
+        self.height = height
+        bands = 1
+        samples = indices
+        self.palette = palette
+    }
 
-    /// The pixel at (x, y) packed into one value (R, G, B, A from the high byte), for equality.
-    @inline(__always) func packed(_ x: Int, _ y: Int) -> UInt32 {
-        let at = (y * width + x) * bands
-        return UInt32(rgba[at]) << 24 | UInt32(rgba[at + 1]) << 16 | UInt32(rgba[at + 2]) << 8 | UInt32(alpha(at))
+    /// The same pixels as RGB, or RGBA when the palette has transparency (a palette image's).
+    func expanded() -> PreflightPixels {
+        guard bands == 1 else { return self }
+        let alpha = stride(from: 3, to: palette.count, by: 4).contains { palette[$0] != 255 }
+        let bands = alpha ? 4 : 3
+        let rgba = [UInt8](unsafeUninitializedCapacity: samples.count * bands) { out, count in
+            for (at, index) in samples.enumerated() {
+                for band in 0..<bands { out[at * bands + band] = palette[Int(index) * 4 + band] }
+            }
+            count = samples.count * bands
+        }
+        return PreflightPixels(width: width, height: height, bands: bands, rgba: rgba)
+    }
+
+    /// Red, green, blue and alpha of the pixel at (x, y).
+    @inline(__always) func sample(_ x: Int, _ y: Int) -> (Int, Int, Int, Int) {
+        let pixel = y * width + x
+        if bands == 1 {
+            let at = Int(samples[pixel]) * 4
+            return (Int(palette[at]), Int(palette[at + 1]), Int(palette[at + 2]), Int(palette[at + 3]))
+        }
+        let at = pixel * bands
+        return (Int(samples[at]), Int(samples[at + 1]), Int(samples[at + 2]), bands == 4 ? Int(samples[at + 3]) : 255)
     }
 
     /// True when two pixels look the same: both (nearly) transparent, or every sample, alpha
     /// included, within ``Preflight/sameColourTolerance``.
     @inline(__always) func similar(_ x: Int, _ y: Int, _ reference: (Int, Int, Int, Int)) -> Bool {
-        let at = (y * width + x) * bands
-        let alpha = alpha(at)
+        let (red, green, blue, alpha) = sample(x, y)
         if alpha < Preflight.transparentAlpha && reference.3 < Preflight.transparentAlpha { return true }
         let tolerance = Preflight.sameColourTolerance
-        return abs(Int(rgba[at]) - reference.0) <= tolerance && abs(Int(rgba[at + 1]) - reference.1) <= tolerance
-            && abs(Int(rgba[at + 2]) - reference.2) <= tolerance && abs(alpha - reference.3) <= tolerance
-    }
-
-    func sample(_ x: Int, _ y: Int) -> (Int, Int, Int, Int) {
-        let at = (y * width + x) * bands
-        return (Int(rgba[at]), Int(rgba[at + 1]), Int(rgba[at + 2]), alpha(at))
+        return abs(red - reference.0) <= tolerance && abs(green - reference.1) <= tolerance
+            && abs(blue - reference.2) <= tolerance && abs(alpha - reference.3) <= tolerance
     }
 
     // MARK: Baked-in bars
@@ -145,91 +172,62 @@ struct PreflightPixels {
     /// The share of pixels that are fully transparent, and the share of the most common colour
     /// (samples quantised to ``Preflight/colourBinBits`` bits; every transparent pixel is one colour).
     func colourShares() -> (transparent: Double, dominant: Double) {
-        let shift = UInt32(8 - Preflight.colourBinBits)
-        let bins = 1 << (3 * Preflight.colourBinBits)
+        let bits = Preflight.colourBinBits
+        let bins = 1 << (3 * bits)
+        @inline(__always) func bin(_ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: UInt8) -> Int {
+            guard Int(alpha) >= Preflight.transparentAlpha else { return bins }
+            let shift = 8 - bits
+            return (Int(red) >> shift) << (2 * bits) | (Int(green) >> shift) << bits | Int(blue) >> shift
+        }
         var histogram = [Int](repeating: 0, count: bins + 1)
-        var transparent = 0, total = 0
-        let step = Preflight.sampleStep
-        for y in stride(from: 0, to: height, by: step) {
-            for x in stride(from: 0, to: width, by: step) {
-                let at = (y * width + x) * bands
-                total += 1
-                if alpha(at) < Preflight.transparentAlpha {
-                    transparent += 1
-                    histogram[bins] += 1
-                    continue
-                }
-                let bin = (UInt32(rgba[at]) >> shift) << (2 * UInt32(Preflight.colourBinBits))
-                    | (UInt32(rgba[at + 1]) >> shift) << UInt32(Preflight.colourBinBits) | (UInt32(rgba[at + 2]) >> shift)
-                histogram[Int(bin)] += 1
-            }
-        }
-        let count = Double(max(1, total))
-        return (Double(transparent) / count, Double(histogram.max() ?? 0) / count)
-    }
-
-    // MARK: Fine detail (smooth enlargement)
-
-    /// The correlation of neighbouring values of the second difference (a 1-D Laplacian along
-    /// rows and along columns). Detail at the pixel scale (grain, a 1 px edge) makes neighbouring
-    /// Laplacian values alternate in sign: strongly negative (white noise: -0.67, a hard step:
-    /// -0.5). Artwork enlarged smoothly holds no detail at that scale: its Laplacian varies
-    /// slowly, and the correlation is near zero or positive. Nil when the image is flat.
-    func laplacianCorrelation() -> Double? {
-        guard width >= 4, height >= 4 else { return nil }
-        let step = Preflight.sampleStep, bands = self.bands, width = self.width, height = self.height
-        let columns = (width + step - 1) / step
-        // Scratch lines: one row's values; the last three rows' values and the last Laplacian
-        // value of each sampled column.
-        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: width + 4 * columns)
-        defer { scratch.deallocate() }
-        scratch.initialize(repeating: 0)
-        guard let line = scratch.baseAddress else { return nil }
-        var above2 = line + width, above = above2 + columns, current = above + columns
-        let lastLaplacian = current + columns
-        var products = 0.0, energy = 0.0
-        rgba.withUnsafeBufferPointer { buffer in
-            guard let samples = buffer.baseAddress else { return }
-            @inline(__always) func luminance(_ at: Int) -> Float {
-                let value = 0.299 * Float(samples[at]) + 0.587 * Float(samples[at + 1]) + 0.114 * Float(samples[at + 2])
-                guard bands == 4 else { return value }
-                let cover = Float(samples[at + 3]) / 255
-                return value * cover + 255 * (1 - cover)
-            }
-            // Along sampled rows.
-            for y in stride(from: 0, to: height, by: step) {
-                let start = y * width * bands
-                for x in 0..<width { line[x] = luminance(start + x * bands) }
-                var previous = line[0] - 2 * line[1] + line[2]
-                var rowProducts: Float = 0, rowEnergy = previous * previous
-                for x in 2..<(width - 1) {
-                    let value = line[x - 1] - 2 * line[x] + line[x + 1]
-                    rowProducts += previous * value
-                    rowEnergy += value * value
-                    previous = value
-                }
-                products += Double(rowProducts)
-                energy += Double(rowEnergy)
-            }
-            // Along sampled columns, row by row in memory order.
-            for y in 0..<height {
-                let start = y * width * bands
-                for column in 0..<columns { current[column] = luminance(start + column * step * bands) }
-                if y >= 2 {
-                    var rowProducts: Float = 0, rowEnergy: Float = 0
-                    for column in 0..<columns {
-                        let value = above2[column] - 2 * above[column] + current[column]
-                        if y >= 3 { rowProducts += lastLaplacian[column] * value }
-                        rowEnergy += value * value
-                        lastLaplacian[column] = value
+        let step = Preflight.sampleStep, bands = self.bands, width = self.width
+        samples.withUnsafeBufferPointer { buffer in
+            histogram.withUnsafeMutableBufferPointer { counts in
+                guard let base = buffer.baseAddress, let counts = counts.baseAddress else { return }
+                if bands == 1 {
+                    // Indices counted first (four tables, so that runs of one index do not wait on
+                    // each other), then each index's count added to its colour's bin.
+                    let tables = UnsafeMutablePointer<Int>.allocate(capacity: 4 * 256)
+                    defer { tables.deallocate() }
+                    tables.initialize(repeating: 0, count: 4 * 256)
+                    for y in stride(from: 0, to: height, by: step) {
+                        let row = base + y * width
+                        var x = 0
+                        while x + 3 * step < width {
+                            tables[Int(row[x])] += 1
+                            tables[256 + Int(row[x + step])] += 1
+                            tables[512 + Int(row[x + 2 * step])] += 1
+                            tables[768 + Int(row[x + 3 * step])] += 1
+                            x += 4 * step
+                        }
+                        while x < width {
+                            tables[Int(row[x])] += 1
+                            x += step
+                        }
                     }
-                    products += Double(rowProducts)
-                    energy += Double(rowEnergy)
+                    for index in 0..<256 {
+                        let count = tables[index] + tables[256 + index] + tables[512 + index] + tables[768 + index]
+                        let at = index * 4
+                        if count > 0 { counts[bin(palette[at], palette[at + 1], palette[at + 2], palette[at + 3])] += count }
+                    }
+                    return
                 }
-                (above2, above, current) = (above, current, above2)
+                for y in stride(from: 0, to: height, by: step) {
+                    let row = base + y * width * bands
+                    if bands == 3 {
+                        for x in stride(from: 0, to: width * 3, by: step * 3) {
+                            counts[bin(row[x], row[x + 1], row[x + 2], 255)] += 1
+                        }
+                    } else {
+                        for x in stride(from: 0, to: width * 4, by: step * 4) {
+                            counts[bin(row[x], row[x + 1], row[x + 2], row[x + 3])] += 1
+                        }
+                    }
+                }
             }
         }
-        return energy > 0 ? products / energy : nil
+        let count = Double(max(1, ((height + step - 1) / step) * ((width + step - 1) / step)))
+        return (Double(histogram[bins]) / count, Double(histogram.max() ?? 0) / count)
     }
 
     // MARK: Pixel blocks (nearest-neighbour enlargement)
@@ -243,27 +241,44 @@ struct PreflightPixels {
         // Every row and column: a sample would miss the changes of thin shapes, and flat art
         // would look blocky. One pass in memory order; a row equal to the one above changes
         // no column the one above did not.
-        var columnChanges = [Bool](repeating: false, count: width)
+        var columnChanges = [UInt8](repeating: 0, count: width)
         var rowChanges = [Bool](repeating: false, count: height)
-        let rowBytes = width * bands
-        rgba.withUnsafeBufferPointer { samples in
-            guard let base = samples.baseAddress else { return }
-            for y in 0..<height {
-                let row = base + y * rowBytes
-                if y > 0 {
-                    rowChanges[y] = memcmp(row, row - rowBytes, rowBytes) != 0
-                    if !rowChanges[y] { continue }
-                }
-                for x in 1..<max(1, width) where !columnChanges[x] {
-                    let at = x * bands
-                    if row[at] != row[at - bands] || row[at + 1] != row[at + 1 - bands] || row[at + 2] != row[at + 2 - bands]
-                        || (bands == 4 && row[at + 3] != row[at - 1]) {
-                        columnChanges[x] = true
+        let bands = self.bands, width = self.width, rowBytes = width * bands
+        samples.withUnsafeBufferPointer { samples in
+            columnChanges.withUnsafeMutableBufferPointer { columnChanges in
+                rowChanges.withUnsafeMutableBufferPointer { rowChanges in
+                    guard let base = samples.baseAddress, let changed = columnChanges.baseAddress, width > 1 else { return }
+                    var settled = false
+                    for y in 0..<height {
+                        let row = base + y * rowBytes
+                        if y > 0 {
+                            rowChanges[y] = memcmp(row, row - rowBytes, rowBytes) != 0
+                            if !rowChanges[y] || settled { continue }
+                        }
+                        // Once every column has changed, only rows are left to compare.
+                        settled = memchr(changed + 1, 0, width - 1) == nil
+                        // Nonzero where a sample differs from the pixel on the left, or did in a row above.
+                        switch bands {
+                        case 1:
+                            for x in 1..<width { changed[x] |= row[x] ^ row[x - 1] }
+                        case 3:
+                            for x in 1..<width {
+                                let at = x * 3
+                                changed[x] |= (row[at] ^ row[at - 3]) | (row[at + 1] ^ row[at - 2]) | (row[at + 2] ^ row[at - 1])
+                            }
+                        default:
+                            for x in 1..<width {
+                                let at = x * 4
+                                changed[x] |= (row[at] ^ row[at - 4]) | (row[at + 1] ^ row[at - 3]) | (row[at + 2] ^ row[at - 2])
+                                    | (row[at + 3] ^ row[at - 1])
+                            }
+                        }
                     }
                 }
             }
         }
-        guard let columns = Self.activePerChanging(columnChanges), let rows = Self.activePerChanging(rowChanges) else {
+        guard let columns = Self.activePerChanging(columnChanges.map { $0 != 0 }),
+              let rows = Self.activePerChanging(rowChanges) else {
             return nil
         }
         return min(columns, rows)

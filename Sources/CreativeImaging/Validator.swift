@@ -141,7 +141,7 @@ public enum Validator {
         addDimensions(source.displayedSize, to: &report)
         checkAnimation(source, bytes: bytes, report: &report)
         var highBitDepth = source.header.isSixteenBit
-        var pngPixels: (bands: Int, samples: [UInt8])?
+        var pngPixels: PreflightPixels?
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
         if anySize || limits.product.entry(for: source.displayedSize) != nil {
@@ -202,9 +202,10 @@ public enum Validator {
     }
 
     /// Decodes every pixel strictly, within the budget and the deadline; returns whether the
-    /// samples are 16-bit, and a sound 8-bit RGB or RGBA PNG's rows when asked to keep them.
+    /// samples are 16-bit, and a sound 8-bit RGB or RGBA PNG's rows (a palette PNG's indices) when
+    /// asked to keep them.
     private static func checkDecodes(_ source: ImageSource, job: JobLimits, deadline: Deadline?, keepingPNGPixels: Bool,
-                                     report: inout ValidationReport) -> (Bool, (bands: Int, samples: [UInt8])?) {
+                                     report: inout ValidationReport) -> (Bool, PreflightPixels?) {
         do throws(ImagingError) {
             try job.charge(source.strictDecodeMemory)
             let decode = try source.strictDecode(deadline: deadline, keepingPNGPixels: keepingPNGPixels)
@@ -219,19 +220,18 @@ public enum Validator {
         }
     }
 
-    /// The pre-flight warnings (``Preflight``) on the upright image: an 8-bit RGB(A) PNG's rows as
-    /// libpng's strict decode kept them, else the decoded image (held by the header image; rotated when
-    /// EXIF says so; a PNG whose pixels were not kept is decoded again in one sequential pass).
+    /// The pre-flight warnings (``Preflight``) on the upright image: an 8-bit RGB(A) PNG's rows (a
+    /// palette PNG's indices) as libpng's strict decode kept them, else the decoded image (held by
+    /// the header image; rotated when EXIF says so; a PNG whose pixels were not kept is decoded
+    /// again in one sequential pass).
     /// Past the deadline the job fails (`timeout`); a budget too small for the checks, or a
     /// libvips failure, only skips them.
-    private static func checkPreflight(_ source: ImageSource, pngPixels: (bands: Int, samples: [UInt8])?, job: JobLimits, deadline: Deadline?,
+    private static func checkPreflight(_ source: ImageSource, pngPixels: PreflightPixels?, job: JobLimits, deadline: Deadline?,
                                        report: inout ValidationReport) {
         do throws(ImagingError) {
             let findings: Preflight.Findings
             if let pngPixels {
-                let pixels = PreflightPixels(width: source.storedSize.width, height: source.storedSize.height,
-                                             bands: pngPixels.bands, rgba: pngPixels.samples)
-                findings = try Preflight.check(pixels, deadline: deadline)
+                findings = try Preflight.check(pngPixels, deadline: deadline)
             } else {
                 let image: VImage
                 if source.orientation != 1 {

@@ -96,13 +96,32 @@ final class PreflightTests: XCTestCase {
         cases.append(("rgba", try Fixtures.png(PreflightCorpus.bars(photo, in: PixelSize(width: 320, height: 50), nil))))
         cases.append(("palette with alpha", try Fixtures.png(Fixtures.solid(320, 50, [10, 200, 30], alpha: 128),
                                                              [("palette", .bool(true))])))
+        // Palette rows below 8 bits are unpacked after libpng's passes: odd widths, interlaced.
+        let odd = try PreflightCorpus.photo(PixelSize(width: 37, height: 11), seed: 5)
+        for depth in [1, 2, 4, 8] {
+            for interlace in [false, true] {
+                cases.append(("palette \(depth)-bit\(interlace ? " interlaced" : "")", try Fixtures.png(odd,
+                    [("palette", .bool(true)), ("bitdepth", .int(depth)), ("interlace", .bool(interlace))])))
+            }
+        }
+        // A palette repeating an entry: its pixels get the first index of their colour.
+        let fourBit = try XCTUnwrap(cases.last?.1)
+        let palette = Fixtures.pngChunk(fourBit, "PLTE")
+        var repeated = Array(fourBit[palette.dataStart..<palette.crcStart])
+        repeated.replaceSubrange(3..<6, with: repeated[0..<3])
+        let repeating = Array(fourBit[..<palette.start]) + Fixtures.pngChunk("PLTE", repeated) + Array(fourBit[palette.end...])
+        cases.append(("palette repeating an entry", repeating))
+        let size = PixelSize(width: 37, height: 11)
+        XCTAssertTrue(try XCTUnwrap(PNGStructure.check(fourBit, maxPixels: 1 << 30, keeping: size).pixels).samples.contains(1))
+        let indices = try XCTUnwrap(PNGStructure.check(repeating, maxPixels: 1 << 30, keeping: size).pixels)
+        XCTAssertFalse(indices.samples.contains(1))
         for (name, png) in cases {
             let check = PNGStructure.check(png, maxPixels: 1 << 30, keeping: PixelSize(width: 0, height: 0))
             XCTAssertNil(check.pixels, "\(name): a buffer of another size keeps nothing")
             let image = try Fixtures.decode(png)
             let kept = try XCTUnwrap(PNGStructure.check(png, maxPixels: 1 << 30, keeping: image.size).pixels, name)
-            XCTAssertEqual(kept.bands, image.bands, name)
-            XCTAssertEqual(kept.samples, try image.pixelBytes(), name)
+            XCTAssertEqual(kept.expanded().bands, image.bands, name)
+            XCTAssertEqual(kept.expanded().samples, try image.pixelBytes(), name)
         }
     }
 }

@@ -26,7 +26,8 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
 
 /* cpng_check that also keeps the decoded rows of an 8-bit RGB or RGBA PNG, as they are
  * (3 or 4 bytes a pixel), or of a palette PNG as one index byte a pixel (result->palette
- * maps them), in `pixels`, when `pixels_size` is exactly width x height x channels (1 for a
+ * maps them; the pixels of an entry repeating an earlier entry's colour get the earlier
+ * index), in `pixels`, when `pixels_size` is exactly width x height x channels (1 for a
  * palette); result->kept says whether it did. Other PNGs (grey, 16-bit), or another size, are
  * read as in cpng_check. The check itself is the same. */
 int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
