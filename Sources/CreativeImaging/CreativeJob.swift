@@ -91,8 +91,12 @@ public enum CreativeJob {
             }
             return encoded
         }
-        for outcome in outcomes { byPlacement.merge(try outcome.get()) { a, _ in a } }
-        let sheet = byPlacement.removeValue(forKey: sheetKey)?.bytes ?? []
+        // The sheet is kept apart: its key can equal a render's (a creative shown at its own size).
+        var sheet: [UInt8] = []
+        for (index, outcome) in outcomes.enumerated() {
+            let files = try outcome.get()
+            if index == 0 { sheet = files[sheetKey]?.bytes ?? [] } else { byPlacement.merge(files) { a, _ in a } }
+        }
         var checksums: [Placement: String] = [:]
         var renders: [(SlotAssignment, JobFile)] = []
         for assignment in assignments {

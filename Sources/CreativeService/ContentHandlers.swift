@@ -62,18 +62,19 @@ enum ProcessHandlers {
     /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
     /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed).
     /// Rejected: 422 with the validation report, like render; 422 `timeout` past the job's deadline.
-    /// `?product=` as for validate.
+    /// `?product=` as for validate; `?format=` as `process --format` (`auto` by default).
     static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["filename", "product"])
+        try request.query.check(allowed: ["filename", "product", "format"])
         let name = try ImageHandlers.fileName(request.query.value("filename"))
         let product = try request.query.product()
+        let format = try request.query.choice("format", FormatChoice.self) ?? .auto
         let result = try context.runJob(request, memory: {
             ImageHandlers.decodeMemory(request.body, product: product, content: { _ in nil })
         }) { job throws(ServiceError) -> JobResult in
             let result: JobResult
             do throws(ImagingError) {
                 result = try CreativeJob.process(request.body, fileName: name,
-                                                 limits: ValidationLimits(job: job.limits, product: product))
+                                                 limits: ValidationLimits(job: job.limits, product: product), format: format)
             } catch {
                 throw ImageHandlers.rejection(error, body: request.body, job: job)
             }

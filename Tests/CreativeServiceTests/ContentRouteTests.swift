@@ -45,6 +45,12 @@ final class ContentRouteTests: ServerTestCase {
             XCTAssertEqual(Data(base64Encoded: file["base64"] as? String ?? "").map { [UInt8]($0) }, expected.bytes)
         }
         XCTAssertNotNil(result.json?["manifest"] as? [String: Any])
+        // format= as `process --format`: lossless PNG renders on request.
+        let lossless = HTTPClient.request(port, "POST", "/v1/process?filename=banner.png&format=png", body: bytes)
+        XCTAssertEqual(lossless.status, 200)
+        let names = try XCTUnwrap(lossless.json?["files"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") }, "\(names)")
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/process?format=gif", body: bytes).status, 400)
         let rejected = HTTPClient.request(port, "POST", "/v1/process", body: Array("nope".utf8))
         XCTAssertEqual(rejected.status, 422)
         XCTAssertNotNil(rejected.json?["report"])

@@ -76,6 +76,34 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(try ImageSource(bytes: artwork.body).displayedSize, PixelSize(width: 960, height: 150))
     }
 
+    func testRenderAutoNamesItsChoiceAndQualityIsForLossyFormats() throws {
+        let bytes = try Fixture.testImage("2184x270")
+        let auto = HTTPClient.request(port, "POST", "/v1/render?slot=390x61&scale=3&format=auto", body: bytes)
+        XCTAssertEqual(auto.status, 200)
+        let encoding = try XCTUnwrap(auto.headers["x-creative-encoding"])
+        XCTAssertTrue(encoding.contains("(auto"), encoding)
+        // The Content-Type is the format of the bytes.
+        let sniffed = auto.body.starts(with: [0x89, 0x50]) ? "image/png" : auto.body.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/webp"
+        XCTAssertEqual(auto.headers["content-type"], sniffed)
+        XCTAssertEqual(try ImageSource(bytes: auto.body).displayedSize, PixelSize(width: 1170, height: 183))
+        // The same choice as the library call the CLI makes.
+        var settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183), format: .auto)
+        settings.quality = nil
+        XCTAssertEqual(auto.body, try Renderer.render(try ImageSource(bytes: bytes), settings: settings).bytes)
+        let png = HTTPClient.request(port, "POST", "/v1/render?slot=390x61&scale=3", body: bytes)
+        XCTAssertLessThan(auto.body.count, png.body.count)
+        XCTAssertEqual(png.headers["x-creative-encoding"], "PNG, RGB, transparent key")
+
+        let low = HTTPClient.request(port, "POST", "/v1/render?slot=390x61&scale=3&format=webp&quality=20", body: bytes)
+        XCTAssertEqual(low.headers["x-creative-encoding"], "WebP quality 20")
+        let plain = HTTPClient.request(port, "POST", "/v1/render?slot=390x61&scale=3&format=webp", body: bytes)
+        XCTAssertLessThan(low.body.count, plain.body.count)
+        for query in ["format=png&quality=50", "format=auto&quality=50", "format=webp&quality=0", "format=webp&quality=x"] {
+            let refused = HTTPClient.request(port, "POST", "/v1/render?slot=390x61&\(query)", body: bytes)
+            XCTAssertEqual(refused.status, 400, query)
+        }
+    }
+
     func testRenderRejectsABrokenCreativeWith422AndTheReport() throws {
         var bytes = try Fixture.testImage("960x150")
         bytes.removeLast(200)
