@@ -69,10 +69,18 @@ struct AutoEncoder {
         return try apply(.lossless)
     }
 
+    /// A lossy recipe applied to a render without holding its pixels (`process`'s other renders).
+    static func apply(_ recipe: AutoRecipe, to image: VImage) throws(ImagingError) -> EncodedRender {
+        EncodedRender(bytes: try encode(recipe, image), format: recipe.format,
+                      detail: recipe.detail + decidedNote, ssim: nil, recipe: recipe)
+    }
+
+    private static let decidedNote = " (auto, as decided on the smallest render)"
+
     /// Writes the render the way `recipe` says, without measuring it (`process` writes every
     /// render of a job the way the search decided for its smallest one).
     func apply(_ recipe: AutoRecipe, decidedElsewhere: Bool = false) throws(ImagingError) -> EncodedRender {
-        let note = decidedElsewhere ? " (auto, as decided on the smallest render)" : " (auto: lossless)"
+        let note = decidedElsewhere ? Self.decidedNote : " (auto: lossless)"
         switch recipe {
         case .lossless:
             let png = try PNGWriter.write(pixels, analysis: analysis)
@@ -84,20 +92,26 @@ struct AutoEncoder {
         }
     }
 
-    /// The bytes of a lossy recipe.
+    /// The bytes of a recipe.
     private func encode(_ recipe: AutoRecipe) throws(ImagingError) -> [UInt8] {
+        if recipe == .lossless { return try PNGWriter.write(pixels, analysis: analysis).bytes }
+        return try Self.encode(recipe, reference)
+    }
+
+    /// The bytes of a lossy recipe, from `image` (8-bit sRGB).
+    private static func encode(_ recipe: AutoRecipe, _ image: VImage) throws(ImagingError) -> [UInt8] {
         switch recipe {
         case .lossless:
-            return try PNGWriter.write(pixels, analysis: analysis).bytes
+            return try Encoder.streamingPNG(image).bytes
         case .palette:
-            return try VipsOperation("pngsave_buffer").with("in", .image(reference)).with("strip", .bool(true))
-                .with("palette", .bool(true)).with("Q", .int(Self.paletteQuality)).with("dither", .double(0))
-                .with("compression", .int(9)).bytes()
+            return try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+                .with("palette", .bool(true)).with("Q", .int(paletteQuality)).with("dither", .double(0))
+                .with("compression", .int(Int(PNGWriter.zlibLevel))).bytes()
         case .lossy(let format, let quality):
-            return try Encoder.lossy(format == .jpeg ? try withoutAlpha() : reference, format, quality: quality,
-                                     webpEffort: Self.webpEffort)
+            return try Encoder.lossy(format == .jpeg ? try withoutAlpha(image) : image, format, quality: quality,
+                                     webpEffort: webpEffort)
         case .nearLossless(let level):
-            return try VipsOperation("webpsave_buffer").with("in", .image(reference)).with("strip", .bool(true))
+            return try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
                 .with("lossless", .bool(true)).with("near_lossless", .bool(true)).with("Q", .int(level)).bytes()
         }
     }
@@ -142,9 +156,9 @@ struct AutoEncoder {
     }
 
     /// JPEG has no alpha: an opaque render's alpha band (all 255) is dropped.
-    private func withoutAlpha() throws(ImagingError) -> VImage {
-        guard reference.hasAlpha else { return reference }
-        return try VipsOperation("extract_band").with("in", .image(reference)).with("band", .int(0))
+    private static func withoutAlpha(_ image: VImage) throws(ImagingError) -> VImage {
+        guard image.hasAlpha else { return image }
+        return try VipsOperation("extract_band").with("in", .image(image)).with("band", .int(0))
             .with("n", .int(3)).image()
     }
 }

@@ -42,6 +42,10 @@ public enum Encoder {
             return EncodedRender(bytes: try lossy(image, fixed, quality: chosen), format: fixed,
                                  detail: "\(fixed.displayName) quality \(chosen)", ssim: nil)
         }
+        // A decided lossy recipe needs no look at the pixels: the saver reads the render directly.
+        if format == .auto, let recipe, recipe != .lossless {
+            return try AutoEncoder.apply(recipe, to: image)
+        }
         let pixelBytes = image.width * image.height * image.bands
         // Renders are 8-bit RGB or RGBA; anything else, or too large to hold, streams.
         guard pixelBytes <= memoryBudget, image.isEightBit, image.bands == 3 || image.bands == 4 else {
