@@ -11,7 +11,8 @@ import CreativeCore
 ///   colours (resampled edges make the test artwork's render 1,123 colours);
 /// - lossy WebP, at the lowest quality of ``qualities`` that qualifies (binary search);
 /// - near-lossless WebP (libwebp's pixel preprocessing, then lossless), when no lossy WebP
-///   qualifies: grain and fine colour detail that WebP's 4:2:0 chroma cannot keep;
+///   qualifies (grain and fine colour detail that WebP's 4:2:0 chroma cannot keep), for a single
+///   render of at most ``nearLosslessMaxPixels``;
 /// - JPEG, for renders with no transparency only (JPEG has none), at the lowest qualifying quality.
 /// When nothing lossy qualifies, the lossless PNG is the answer.
 struct AutoEncoder {
@@ -23,6 +24,11 @@ struct AutoEncoder {
     static let qualities = [50, 60, 70, 80, 88, 94, 97]
     /// Near-lossless preprocessing levels tried (libvips `Q` with `near_lossless`: lower is smaller).
     static let nearLosslessLevels = [40, 60, 80]
+    /// Near-lossless WebP is tried only up to this many pixels: libwebp's lossless encoder is
+    /// slow and large (a 2360x180 render: 0.58 s and 44 MB more peak memory at the default
+    /// effort, growing with the pixel count), and only for a single render (`render`, the
+    /// service), not for each of `process`'s.
+    static let nearLosslessMaxPixels = 1_000_000
     /// libwebp's effort for lossy WebP. WebP is most of `process`'s time; on 2360x180 renders
     /// effort 2 took 19 and 36 ms where the default 4 took 30 and 55 ms (flat art at quality 50,
     /// the bench photo at 97), for 8.6% and 3.4% more bytes.
@@ -36,7 +42,11 @@ struct AutoEncoder {
     let content: PixelRect?
     let reference: VImage
 
-    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?) throws(ImagingError) {
+    /// Whether near-lossless WebP is a candidate (see ``nearLosslessMaxPixels``).
+    let triesNearLossless: Bool
+
+    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?, forOneOfMany: Bool = false) throws(ImagingError) {
+        triesNearLossless = !forOneOfMany && pixels.width * pixels.height <= Self.nearLosslessMaxPixels
         self.pixels = pixels
         self.analysis = analysis
         self.content = content
@@ -57,7 +67,7 @@ struct AutoEncoder {
         if flat && analysis.colours > 256 { offer(try qualified(.palette, under: best?.bytes.count, similarity)) }
         let webp = try search(.webp, under: best?.bytes.count, similarity)
         offer(webp)
-        if webp == nil {
+        if webp == nil, triesNearLossless {
             for level in Self.nearLosslessLevels {
                 guard let candidate = try qualified(.nearLossless(level), under: best?.bytes.count, similarity) else { continue }
                 offer(candidate)

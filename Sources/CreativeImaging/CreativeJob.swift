@@ -135,7 +135,8 @@ public enum CreativeJob {
         }
         settings.area = placement.contentRect
         return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
-                                  content: placement.contentRect, memoryBudget: limits.memoryBudget, recipe: recipe)
+                                  content: placement.contentRect, memoryBudget: limits.memoryBudget, recipe: recipe,
+                                  forOneOfMany: true)
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.

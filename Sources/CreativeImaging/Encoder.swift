@@ -34,9 +34,11 @@ public enum Encoder {
     ///     libvips' streaming PNG saver (lossless) instead of being held in memory.
     ///   - recipe: for `auto`, write the render this way instead of searching (what the search
     ///     decided for another render of the same creative).
+    ///   - forOneOfMany: `auto` decides for many renders (`process`): near-lossless WebP, slow
+    ///     and memory-hungry, is left out.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
-                              memoryBudget: Int = JobLimits.defaultMemoryBudget,
-                              recipe: AutoRecipe? = nil) throws(ImagingError) -> EncodedRender {
+                              memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
+                              forOneOfMany: Bool = false) throws(ImagingError) -> EncodedRender {
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
             return EncodedRender(bytes: try lossy(image, fixed, quality: chosen), format: fixed,
@@ -54,7 +56,7 @@ public enum Encoder {
         let pixels = try PixelBuffer(image)
         let analysis = pixels.analysis()
         if format == .auto {
-            let auto = try AutoEncoder(pixels: pixels, analysis: analysis, content: content)
+            let auto = try AutoEncoder(pixels: pixels, analysis: analysis, content: content, forOneOfMany: forOneOfMany)
             if let recipe { return try auto.apply(recipe, decidedElsewhere: true) }
             return try auto.smallest()
         }
