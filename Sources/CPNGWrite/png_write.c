@@ -41,11 +41,16 @@ static int table_find_or_add(colour_table *table, uint32_t key) {
     return table->count++;
 }
 
+/* Colours unlikely in art, checked during the analysis so that a transparent key is usually
+ * found without a second pass over the pixels. */
+static const uint32_t spare_candidates[4] = {0x010203, 0xFE01FD, 0x03FE02, 0x7F017E};
+
 void cpngw_analyse(const unsigned char *pixels, int width, int height, int bands,
                    cpngw_analysis *analysis) {
     colour_table table;
     table_init(&table);
     int overflow = 0, opaque = 1, binary = 1;
+    int spare_used[4] = {0, 0, 0, 0};
     size_t repeats = 0;
     for (int y = 0; y < height; y++) {
         const unsigned char *row = pixels + (size_t)y * width * bands;
@@ -64,8 +69,14 @@ void cpngw_analyse(const unsigned char *pixels, int width, int height, int bands
                 if (alpha != 0) binary = 0;
             }
             if (!overflow && table_find_or_add(&table, key) < 0) overflow = 1;
+            if (alpha != 0) {
+                uint32_t rgb = key >> 8;
+                for (int i = 0; i < 4; i++) spare_used[i] |= rgb == spare_candidates[i];
+            }
         }
     }
+    analysis->spare_key = -1;
+    for (int i = 3; i >= 0; i--) if (!spare_used[i]) analysis->spare_key = spare_candidates[i];
     analysis->colours = overflow ? 257 : table.count;
     analysis->opaque = opaque;
     analysis->binary_alpha = binary;
@@ -194,7 +205,9 @@ int cpngw_encode(const unsigned char *pixels, int width, int height, int bands,
         colour_type = PNG_COLOR_TYPE_RGB;
         channels = 3;
     } else {
-        if (analysis->binary_alpha) key = unused_key(pixels, width, height, bands);
+        if (analysis->binary_alpha) {
+            key = analysis->spare_key >= 0 ? analysis->spare_key : unused_key(pixels, width, height, bands);
+        }
         colour_type = key >= 0 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA;
         channels = key >= 0 ? 3 : 4;
     }

@@ -49,6 +49,20 @@ final class EncoderTests: XCTestCase {
         XCTAssertLessThan(encoded.bytes.count, plain.count)
     }
 
+    func testTheTransparentKeyIsAColourTheArtDoesNotUse() throws {
+        // The colours the writer tries first as the key are all in the art: it must find another.
+        let render = try photoRender().materialized()
+        for (index, rgb) in [[1.0, 2, 3], [254, 1, 253], [3, 254, 2], [127, 1, 126]].enumerated() {
+            try VipsOperation("draw_rect").with("image", .image(render)).with("ink", .doubles(rgb + [255]))
+                .with("left", .int(60 + index * 10)).with("top", .int(40)).with("width", .int(4)).with("height", .int(4))
+                .with("fill", .bool(true)).execute()
+        }
+        let encoded = try Encoder.encode(render, format: .png)
+        XCTAssertEqual(colourType(encoded.bytes).type, 2)
+        XCTAssertTrue(hasChunk("tRNS", encoded.bytes))
+        XCTAssertEqual(shown(try PixelReader(encoded: encoded.bytes)), shown(try PixelReader(render)), "lossless")
+    }
+
     func testFewColoursAreAnExactPaletteOfTheSmallestDepth() throws {
         // Red and blue halves, letterboxed: three colours with the transparent bar.
         let split = try Fixtures.split(200, 100, left: [255, 0, 0], right: [0, 0, 255])

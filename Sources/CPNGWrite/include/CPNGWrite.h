@@ -10,6 +10,7 @@ typedef struct {
     int opaque;         /* 1 when every alpha is 255 (or there is no alpha band) */
     int binary_alpha;   /* 1 when every alpha is 0 or 255 */
     double repeats;     /* share of pixels equal to their left neighbour (0...1) */
+    long spare_key;     /* an RGB colour no visible pixel has, among a few checked, or -1 */
 } cpngw_analysis;
 
 /* Reads the pixels once: `bands` is 3 or 4, rows are `width * bands` bytes, packed. */
