@@ -198,6 +198,6 @@ final class CompanionProductCommandTests: XCTestCase {
         let preview = try XCTUnwrap(manifest["preview"] as? [String: Any])
         let listing = renders.map { "\($0["file"] as? String ?? "") \($0["sha256"] as? String ?? "")\n" }.joined()
             + "preview.png \(preview["sha256"] as? String ?? "")\n"
-        XCTAssertEqual(Checksum.sha256(Array(listing.utf8)), "d7000fea0c6c0e19e4fb98aee8beeab23dfa9b9e5335d0d3656b0ef136ec8c31")
+        XCTAssertEqual(Checksum.sha256(Array(listing.utf8)), "9cb679024de58fe4240b8f8c29c701e26a63a1a4c1d9b86b6f27be0f226412c6")
     }
 }
