@@ -53,8 +53,6 @@ struct WrittenPNG {
     let bytes: [UInt8]
     /// `palette of N colours`, `RGB, transparent key`, `RGB` or `RGBA`.
     let layout: String
-    /// True for a palette PNG.
-    let isPalette: Bool
 }
 
 /// Lossless PNG through libpng (`CPNGWrite`), in the smallest colour type that holds the render
@@ -75,9 +73,8 @@ enum PNGWriter {
     static let zlibLevel: Int32 = 4
 
     /// The options for these pixels: filters for photographic content, none for flat art.
-    static func choice(for analysis: cpngw_analysis, allowPalette: Bool = true) -> cpngw_options {
-        cpngw_options(zlib_level: zlibLevel, filter: analysis.repeats >= unfilteredRepeatShare ? 0 : 1,
-                      allow_palette: allowPalette ? 1 : 0)
+    static func choice(for analysis: cpngw_analysis) -> cpngw_options {
+        cpngw_options(zlib_level: zlibLevel, filter: analysis.repeats >= unfilteredRepeatShare ? 0 : 1, allow_palette: 1)
     }
 
     /// Writes `pixels` losslessly.
@@ -93,8 +90,7 @@ enum PNGWriter {
         guard ok == 1, let output else {
             throw .operationFailed("writing the PNG failed: " + message(of: &written))
         }
-        return WrittenPNG(bytes: Array(UnsafeBufferPointer(start: output, count: size)),
-                          layout: layout(of: written), isPalette: written.colour_type == 3)
+        return WrittenPNG(bytes: Array(UnsafeBufferPointer(start: output, count: size)), layout: layout(of: written))
     }
 
     private static func layout(of written: cpngw_written) -> String {
