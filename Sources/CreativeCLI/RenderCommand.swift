@@ -76,9 +76,7 @@ enum RenderCommand: Subcommand {
     /// `--quality Q`: only for JPEG and WebP.
     private static func quality(_ arguments: ParsedArguments, format: FormatChoice) throws(CLIError) -> Int? {
         guard let quality = try arguments.int("--quality", in: 1...100) else { return nil }
-        guard format.takesQuality else {
-            throw .usage("--quality is for --format jpeg or webp (\(format.rawValue) \(format == .auto ? "picks its own quality" : "is lossless"))")
-        }
+        if let refusal = format.qualityRefusal { throw .usage("--quality is for --format jpeg or webp (\(refusal))") }
         return quality
     }
 

@@ -48,6 +48,14 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
     /// The HTTP media type.
     public var mediaType: String { "image/\(rawValue)" }
+    /// The format's name for people: `PNG`, `JPEG`, `WebP`.
+    public var displayName: String {
+        switch self {
+        case .png: "PNG"
+        case .jpeg: "JPEG"
+        case .webp: "WebP"
+        }
+    }
 }
 
 /// The format a caller asks for: one of the ``OutputFormat``s, or `auto`, the smallest file of
@@ -60,7 +68,16 @@ public enum FormatChoice: String, Sendable, CaseIterable {
     /// Whether the format can keep transparent bars (`auto` then picks among PNG and WebP).
     public var supportsAlpha: Bool { self != .jpeg }
     /// Whether `--quality` applies: the lossy formats.
-    public var takesQuality: Bool { self == .jpeg || self == .webp }
+    public var takesQuality: Bool { qualityRefusal == nil }
+    /// Why a quality does not apply to this format (`png is lossless`), nil when it does: the
+    /// CLI and the service refuse `quality` with it, each naming its own flag.
+    public var qualityRefusal: String? {
+        switch self {
+        case .jpeg, .webp: nil
+        case .png: "png is lossless"
+        case .auto: "auto picks its own quality"
+        }
+    }
 
     /// The background used when the caller gives none: transparent where possible, else white.
     public var defaultBackground: Background { supportsAlpha ? .transparent : .white }

@@ -63,7 +63,7 @@ struct AutoEncoder {
             if best == nil || candidate.bytes.count < best?.bytes.count ?? .max { best = candidate }
         }
         let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
-        if flat || analysis.colours <= 256 { offer(try apply(.lossless)) }
+        if flat || analysis.colours <= 256 { offer(try lossless()) }
         if flat && analysis.colours > 256 { offer(try qualified(.palette, under: best?.bytes.count, similarity)) }
         let webp = try search(.webp, under: best?.bytes.count, similarity)
         offer(webp)
@@ -76,7 +76,7 @@ struct AutoEncoder {
         }
         if analysis.opaque == 1 { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
         if let best { return best }
-        return try apply(.lossless)
+        return try lossless()
     }
 
     /// A lossy recipe applied to a render without holding its pixels (`process`'s other renders).
@@ -85,27 +85,14 @@ struct AutoEncoder {
                       detail: recipe.detail + decidedNote, ssim: nil, recipe: recipe)
     }
 
-    private static let decidedNote = " (auto, as decided on the smallest render)"
+    /// What the detail of a render written by another render's decision ends with.
+    static let decidedNote = " (auto, as decided on the smallest render)"
 
-    /// Writes the render the way `recipe` says, without measuring it (`process` writes every
-    /// render of a job the way the search decided for its smallest one).
-    func apply(_ recipe: AutoRecipe, decidedElsewhere: Bool = false) throws(ImagingError) -> EncodedRender {
-        let note = decidedElsewhere ? Self.decidedNote : " (auto: lossless)"
-        switch recipe {
-        case .lossless:
-            let png = try PNGWriter.write(pixels, analysis: analysis)
-            return EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout)" + note, ssim: nil,
-                                 recipe: recipe)
-        default:
-            return EncodedRender(bytes: try encode(recipe), format: recipe.format,
-                                 detail: recipe.detail + (decidedElsewhere ? note : ""), ssim: nil, recipe: recipe)
-        }
-    }
-
-    /// The bytes of a recipe.
-    private func encode(_ recipe: AutoRecipe) throws(ImagingError) -> [UInt8] {
-        if recipe == .lossless { return try PNGWriter.write(pixels, analysis: analysis).bytes }
-        return try Self.encode(recipe, reference)
+    /// The lossless PNG, as the answer of the search.
+    private func lossless() throws(ImagingError) -> EncodedRender {
+        let png = try PNGWriter.write(pixels, analysis: analysis)
+        return EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout) (auto: lossless)", ssim: nil,
+                             recipe: .lossless)
     }
 
     /// The bytes of a lossy recipe, from `image` (8-bit sRGB).
@@ -129,7 +116,7 @@ struct AutoEncoder {
     /// The recipe's encoding when it keeps the target and is smaller than `limit`; else nil.
     private func qualified(_ recipe: AutoRecipe, under limit: Int?,
                            _ similarity: Similarity.Reference) throws(ImagingError) -> EncodedRender? {
-        try measured(recipe, bytes: try encode(recipe), under: limit, similarity)
+        try measured(recipe, bytes: try Self.encode(recipe, reference), under: limit, similarity)
     }
 
     private func measured(_ recipe: AutoRecipe, bytes: [UInt8], under limit: Int?,
@@ -152,7 +139,7 @@ struct AutoEncoder {
         while low <= high {
             let middle = (low + high) / 2
             let recipe = AutoRecipe.lossy(format, Self.qualities[middle])
-            let bytes = try encode(recipe)
+            let bytes = try Self.encode(recipe, reference)
             if let limit = found?.bytes.count ?? limit, bytes.count >= limit {
                 high = middle - 1
             } else if let candidate = try measured(recipe, bytes: bytes, under: nil, similarity) {

@@ -67,7 +67,6 @@ public enum CreativeJob {
         // is then written the same way without measuring. The search runs alone: beside the preview
         // sheet it took the peak RSS of `process` from 86-93 MB to 95-118 MB for no gain in time.
         let smallest = format == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
-        let sheetKey = Placement(source: source.displayedSize, canvas: source.displayedSize)
         var byPlacement: [Placement: EncodedRender] = [:]
         if let smallest {
             try deadline?.check()
@@ -78,11 +77,10 @@ public enum CreativeJob {
         // placements once. Groups and the preview sheet run in parallel.
         let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
             .filter { !$0.1.isEmpty }
-        let outcomes = ParallelWork.run(count: remaining.count + 1) { index throws(ImagingError) -> [Placement: EncodedRender] in
+        let outcomes = ParallelWork.run(count: remaining.count + 1) { index throws(ImagingError) -> JobPiece in
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
-                let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product)
-                return [sheetKey: EncodedRender(bytes: sheet, format: .png, detail: "PNG", ssim: nil)]
+                return .sheet(try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product))
             }
             try deadline?.check()
             let (content, placements) = remaining[index - 1]
@@ -91,13 +89,14 @@ public enum CreativeJob {
             for placement in placements {
                 encoded[placement] = try render(scaled, at: placement, format: format, recipe: recipe, limits: limits.job)
             }
-            return encoded
+            return .renders(encoded)
         }
-        // The sheet is kept apart: its key can equal a render's (a creative shown at its own size).
         var sheet: [UInt8] = []
-        for (index, outcome) in outcomes.enumerated() {
-            let files = try outcome.get()
-            if index == 0 { sheet = files[sheetKey]?.bytes ?? [] } else { byPlacement.merge(files) { a, _ in a } }
+        for outcome in outcomes {
+            switch try outcome.get() {
+            case .sheet(let bytes): sheet = bytes
+            case .renders(let encoded): byPlacement.merge(encoded) { a, _ in a }
+            }
         }
         var checksums: [Placement: String] = [:]
         var renders: [(SlotAssignment, JobFile)] = []
@@ -130,6 +129,12 @@ public enum CreativeJob {
         return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
                                   content: placement.contentRect, memoryBudget: limits.memoryBudget, recipe: recipe,
                                   forOneOfMany: true)
+    }
+
+    /// What one parallel piece of a job made: the preview sheet, or a group's renders.
+    private enum JobPiece: Sendable {
+        case sheet([UInt8])
+        case renders([Placement: EncodedRender])
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.

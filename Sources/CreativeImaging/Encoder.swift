@@ -55,13 +55,16 @@ public enum Encoder {
         }
         let pixels = try PixelBuffer(image)
         let analysis = pixels.analysis()
-        if format == .auto {
-            let auto = try AutoEncoder(pixels: pixels, analysis: analysis, content: content, forOneOfMany: forOneOfMany)
-            if let recipe { return try auto.apply(recipe, decidedElsewhere: true) }
-            return try auto.smallest()
+        if format == .auto, recipe == nil {
+            return try AutoEncoder(pixels: pixels, analysis: analysis, content: content, forOneOfMany: forOneOfMany)
+                .smallest()
         }
+        // `png`, or `auto` decided lossless for another render of the creative.
         let png = try PNGWriter.write(pixels, analysis: analysis)
-        return EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout)", ssim: nil)
+        let decided = format == .auto ? AutoRecipe.lossless : nil
+        return EncodedRender(bytes: png.bytes, format: .png,
+                             detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote), ssim: nil,
+                             recipe: decided)
     }
 
     /// JPEG or WebP at `quality`; `webpEffort` is libwebp's effort (0-6, libvips' default 4).
@@ -84,16 +87,5 @@ public enum Encoder {
         let bytes = try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
             .with("compression", .int(Int(PNGWriter.zlibLevel))).with("filter", .flags("all")).bytes()
         return EncodedRender(bytes: bytes, format: .png, detail: "PNG, \(image.hasAlpha ? "RGBA" : "RGB") (streamed)", ssim: nil)
-    }
-}
-
-extension OutputFormat {
-    /// The format's name for people: `PNG`, `JPEG`, `WebP`.
-    public var displayName: String {
-        switch self {
-        case .png: "PNG"
-        case .jpeg: "JPEG"
-        case .webp: "WebP"
-        }
     }
 }

@@ -36,9 +36,8 @@ enum ImageHandlers {
     static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
         var settings = try placedSettings(query)
         settings.quality = try query.int("quality", in: 1...100)
-        if settings.quality != nil, !settings.format.takesQuality {
-            throw .badRequest("quality is for format=jpeg or webp (\(settings.format.rawValue) "
-                + (settings.format == .auto ? "picks its own quality)" : "is lossless)"))
+        if settings.quality != nil, let refusal = settings.format.qualityRefusal {
+            throw .badRequest("quality is for format=jpeg or webp (\(refusal))")
         }
         return settings
     }
