@@ -21,6 +21,8 @@ enum RenderCommand: Subcommand {
                     SSIM >= 0.98 against the lossless render; the output line names the choice
       --quality Q   JPEG or WebP quality, 1 to 100 (default 85)
       --no-enlarge  never scale the artwork above its own size
+      --cost        print what the job would be charged (JSON: peak memory, decode and output
+                    parts, sample bytes decoded, the limits) and render nothing
       --output      file to write (default NAME-WxH@Sx.EXT here); '-' for standard output.
                     With auto, a .png, .jpg, .jpeg or .webp ending becomes the chosen format's.
                     A regular file (also through a link) is replaced atomically; a FIFO, a
@@ -36,7 +38,7 @@ enum RenderCommand: Subcommand {
     static let options = Set<String>(["--slot", "--scale", "--background", "--format", "--quality", "--output",
                                       "--max-pixels", "--max-bytes", "--product", "--device", "--orientation"])
         .union(JobLimitOptions.names)
-    static let flags: Set<String> = ["--no-enlarge"]
+    static let flags: Set<String> = ["--no-enlarge", "--cost"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let product = try Inputs.product(arguments)
@@ -67,6 +69,11 @@ enum RenderCommand: Subcommand {
         let (source, stem) = try pickSource(arguments.positionals, request: slot.pixels,
                                             mode: SelectionMode.modes(for: product)[0],
                                             product: product, maxBytes: maxBytes, maxPixels: maxPixels)
+        if arguments.flag("--cost") {
+            try Streams.outLine(JobCost.render(source, settings: settings, memoryBudget: limits.memoryBudget)
+                .json(limits: limits).serialized())
+            return ExitCode.success
+        }
         let slotText = "slot \(points) pt @\(TextFormat.scale(scale))x"
         try renderAndWrite(source, stem: stem, settings: settings, limits: limits, output: arguments.value("--output"),
                            defaultStem: "\(stem)-\(points)@\(TextFormat.scale(scale))x", describing: slotText)

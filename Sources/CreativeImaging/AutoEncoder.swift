@@ -29,6 +29,12 @@ struct AutoEncoder {
     /// effort, growing with the pixel count), and only for a single render (`render`, the
     /// service), not for each of `process`'s.
     static let nearLosslessMaxPixels = 1_000_000
+    /// The search runs on at most this many pixels (``AutoPlan``): on a larger canvas it runs on
+    /// a smaller render of the same placement, and the canvas is written with what it found.
+    /// The search holds up to about 160 bytes a pixel (``JobCost/autoSearchBytes(pixels:)``): a
+    /// 4096x4096 `auto` render searched whole held 455 MB and took 3.9 s of CPU. 250,000 is
+    /// 1170x213, a 390x61 slot at 3x and more.
+    public static let searchMaxPixels = 250_000
     /// libwebp's effort for lossy WebP. WebP is most of `process`'s time; on 2360x180 renders
     /// effort 2 took 19 and 36 ms where the default 4 took 30 and 55 ms (flat art at quality 50,
     /// the bench photo at 97), for 8.6% and 3.4% more bytes.
@@ -42,11 +48,12 @@ struct AutoEncoder {
     let content: PixelRect?
     let reference: VImage
 
-    /// Whether near-lossless WebP is a candidate (see ``nearLosslessMaxPixels``).
-    let triesNearLossless: Bool
+    /// The encoders the search may choose among (``AutoPlan/kinds``): what fits the budget.
+    let kinds: Set<JobCost.EncoderKind>
 
-    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?, forOneOfMany: Bool = false) throws(ImagingError) {
-        triesNearLossless = !forOneOfMany && pixels.width * pixels.height <= Self.nearLosslessMaxPixels
+    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?,
+         kinds: Set<JobCost.EncoderKind>) throws(ImagingError) {
+        self.kinds = kinds
         self.pixels = pixels
         self.analysis = analysis
         self.content = content
@@ -63,18 +70,20 @@ struct AutoEncoder {
             if best == nil || candidate.bytes.count < best?.bytes.count ?? .max { best = candidate }
         }
         let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
-        if flat || analysis.colours <= 256 { offer(try lossless()) }
-        if flat && analysis.colours > 256 { offer(try qualified(.palette, under: best?.bytes.count, similarity)) }
-        let webp = try search(.webp, under: best?.bytes.count, similarity)
+        if flat || analysis.colours <= 256, kinds.contains(.png) { offer(try lossless()) }
+        if flat && analysis.colours > 256, kinds.contains(.palette) {
+            offer(try qualified(.palette, under: best?.bytes.count, similarity))
+        }
+        let webp = kinds.contains(.webp) ? try search(.webp, under: best?.bytes.count, similarity) : nil
         offer(webp)
-        if webp == nil, triesNearLossless {
+        if webp == nil, kinds.contains(.webpLossless) {
             for level in Self.nearLosslessLevels {
                 guard let candidate = try qualified(.nearLossless(level), under: best?.bytes.count, similarity) else { continue }
                 offer(candidate)
                 break
             }
         }
-        if analysis.opaque == 1 { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
+        if analysis.opaque == 1, kinds.contains(.jpeg) { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
         if let best { return best }
         return try lossless()
     }

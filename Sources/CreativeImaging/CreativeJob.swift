@@ -33,19 +33,26 @@ public struct JobResult: Sendable {
 public enum CreativeJob {
     /// Runs the job on bytes held in memory, for the product of `limits` (its sizes are accepted,
     /// its slots rendered). Rejected creatives give a result with no files.
-    /// `limits.job` bounds the whole job: its memory budget is charged with the full-size decode,
-    /// and its deadline (from the start) stops the decode and is checked before each render.
+    /// `limits.job` bounds the whole job: its memory budget is charged with ``JobCost/process(_:product:format:)``
+    /// before the decode, and its deadline (from the start) stops the decode and the renders.
     /// - Throws: ``ImagingError`` only when a valid creative fails to render, or runs out of
     ///   budget or time (``ImagingError/overMemoryBudget(needed:budget:)``, ``ImagingError/timeout(seconds:)``).
     /// `format` is how every render is written (`auto` by default: the smallest encoding that
     /// keeps the quality target, named in the manifest).
     public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto) throws(ImagingError) -> JobResult {
+        var limits = limits
+        limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
         let (report, opened) = Validator.inspect(bytes, fileName: fileName, limits: limits)
         guard report.valid, let source = opened else { return rejected(report) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
-        try limits.job.charge(source.decodeMemory())
+        let cost = JobCost.process(source, product: limits.product, format: format)
+        try limits.job.charge(cost)
+        // What the budget leaves the renders once the decode is held.
+        var renderLimits = limits.job
+        renderLimits.memoryBudget = max(0, renderLimits.memoryBudget - cost.decode)
+        let job = renderLimits
         let decoded = try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
             let whole = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true)
             return try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in try whole.materialized() }
@@ -68,11 +75,16 @@ public enum CreativeJob {
         // sheet it took the peak RSS of `process` from 86-93 MB to 95-118 MB for no gain in time.
         let smallest = format == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
         var byPlacement: [Placement: EncodedRender] = [:]
+        var decided: AutoRecipe?
         if let smallest {
             try deadline?.check()
-            byPlacement[smallest] = try render(decoded, at: smallest, format: format, recipe: nil, limits: limits.job)
+            let decision = try render(decoded, at: smallest, format: format, recipe: nil, limits: job)
+            decided = decision.recipe
+            // A smallest render over the search's size was searched on a smaller one: written again.
+            byPlacement[smallest] = decision.searchedWhole ? decision.render
+                : try render(decoded, at: smallest, format: format, recipe: decided, limits: job).render
         }
-        let recipe = byPlacement.values.first?.recipe
+        let recipe = decided
         // Work is grouped by content size: each group scales once and encodes each of its
         // placements once. Groups and the preview sheet run in parallel.
         let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
@@ -87,7 +99,7 @@ public enum CreativeJob {
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
             var encoded: [Placement: EncodedRender] = [:]
             for placement in placements {
-                encoded[placement] = try render(scaled, at: placement, format: format, recipe: recipe, limits: limits.job)
+                encoded[placement] = try render(scaled, at: placement, format: format, recipe: recipe, limits: job).render
             }
             return .renders(encoded)
         }
@@ -119,16 +131,25 @@ public enum CreativeJob {
 
     /// One render of `image` (the decoded creative, or already scaled to the placement's content)
     /// at `placement`: PNG with transparent bars, or `format`'s own, with the content where the
-    /// placement puts it (centred in the canvas, or in a safe area).
+    /// placement puts it (centred in the canvas, or in a safe area). `auto` without a recipe on a
+    /// canvas over ``AutoEncoder/searchMaxPixels`` searches a smaller render of the placement
+    /// instead, and gives back that render (`searchedWhole` false) with its recipe.
     private static func render(_ image: VImage, at placement: Placement, format: FormatChoice, recipe: AutoRecipe?,
-                               limits: JobLimits) throws(ImagingError) -> EncodedRender {
+                               limits: JobLimits) throws(ImagingError) -> (render: EncodedRender, searchedWhole: Bool,
+                                                                           recipe: AutoRecipe?) {
         guard var settings = try? RenderSettings(canvas: placement.canvas, format: format) else {
             throw .operationFailed("no render settings for \(placement.canvas)")
         }
         settings.area = placement.contentRect
-        return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
-                                  content: placement.contentRect, memoryBudget: limits.memoryBudget, recipe: recipe,
-                                  forOneOfMany: true)
+        if format == .auto, recipe == nil, let sample = settings.searchSample() {
+            let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
+                                              content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true)
+            return (searched, false, searched.recipe)
+        }
+        let encoded = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
+                                         content: placement.contentRect, memoryBudget: limits.memoryBudget,
+                                         recipe: recipe, forOneOfMany: true)
+        return (encoded, true, encoded.recipe)
     }
 
     /// What one parallel piece of a job made: the preview sheet, or a group's renders.
@@ -163,5 +184,26 @@ public enum CreativeJob {
             ("preview", preview.map { .object([("file", .string($0.name)), ("bytes", .int($0.bytes.count)),
                                                ("sha256", .string($0.sha256))]) } ?? .null),
         ])
+    }
+}
+
+extension JobCost {
+    /// Bytes `process` holds besides its decode: the preview sheet (drawn in memory, then
+    /// written) beside renders on the other worker (``ParallelWork/width``), or renders on both.
+    /// `process` renders only a valid creative, so only catalog sizes into the product's device
+    /// slots: the figure per product is the measured peak over the catalog's sizes and the
+    /// formats (`docs/cost-model.md`), with a quarter more as margin.
+    public static func processOutput(product: Product) -> Int {
+        switch product.slotRule {
+        case .fullScreenSafeArea: 96 << 20
+        default: 48 << 20
+        }
+    }
+
+    /// The cost of `process` on `source`: decoded whole, then rendered into every slot and the sheet.
+    public static func process(_ source: ImageSource, product: Product, format: FormatChoice) -> JobCost {
+        var cost = decode(source, content: nil)
+        cost.output = processOutput(product: product)
+        return cost
     }
 }

@@ -32,6 +32,7 @@ public final class ImageSource: @unchecked Sendable {
     /// Sniffs, reads the header, and enforces the pixel cap.
     /// - Throws: ``ImagingError/emptyFile``, ``ImagingError/notAnImage``,
     ///   ``ImagingError/unsupportedFormat(_:)``, ``ImagingError/tooManyPixels(width:height:cap:)``,
+    ///   ``ImagingError/extremeShape(_:_:)`` (a side or an aspect ratio never decoded),
     ///   or ``ImagingError/corruptImage(_:)`` when the header cannot be read.
     ///   The pixel cap is checked on the header bytes themselves before libvips reads them.
     public init(bytes: [UInt8], maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) {
@@ -42,8 +43,11 @@ public final class ImageSource: @unchecked Sendable {
         case .unsupported(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .notAnImage
         }
-        if let claimed = HeaderProbe.dimensions(bytes, format: format), claimed.exceeds(pixelCap: maxPixels) {
-            throw .tooManyPixels(width: claimed.width, height: claimed.height, cap: maxPixels)
+        if let claimed = HeaderProbe.dimensions(bytes, format: format) {
+            if claimed.exceeds(pixelCap: maxPixels) {
+                throw .tooManyPixels(width: claimed.width, height: claimed.height, cap: maxPixels)
+            }
+            if let issue = DecodeShapeIssue.check(claimed) { throw .extremeShape(claimed, issue) }
         }
         // libpng 1.6.39, as libvips runs it (over-long chunks are only warnings), allocates an
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
@@ -62,6 +66,7 @@ public final class ImageSource: @unchecked Sendable {
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }
+        if let issue = DecodeShapeIssue.check(header.size) { throw .extremeShape(header.size, issue) }
         self.bytes = bytes
         self.format = format
         self.header = header

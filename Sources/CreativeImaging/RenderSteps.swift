@@ -10,8 +10,10 @@ import CreativeCore
 enum ScaleStep {
     /// - Parameter checked: true when the caller already read the container to its end
     ///   (the validator does), so ``ImageSource/structuralDamage()`` is not run twice.
+    /// - Parameter scope: where the streamed source is watched, so that the deadline stops its
+    ///   decode (``DeadlineWatchdog``); nil without a deadline.
     static func thumbnail(_ source: ImageSource, to content: PixelSize,
-                          checked: Bool = false) throws(ImagingError) -> VImage {
+                          checked: Bool = false, scope: WatchScope? = nil) throws(ImagingError) -> VImage {
         if !checked, let damage = try source.structuralDamage() { throw .corruptImage(damage) }
         let rotate = source.orientation != 1
         let convertProfile = source.header.hasICCProfile || source.header.interpretation == VIPS_INTERPRETATION_CMYK
@@ -21,6 +23,7 @@ enum ScaleStep {
             // Rotating reads the image out of order, so an oriented image is decoded whole first;
             // every other one streams from a one-pass load: never held whole in memory.
             let decoded = rotate ? try source.header.materialized() : try source.streamingImage()
+            scope?.watch(decoded)
             return try thumbnail(decoded, to: content, rotate: rotate, convertProfile: convertProfile)
         }
         var operation = VipsOperation("thumbnail_buffer")
@@ -35,7 +38,9 @@ enum ScaleStep {
         if source.header.hasICCProfile {
             operation = operation.with("export_profile", .string("srgb"))
         }
-        return try operation.image()
+        let scaled = try operation.image()
+        scope?.watch(scaled)
+        return scaled
     }
 
     /// Scales an image already in memory; `rotate` applies its EXIF orientation first.

@@ -70,6 +70,9 @@ public enum Validator {
     /// strictly whatever its size, and no catalog size is required.
     private static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits, totalBytes: Int?,
                                 anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
+        // One deadline for the whole job: a bundle's images count from the bundle's start.
+        var limits = limits
+        limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
         var report = ValidationReport(file: fileName, product: limits.product)
         let size = totalBytes ?? bytes.count
@@ -110,6 +113,12 @@ public enum Validator {
             report.dimensions = shown
             report.add(.tooManyPixels, "the header claims \(claimed) pixels, over the cap of \(limits.maxPixels); "
                        + "nothing was decoded")
+            addDimensions(shown, to: &report)
+            return (report, nil)
+        }
+        if let claimed, let shown, let issue = DecodeShapeIssue.check(claimed) {
+            report.dimensions = shown
+            report.add(issue.code, issue.message(for: claimed))
             addDimensions(shown, to: &report)
             return (report, nil)
         }

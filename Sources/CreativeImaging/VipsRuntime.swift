@@ -11,6 +11,7 @@ import Glibc
 /// - libvips' GLib warnings are silenced (`VIPS_WARNING`); damage surfaces as errors instead.
 /// - Untrusted operations are blocked, and of the loaders only PNG, JPEG, GIF and WebP are allowed.
 /// - The operation cache is off: every call is for a different input.
+/// - Two worker threads per pipeline (``threadsPerJob``), on any machine.
 public enum VipsRuntime {
     private static let startResult: String? = {
         setenv("VIPSHOME", executableDirectory(), 1)
@@ -26,8 +27,14 @@ public enum VipsRuntime {
             vips_operation_block_set(allowed, 0)
         }
         vips_cache_set_max(0)
+        // A fixed number of threads per job, whatever the machine: what a job holds (JobCost's
+        // resampling window) grows with it, and the service runs jobs side by side anyway.
+        vips_concurrency_set(Int32(threadsPerJob))
         return nil
     }()
+
+    /// libvips' worker threads per pipeline (`vips_concurrency_set`): 2.
+    static let threadsPerJob = 2
 
     /// Starts libvips if it is not started yet.
     /// - Throws: ``ImagingError/operationFailed(_:)`` when libvips cannot start.
