@@ -33,7 +33,7 @@ public struct JobResult: Sendable {
 public enum CreativeJob {
     /// Runs the job on bytes held in memory, for the product of `limits` (its sizes are accepted,
     /// its slots rendered). Rejected creatives give a result with no files.
-    /// `limits.job` bounds the whole job: its memory budget is charged with ``JobCost/process(_:product:format:)``
+    /// `limits.job` bounds the whole job: its memory budget is charged with its ``ProcessPlan``
     /// before the decode, and its deadline (from the start) stops the decode and the renders.
     /// - Throws: ``ImagingError`` only when a valid creative fails to render, or runs out of
     ///   budget or time (``ImagingError/overMemoryBudget(needed:budget:)``, ``ImagingError/timeout(seconds:)``).
@@ -47,14 +47,16 @@ public enum CreativeJob {
         let (report, opened) = Validator.inspect(bytes, fileName: fileName, limits: limits)
         guard report.valid, let source = opened else { return rejected(report) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
-        let cost = JobCost.process(source, product: limits.product, format: format)
-        try limits.job.charge(cost)
-        // What the budget leaves the renders once the decode is held.
+        let plan = ProcessPlan(source, product: limits.product, format: format, memoryBudget: limits.job.memoryBudget)
+        try limits.job.charge(plan.cost)
+        // What each render's encoder may hold, as the plan decided.
         var renderLimits = limits.job
-        renderLimits.memoryBudget = max(0, renderLimits.memoryBudget - cost.decode)
+        renderLimits.memoryBudget = plan.renderBudget
         let job = renderLimits
         let decoded = try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
-            let whole = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true)
+            // Held as 8-bit sRGB, as every render ends: a 16-bit source would hold twice the bytes in
+            // each render's scaled copy and in the sheet's, for no difference a render keeps.
+            let whole = try ColourStep.srgb8(try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true))
             return try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in try whole.materialized() }
         }
         let product = limits.product
@@ -85,11 +87,12 @@ public enum CreativeJob {
                 : try render(decoded, at: smallest, format: format, recipe: decided, limits: job).render
         }
         let recipe = decided
+        let note = plan.autoLossless ? ProcessPlan.losslessNote : ""
         // Work is grouped by content size: each group scales once and encodes each of its
         // placements once. Groups and the preview sheet run in parallel.
         let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
             .filter { !$0.1.isEmpty }
-        let outcomes = ParallelWork.run(count: remaining.count + 1) { index throws(ImagingError) -> JobPiece in
+        let outcomes = ParallelWork.run(count: remaining.count + 1, width: plan.width) { index throws(ImagingError) -> JobPiece in
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
                 return .sheet(try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product))
@@ -119,7 +122,8 @@ public enum CreativeJob {
             checksums[placement] = sha
             renders.append((assignment, JobFile(name: assignment.deviceSlot.identifier + "." + render.format.fileExtension,
                                                 bytes: render.bytes, sha256: sha, format: render.format,
-                                                encoding: render.detail)))
+                                                encoding: note.isEmpty ? render.detail
+                                                    : render.detail.replacingSuffix(AutoEncoder.decidedNote, with: "") + note)))
         }
         let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet), format: .png,
                               encoding: "PNG")
@@ -187,23 +191,80 @@ public enum CreativeJob {
     }
 }
 
-extension JobCost {
-    /// Bytes `process` holds besides its decode: the preview sheet (drawn in memory, then
-    /// written) beside renders on the other worker (``ParallelWork/width``), or renders on both.
-    /// `process` renders only a valid creative, so only catalog sizes into the product's device
-    /// slots: the figure per product is the measured peak over the catalog's sizes and the
-    /// formats (`docs/cost-model.md`), with a quarter more as margin.
-    public static func processOutput(product: Product) -> Int {
+/// How `process` runs within its budget, decided before the decode (``JobCost``): the preview
+/// sheet and the renders side by side (``ParallelWork/width``) when the budget holds both, else
+/// one at a time; and, when even one at a time does not fit with its renders held, each PNG
+/// render streamed and `auto` lossless without a search.
+public struct ProcessPlan: Sendable, Equatable {
+    /// What the job is charged.
+    public let cost: JobCost
+    /// Pieces run side by side: 2 or 1.
+    public let width: Int
+    /// What each render's encoder may hold (``Encoder``'s `memoryBudget`).
+    public let renderBudget: Int
+    /// `auto` writes every render lossless, without a search: nothing lossy fits.
+    public let autoLossless: Bool
+
+    /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
+    /// creatives, so only catalog sizes. Measured over every catalog size of each product
+    /// (banners: 706x8053 for 300x250; interstitials 1552x3243; companions 760x1449), with a
+    /// tenth more; a test draws every catalog size's sheet and checks it.
+    public static func sheetPixels(_ product: Product) -> Int {
         switch product.slotRule {
-        case .fullScreenSafeArea: 96 << 20
-        default: 48 << 20
+        case .anchoredOrInlineStrip: 6_250_000
+        case .fullScreenSafeArea: 5_550_000
+        case .fixedStandardSlot: 1_250_000
         }
     }
 
-    /// The cost of `process` on `source`: decoded whole, then rendered into every slot and the sheet.
-    public static func process(_ source: ImageSource, product: Product, format: FormatChoice) -> JobCost {
-        var cost = decode(source, content: nil)
-        cost.output = processOutput(product: product)
-        return cost
+    /// Bytes a sheet pixel costs: the RGB canvas drawn in place (3), the copy the PNG writer
+    /// holds (3) and its file (flat art: a tenth of that), and the lettering.
+    static let sheetBytesPerPixel = 7
+
+    /// The plan for `source` (a valid creative) into every slot of `product`, in `format`.
+    public init(_ source: ImageSource, product: Product, format: FormatChoice, memoryBudget: Int) {
+        let decode = JobCost.decode(source, content: nil).decode
+        let sheet = JobCost.multiplying(Self.sheetPixels(product), Self.sheetBytesPerPixel)
+        let placements = DevicePlan.assignments(for: source.displayedSize, product: product).map(\.placement)
+        let sample = source.header.isSixteenBit ? 2 : 1
+        let samples = JobCost.decode(source, content: nil).decodedSamples
+        // The largest render: its scaled content held, its pipeline and its encoder.
+        func render(_ budget: Int, lossless: Bool) -> Int {
+            placements.map { placement in
+                let pixels = placement.canvas.pixelCount ?? Int.max
+                let encoder: Int
+                if format == .auto && !lossless {
+                    encoder = [JobCost.EncoderKind.palette, .webp, .jpeg]
+                        .map { JobCost.encoderBytes($0, pixels: pixels) }.max() ?? 0
+                } else {
+                    encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
+                                             memoryBudget: budget) - JobCost.pipeline(canvas: placement.canvas)
+                }
+                let content = JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4, sample)
+                return JobCost.adding(content, JobCost.pipeline(canvas: placement.canvas), encoder)
+            }.max() ?? 0
+        }
+        // `auto` searches its smallest render alone first.
+        let smallest = placements.min { $0.canvas.area < $1.canvas.area }?.canvas ?? PixelSize(width: 1, height: 1)
+        let search = format == .auto
+            ? AutoPlan(canvas: smallest, memoryBudget: max(0, memoryBudget - decode - JobCost.jobOverhead), oneOfMany: true).memory
+            : 0
+        let left = max(0, memoryBudget - decode - JobCost.jobOverhead)
+        var chosen: (width: Int, budget: Int, lossless: Bool, output: Int)?
+        for (width, lossless, budget) in [(2, false, left), (1, false, left), (1, true, 0)] {
+            let piece = render(budget, lossless: lossless)
+            let output = max(search, width == 2 ? max(JobCost.adding(sheet, piece), JobCost.adding(piece, piece))
+                                                : max(sheet, piece))
+            chosen = (width, budget, lossless, output)
+            if output <= left { break }
+        }
+        let plan = chosen ?? (1, 0, true, 0)
+        width = plan.width
+        renderBudget = plan.budget
+        autoLossless = format == .auto && plan.lossless
+        cost = JobCost(decode: decode, output: plan.output, decodedSamples: samples)
     }
+
+    /// What a render's encoding line ends with when the plan left `auto` only lossless PNG.
+    static let losslessNote = " (auto: only lossless PNG fits the memory budget)"
 }

@@ -75,6 +75,8 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
 
     /// Rows of the source charged at most.
     static let windowRows = 2304
+    /// Rows of the loader's line cache charged for a decode held whole.
+    static let wholeDecodeRows = 256
 
     /// libvips' threads per job (``VipsRuntime``): the window is per pair of threads.
     static let threadsPerJob = VipsRuntime.threadsPerJob
@@ -201,8 +203,11 @@ extension JobCost {
         }
         let samples = multiplying(loaded.width, loaded.height, bands, sample)
         let wide = source.header.hasAlpha || sample == 2
-        // Every render resamples through the window; a decode held whole is resampled from memory.
-        let window = streamingWindow(width: loaded.width, height: loaded.height, bands: max(bands, 3), wide: wide)
+        // A render resamples through the window; a decode held whole (`process`) is copied from
+        // the loader's line cache, a few strips of rows.
+        let window = content == nil
+            ? multiplying(loaded.width, max(bands, 3), sample, wholeDecodeRows)
+            : streamingWindow(width: loaded.width, height: loaded.height, bands: max(bands, 3), wide: wide)
         return JobCost(decode: adding(whole, window), output: 0, decodedSamples: samples)
     }
 

@@ -4,16 +4,16 @@ import Dispatch
 /// Runs independent pieces of libvips work on ``width`` workers (libvips is thread-safe) and
 /// returns each piece's outcome in order.
 enum ParallelWork {
-    /// Pieces run side by side: 2.
+    /// Pieces run side by side at most: 2 (``ProcessPlan`` may choose 1).
     static let width = 2
 
-    static func run<Output: Sendable>(count: Int, _ work: @Sendable (Int) throws(ImagingError) -> Output)
+    static func run<Output: Sendable>(count: Int, width: Int = width, _ work: @Sendable (Int) throws(ImagingError) -> Output)
         -> [Result<Output, ImagingError>] {
         let slots = ResultSlots<Output>(count: count)
         let next = Atomic<Int>(0)
         // `width` workers take the pieces in order, whatever the machine's cores: what a job
         // holds at once (JobCost) grows with the pieces running side by side.
-        DispatchQueue.concurrentPerform(iterations: min(count, width)) { _ in
+        DispatchQueue.concurrentPerform(iterations: max(1, min(count, width))) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < count else { return }

@@ -61,7 +61,12 @@ enum ScaleStep {
 /// Brings any colour space and depth (grey, 16-bit, CMYK left over) to 8-bit sRGB.
 enum ColourStep {
     static func toSRGB8(_ context: inout RenderContext) throws(ImagingError) {
-        var image = context.image
+        context.image = try srgb8(context.image)
+    }
+
+    /// `image` in 8-bit sRGB (alpha kept).
+    static func srgb8(_ input: VImage) throws(ImagingError) -> VImage {
+        var image = input
         if image.interpretation != VIPS_INTERPRETATION_sRGB || image.bands < 3 || !image.isEightBit {
             image = try VipsOperation("colourspace")
                 .with("in", .image(image))
@@ -71,7 +76,7 @@ enum ColourStep {
         if !image.isEightBit {
             image = try VipsOperation("cast").with("in", .image(image)).with("format", .enumeration("uchar")).image()
         }
-        context.image = image
+        return image
     }
 }
 

@@ -11,9 +11,14 @@ import Glibc
 /// - libvips' GLib warnings are silenced (`VIPS_WARNING`); damage surfaces as errors instead.
 /// - Untrusted operations are blocked, and of the loaders only PNG, JPEG, GIF and WebP are allowed.
 /// - The operation cache is off: every call is for a different input.
-/// - Two worker threads per pipeline (``threadsPerJob``), on any machine.
+/// - Two worker threads per pipeline (``threadsPerJob``), on any machine, and one malloc arena
+///   (``mallocArenas``).
 public enum VipsRuntime {
     private static let startResult: String? = {
+        // One malloc arena for the process: with an arena per thread (glibc's default, up to 8
+        // a core), freed pixel buffers stay mapped in each thread's arena, and a `process` run
+        // peaked at 155 MB instead of 90 for the same work (same CPU time).
+        cvips_limit_malloc_arenas(mallocArenas)
         setenv("VIPSHOME", executableDirectory(), 1)
         // Damage is reported through errors and codes, not GLib warnings on standard error.
         setenv("VIPS_WARNING", "0", 0)
@@ -32,6 +37,10 @@ public enum VipsRuntime {
         vips_concurrency_set(Int32(threadsPerJob))
         return nil
     }()
+
+    /// glibc malloc arenas (`M_ARENA_MAX`): 1, so that what a job frees is reused by the next
+    /// allocation of any thread instead of held per thread (``JobCost`` charges what is live).
+    static let mallocArenas: Int32 = 1
 
     /// libvips' worker threads per pipeline (`vips_concurrency_set`): 2.
     static let threadsPerJob = 2

@@ -147,7 +147,9 @@ enum ImageHandlers {
         guard let source = try? ImageSource(bytes: body), product.entry(for: source.displayedSize) != nil else { return 0 }
         let strict = JobCost.validate(source).memory
         guard content != nil else { return strict }
-        return max(strict, JobCost.process(source, product: product, format: .auto).memory)
+        // The plan with the most side by side: ``ServiceContext/runJob`` caps it at the job's budget,
+        // within which the job's own plan holds no more.
+        return max(strict, ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory)
     }
 
     /// A report whose decode ran past the deadline: 422 `timeout`, with the report.
