@@ -19,6 +19,7 @@ final class GIFWalkTests: XCTestCase {
         for frames in [0, 1, 2, 20_001] {
             let bytes = gif(frames: frames)
             XCTAssertEqual(HeaderProbe.gifWalk(bytes), HeaderProbe.GIFWalk(images: frames, end: bytes.count), "\(frames)")
+            XCTAssertEqual(AnimationProbe.isAnimatedGIF(bytes), frames > 1)
         }
     }
 

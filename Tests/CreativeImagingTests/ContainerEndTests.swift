@@ -70,4 +70,26 @@ final class ContainerEndTests: XCTestCase {
             }
         }
     }
+
+    /// libvips refused a well-formed GIF of 20,001 frames as damaged ("Excessive number of
+    /// frames"): the block walk says `animated`, and libvips decodes nothing.
+    func testAGIFOfAnyFrameCountIsAnimatedWithoutADecode() {
+        XCTAssertTrue(Validator.validate(Self.gif(frames: 1), fileName: "one.gif").errorCodes.isEmpty)
+        for frames in [2, 20_001] {
+            let gif = Self.gif(frames: frames)
+            XCTAssertTrue(AnimationProbe.isAnimatedGIF(gif))
+            let report = Validator.validate(gif, fileName: "many.gif")
+            XCTAssertEqual(report.errorCodes, [.animated], "\(frames) frames: \(report.summary)")
+            XCTAssertFalse(report.decoded)
+            XCTAssertEqual(report.dimensions, PixelSize(width: 320, height: 50))
+            // The walk also finds damage at the end: a cut, bytes after the trailer.
+            XCTAssertEqual(Validator.validate(gif + zipTail, fileName: "z.gif").errorCodes, [.animated, .corruptImage])
+            XCTAssertEqual(Validator.validate(Array(gif.dropLast()), fileName: "c.gif").errorCodes,
+                           [.animated, .corruptImage])
+        }
+        // Another size of the catalog's: both errors.
+        var odd = Self.gif(frames: 3)
+        odd.replaceSubrange(6..<8, with: Fixtures.le16(321))
+        XCTAssertEqual(Set(Validator.validate(odd, fileName: "o.gif").errorCodes), [.animated, .dimensionsNotAllowed])
+    }
 }
