@@ -193,26 +193,29 @@ enum RenderCommand: Subcommand {
             return (try Inputs.openSource(files[0], maxBytes: maxBytes, maxPixels: maxPixels), stem(of: files[0]))
         }
         // The winner is picked from the headers alone; only the winner is opened. Standard
-        // input cannot be read twice, so its source is kept (there is at most one).
-        var sizes: [PixelSize] = []
+        // input cannot be read twice, so its source is kept (there is at most one). A file over
+        // the read limit drops out of the choice (a note says so); the others still compete.
+        var candidates: [(path: String, size: PixelSize)] = []
         var standardInput: ImageSource?
         for path in files {
-            if path == "-" {
-                let source = try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels)
-                standardInput = source
-                sizes.append(source.displayedSize)
-            } else {
-                sizes.append(try Inputs.headerSize(path, maxBytes: maxBytes, maxPixels: maxPixels))
+            guard let candidate = try Inputs.candidate(path, maxBytes: maxBytes, maxPixels: maxPixels) else {
+                continue
             }
+            if path == "-" { standardInput = candidate.source }
+            candidates.append((path, candidate.size))
+        }
+        guard !candidates.isEmpty else {
+            throw .failed(code: ValidationCode.fileTooLarge.rawValue,
+                          message: "every candidate is over the read limit of \(maxBytes) bytes (--max-bytes)")
         }
         let winner: Int
         do {
-            winner = try Selection.select(sizes, mode: mode, width: request.width,
+            winner = try Selection.select(candidates.map(\.size), mode: mode, width: request.width,
                                           height: request.height, product: product).winner
         } catch {
             throw .failed(code: "no_eligible_creative", message: error.description)
         }
-        let path = files[winner]
+        let path = candidates[winner].path
         if path == "-", let standardInput { return (standardInput, stem(of: path)) }
         return (try Inputs.openSource(path, maxBytes: maxBytes, maxPixels: maxPixels), stem(of: path))
     }
