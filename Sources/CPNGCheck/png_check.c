@@ -110,6 +110,47 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
     return cpng_check_pixels(data, length, max_pixels, NULL, 0, result);
 }
 
+/* The strict settings of every read here: every CRC matters, ancillary chunks included;
+ * benign errors are errors; chunk sizes and dimensions are bounded; unknown chunks dropped. */
+static void read_strictly(png_structp png, reader_state *state) {
+    png_set_read_fn(png, state, on_read);
+    png_set_sig_bytes(png, 8);
+    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_benign_errors(png, 0);
+    png_set_user_limits(png, 1000000, 1000000);
+    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+}
+
+int cpng_header_check(const unsigned char *data, size_t length, cpng_check_result *result) {
+    memset(result, 0, sizeof *result);
+    if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        record(result, "not a PNG signature");
+        return 0;
+    }
+    reader_state state = {data, length, 8, result};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+    if (!png) {
+        record(result, "out of memory");
+        return 0;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info || setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        result->ok = 0;
+        return 0;
+    }
+    read_strictly(png, &state);
+    png_read_info(png, info);
+    result->width = png_get_image_width(png, info);
+    result->height = png_get_image_height(png, info);
+    result->bit_depth = png_get_bit_depth(png, info);
+    result->color_type = png_get_color_type(png, info);
+    png_destroy_read_struct(&png, &info, NULL);
+    result->ok = result->warnings == 0;
+    return result->ok;
+}
+
 int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
                       unsigned char *pixels, size_t pixels_size, cpng_check_result *result) {
     memset(result, 0, sizeof *result);
@@ -131,15 +172,7 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
         result->ok = 0;
         return 0;
     }
-    png_set_read_fn(png, &state, on_read);
-    png_set_sig_bytes(png, 8);
-    /* Every CRC matters, ancillary chunks included; benign errors are errors. */
-    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
-    png_set_benign_errors(png, 0);
-    png_set_user_limits(png, 1000000, 1000000);
-    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
-
+    read_strictly(png, &state);
     png_read_info(png, info);
     result->width = png_get_image_width(png, info);
     result->height = png_get_image_height(png, info);

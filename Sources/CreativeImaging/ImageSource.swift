@@ -83,15 +83,18 @@ public final class ImageSource: @unchecked Sendable {
         }
     }
 
-    /// ``containerDamage()``, and for PNG on a libvips whose loader skips the zlib stream's
-    /// Adler-32 (before 8.15.3) the stream inflated once into a small buffer: damaged compressed
-    /// data can inflate to wrong pixels without any other error. libvips reports container
-    /// damage only as warnings after the last row, which can come after the pixels were already
-    /// taken, so renders check this first (decoding errors proper are libvips errors).
+    /// ``containerDamage()``, and for PNG what libpng's strict read (the validator's) refuses
+    /// that libvips renders anyway: the chunks before the image data read strictly (a garbage
+    /// colour profile), then the IDAT stream inflated once into a small buffer (its Adler-32,
+    /// which libvips before 8.15.3 skips; data after its end or more than the image holds,
+    /// which libvips never reads). libvips reports container damage only as warnings after the
+    /// last row, which can come after the pixels were already taken, so renders check this
+    /// first (decoding errors proper are libvips errors). No pixel is unfiltered or kept.
     /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes during the inflate.
     public func structuralDamage(deadline: Deadline? = nil) throws(ImagingError) -> String? {
         if let damage = containerDamage() { return damage }
-        guard format == .png, !VipsRuntime.pngLoaderChecksAdler32 else { return nil }
+        guard format == .png else { return nil }
+        if let damage = PNGStructure.headerDamage(decoderBytes) { return damage }
         return try PNGStructure.idatStreamDamage(decoderBytes, deadline: deadline)
     }
 
