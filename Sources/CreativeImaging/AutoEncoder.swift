@@ -14,7 +14,9 @@ import CreativeCore
 ///   qualifies (grain and fine colour detail that WebP's 4:2:0 chroma cannot keep), for a single
 ///   render of at most ``nearLosslessMaxPixels``;
 /// - JPEG, for renders with no transparency only (JPEG has none), at the lowest qualifying quality.
-/// When nothing lossy qualifies, the lossless PNG is the answer.
+/// When nothing lossy qualifies, the lossless PNG is the answer; when the choice is narrowed to
+/// formats without PNG (``AutoPlan``'s `allowed`), the allowed lossy format at the highest
+/// quality tried is.
 struct AutoEncoder {
     /// The quality target: SSIM 0.98 against the lossless render, measured over the artwork
     /// (not the bars, which every encoding keeps), so the whole render measures at least as high.
@@ -85,7 +87,27 @@ struct AutoEncoder {
         }
         if analysis.opaque == 1, kinds.contains(.jpeg) { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
         if let best { return best }
-        return try lossless()
+        // The plan tries lossless PNG whenever PNG is allowed.
+        if kinds.contains(.png) { return try lossless() }
+        // Narrowed to lossy formats, none of which keeps the target: the closest, said as such.
+        let recipe = AutoRecipe.lossy(kinds.contains(.jpeg) && !kinds.contains(.webp) ? .jpeg : .webp,
+                                      Self.qualities.last ?? Encoder.defaultQuality)
+        let bytes = try Self.encode(recipe, reference)
+        let decoded = try VipsOperation("\(recipe.format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
+        let score = try similarity.ssim(decoded)
+        return EncodedRender(bytes: bytes, format: recipe.format,
+                             detail: "\(recipe.detail) (auto: SSIM \(TextFormat.decimal(score, decimals: 3)), under the "
+                                 + "\(Self.ssimTarget) target: the closest \(recipe.format.displayName))",
+                             ssim: score, recipe: recipe)
+    }
+
+    /// A render narrowed to lossy formats (no PNG) with nothing searched (the plan fits no search,
+    /// or the render is over ``searchMaxPixels`` with no recipe): the allowed lossy format at the
+    /// default quality, unmeasured.
+    static func unsearched(_ image: VImage, allowed: Set<OutputFormat>) throws(ImagingError) -> EncodedRender {
+        let recipe = AutoRecipe.lossy(allowed.contains(.webp) ? .webp : .jpeg, Encoder.defaultQuality)
+        return EncodedRender(bytes: try encode(recipe, image), format: recipe.format,
+                             detail: recipe.detail + " (auto: no search fits)", ssim: nil, recipe: recipe)
     }
 
     /// A lossy recipe applied to a render without holding its pixels (`process`'s other renders).
@@ -196,6 +218,17 @@ public enum AutoRecipe: Sendable, Equatable {
         case .palette: "PNG, palette quantised"
         case .lossy(let format, let quality): "\(format.displayName) quality \(quality)"
         case .nearLossless(let level): "WebP near-lossless \(level)"
+        }
+    }
+}
+
+extension JobCost.EncoderKind {
+    /// The format the encoder writes.
+    var format: OutputFormat {
+        switch self {
+        case .png, .streamedPNG, .palette: .png
+        case .jpeg: .jpeg
+        case .webp, .webpLossless: .webp
         }
     }
 }

@@ -37,9 +37,12 @@ public enum Encoder {
     ///     decided for another render of the same creative).
     ///   - forOneOfMany: `auto` decides for many renders (`process`): near-lossless WebP, slow
     ///     and memory-hungry, is left out.
+    ///   - autoFormats: the formats `auto` may choose among (nil for all, ``AutoPlan``); without
+    ///     PNG, what would be lossless PNG is the allowed lossy format. JPEG needs an opaque render.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
-                              forOneOfMany: Bool = false) throws(ImagingError) -> EncodedRender {
+                              forOneOfMany: Bool = false,
+                              autoFormats: Set<OutputFormat>? = nil) throws(ImagingError) -> EncodedRender {
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
             return EncodedRender(bytes: try lossy(image, fixed, quality: chosen), format: fixed,
@@ -54,8 +57,12 @@ public enum Encoder {
         let area = image.size.pixelCount ?? Int.max
         if format == .auto, recipe == nil {
             // The caller searches a canvas over the sample size on a smaller render (Renderer).
-            let plan = AutoPlan(canvas: image.size, memoryBudget: memoryBudget, oneOfMany: forOneOfMany)
+            let plan = AutoPlan(canvas: image.size, memoryBudget: memoryBudget, oneOfMany: forOneOfMany,
+                                allowed: autoFormats)
             guard !plan.losslessOnly, area <= AutoEncoder.searchMaxPixels else {
+                if let autoFormats, !autoFormats.contains(.png) {
+                    return try AutoEncoder.unsearched(image, allowed: autoFormats)
+                }
                 var png = try encode(image, format: .png, memoryBudget: memoryBudget)
                 png.detail += " (auto: only lossless PNG fits the memory budget)"
                 png.recipe = .lossless

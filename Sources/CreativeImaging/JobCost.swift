@@ -159,7 +159,7 @@ extension JobCost {
         let placement = settings.placement(of: source.displayedSize)
         var cost = decode(source, content: placement.content)
         cost.output = output(canvas: settings.canvas, format: settings.format,
-                             memoryBudget: max(0, memoryBudget - cost.decode))
+                             memoryBudget: max(0, memoryBudget - cost.decode), autoFormats: settings.autoFormats)
         // `auto` on a canvas over the search's size decides on a smaller render first: two decodes.
         if settings.format == .auto, (settings.canvas.pixelCount ?? Int.max) > AutoEncoder.searchMaxPixels {
             cost.decodedSamples = adding(cost.decodedSamples, cost.decodedSamples)
@@ -214,14 +214,18 @@ extension JobCost {
     /// The output's cost: the pipeline and the encoder over the canvas, for `format`, within
     /// `memoryBudget` (what is left of the job's budget after the decode: it decides, as
     /// ``Encoder`` does, whether a PNG is held or streamed and what `auto` may try).
-    public static func output(canvas: PixelSize, format: FormatChoice, memoryBudget: Int) -> Int {
+    /// - Parameter autoFormats: what `auto` may write (``RenderSettings/autoFormats``).
+    public static func output(canvas: PixelSize, format: FormatChoice, memoryBudget: Int,
+                              autoFormats: Set<OutputFormat>? = nil) -> Int {
         let pixels = canvas.pixelCount ?? Int.max
         let pipeline = pipeline(canvas: canvas)
         switch format {
         case .png: return adding(pipeline, encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels))
         case .jpeg: return adding(pipeline, encoderBytes(.jpeg, pixels: pixels))
         case .webp: return adding(pipeline, encoderBytes(.webp, pixels: pixels))
-        case .auto: return adding(pipeline, AutoPlan(canvas: canvas, memoryBudget: memoryBudget, oneOfMany: false).memory)
+        case .auto:
+            let plan = AutoPlan(canvas: canvas, memoryBudget: memoryBudget, oneOfMany: false, allowed: autoFormats)
+            return adding(pipeline, plan.memory)
         }
     }
 
@@ -247,7 +251,9 @@ extension JobCost {
 /// larger render, as `process` decides on its smallest render), and the whole canvas is then
 /// written with the recipe found. Only recipes whose search and encoder fit the budget are
 /// tried; when none does, the render is lossless PNG without a search (held when it fits, else
-/// streamed), and its encoding line says so.
+/// streamed), and its encoding line says so. Narrowed to some formats (`allowed`: a file the
+/// caller named `.webp`), only their recipes are tried, and without PNG the render that would
+/// be lossless PNG is the allowed lossy format at its default quality.
 public struct AutoPlan: Sendable, Equatable {
     /// The encoders the search may choose among; empty when only lossless PNG fits.
     public let kinds: Set<JobCost.EncoderKind>
@@ -257,17 +263,22 @@ public struct AutoPlan: Sendable, Equatable {
     public let memory: Int
 
     /// - Parameter oneOfMany: `process` (near-lossless WebP is not tried for many renders).
-    public init(canvas: PixelSize, memoryBudget: Int, oneOfMany: Bool) {
+    /// - Parameter allowed: the formats `auto` may write; nil for all.
+    public init(canvas: PixelSize, memoryBudget: Int, oneOfMany: Bool, allowed: Set<OutputFormat>? = nil) {
+        let allowed = allowed ?? Set(OutputFormat.allCases)
         let pixels = canvas.pixelCount ?? Int.max
         searchPixels = min(pixels, AutoEncoder.searchMaxPixels)
         let search = JobCost.autoSearchBytes(pixels: searchPixels)
         let sampled = searchPixels < pixels
-        // Lossless PNG needs no search: held when it fits, else streamed (``Encoder``).
-        let lossless = JobCost.encoderBytes(JobCost.heldPNG(pixels, memoryBudget), pixels: pixels)
+        // Lossless PNG needs no search: held when it fits, else streamed (``Encoder``). Without
+        // PNG, the allowed lossy format unsearched takes its place.
+        let unsearched = allowed.contains(.png) ? JobCost.heldPNG(pixels, memoryBudget)
+            : allowed.contains(.webp) ? .webp : .jpeg
         var kinds: Set<JobCost.EncoderKind> = []
-        var peak = lossless
+        var peak = JobCost.encoderBytes(unsearched, pixels: pixels)
         var candidates: [JobCost.EncoderKind] = [.palette, .webp, .jpeg]
         if !oneOfMany && pixels <= AutoEncoder.nearLosslessMaxPixels { candidates.append(.webpLossless) }
+        candidates.removeAll { !allowed.contains($0.format) }
         for kind in candidates {
             // Tried on the search's pixels, and written once more over the canvas when sampled
             // (the search's buffers are given back by then).
@@ -280,11 +291,12 @@ public struct AutoPlan: Sendable, Equatable {
             }
         }
         // With a lossy candidate the search tries lossless PNG on its pixels too.
-        if !kinds.isEmpty { kinds.insert(.png) }
+        if !kinds.isEmpty && allowed.contains(.png) { kinds.insert(.png) }
         self.kinds = kinds
         memory = peak
     }
 
-    /// True when no lossy candidate fits: `auto` writes lossless PNG without searching.
+    /// True when no lossy candidate fits: `auto` writes lossless PNG without searching (or,
+    /// narrowed without PNG, the allowed lossy format).
     public var losslessOnly: Bool { kinds.isEmpty }
 }

@@ -45,7 +45,7 @@ public enum Renderer {
                 return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
                     try Encoder.encode(image, format: settings.format, quality: settings.quality,
                                        content: placement.contentRect, memoryBudget: outputBudget,
-                                       recipe: recipe?.recipe)
+                                       recipe: recipe?.recipe, autoFormats: settings.autoFormats)
                 }
             }
             if let recipe { encoded.detail = recipe.detail(for: encoded) }
@@ -76,7 +76,8 @@ public enum Renderer {
             let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true, scope: scope)
             let image = try finish(scaled, settings: sample, placement: placement)
             return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-                try Encoder.encode(image, format: .auto, content: placement.contentRect, memoryBudget: outputBudget)
+                try Encoder.encode(image, format: .auto, content: placement.contentRect, memoryBudget: outputBudget,
+                                   autoFormats: settings.autoFormats)
             }
         }
         guard let recipe = decided.recipe else { return nil }

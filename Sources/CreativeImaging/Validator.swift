@@ -129,6 +129,20 @@ public enum Validator {
             }
             return (report, nil)
         }
+        // A GIF's frames are counted by walking its blocks, before libvips is asked about pages
+        // (it refuses thousands of frames as damage); nothing is decoded, the walk also finds a
+        // cut or data after the trailer. A bundle's own images may move: they are decoded on.
+        if !anySize, format == .gif, AnimationProbe.isAnimatedGIF(bytes) {
+            if let shown {
+                report.dimensions = shown
+                addDimensions(shown, to: &report)
+            }
+            addAnimated(format, to: &report)
+            if let damage = HeaderProbe.endDamage(bytes, format: format) {
+                report.add(.corruptImage, "the GIF is damaged (\(damage)); export it again")
+            }
+            return (report, nil)
+        }
         let source: ImageSource
         do {
             source = try ImageSource(bytes: bytes, maxPixels: limits.maxPixels)
@@ -201,13 +215,15 @@ public enum Validator {
         switch source.format {
         case .png: animated = AnimationProbe.isAnimatedPNG(bytes)
         case .webp: animated = AnimationProbe.isAnimatedWebP(bytes) || source.header.pageCount > 1
-        case .gif: animated = source.header.pageCount > 1
+        case .gif: animated = AnimationProbe.isAnimatedGIF(bytes)
         case .jpeg: animated = false
         }
-        if animated {
-            report.add(.animated, "animated \(source.format.rawValue.uppercased()) is not accepted; "
-                       + "upload one still frame (HTML5 ads are made in the ad editor)")
-        }
+        if animated { addAnimated(source.format, to: &report) }
+    }
+
+    private static func addAnimated(_ format: ImageFormat, to report: inout ValidationReport) {
+        report.add(.animated, "animated \(format.rawValue.uppercased()) is not accepted; "
+                   + "upload one still frame (HTML5 ads are made in the ad editor)")
     }
 
     /// Decodes every pixel strictly, within the budget and the deadline; returns whether the

@@ -56,14 +56,6 @@ public enum VipsRuntime {
         "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
     }
 
-    /// True when libvips' PNG loader, with `fail_on` set, checks the zlib stream's Adler-32:
-    /// from 8.15.3 on (before that, the libpng loader always skips it and the libspng loader
-    /// skips it exactly when asked to fail).
-    static let pngLoaderChecksAdler32: Bool = {
-        let version = (Int(vips_version(0)), Int(vips_version(1)), Int(vips_version(2)))
-        return version >= (8, 15, 3)
-    }()
-
     /// The file the libvips library was loaded from (the minimal build or the system's), as the
     /// process's memory map names it; nil when libvips is linked statically.
     public static var libraryPath: String? {
