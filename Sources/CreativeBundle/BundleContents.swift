@@ -23,13 +23,13 @@ struct BundleContents {
             guard let bytes = files[name] else { continue }
             switch EntryName.fileExtension(name) {
             case "html", "htm", "svg":
-                let tags = HTMLDocument.startTags(bytes)
-                if tags > BundleRules.maxTagsPerFile {
-                    report.add(.tooManyElements, "\(name) has \(tags) tags, over the limit of "
-                               + "\(BundleRules.maxTagsPerFile); it was not parsed, simplify it")
+                let document: HTMLDocument
+                do {
+                    document = try HTMLDocument(bytes: bytes)
+                } catch {
+                    report.add(.tooManyElements, "\(name) \(error.message); it was not parsed, simplify it")
                     continue
                 }
-                let document = HTMLDocument(bytes: bytes)
                 if name == entry { checkAdSize(document.adSize, report: &report) }
                 for reference in document.references {
                     add(reference.url, place: "\(reference.place) in \(name)", from: name, isLink: reference.isLink,

@@ -12,6 +12,17 @@ public enum BundleRules {
     public static let ratioCheckedAbove = 64 * 1024
     /// Most start tags an HTML or SVG file may have (parsing deep nesting takes quadratic time).
     public static let maxTagsPerFile = 10_000
+    /// Most attributes one element may have, counted before parsing (``MarkupCensus``): gumbo
+    /// checks each attribute against the element's others, in time quadratic in their number
+    /// (40,000 took 10 s). The `<html>` tags count as one element, and so do the `<body>` tags
+    /// (gumbo merges them). Ads have a few per element; one at the limit parses in about 0.3 ms.
+    public static let maxAttributesPerElement = 256
+    /// Most attributes an HTML or SVG file may have in all, its `srcdoc` documents included
+    /// (gumbo's time and memory grow with them): a file at this and the per-element limit parses
+    /// in about 13 ms. Ads have hundreds, at most a few thousand.
+    public static let maxAttributesPerFile = 20_000
+    /// How deep `<iframe srcdoc>` documents inside one another are read (each is checked as HTML).
+    public static let maxSrcdocDepth = 3
     /// Accepted file types, by extension.
     public static let fileTypes: Set<String> = ["html", "htm", "css", "js", "json", "png", "jpg", "jpeg", "gif",
                                                 "webp", "svg", "woff", "woff2", "mp4"]
