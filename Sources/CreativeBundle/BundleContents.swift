@@ -15,12 +15,20 @@ struct BundleContents {
 
     private var names: [String] { files.keys.sorted() }
 
-    mutating func check(into report: inout ValidationReport, imageCheck: BundleImageCheck) {
+    /// Checks the files into `report`, asking `isExpired` before each file and before and after
+    /// each image.
+    /// - Throws: ``BundleDeadlinePassed`` once `isExpired` says so (the report keeps what was found).
+    mutating func check(into report: inout ValidationReport, isExpired: () -> Bool,
+                        imageCheck: BundleImageCheck) throws(BundleDeadlinePassed) {
+        func stopIfExpired(at place: String) throws(BundleDeadlinePassed) {
+            if isExpired() { throw BundleDeadlinePassed(place: place) }
+        }
         let entry = entryHTML(report: &report)
         report.bundle?.entry = entry
         let fileSet = Set(files.keys)
         for name in names {
             guard let bytes = files[name] else { continue }
+            try stopIfExpired(at: name)
             switch EntryName.fileExtension(name) {
             case "html", "htm", "svg":
                 let document: HTMLDocument
@@ -49,10 +57,14 @@ struct BundleContents {
         let staticName = staticVersionName(report: &report)
         for name in names where BundleRules.imageTypes.contains(EntryName.fileExtension(name)) && name != staticName {
             guard let bytes = files[name] else { continue }
+            try stopIfExpired(at: name)
             for issue in imageCheck(bytes, name, false).errors { report.add(issue.code, "\(name): \(issue.message)") }
+            try stopIfExpired(at: name)
         }
         if let staticName, let bytes = files[staticName] {
+            try stopIfExpired(at: staticName)
             checkStatic(bytes, name: staticName, report: &report, imageCheck: imageCheck)
+            try stopIfExpired(at: staticName)
         }
     }
 
@@ -154,3 +166,4 @@ struct BundleContents {
         if image.valid { staticImage = (name, bytes) }
     }
 }
+

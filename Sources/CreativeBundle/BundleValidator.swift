@@ -51,6 +51,14 @@ public enum BundleImageLimits {
 /// uses (structure and a strict decode; its size is free).
 public typealias BundleImageCheck = (_ bytes: [UInt8], _ name: String, _ asBanner: Bool) -> ValidationReport
 
+/// The job's deadline passed during the bundle check (`timeout`): where it stopped.
+struct BundleDeadlinePassed: Error {
+    /// The entry or file the check was at.
+    let place: String
+
+    var message: String { "the job ran past its deadline and was stopped (the bundle check was at \(place))" }
+}
+
 /// What a bundle check found: the report, and the static version's bytes when the bundle is valid.
 public struct BundleInspection: Sendable {
     public var report: ValidationReport
@@ -62,6 +70,9 @@ public struct BundleInspection: Sendable {
 /// first and decides the limits before anything is inflated; then every entry is read into
 /// memory (never to disk), the HTML parsed, the CSS and scripts scanned, every reference
 /// resolved, the images and the static version checked. Every problem found is reported.
+///
+/// The check honours the job's deadline: it is asked between entries, between files and before
+/// and after each image, and once it has passed the check stops with `timeout`.
 public enum BundleValidator {
     /// True when the bytes start like a zip (a local file header, or the end record of an empty one).
     public static func looksLikeZip(_ bytes: [UInt8]) -> Bool {
@@ -77,7 +88,11 @@ public enum BundleValidator {
     }
 
     /// Validates the bundle into `report` (which already holds the file name and byte count).
-    public static func inspect(_ bytes: [UInt8], report start: ValidationReport,
+    /// - Parameters:
+    ///   - isExpired: true once the job's deadline has passed (or the job is cancelled); the
+    ///     check then stops at once with `timeout`, keeping what it found before.
+    ///   - imageCheck: the image validator, for the images and the static version.
+    public static func inspect(_ bytes: [UInt8], report start: ValidationReport, isExpired: () -> Bool,
                                imageCheck: BundleImageCheck) -> BundleInspection {
         var report = start
         report.bundle = BundleFacts(files: 0, bytesUncompressed: 0)
@@ -95,6 +110,10 @@ public enum BundleValidator {
         guard let listing = list(archive, report: &report) else { return BundleInspection(report: report) }
         var files: [String: [UInt8]] = [:]
         for (name, entry) in listing {
+            if isExpired() {
+                report.add(.timeout, BundleDeadlinePassed(place: name).message)
+                return BundleInspection(report: report)
+            }
             do {
                 let content = try archive.read(entry)
                 if EntryName.fileExtension(name) != "zip", looksLikeZip(content) {
@@ -107,7 +126,12 @@ public enum BundleValidator {
             }
         }
         var contents = BundleContents(files: files)
-        contents.check(into: &report, imageCheck: imageCheck)
+        do {
+            try contents.check(into: &report, isExpired: isExpired, imageCheck: imageCheck)
+        } catch {
+            report.add(.timeout, error.message)
+            return BundleInspection(report: report)
+        }
         return BundleInspection(report: report, staticImage: report.valid ? contents.staticImage : nil)
     }
 

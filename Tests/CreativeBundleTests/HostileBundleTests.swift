@@ -4,7 +4,8 @@ import CreativeImaging
 import CreativeTestSupport
 import XCTest
 
-/// Bundles made to cost time: attributes that gumbo checks against each other.
+/// Bundles made to cost time: attributes that gumbo checks against each other, and a deadline the
+/// check must honour.
 final class HostileBundleTests: XCTestCase {
     private func validate(_ zip: BundleZip, limits: ValidationLimits = ValidationLimits()) -> ValidationReport {
         Validator.validate(zip.bytes(), fileName: "hostile.zip", limits: limits)
@@ -57,5 +58,52 @@ final class HostileBundleTests: XCTestCase {
         let report = validate(try BundleCorpus.clean(html: BundleCorpus.html(body: document)))
         XCTAssertEqual(report.errors.map(\.code), [.tooManyElements], summary(report))
         XCTAssertTrue(report.errors.first?.message.contains("nested more than 3 deep") ?? false, summary(report))
+    }
+
+    // MARK: The deadline
+
+    func testAPassedDeadlineStopsTheBundleCheckWithOneTimeout() throws {
+        // Without a deadline this bundle has a missing file; with one that has passed, the check
+        // stops before it reads the files, with one `timeout` and nothing else.
+        let zip = try BundleCorpus.clean(html: BundleCorpus.html(body: "<img src=\"images/gone.png\">"))
+            .adding("images/extra.png", try BundleCorpus.png(64, 64))
+        XCTAssertEqual(validate(zip).errors.map(\.code), [.missingFile])
+        let expired = validate(zip, limits: ValidationLimits(job: JobLimits(timeout: 0)))
+        XCTAssertEqual(expired.errors.map(\.code), [.timeout], summary(expired))
+        XCTAssertFalse(expired.valid)
+        let cancellation = Cancellation()
+        cancellation.cancel(reason: "client_gone")
+        let cancelled = validate(zip, limits: ValidationLimits(job: JobLimits(cancellation: cancellation)))
+        XCTAssertEqual(cancelled.errors.map(\.code), [.timeout], summary(cancelled))
+    }
+
+    func testTheDeadlineIsAskedBetweenEntriesAndFilesAndAroundEachImage() throws {
+        let bytes = try BundleCorpus.clean().bytes()
+        let start = ValidationReport(file: "ad.zip", product: .defaultProduct)
+        func run(expiringAt call: Int) -> (BundleInspection, checked: [String], asked: Int) {
+            var asked = 0
+            var checked: [String] = []
+            let inspection = BundleValidator.inspect(bytes, report: start, isExpired: {
+                asked += 1
+                return asked >= call
+            }) { _, name, _ in
+                checked.append(name)
+                return ValidationReport(file: name, product: .defaultProduct)
+            }
+            return (inspection, checked, asked)
+        }
+        let whole = run(expiringAt: .max)
+        XCTAssertTrue(whole.0.report.valid, summary(whole.0.report))
+        XCTAssertEqual(whole.checked, ["images/logo.png", "images/logo@2x.png", "static.png"])
+        // 7 entries read, 7 files checked, 3 images each asked before and after.
+        XCTAssertEqual(whole.asked, 7 + 7 + 3 * 2)
+        for call in 1...whole.asked {
+            let stopped = run(expiringAt: call)
+            XCTAssertEqual(stopped.asked, call, "the check stops at the first expired answer")
+            XCTAssertEqual(stopped.0.report.errors.map(\.code).filter { $0 == .timeout }, [.timeout])
+            XCTAssertEqual(stopped.0.report.errors.last?.code, .timeout)
+            XCTAssertNil(stopped.0.staticImage)
+            XCTAssertEqual(stopped.checked.count, max(0, (call - 14) / 2), "images checked before call \(call)")
+        }
     }
 }
