@@ -18,7 +18,7 @@ struct BundleContents {
     /// Checks the files into `report`, asking `isExpired` before each file and before and after
     /// each image.
     /// - Throws: ``BundleDeadlinePassed`` once `isExpired` says so (the report keeps what was found).
-    mutating func check(into report: inout ValidationReport, isExpired: () -> Bool,
+    mutating func check(into report: inout ValidationReport, isExpired: () -> Bool, decodedSize: BundleImageSize,
                         imageCheck: BundleImageCheck) throws(BundleDeadlinePassed) {
         func stopIfExpired(at place: String) throws(BundleDeadlinePassed) {
             if isExpired() { throw BundleDeadlinePassed(place: place) }
@@ -55,14 +55,17 @@ struct BundleContents {
             }
         }
         let staticName = staticVersionName(report: &report)
+        var budget = DecodeBudget()
         for name in names where BundleRules.imageTypes.contains(EntryName.fileExtension(name)) && name != staticName {
             guard let bytes = files[name] else { continue }
             try stopIfExpired(at: name)
+            guard budget.charge(decodedSize(bytes), name: name, report: &report) else { return }
             for issue in imageCheck(bytes, name, false).errors { report.add(issue.code, "\(name): \(issue.message)") }
             try stopIfExpired(at: name)
         }
         if let staticName, let bytes = files[staticName] {
             try stopIfExpired(at: staticName)
+            guard budget.charge(decodedSize(bytes), name: staticName, report: &report) else { return }
             checkStatic(bytes, name: staticName, report: &report, imageCheck: imageCheck)
             try stopIfExpired(at: staticName)
         }
@@ -167,3 +170,23 @@ struct BundleContents {
     }
 }
 
+/// The decoded samples of a bundle's images, added up as each is checked
+/// (``BundleImageLimits/maxTotalDecodedBytes``).
+private struct DecodeBudget {
+    private(set) var charged = 0
+
+    /// Adds an image's decoded size. False, with `too_many_pixels` naming the image, when it
+    /// goes over the budget: then it and the images after it are not decoded.
+    mutating func charge(_ size: Int?, name: String, report: inout ValidationReport) -> Bool {
+        let limit = BundleImageLimits.maxTotalDecodedBytes
+        let (total, overflow) = charged.addingReportingOverflow(max(0, size ?? 0))
+        guard overflow || total > limit else {
+            charged = total
+            return true
+        }
+        report.add(.tooManyPixels, "\(name): decoded, it would bring the bundle's images to "
+                   + "\(overflow ? "more than \(Int.max)" : String(total)) bytes of samples, over the budget of \(limit) "
+                   + "(\(limit >> 20) MiB) for all of them; it and the images after it were not decoded")
+        return false
+    }
+}

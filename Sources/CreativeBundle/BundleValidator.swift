@@ -44,12 +44,23 @@ public enum BundleImageLimits {
     public static let maxPixels = 4_000_000
     /// The decode budget of one image in a bundle.
     public static let memoryBudget = 16 << 20
+    /// Most bytes of decoded samples all the images of a bundle may add up to (width x height x
+    /// bands x bytes per sample, from each header before it is decoded): 64 MiB, 16 megapixels of
+    /// 8-bit RGBA, about 0.1 s of decoding. The image that goes over it and those after it are not
+    /// decoded (`too_many_pixels`).
+    public static let maxTotalDecodedBytes = 64 << 20
 }
 
 /// Checks an image found in a bundle with the image validator: `asBanner` true for the static
 /// version (the ordinary banner validation, catalog sizes included), false for an image the ad
 /// uses (structure and a strict decode; its size is free).
 public typealias BundleImageCheck = (_ bytes: [UInt8], _ name: String, _ asBanner: Bool) -> ValidationReport
+
+/// The bytes an image found in a bundle takes decoded, read from its header without decoding:
+/// width x height x bands x bytes per sample (every frame of an animation), or nil when the
+/// header cannot be read (its check then says why). Charged against
+/// ``BundleImageLimits/maxTotalDecodedBytes`` before the image is checked.
+public typealias BundleImageSize = (_ bytes: [UInt8]) -> Int?
 
 /// The job's deadline passed during the bundle check (`timeout`): where it stopped.
 struct BundleDeadlinePassed: Error {
@@ -91,9 +102,11 @@ public enum BundleValidator {
     /// - Parameters:
     ///   - isExpired: true once the job's deadline has passed (or the job is cancelled); the
     ///     check then stops at once with `timeout`, keeping what it found before.
+    ///   - decodedSize: each image's decoded size from its header, charged against the bundle's
+    ///     total (``BundleImageLimits/maxTotalDecodedBytes``) before `imageCheck` decodes it.
     ///   - imageCheck: the image validator, for the images and the static version.
     public static func inspect(_ bytes: [UInt8], report start: ValidationReport, isExpired: () -> Bool,
-                               imageCheck: BundleImageCheck) -> BundleInspection {
+                               decodedSize: BundleImageSize, imageCheck: BundleImageCheck) -> BundleInspection {
         var report = start
         report.bundle = BundleFacts(files: 0, bytesUncompressed: 0)
         let archive: ZipArchive
@@ -127,7 +140,7 @@ public enum BundleValidator {
         }
         var contents = BundleContents(files: files)
         do {
-            try contents.check(into: &report, isExpired: isExpired, imageCheck: imageCheck)
+            try contents.check(into: &report, isExpired: isExpired, decodedSize: decodedSize, imageCheck: imageCheck)
         } catch {
             report.add(.timeout, error.message)
             return BundleInspection(report: report)

@@ -188,8 +188,15 @@ public enum Validator {
             if let timeout = limits.job.timeout { rest.job.timeout = max(0, timeout - (monotonicSeconds() - started)) }
             return rest
         }
-        let inspection = BundleValidator.inspect(bytes, report: report, isExpired: { deadline?.hasPassed ?? false }) {
-            image, name, asBanner in
+        let inspection = BundleValidator.inspect(bytes, report: report, isExpired: { deadline?.hasPassed ?? false },
+                                                 decodedSize: { image in
+            guard let source = try? ImageSource(bytes: image, maxPixels: imageLimits.maxPixels),
+                  let pixels = source.storedSize.pixelCount else { return nil }
+            let header = source.header
+            let (size, overflow) = pixels.multipliedReportingOverflow(
+                by: header.bands * (header.isSixteenBit ? 2 : 1) * header.pageCount)
+            return overflow ? Int.max : size
+        }) { image, name, asBanner in
             if asBanner { return validate(image, fileName: name, limits: remaining()) }
             // The ad's own images may have any size, and may move (an animated GIF in an HTML5 ad).
             return inspect(image, fileName: name, limits: remaining(), totalBytes: nil, anySize: true).report

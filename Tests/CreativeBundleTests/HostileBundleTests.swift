@@ -4,8 +4,8 @@ import CreativeImaging
 import CreativeTestSupport
 import XCTest
 
-/// Bundles made to cost time: attributes that gumbo checks against each other, and a deadline the
-/// check must honour.
+/// Bundles made to cost time: attributes that gumbo checks against each other, a deadline the
+/// check must honour, and images that add up to more decoding than a bundle may ask for.
 final class HostileBundleTests: XCTestCase {
     private func validate(_ zip: BundleZip, limits: ValidationLimits = ValidationLimits()) -> ValidationReport {
         Validator.validate(zip.bytes(), fileName: "hostile.zip", limits: limits)
@@ -86,7 +86,7 @@ final class HostileBundleTests: XCTestCase {
             let inspection = BundleValidator.inspect(bytes, report: start, isExpired: {
                 asked += 1
                 return asked >= call
-            }) { _, name, _ in
+            }, decodedSize: { _ in 1 }) { _, name, _ in
                 checked.append(name)
                 return ValidationReport(file: name, product: .defaultProduct)
             }
@@ -105,5 +105,37 @@ final class HostileBundleTests: XCTestCase {
             XCTAssertNil(stopped.0.staticImage)
             XCTAssertEqual(stopped.checked.count, max(0, (call - 14) / 2), "images checked before call \(call)")
         }
+    }
+
+    // MARK: Decoding the images
+
+    func testImagesOverTheBundlesDecodeBudgetAreNotDecoded() throws {
+        // Six 2000x2000 RGB images: 12,000,000 bytes of samples each, 72 MB in all, over 64 MiB.
+        let big = try BundleCorpus.png(2000, 2000)
+        var zip = try BundleCorpus.clean()
+        for index in 0..<6 { zip = zip.adding("images/big\(index).png", big, .stored) }
+        let report = validate(zip)
+        XCTAssertEqual(report.errors.map(\.code), [.tooManyPixels], summary(report))
+        XCTAssertTrue(report.errors.first?.message.hasPrefix("images/big5.png: decoded, it would bring the bundle's "
+                                                             + "images to 72") ?? false, summary(report))
+        // Five fit.
+        var five = try BundleCorpus.clean()
+        for index in 0..<5 { five = five.adding("images/big\(index).png", big, .stored) }
+        XCTAssertEqual(validate(five).errors.map(\.code), [])
+    }
+
+    func testTheImageThatTipsTheBudgetIsNamedAndNoImageAfterItIsDecoded() throws {
+        var checked: [String] = []
+        let overHalf = BundleImageLimits.maxTotalDecodedBytes / 2 + 1
+        let inspection = BundleValidator.inspect(try BundleCorpus.clean().bytes(), report: ValidationReport(file: "ad.zip"),
+                                                 isExpired: { false }, decodedSize: { _ in overHalf }) { _, name, _ in
+            checked.append(name)
+            return ValidationReport(file: name)
+        }
+        XCTAssertEqual(checked, ["images/logo.png"])
+        XCTAssertEqual(inspection.report.errors.map(\.code), [.tooManyPixels], summary(inspection.report))
+        XCTAssertTrue(inspection.report.errors.first?.message.hasPrefix("images/logo@2x.png: ") ?? false,
+                      summary(inspection.report))
+        XCTAssertNil(inspection.staticImage)
     }
 }
