@@ -160,7 +160,9 @@ public enum BundleValidator {
         }
         var total = 0
         var bomb = false
-        var seen: Set<[UInt8]> = []
+        // Names compared as Unicode text: a name in NFC and the same in NFD are one file to a
+        // file system that normalises (and to `String`'s `==`), so two such entries are duplicates.
+        var seen: [String: [UInt8]] = [:]
         var readable: [(String, ZipEntry)] = []
         for index in 0..<count {
             let entry: ZipEntry
@@ -176,10 +178,12 @@ public enum BundleValidator {
                 report.add(.unsafePath, "\(shown.debugDescription) is refused: \(reason)")
                 continue
             }
-            if !seen.insert(entry.rawName).inserted {
-                report.add(.duplicateEntry, "\(shown) is in the zip twice; keep one")
+            if let first = seen[shown] {
+                report.add(.duplicateEntry, first == entry.rawName ? "\(shown) is in the zip twice; keep one"
+                           : "\(shown) is in the zip twice, its name written in two Unicode forms (such as NFC and NFD); keep one")
                 continue
             }
+            seen[shown] = entry.rawName
             if EntryName.isIgnored(shown) {
                 report.add(.ignoredFile, "\(shown) is ignored (a file the Mac adds); leave it out")
                 continue
