@@ -21,6 +21,12 @@ public enum BundleRules {
     /// (gumbo's time and memory grow with them): a file at this and the per-element limit parses
     /// in about 13 ms. Ads have hundreds, at most a few thousand.
     public static let maxAttributesPerFile = 20_000
+    /// Most elements and attributes the tree builder may copy re-creating formatting elements
+    /// left open (``MarkupCensus/formattingCopies``: formatting tags with their attributes, times
+    /// all the tags). 1,000 `<b>` tags left open before 9,000 `<p>x</p>` made gumbo copy 9 million
+    /// elements: 9 s and 3.4 GB; at the limit a file made that way parses in about 6 ms. An ad
+    /// with 25 formatting tags and attributes (links, bold text) may have 2,000 tags.
+    public static let maxFormattingCopies = 50_000
     /// How deep `<iframe srcdoc>` documents inside one another are read (each is checked as HTML).
     public static let maxSrcdocDepth = 3
     /// Accepted file types, by extension.

@@ -38,8 +38,9 @@ public struct HTMLDocument: Sendable {
     /// - Throws: ``MarkupOverLimit`` when the file, with its `srcdoc` documents, has more start
     ///   tags than ``BundleRules/maxTagsPerFile``, more attributes in one element than
     ///   ``BundleRules/maxAttributesPerElement`` or in all than ``BundleRules/maxAttributesPerFile``,
-    ///   or `srcdoc` documents nested deeper than ``BundleRules/maxSrcdocDepth``. Nothing over a
-    ///   limit reaches gumbo.
+    ///   formatting elements the parser may copy more than ``BundleRules/maxFormattingCopies``
+    ///   times, or `srcdoc` documents nested deeper than ``BundleRules/maxSrcdocDepth``. Nothing
+    ///   over a limit reaches gumbo.
     public init(bytes: [UInt8]) throws(MarkupOverLimit) {
         var used = MarkupCensus()
         try self.init(bytes: bytes, depth: 0, used: &used)
@@ -74,6 +75,12 @@ public struct HTMLDocument: Sendable {
         if census.attributes > BundleRules.maxAttributesPerFile {
             throw MarkupOverLimit(message: "has up to \(census.attributes) attributes, over the limit of "
                                   + "\(BundleRules.maxAttributesPerFile) per file")
+        }
+        if census.formattingCopies > BundleRules.maxFormattingCopies {
+            throw MarkupOverLimit(message: "has \(census.formattingWeight) formatting tags and attributes (a, b, i, "
+                                  + "strong, font, ...) and \(census.startTags + census.endTags) tags, so the parser may "
+                                  + "copy up to \(census.formattingCopies) elements and attributes, over the limit of "
+                                  + "\(BundleRules.maxFormattingCopies)")
         }
     }
 

@@ -60,6 +60,15 @@ final class HostileBundleTests: XCTestCase {
         XCTAssertTrue(report.errors.first?.message.contains("nested more than 3 deep") ?? false, summary(report))
     }
 
+    func testFormattingElementsLeftOpenBeforeManyTagsAreNotParsed() throws {
+        // 300 <b> left open (each unlike the others, or the parser would keep only three), then
+        // 2,000 paragraphs: the parser would re-create the 300 in each, 600,000 elements.
+        let body = "<p>" + (0..<300).map { "<b id=b\($0)>" }.joined() + "</p>" + String(repeating: "<p>x</p>", count: 2_000)
+        let report = validate(try BundleCorpus.clean(html: BundleCorpus.html(body: body)))
+        XCTAssertEqual(report.errors.map(\.code), [.tooManyElements], summary(report))
+        XCTAssertTrue(report.errors.first?.message.contains("formatting tags") ?? false, summary(report))
+    }
+
     // MARK: The deadline
 
     func testAPassedDeadlineStopsTheBundleCheckWithOneTimeout() throws {

@@ -60,4 +60,14 @@ final class MarkupCensusTests: XCTestCase {
         XCTAssertNoThrow(try HTMLDocument(bytes: Array(String(repeating: element, count: total).utf8)))
         XCTAssertThrowsError(try HTMLDocument(bytes: Array(String(repeating: element, count: total + 1).utf8)))
     }
+
+    func testFormattingTagsAreCountedWithTheirAttributes() {
+        let ad = census("<a href=x target=_blank><b>t</b></a><strong class=y>z</strong><bx>")
+        XCTAssertEqual(ad.formattingWeight, 3 + 1 + 2)
+        XCTAssertEqual(ad.startTags, 4)
+        XCTAssertEqual(ad.endTags, 3)
+        XCTAssertEqual(ad.formattingCopies, 6 * 7)
+        // Names read at once from different `<` are told apart: "s<strike" is no tag gumbo knows, "strike" is.
+        XCTAssertEqual(census("<s<strike><st<tt></b><B/><nobrx>").formattingWeight, 3)
+    }
 }
