@@ -17,8 +17,9 @@ public struct MarkupOverLimit: Error, Sendable, Equatable {
 }
 
 /// What the bundle checks need from an HTML file, read with gumbo (the HTML5 parsing algorithm,
-/// so the document is seen as a browser sees it): every URL in `src`, `href`, `srcset`, `poster`,
-/// `data` and `<meta http-equiv=refresh>`, the CSS of `style` attributes and `<style>` elements
+/// so the document is seen as a browser sees it): every URL in `src`, `href` (SVG's `xlink:href`
+/// too), `srcset`, `poster`, `data`, `background`, `manifest`, `action`, `formaction`, `ping` and
+/// `<meta http-equiv=refresh>`, the CSS of `style` attributes and `<style>` elements
 /// (scanned by ``CSSScanner``), the inline scripts, the `ad.size` meta, and the same in the
 /// documents of `<iframe srcdoc>` (read as HTML in turn, at most ``BundleRules/maxSrcdocDepth`` deep).
 ///
@@ -85,7 +86,8 @@ public struct HTMLDocument: Sendable {
     }
 
     /// Attributes whose value is one URL.
-    private static let urlAttributes: Set<String> = ["src", "href", "poster", "data"]
+    private static let urlAttributes: Set<String> = ["src", "href", "poster", "data", "background", "manifest",
+                                                     "action", "formaction"]
 
     /// Parses bytes that are within the limits. The tree is walked with a stack of its own, so
     /// deep nesting cannot exhaust the thread's stack here.
@@ -129,6 +131,10 @@ public struct HTMLDocument: Sendable {
             if Self.urlAttributes.contains(name) {
                 references.append(HTMLReference(url: raw.trimmingSpace(), place: place,
                                                 isLink: name == "href" && (tag == "a" || tag == "area")))
+            } else if name == "ping" {
+                for url in raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{C}" }) {
+                    references.append(HTMLReference(url: String(url), place: place, isLink: false))
+                }
             } else if name == "srcset" || name == "imagesrcset" {
                 for candidate in raw.split(separator: ",") {
                     let url = candidate.trimmingSpace().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first

@@ -79,6 +79,19 @@ final class ReferenceEvasionTests: XCTestCase {
             body: #"<iframe srcdoc="<img src='images/logo.png'>"></iframe>"#))), [])
     }
 
+    func testEveryAttributeThatMakesABrowserFetchIsChecked() throws {
+        for body in ["<table background=\"https://x.example/bg.png\"><tr><td>x</td></tr></table>",
+                     "<svg><image xlink:href=\"https://x.example/a.png\"/></svg>",
+                     "<form action=\"https://x.example/f\"><button formaction=\"https://x.example/g\">go</button></form>",
+                     "<a href=\"#\" ping=\"images/logo.png https://x.example/p\">x</a>"] {
+            let report = Validator.validate(try BundleCorpus.clean(html: BundleCorpus.html(body: body)).bytes(), fileName: "a.zip")
+            XCTAssertEqual(Set(report.errors.map(\.code)), [.remoteResourceBlocked], body)
+        }
+        let manifest = try BundleCorpus.clean(html: BundleCorpus.html().replacingOccurrences(
+            of: "<html>", with: "<html manifest=\"https://x.example/app.appcache\">"))
+        XCTAssertEqual(errors(manifest), [.remoteResourceBlocked])
+    }
+
     func testEntryNamesInNFCAndNFDAreDuplicates() throws {
         let composed = "js/caf\u{E9}.js", decomposed = "js/cafe\u{301}.js"
         XCTAssertNotEqual(Array(composed.utf8), Array(decomposed.utf8))
