@@ -63,8 +63,8 @@ public enum BundleImageLimits {
 public typealias BundleImageCheck = (_ bytes: [UInt8], _ name: String, _ asBanner: Bool) -> ValidationReport
 
 /// The bytes an image found in a bundle takes decoded, read from its header without decoding:
-/// width x height x bands x bytes per sample (every frame of an animation), or nil when the
-/// header cannot be read (its check then says why). Charged against
+/// width x height x bands x bytes per sample, or nil when the header cannot be read (its check
+/// then says why). Charged against
 /// ``BundleImageLimits/maxTotalDecodedBytes`` before the image is checked.
 public typealias BundleImageSize = (_ bytes: [UInt8]) -> Int?
 

@@ -174,32 +174,21 @@ public enum Validator {
     /// version as a banner, the others at any size, within a smaller pixel cap and budget.
     private static func inspectBundle(_ bytes: [UInt8], report: ValidationReport,
                                       limits: ValidationLimits) -> (report: ValidationReport, source: ImageSource?) {
-        // One deadline for the whole bundle: its checks stop once it passes, and each image gets
-        // what is left of it.
-        let started = monotonicSeconds()
+        // The job's deadline (started by `inspect`): the bundle's checks stop once it passes,
+        // and its images share it.
         let deadline = limits.job.startDeadline()
         var imageLimits = limits
         // The upload's byte limit is the zip's; its images are bounded by the bundle's own 2 MiB.
         imageLimits.maxBytes = Catalog.defaultMaxBytes
         imageLimits.maxPixels = min(limits.maxPixels, BundleImageLimits.maxPixels)
         imageLimits.job.memoryBudget = min(limits.job.memoryBudget, BundleImageLimits.memoryBudget)
-        func remaining() -> ValidationLimits {
-            var rest = imageLimits
-            if let timeout = limits.job.timeout { rest.job.timeout = max(0, timeout - (monotonicSeconds() - started)) }
-            return rest
-        }
         let inspection = BundleValidator.inspect(bytes, report: report, isExpired: { deadline?.hasPassed ?? false },
                                                  decodedSize: { image in
-            guard let source = try? ImageSource(bytes: image, maxPixels: imageLimits.maxPixels),
-                  let pixels = source.storedSize.pixelCount else { return nil }
-            let header = source.header
-            let (size, overflow) = pixels.multipliedReportingOverflow(
-                by: header.bands * (header.isSixteenBit ? 2 : 1) * header.pageCount)
-            return overflow ? Int.max : size
+            (try? ImageSource(bytes: image, maxPixels: imageLimits.maxPixels)).map { JobCost.strictDecode($0).decodedSamples }
         }) { image, name, asBanner in
-            if asBanner { return validate(image, fileName: name, limits: remaining()) }
+            if asBanner { return validate(image, fileName: name, limits: imageLimits) }
             // The ad's own images may have any size, and may move (an animated GIF in an HTML5 ad).
-            return inspect(image, fileName: name, limits: remaining(), totalBytes: nil, anySize: true).report
+            return inspect(image, fileName: name, limits: imageLimits, totalBytes: nil, anySize: true).report
                 .dropping(.dimensionsNotAllowed).dropping(.animated)
         }
         guard let still = inspection.staticImage,
