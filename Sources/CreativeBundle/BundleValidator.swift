@@ -14,7 +14,7 @@ public enum BundleRules {
     public static let maxTagsPerFile = 10_000
     /// Most attributes one element may have, counted before parsing (``MarkupCensus``): gumbo
     /// checks each attribute against the element's others, in time quadratic in their number
-    /// (40,000 took 10 s). The `<html>` tags count as one element, and so do the `<body>` tags
+    /// (40,000 took 6 s). The `<html>` tags count as one element, and so do the `<body>` tags
     /// (gumbo merges them). Ads have a few per element; one at the limit parses in about 0.3 ms.
     public static let maxAttributesPerElement = 256
     /// Most attributes an HTML or SVG file may have in all, its `srcdoc` documents included
@@ -52,7 +52,8 @@ public enum BundleImageLimits {
     public static let memoryBudget = 16 << 20
     /// Most bytes of decoded samples all the images of a bundle may add up to (width x height x
     /// bands x bytes per sample, from each header before it is decoded): 64 MiB, 16 megapixels of
-    /// 8-bit RGBA, about 0.1 s of decoding. The image that goes over it and those after it are not
+    /// 8-bit RGBA, under the 96 MiB one job may decode and at most about 0.5 s of decoding (PNG
+    /// at its slowest, 7 ns a byte). The image that goes over it and those after it are not
     /// decoded (`too_many_pixels`).
     public static let maxTotalDecodedBytes = 64 << 20
 }
