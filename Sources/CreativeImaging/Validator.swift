@@ -188,12 +188,18 @@ public enum Validator {
     /// version as a banner, the others at any size, within a smaller pixel cap and budget.
     private static func inspectBundle(_ bytes: [UInt8], report: ValidationReport,
                                       limits: ValidationLimits) -> (report: ValidationReport, source: ImageSource?) {
+        // The job's deadline (started by `inspect`): the bundle's checks stop once it passes,
+        // and its images share it.
+        let deadline = limits.job.startDeadline()
         var imageLimits = limits
         // The upload's byte limit is the zip's; its images are bounded by the bundle's own 2 MiB.
         imageLimits.maxBytes = Catalog.defaultMaxBytes
         imageLimits.maxPixels = min(limits.maxPixels, BundleImageLimits.maxPixels)
         imageLimits.job.memoryBudget = min(limits.job.memoryBudget, BundleImageLimits.memoryBudget)
-        let inspection = BundleValidator.inspect(bytes, report: report) { image, name, asBanner in
+        let inspection = BundleValidator.inspect(bytes, report: report, isExpired: { deadline?.hasPassed ?? false },
+                                                 decodedSize: { image in
+            (try? ImageSource(bytes: image, maxPixels: imageLimits.maxPixels)).map { JobCost.strictDecode($0).decodedSamples }
+        }) { image, name, asBanner in
             if asBanner { return validate(image, fileName: name, limits: imageLimits) }
             // The ad's own images may have any size, and may move (an animated GIF in an HTML5 ad).
             return inspect(image, fileName: name, limits: imageLimits, totalBytes: nil, anySize: true).report
