@@ -9,14 +9,8 @@ import XCTest
 final class CostModelTests: XCTestCase {
     private let banner = PixelSize(width: 320, height: 50)
 
-    /// A valid PNG of `size` whose rows are all zeros (filter 0), made in microseconds however
-    /// large: its IDAT is a deflate stream of zeros.
     private func zeroPNG(_ size: PixelSize, depth: UInt8 = 8, colourType: UInt8 = 6) -> [UInt8] {
-        let bands = [0: 1, 2: 3, 4: 2, 6: 4][Int(colourType)] ?? 4
-        let row = 1 + size.width * bands * Int(depth) / 8
-        return Fixtures.pngSignature
-            + Fixtures.pngChunk("IHDR", Fixtures.be32(size.width) + Fixtures.be32(size.height) + [depth, colourType, 0, 0, 0])
-            + Fixtures.pngChunk("IDAT", Fixtures.zlibZeros(row * size.height)) + Fixtures.pngChunk("IEND", [])
+        Fixtures.zeroPNG(width: size.width, height: size.height, depth: depth, colourType: colourType)
     }
 
     private func render(_ bytes: [UInt8], canvas: PixelSize? = nil, format: FormatChoice = .png,
