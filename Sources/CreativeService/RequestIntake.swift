@@ -29,6 +29,9 @@ struct RequestIntake {
     func headers(version: String) -> MHD_Result {
         listener.watch.enter(.handling, connection)
         let headers = connectionValues(connection, .HEADER_KIND)
+        if let problem = state.targetProblem {
+            return send(problem.response, closing: true)
+        }
         if state.targetBytes > Self.maxTargetBytes {
             return send(ServiceError.uriTooLong(limit: Self.maxTargetBytes).response, closing: true)
         }
