@@ -42,7 +42,8 @@ enum ServeCommand: Subcommand {
     Logs one JSON line per request on standard error (dropped and counted, never waited for, when
     standard error does not keep up). A job whose client closes its connection is cancelled.
     SIGTERM or SIGINT: stop accepting, finish the requests in flight (at most --drain-timeout),
-    cancel the jobs left (503 shutting_down), exit 0. SIGHUP and SIGUSR1 are ignored (and logged).
+    cancel the jobs left (503 shutting_down), exit 0. SIGHUP, SIGUSR1, SIGUSR2, SIGALRM and
+    SIGVTALRM are ignored (and logged). SIGQUIT keeps its default (a core dump, for debugging).
     """
     static let options: Set<String> = ["--host", "--port", "--token-file", "--workers", "--max-body-bytes",
                                        "--queue", "--timeout", "--max-connections", "--admin-host", "--admin-port",

@@ -53,6 +53,27 @@ final class ServeBinaryTests: XCTestCase {
         XCTAssertTrue(log.contains(#""event":"stopped""#))
     }
 
+    // Hostile input 3. SIGUSR2, SIGALRM and SIGVTALRM killed the service at once, without the
+    // drain; now they are ignored and logged like SIGUSR1, and SIGTERM still drains.
+    func testUser2AndAlarmsAreIgnored() throws {
+        let running = try Fixture.startBinary([])
+        for signal in [SIGUSR2, SIGALRM, SIGVTALRM] {
+            kill(running.process.processIdentifier, signal)
+            usleep(100_000)
+            XCTAssertTrue(running.process.isRunning, "signal \(signal)")
+        }
+        XCTAssertEqual(HTTPClient.request(running.port, "GET", "/healthz").status, 200)
+        XCTAssertEqual(HTTPClient.request(running.adminPort, "GET", "/readyz").status, 200)
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
+        let log = running.log()
+        for signal in [SIGUSR2, SIGALRM, SIGVTALRM] {
+            XCTAssertTrue(log.contains(#""signal":\#(signal),"action":"ignored""#), log)
+        }
+        XCTAssertTrue(log.contains(#""signal":\#(SIGTERM),"action":"drain""#), log)
+        XCTAssertTrue(log.contains(#""event":"stopped""#))
+    }
+
     // 6. Every interface without a token is refused (exit 64) unless asked for, then logged as a warning.
     func testNonLoopbackWithoutTokenIsRefused() throws {
         guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
