@@ -13,19 +13,22 @@ public final class Server: @unchecked Sendable {
 
     /// Starts listening: the data plane on `host:port` (one thread per connection), the admin
     /// listener (`/healthz`, `/readyz`, `/metrics`) on `adminHost:adminPort` (one epoll thread).
-    /// - Throws: ``ServiceError/internalError(_:)`` when it cannot listen, or when a non-loopback
-    ///   address has no token and ``ServiceConfig/allowUnauthenticated`` is not set.
+    /// - Throws: ``ServiceError/internalError(_:)`` when it cannot listen, when the token is
+    ///   shorter than ``ServiceConfig/minimumTokenBytes``, or when a non-loopback address has no
+    ///   token and ``ServiceConfig/allowUnauthenticated`` is not set.
     public init(config: ServiceConfig) throws(ServiceError) {
         if let insecurity = config.insecurity { throw .internalError(insecurity) }
         Server.tuneProcess()
         context = ServiceContext(config: config)
-        daemon = try Daemon(listener: Listener(context: context, router: .service, watch: context.watch),
+        daemon = try Daemon(listener: Listener(context: context, router: .service, watch: context.watch,
+                                                  hosts: config.dataHosts),
                             host: config.host, port: config.port,
                             mode: .threadPerConnection(perClient: config.maxConnectionsPerClient),
                             connectionLimit: config.maxConnections, idleTimeout: config.connectionTimeout,
                             memoryPerConnection: 256 * 1024)
         do {
-            admin = try Daemon(listener: Listener(context: context, router: .admin, watch: context.adminWatch),
+            admin = try Daemon(listener: Listener(context: context, router: .admin, watch: context.adminWatch,
+                                                    hosts: config.adminHosts),
                                host: config.adminHost, port: config.adminPort, mode: .eventLoop,
                                connectionLimit: 128, idleTimeout: 5, memoryPerConnection: 32 * 1024)
         } catch {
@@ -40,7 +43,10 @@ public final class Server: @unchecked Sendable {
                                         ("job_memory_budget", .int(config.jobMemoryBudget)),
                                         ("job_timeout", .double(config.jobTimeout)),
                                         ("drain_seconds", .double(config.drainSeconds)),
-                                        ("auth", .bool(config.token != nil))])
+                                        ("auth", .bool(config.token != nil)),
+                                        ("allowed_hosts", config.token == nil
+                                            ? .array(config.dataHosts.map { $0.names.sorted().map(JSONValue.string) } ?? [])
+                                            : .string("any"))])
         if config.token == nil && !ServiceConfig.isLoopback(config.host) {
             context.log.event("warning", [("message", .string("serving \(config.host) without a token (--allow-unauthenticated)"))])
         }

@@ -44,7 +44,7 @@ final class HostileTrafficTests: XCTestCase {
         var slow: [Int32] = []
         for source in ["127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3"] {
             let fd = HTTPClient.connectSocket(server.port, from: source, timeoutSeconds: 10)
-            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8))
+            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\n".utf8))
             slow.append(fd)
         }
         // The data plane is full; the admin listener still answers.
@@ -71,7 +71,7 @@ final class HostileTrafficTests: XCTestCase {
         defer { server.stop(grace: 1) }
         let fd = HTTPClient.connectSocket(server.port, timeoutSeconds: 10)
         defer { close(fd) }
-        HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
         XCTAssertEqual(HTTPClient.parse(HTTPClient.readAll(fd)).status, 200, "answered, then closed when idle")
         XCTAssertTrue(metric(server.port, #"creative_connections_closed_total{reason="keepalive_idle"} 1"#))
     }
@@ -86,11 +86,11 @@ final class HostileTrafficTests: XCTestCase {
         // Three kept-alive connections from one address, each answered once (so surely accepted).
         let held = (0..<3).map { _ in HTTPClient.connectSocket(server.port, from: "127.0.0.4", timeoutSeconds: 10) }
         for fd in held {
-            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
             var buffer = [UInt8](repeating: 0, count: 1024)
             XCTAssertGreaterThan(buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }, 0)
         }
-        let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
         XCTAssertTrue(exchange(server.port, request, from: "127.0.0.4").isEmpty, "a fourth is refused")
         XCTAssertEqual(HTTPClient.parse(exchange(server.port, request, from: "127.0.0.5")).status, 200)
         held.forEach { close($0) }
@@ -105,7 +105,7 @@ final class HostileTrafficTests: XCTestCase {
         defer { server.stop(grace: 1) }
         let fd = HTTPClient.connectSocket(server.port, timeoutSeconds: 10)
         defer { close(fd) }
-        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nabc".utf8))
+        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\nabc".utf8))
         XCTAssertTrue(HTTPClient.readAll(fd).isEmpty)
         XCTAssertTrue(metric(server.port, #"creative_connections_closed_total{reason="slow_body"} 1"#))
     }
@@ -152,12 +152,12 @@ final class HostileTrafficTests: XCTestCase {
     func testAmbiguousFramingGets400AndClose() throws {
         let server = try Fixture.server()
         defer { server.stop(grace: 1) }
-        let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        let smuggled = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
         for head in ["Content-Length: 5\r\nContent-Length: 60", "Content-Length: 5\r\nContent-Length: 5",
                      "Content-Length: 5\r\nTransfer-Encoding: chunked", "Transfer-Encoding: gzip, chunked",
                      "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked"] {
             let body = head.contains("chunked") ? "0\r\n\r\n" : "hello"
-            let request = "POST /v1/select HTTP/1.1\r\nHost: x\r\n\(head)\r\n\r\n\(body)\(smuggled)"
+            let request = "POST /v1/select HTTP/1.1\r\nHost: localhost\r\n\(head)\r\n\r\n\(body)\(smuggled)"
             let answer = exchange(server.port, Array(request.utf8))
             let parsed = HTTPClient.parse(answer)
             XCTAssertEqual(parsed.status, 400, head)
@@ -166,7 +166,7 @@ final class HostileTrafficTests: XCTestCase {
             XCTAssertEqual(responses(in: answer), 1, "the smuggled request is never served: \(head)")
         }
         // A malformed length is libmicrohttpd's own 400 (its page, not JSON), closed the same way.
-        let malformed = exchange(server.port, Array("POST /v1/select HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\nhello\(smuggled)".utf8))
+        let malformed = exchange(server.port, Array("POST /v1/select HTTP/1.1\r\nHost: localhost\r\nContent-Length: +5\r\n\r\nhello\(smuggled)".utf8))
         XCTAssertEqual(HTTPClient.parse(malformed).status, 400)
         XCTAssertFalse(String(decoding: malformed, as: UTF8.self).contains("200 OK"))
     }
@@ -182,7 +182,7 @@ final class HostileTrafficTests: XCTestCase {
         XCTAssertEqual(twoHosts.status, 400)
         let http10 = HTTPClient.parse(exchange(port, Array("GET /healthz HTTP/1.0\r\n\r\n".utf8)))
         XCTAssertEqual(http10.status, 200, "HTTP/1.0 needs no Host")
-        let absolute = HTTPClient.parse(exchange(port, Array("GET http://h/v1/slot?width=320 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8)))
+        let absolute = HTTPClient.parse(exchange(port, Array("GET http://localhost/v1/slot?width=320 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)))
         XCTAssertEqual(absolute.status, 200)
         XCTAssertEqual(absolute.json?["width_points"] as? Int, 320)
         // About 1000 query parameters: answered, not dropped (400 under 8 KB, 414 over it).
@@ -292,7 +292,7 @@ final class HostileTrafficTests: XCTestCase {
         XCTAssertEqual(early.errorCode, "payload_too_large")
         // The whole (declared) body first, then read: the answer is there, not a reset.
         let body = [UInt8](repeating: 2, count: 1_000_000)
-        let answer = exchange(server.port, Array("POST /v1/render?slot=320x50 HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        let answer = exchange(server.port, Array("POST /v1/render?slot=320x50 HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         XCTAssertEqual(HTTPClient.parse(answer).status, 413)
         XCTAssertEqual(HTTPClient.request(server.port, "GET", "/healthz").status, 200)
     }
@@ -309,7 +309,7 @@ final class HostileTrafficTests: XCTestCase {
         XCTAssertFalse(ServiceConfig.isLoopback("10.0.0.1"))
         var config = ServiceConfig()
         config.host = "0.0.0.0"
-        config.token = "t"
+        config.token = "0123456789abcdef"
         XCTAssertNil(config.insecurity)
         config.token = nil
         config.allowUnauthenticated = true

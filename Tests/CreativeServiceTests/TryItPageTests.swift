@@ -8,7 +8,7 @@ import CreativeImaging
 /// and style run. What it does in a browser is tested by Tests/Browser/test_pages.py.
 final class TryItPageTests: XCTestCase {
     func testThePageIsServedWithoutTokenAndOnlyItsOwnScriptMayRun() throws {
-        let server = try Fixture.server { $0.token = "s3cret-token" }
+        let server = try Fixture.server { $0.token = "s3cret-token-0123456789" }
         defer { server.stop(grace: 5) }
         let page = HTTPClient.request(server.port, "GET", "/")
         XCTAssertEqual(page.status, 200, "the page holds nothing secret: it asks for the token itself")
