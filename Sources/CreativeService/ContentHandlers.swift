@@ -23,7 +23,12 @@ enum ContentHandlers {
             throw .badRequest("\(given) fills the prompts of format=html")
         }
         let body = Guidance(product: product).render(format, prompts: prompts)
-        return Response(contentType: format.mediaType, body: Array(body.utf8))
+        var response = Response(contentType: format.mediaType, body: Array(body.utf8))
+        if format == .html {
+            // Its inline style sheet, style attributes and Copy-button script, by hash; nothing else.
+            response.headers = [(SecurityHeaders.name, SecurityHeaders.pagePolicy(for: body)), ("Referrer-Policy", "no-referrer")]
+        }
+        return response
     }
 
     /// The user texts of a prompt.
