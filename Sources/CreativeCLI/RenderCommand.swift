@@ -58,6 +58,7 @@ enum RenderCommand: Subcommand {
                                           background: arguments.value("--background"),
                                           enlarge: !arguments.flag("--no-enlarge"))
         } catch { throw .usage(error.description) }
+        if let refusal = format.canvasRefusal(settings.canvas) { throw .usage("--format \(format.rawValue): \(refusal)") }
         settings.quality = try quality(arguments, format: format)
         let slot = Slot(points: points, scale: scale)
         let maxPixels = try Inputs.maxPixels(arguments)

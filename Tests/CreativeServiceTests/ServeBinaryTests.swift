@@ -126,6 +126,19 @@ final class ServeBinaryTests: XCTestCase {
         return (process.terminationStatus, errors)
     }
 
+    // Hostile input 6, on the command line: the output format's limit is read from the same rule
+    // as the service's (FormatChoice.canvasRefusal), before any work.
+    func testRenderRefusesACanvasOverTheFormatsLimit() throws {
+        for format in ["webp", "auto"] {
+            let refused = try runBinaryReadingErrors(["render", "--slot", "16384x100", "--format", format, "--output", "-"])
+            XCTAssertEqual(refused.status, 64, format)
+            let first = refused.errors.split(separator: "\n").first.map(String.init) ?? ""
+            XCTAssertTrue(first.hasPrefix("creative-tool render: --format \(format): 16384x100 pixels is over 16383 pixels a side"),
+                          refused.errors)
+        }
+        XCTAssertEqual(try runBinaryReadingErrors(["render", "--slot", "16383x100", "--format", "webp", "--output", "/dev/null"]).status, 0)
+    }
+
     // 6. Every interface without a token is refused (exit 64) unless asked for, then logged as a warning.
     func testNonLoopbackWithoutTokenIsRefused() throws {
         guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
