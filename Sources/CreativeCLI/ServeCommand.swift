@@ -15,7 +15,7 @@ enum ServeCommand: Subcommand {
                                [--max-body-bytes N] [--max-json-body-bytes N] [--memory-budget N]
                                [--job-memory-budget N] [--budget-wait S] [--job-timeout S] [--drain-timeout S]
                                [--timeout S] [--header-timeout S] [--min-body-rate N]
-                               [--max-connections N] [--max-connections-per-client N]
+                               [--max-connections N] [--max-connections-per-client N] [--max-inline-bytes N]
            creative-tool serve --healthcheck [--admin-port 8081]
       --host             address to bind (default 127.0.0.1, loopback; 0.0.0.0 for every interface)
       --port             TCP port (default $CREATIVE_PORT, else 8080; 0 picks a free one, logged at start)
@@ -43,6 +43,8 @@ enum ServeCommand: Subcommand {
       --min-body-rate N  bytes/s a body must average after its first 5 s (default 16384)
       --max-connections  open connections at most (default 256)
       --max-connections-per-client  per client address (default 64; 0: no cap)
+      --max-inline-bytes N  most bytes of files one /v1/process answer inlines (default 4194304;
+                         over it 422 answer_too_large: list with inline=false, fetch with file=NAME)
       --healthcheck      GET /healthz on 127.0.0.1:ADMIN-PORT, exit 0 when it answers 200 (for HEALTHCHECK)
     Logs one JSON line per request on standard error (dropped and counted, never waited for, when
     standard error does not keep up). A job whose client closes its connection is cancelled.
@@ -54,7 +56,8 @@ enum ServeCommand: Subcommand {
                                        "--queue", "--timeout", "--max-connections", "--admin-host", "--admin-port",
                                        "--max-json-body-bytes", "--memory-budget", "--header-timeout",
                                        "--min-body-rate", "--max-connections-per-client", "--job-memory-budget",
-                                       "--budget-wait", "--job-timeout", "--drain-timeout", "--allowed-host"]
+                                       "--budget-wait", "--job-timeout", "--drain-timeout", "--allowed-host",
+                                       "--max-inline-bytes"]
     static let repeatable: Set<String> = ["--allowed-host"]
     static let flags: Set<String> = ["--healthcheck", "--allow-unauthenticated"]
 
@@ -85,6 +88,7 @@ enum ServeCommand: Subcommand {
         config.maxBodyBytes = try arguments.int("--max-body-bytes", in: 1...1 << 30) ?? config.maxBodyBytes
         config.connectionTimeout = try arguments.int("--timeout", in: 1...3600) ?? config.connectionTimeout
         config.maxConnections = try arguments.int("--max-connections", in: 1...100_000) ?? config.maxConnections
+        config.maxInlineFileBytes = try arguments.int("--max-inline-bytes", in: 0...1 << 30) ?? config.maxInlineFileBytes
         for name in arguments.values("--allowed-host") {
             if let problem = HostAllowList.problem(withName: name) { throw .usage("--allowed-host: \(problem)") }
             config.allowedHosts.append(name)

@@ -66,6 +66,11 @@ public struct ServiceConfig: Sendable {
     /// `shutting_down`), and the process exits at most ``Server/cancelSeconds`` later. 25 s + 2 s
     /// stays within Kubernetes' default 30 s grace, and within 40 s with a 5 s preStop hook.
     public var drainSeconds = 25.0
+    /// Most bytes of files that one `/v1/process` answer carries inline (base64 in its JSON);
+    /// a job whose files total more is answered 422 `answer_too_large`, and its files are listed
+    /// (`inline=false`) and fetched one by one (`file=NAME`). 4 MiB keeps every banner and
+    /// companion answer inline (under 1 MB of files) and the JSON under 6 MB.
+    public var maxInlineFileBytes = 4 * 1024 * 1024
     /// One JSON line per request on standard error.
     public var logRequests = true
 
