@@ -144,9 +144,6 @@ func send(_ response: Response, on connection: OpaquePointer, state: ConnectionS
     _ = MHD_add_response_header(created, "Content-Type", response.contentType)
     _ = MHD_add_response_header(created, "X-Content-Type-Options", "nosniff")
     for (name, value) in response.headers { _ = MHD_add_response_header(created, name, value) }
-    if !response.headers.contains(where: { $0.0 == SecurityHeaders.name }) {
-        _ = MHD_add_response_header(created, SecurityHeaders.name, SecurityHeaders.apiPolicy)
-    }
     if closing || context.isDraining { _ = MHD_add_response_header(created, "Connection", "close") }
     let queued = MHD_queue_response(connection, UInt32(response.status), created)
     if queued == .YES { state.answered(response) }

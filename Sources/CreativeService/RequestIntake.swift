@@ -185,9 +185,6 @@ struct RequestIntake {
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         head += "Content-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n"
         head += "X-Content-Type-Options: nosniff\r\nConnection: close\r\n"
-        if !response.headers.contains(where: { $0.0 == SecurityHeaders.name }) {
-            head += "\(SecurityHeaders.name): \(SecurityHeaders.apiPolicy)\r\n"
-        }
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + response.body
         let fd = creative_mhd_connection_fd(connection)

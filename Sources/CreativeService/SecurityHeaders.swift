@@ -1,15 +1,11 @@
-/// The Content-Security-Policy of every answer.
-///
-/// - The HTML pages (`/`, `/v1/guidance?format=html`) allow exactly what they use: their own
-///   inline script and style sheet by hash, the guidance page's style attributes by hash
-///   (`'unsafe-hashes'`), and nothing else (`default-src 'none'`): no outside request, no
-///   plug-in, no frame, no form sent anywhere, no `<base>`, and no page may frame them.
-/// - Every other answer (JSON, images, text) gets ``apiPolicy``: nothing in it may run, load or
-///   be framed, should a browser ever render one.
+/// The Content-Security-Policy of the HTML pages (`/`, `/v1/guidance?format=html`): each allows
+/// exactly what it uses, its own inline script and style sheet by hash, the guidance page's
+/// style attributes by hash (`'unsafe-hashes'`), and nothing else (`default-src 'none'`): no
+/// outside request, no plug-in, no frame, no form sent anywhere, no `<base>`, and no page may
+/// frame them. The other answers (JSON, images, text) carry none: they are never rendered as
+/// pages (`X-Content-Type-Options: nosniff`), and a policy on them would bind the documents that
+/// embed a fetched guidance page (an `iframe srcdoc` inherits its parent's policy).
 enum SecurityHeaders {
-    /// The policy of the answers that are not pages.
-    static let apiPolicy = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
     /// The header name.
     static let name = "Content-Security-Policy"
 
