@@ -46,7 +46,7 @@ final class ProcessAnswerTests: XCTestCase {
     func testSmallProcessAnswersStayInline() throws {
         let server = try Fixture.server()
         defer { server.stop(grace: 5) }
-        let answer = HTTPClient.request(server.port, "POST", "/v1/process", body: try Fixture.testImage("2184x270"))
+        let answer = HTTPClient.request(server.port, "POST", "/v1/process", body: try Fixture.testImage("960x150"))
         XCTAssertEqual(answer.status, 200)
         let files = try XCTUnwrap(answer.json?["files"] as? [[String: Any]])
         XCTAssertTrue(files.allSatisfy { $0["base64"] is String })
@@ -55,8 +55,13 @@ final class ProcessAnswerTests: XCTestCase {
     // 7. The case of the review: an interstitial from a detailed JPEG makes megabytes of renders.
     // With the default bound it is refused inline, in a few hundred bytes that say what to ask.
     func testAnInterstitialFromADetailedJPEGIsNotInlined() throws {
-        // The job takes seconds in a debug build on two cores: no deadline to race.
-        let server = try Fixture.server { $0.jobTimeout = 300 }
+        // The job takes seconds in a debug build on two cores: no deadline to race; and a budget
+        // that lets it run, so that what is tested is the answer's bound.
+        let server = try Fixture.server {
+            $0.jobTimeout = 300
+            $0.jobMemoryBudget = 256 << 20
+            $0.memoryBudget = 512 << 20
+        }
         defer { server.stop(grace: 5) }
         let noise = try VipsOperation("gaussnoise").with("width", .int(1080)).with("height", .int(1920))
             .with("sigma", .double(30)).image()
