@@ -9,7 +9,7 @@ final class PagePolicyTests: XCTestCase {
     // 4. The guidance page allows exactly its own style sheet, style attributes and Copy script
     // (it had no policy). The other answers are never pages: nosniff, and no policy that would
     // bind a document embedding a fetched guidance page.
-    func testPagesAndAnswersCarryAStrictPolicy() throws {
+    func testPagesCarryAStrictPolicy() throws {
         let server = try Fixture.server()
         defer { server.stop(grace: 1) }
         let page = HTTPClient.request(server.port, "GET", "/v1/guidance?format=html&brand=Acme%20%3Cb%20style%3D%22x%22%3E")
