@@ -61,6 +61,7 @@ enum RenderCommand: Subcommand {
             settings = try RenderSettings(slot: points, scale: scale, format: format, background: named.background,
                                           enlarge: !arguments.flag("--no-enlarge"))
         } catch { throw .usage(error.description) }
+        if let refusal = format.canvasRefusal(settings.canvas) { throw .usage("--format \(format.rawValue): \(refusal)") }
         settings.quality = try quality(arguments, format: format)
         settings.autoFormats = named.format.map { [$0] }
         let slot = Slot(points: points, scale: scale)

@@ -35,6 +35,7 @@ enum ImageHandlers {
     /// `product=companion`, `device=NAME` instead of `slot` and `scale`: the device's standard slot.
     static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
         var settings = try placedSettings(query)
+        if let refusal = settings.format.canvasRefusal(settings.canvas) { throw .canvasTooLarge("format: \(refusal)") }
         settings.quality = try query.int("quality", in: 1...100)
         if settings.quality != nil, let refusal = settings.format.qualityRefusal {
             throw .badRequest("quality is for format=jpeg or webp (\(refusal))")

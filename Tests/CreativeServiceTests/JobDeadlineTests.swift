@@ -13,7 +13,7 @@ final class JobDeadlineTests: XCTestCase {
     /// Sends a render and hangs up without reading the answer.
     private func renderAndHangUp(_ port: Int, _ body: [UInt8]) {
         let fd = HTTPClient.connectSocket(port)
-        HTTPClient.sendAll(fd, Array("POST \(Self.heavyRender) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        HTTPClient.sendAll(fd, Array("POST \(Self.heavyRender) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         close(fd)
     }
 
