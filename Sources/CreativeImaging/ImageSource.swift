@@ -142,7 +142,11 @@ public final class ImageSource: @unchecked Sendable {
             // A fresh load, not `header`: once a render has pulled pixels through the header's
             // loader, libvips may hand back what it already decoded without the decoder's warning.
             let image = try Self.load(decoderBytes, format: format, sequential: false)
-            _ = try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in try image.materialized() }
+            // Every pixel computed through a reduction: the loader decodes the image once into its
+            // own buffer, and nothing copies it again (a copy held twice the memory).
+            try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
+                try VipsOperation("max").with("in", .image(image)).execute()
+            }
             return (containerDamage(), header.isSixteenBit, nil)
         } catch .timeout(let seconds) {
             throw .timeout(seconds: seconds)

@@ -7,7 +7,7 @@ import CreativeCore
 /// are in `docs/cost-model.md`; a property test checks it against the measured peak RSS.
 ///
 /// Three parts:
-/// - `decode`: what the decoder and resampler hold. What cannot stream is held whole
+/// - `decode`: what the decoder and resampler hold, and the copies of the file the loaders keep. What cannot stream is held whole
 ///   (``ImageSource/decodeMemory(content:)``); what streams holds libvips' resampling window,
 ///   which grows with the source's width and bands (``streamingWindow(width:height:bands:wide:)``).
 /// - `output`: the rendered canvas and the encoder's own buffers, per format
@@ -72,6 +72,10 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
         let rows = min(adding(height, height, 64), windowRows)
         return multiplying(width, bands, wide ? 4 : 2, rows, max(1, threadsPerJob / 2))
     }
+
+    /// Copies of the file a job holds: the bytes read, and the buffer each libvips loader keeps
+    /// (the header's, the render's, a strict decode's). A 6 MB JPEG's render held 27 MB.
+    static let inputCopies = 4
 
     /// Rows of the source charged at most.
     static let windowRows = 2304
@@ -151,7 +155,9 @@ extension JobCost {
     }
 
     /// The cost of rendering `source` with `settings`: the decode at the content size the
-    /// placement gives (shrink-on-load for JPEG and WebP) and the canvas in its format.
+    /// placement gives (shrink-on-load for JPEG and WebP) and the canvas in its format. A JPEG
+    /// is decoded strictly once more after its render when the budget allows
+    /// (``strictDecode(_:)``): the peak is the larger of the two.
     /// - Parameter memoryBudget: the job's budget, which decides whether a PNG render is held
     ///   (``PNGWriter``) or streamed, as ``Encoder`` decides.
     public static func render(_ source: ImageSource, settings: RenderSettings,
@@ -163,6 +169,12 @@ extension JobCost {
         // `auto` on a canvas over the search's size decides on a smaller render first: two decodes.
         if settings.format == .auto, (settings.canvas.pixelCount ?? Int.max) > AutoEncoder.searchMaxPixels {
             cost.decodedSamples = adding(cost.decodedSamples, cost.decodedSamples)
+        }
+        if source.format == .jpeg {
+            let strict = strictDecode(source)
+            if strict.memory <= memoryBudget && strict.decodedSamples <= JobLimits.defaultMaxDecodedBytes {
+                cost.decode = max(cost.decode, strict.decode - cost.output)
+            }
         }
         return cost
     }
@@ -183,7 +195,10 @@ extension JobCost {
     /// for PNG, the whole image for the rest.
     public static func strictDecode(_ source: ImageSource) -> JobCost {
         let stored = source.storedSize
-        return JobCost(decode: source.strictDecodeMemory, output: 0,
+        // The loader's buffer of the whole image, and libjpeg's or libwebp's own (up to as much again).
+        let held = adding(source.format == .png ? 0 : multiplying(source.strictDecodeMemory, 2),
+                          multiplying(source.bytes.count, inputCopies))
+        return JobCost(decode: held, output: 0,
                        decodedSamples: multiplying(stored.width, stored.height, source.header.bands,
                                                    source.header.isSixteenBit ? 2 : 1))
     }
@@ -208,7 +223,8 @@ extension JobCost {
         let window = content == nil
             ? multiplying(loaded.width, max(bands, 3), sample, wholeDecodeRows)
             : streamingWindow(width: loaded.width, height: loaded.height, bands: max(bands, 3), wide: wide)
-        return JobCost(decode: adding(whole, window), output: 0, decodedSamples: samples)
+        return JobCost(decode: adding(whole, window, multiplying(source.bytes.count, inputCopies)), output: 0,
+                       decodedSamples: samples)
     }
 
     /// The output's cost: the pipeline and the encoder over the canvas, for `format`, within
