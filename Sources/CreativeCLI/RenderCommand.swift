@@ -73,11 +73,7 @@ enum RenderCommand: Subcommand {
         let (source, stem) = try pickSource(arguments.positionals, request: slot.pixels,
                                             mode: SelectionMode.modes(for: product)[0],
                                             product: product, maxBytes: maxBytes, maxPixels: maxPixels)
-        if arguments.flag("--cost") {
-            try Streams.outLine(JobCost.render(source, settings: settings, memoryBudget: limits.memoryBudget)
-                .json(limits: limits).serialized())
-            return ExitCode.success
-        }
+        if arguments.flag("--cost") { return try printCost(source, settings: settings, limits: limits) }
         let slotText = "slot \(points) pt @\(TextFormat.scale(scale))x"
         try renderAndWrite(source, stem: stem, settings: settings, limits: limits, output: arguments.value("--output"),
                            defaultStem: "\(stem)-\(points)@\(TextFormat.scale(scale))x", describing: slotText,
@@ -101,6 +97,13 @@ enum RenderCommand: Subcommand {
                          + "--background '#rrggbb', or name a .png or .webp output")
         }
         return (named, given ?? "#ffffff")
+    }
+
+    /// `--cost`: what rendering `source` would be charged (``JobCost``), as JSON; nothing is decoded.
+    private static func printCost(_ source: ImageSource, settings: RenderSettings, limits: JobLimits) throws(CLIError) -> Int32 {
+        try Streams.outLine(JobCost.render(source, settings: settings, memoryBudget: limits.memoryBudget)
+            .json(limits: limits).serialized())
+        return ExitCode.success
     }
 
     /// `--quality Q`: only for JPEG and WebP.
@@ -174,6 +177,7 @@ enum RenderCommand: Subcommand {
                                             mode: .fullScreen, product: product, maxBytes: maxBytes, maxPixels: maxPixels)
         let slot = "\(deviceSlot.device.name) \(deviceSlot.orientation.rawValue), safe area \(deviceSlot.slot.points) pt "
             + "@\(TextFormat.scale(deviceSlot.slot.scale))x"
+        if arguments.flag("--cost") { return try printCost(source, settings: settings, limits: limits) }
         try renderAndWrite(source, stem: stem, settings: settings, limits: limits, output: arguments.value("--output"),
                            defaultStem: "\(stem)-\(deviceSlot.identifier)", describing: slot, inputs: arguments.positionals)
         return ExitCode.success

@@ -31,9 +31,10 @@ enum ServeCommand: Subcommand {
       --queue N          jobs that may wait for a slot before 503 + Retry-After (default 64)
       --max-body-bytes N largest image upload (default 8388608, 8 MiB; 413 above it)
       --max-json-body-bytes N  largest body of the other routes (default 16384)
-      --memory-budget N  bytes buffered bodies and running jobs' decode memory may hold at once
+      --memory-budget N  bytes buffered bodies and running jobs (their charged peak) may hold at once
                          (default 134217728, 128 MiB; 503 + Retry-After when it stays full for --budget-wait)
-      --job-memory-budget N  most decode memory one job may take (default 67108864, 64 MiB; 422 too_many_pixels)
+      --job-memory-budget N  most memory one job may hold at its peak, charged before it starts
+                         (default 83886080, 80 MiB; 422 too_many_pixels)
       --budget-wait S    seconds a request or job waits for the memory budget (default 2)
       --job-timeout S    seconds one validate, render or process job may run (default 10; 422 timeout)
       --drain-timeout S  on SIGTERM, seconds for requests in flight to finish before their jobs are

@@ -37,12 +37,14 @@ public enum Encoder {
     ///     decided for another render of the same creative).
     ///   - forOneOfMany: `auto` decides for many renders (`process`): near-lossless WebP, slow
     ///     and memory-hungry, is left out.
+    ///   - autoKinds: for `auto` on a smaller render of a large canvas, the encoders the large
+    ///     canvas can afford (``AutoPlan/kinds``): the search chooses among those only.
     ///   - autoFormats: the formats `auto` may choose among (nil for all, ``AutoPlan``); without
     ///     PNG, what would be lossless PNG is the allowed lossy format. JPEG needs an opaque render.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
-                              forOneOfMany: Bool = false,
-                              autoFormats: Set<OutputFormat>? = nil) throws(ImagingError) -> EncodedRender {
+                              forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
+                              autoKinds: Set<JobCost.EncoderKind>? = nil) throws(ImagingError) -> EncodedRender {
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
             return EncodedRender(bytes: try lossy(image, fixed, quality: chosen), format: fixed,
@@ -69,8 +71,8 @@ public enum Encoder {
                 return png
             }
             let pixels = try PixelBuffer(image)
-            return try AutoEncoder(pixels: pixels, analysis: pixels.analysis(), content: content, kinds: plan.kinds)
-                .smallest()
+            return try AutoEncoder(pixels: pixels, analysis: pixels.analysis(), content: content,
+                                   kinds: plan.kinds.intersection(autoKinds ?? plan.kinds)).smallest()
         }
         // `png`, or `auto` decided lossless for another render: held when it fits, else streamed.
         guard JobCost.heldPNG(area, memoryBudget) == .png else { return try streamingPNG(image) }

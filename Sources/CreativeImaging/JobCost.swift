@@ -165,7 +165,8 @@ extension JobCost {
         let placement = settings.placement(of: source.displayedSize)
         var cost = decode(source, content: placement.content)
         cost.output = output(canvas: settings.canvas, format: settings.format,
-                             memoryBudget: max(0, memoryBudget - cost.decode), autoFormats: settings.autoFormats)
+                             memoryBudget: encoderBudget(memoryBudget, decode: cost.decode, canvas: settings.canvas),
+                             autoFormats: settings.autoFormats)
         // `auto` on a canvas over the search's size decides on a smaller render first: two decodes.
         if settings.format == .auto, (settings.canvas.pixelCount ?? Int.max) > AutoEncoder.searchMaxPixels {
             cost.decodedSamples = adding(cost.decodedSamples, cost.decodedSamples)
@@ -228,8 +229,8 @@ extension JobCost {
     }
 
     /// The output's cost: the pipeline and the encoder over the canvas, for `format`, within
-    /// `memoryBudget` (what is left of the job's budget after the decode: it decides, as
-    /// ``Encoder`` does, whether a PNG is held or streamed and what `auto` may try).
+    /// `memoryBudget` (what the job's budget leaves the encoder, ``encoderBudget(_:decode:canvas:)``:
+    /// it decides, as ``Encoder`` does, whether a PNG is held or streamed and what `auto` may try).
     /// - Parameter autoFormats: what `auto` may write (``RenderSettings/autoFormats``).
     public static func output(canvas: PixelSize, format: FormatChoice, memoryBudget: Int,
                               autoFormats: Set<OutputFormat>? = nil) -> Int {
@@ -243,6 +244,12 @@ extension JobCost {
             let plan = AutoPlan(canvas: canvas, memoryBudget: memoryBudget, oneOfMany: false, allowed: autoFormats)
             return adding(pipeline, plan.memory)
         }
+    }
+
+    /// What a job's budget leaves its encoder once the decode, the job's overhead and the canvas
+    /// pipeline are held: the `memoryBudget` ``Encoder`` and ``output(canvas:format:memoryBudget:autoFormats:)`` take.
+    public static func encoderBudget(_ budget: Int, decode: Int, canvas: PixelSize) -> Int {
+        max(0, budget - adding(decode, jobOverhead, pipeline(canvas: canvas)))
     }
 
     /// Whether ``Encoder`` holds a PNG render in memory (``PNGWriter``) or streams it: held when

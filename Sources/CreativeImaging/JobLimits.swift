@@ -34,8 +34,10 @@ public struct JobLimits: Sendable {
     /// process' own 30-40 MB. Every catalog size needs much less (a render of a 2184x270 PNG
     /// into 390x61@3x is charged 17 MiB, with `auto` 30 MiB).
     public static let defaultMemoryBudget = 80 << 20
-    /// A budget for the service per job: 64 MiB, so 16 parallel jobs stay within 1 GiB.
-    public static let serviceMemoryBudget = 64 << 20
+    /// A budget for the service per job: the CLI's 80 MiB. What the jobs of a process hold
+    /// together is bounded by the service's process-wide budget (`--memory-budget`, 128 MiB by
+    /// default), which every job is charged against before it starts.
+    public static let serviceMemoryBudget = defaultMemoryBudget
     /// A deadline for the service per job: 10 s (a catalog-size render takes milliseconds).
     public static let serviceTimeout = 10.0
     /// The default cap on decoded sample bytes: 96 MiB (for example 24 MP of 8-bit RGBA or 12 MP

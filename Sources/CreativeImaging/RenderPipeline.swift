@@ -31,8 +31,8 @@ public enum Renderer {
         let placement = settings.placement(of: source.displayedSize)
         let cost = JobCost.render(source, settings: settings, memoryBudget: limits.memoryBudget)
         try limits.charge(cost)
-        // What the budget leaves for the output once the decode is held (``JobCost/render``).
-        let outputBudget = max(0, limits.memoryBudget - cost.decode)
+        // What the budget leaves the encoder once the decode, overhead and pipeline are held (JobCost).
+        let outputBudget = JobCost.encoderBudget(limits.memoryBudget, decode: cost.decode, canvas: settings.canvas)
         if let damage = try source.structuralDamage(deadline: deadline) { throw .corruptImage(damage) }
         // `auto` on a large canvas decides on a smaller render of the same placement first.
         let recipe = try sampledRecipe(source, settings: settings, outputBudget: outputBudget, deadline: deadline)
@@ -71,13 +71,17 @@ public enum Renderer {
     private static func sampledRecipe(_ source: ImageSource, settings: RenderSettings, outputBudget: Int,
                                       deadline: Deadline?) throws(ImagingError) -> SampledDecision? {
         guard settings.format == .auto, let sample = settings.searchSample() else { return nil }
+        // What the whole canvas can afford; with nothing lossy, it is lossless PNG without a search.
+        let whole = AutoPlan(canvas: settings.canvas, memoryBudget: outputBudget, oneOfMany: false,
+                             allowed: settings.autoFormats)
+        guard !whole.losslessOnly else { return nil }
         let placement = sample.placement(of: source.displayedSize)
         let decided = try DeadlineWatch.run(source.header, deadline: deadline) { (scope: WatchScope?) throws(ImagingError) in
             let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true, scope: scope)
             let image = try finish(scaled, settings: sample, placement: placement)
             return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
                 try Encoder.encode(image, format: .auto, content: placement.contentRect, memoryBudget: outputBudget,
-                                   autoFormats: settings.autoFormats)
+                                   autoFormats: settings.autoFormats, autoKinds: whole.kinds)
             }
         }
         guard let recipe = decided.recipe else { return nil }

@@ -36,7 +36,7 @@ public struct ServiceConfig: Sendable {
     /// Bytes that buffered request bodies and the decode memory of running jobs may hold at once,
     /// for the whole process (``MemoryBudget``).
     public var memoryBudget = 128 * 1024 * 1024
-    /// Most decode memory one job may take (``JobLimits/memoryBudget``); over it: 422 `too_many_pixels`.
+    /// Most memory one job may hold at its peak (``JobLimits/memoryBudget``, charged with ``JobCost``); over it: 422 `too_many_pixels`.
     public var jobMemoryBudget = JobLimits.serviceMemoryBudget
     /// Seconds one job (validate, render, process) may run; past it libvips stops it: 422 `timeout`.
     public var jobTimeout = JobLimits.serviceTimeout
