@@ -122,10 +122,17 @@ final class CostModelTests: XCTestCase {
         XCTAssertEqual(plan.searchPixels, AutoEncoder.searchMaxPixels)
         XCTAssertFalse(plan.kinds.contains(.webpLossless))
         XCTAssertFalse(plan.kinds.contains(.webp), "a 4096x4096 WebP does not fit 80 MiB")
+        XCTAssertTrue(plan.losslessOnly, "no lossy encoder of a 16.8 MP canvas fits 80 MiB beside the search")
         let rendered = try Renderer.render(art, settings: try RenderSettings(canvas: canvas, format: .auto))
-        XCTAssertTrue(rendered.detail.contains("(auto: decided on a 500x500 render"), rendered.detail)
+        XCTAssertEqual(rendered.detail, "PNG, RGBA (streamed) (auto: only lossless PNG fits the memory budget)")
         let decoded = try VipsOperation("\(rendered.format.rawValue)load_buffer").with("buffer", .bytes(rendered.bytes)).image()
         XCTAssertEqual(decoded.size, canvas)
+        // A canvas whose lossy encoders fit: searched on a smaller render of the same placement.
+        let medium = PixelSize(width: 1500, height: 1000)
+        let searched = try Renderer.render(try TestArtwork.source(for: medium), settings: try RenderSettings(canvas: medium, format: .auto))
+        XCTAssertTrue(searched.detail.contains("(auto: decided on a 612x408 render"), searched.detail)
+        let decodedMedium = try VipsOperation("\(searched.format.rawValue)load_buffer").with("buffer", .bytes(searched.bytes)).image()
+        XCTAssertEqual(decodedMedium.size, medium)
         // The sample is the same placement, scaled evenly.
         var settings = try RenderSettings(canvas: PixelSize(width: 2048, height: 2732), format: .auto)
         settings.area = PixelRect(x: 0, y: 100, width: 2048, height: 2532)
