@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The hostile phase of `make loadtest`, run beside real renders: slowloris, idle connections,
-bodies just under the limit, chunked oversized bodies and request-smuggling attempts, while a
+bodies just under the limit, chunked oversized bodies, request-smuggling attempts and
+expensive valid uploads (thin strips, wide 16-bit strips, the slowest PNG filter at the pixel
+cap, `auto` on big slots with no upload, attribute bombs in bundles), while a
 prober GETs /healthz on the admin listener every 0.2 s. Only ever talks to 127.0.0.0/8; each
 kind of traffic comes from its own loopback source addresses (127.0.1.x, 127.0.2.x, ...), as
 other clients would. Stops by itself after SECONDS.
@@ -8,7 +10,7 @@ Usage: hostile.py PORT ADMIN_PORT SECONDS [TOKEN] [MAX_BODY_BYTES]
 Prints one line per kind and a PROBES line: count, failures (no 200 within 1 s), max latency.
 The prober runs in a process of its own, so that the attacking threads cannot delay it (GIL)."""
 import multiprocessing
-import resource, selectors, socket, sys, threading, time
+import io, resource, selectors, socket, struct, sys, threading, time, zipfile, zlib
 
 port, admin, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 token = sys.argv[4] if len(sys.argv) > 4 else ""
@@ -148,6 +150,50 @@ def smuggling():
                 count("smuggling_socket_error")
         time.sleep(0.1)
 
+def png(width, height, depth=8, colour=6, filt=0):
+    """A valid PNG whose rows are all the same (zeros, or a ramp under the Paeth filter)."""
+    bands = {0: 1, 2: 3, 6: 4}[colour]
+    length = width * bands * depth // 8
+    row = bytes([filt]) + (bytes(range(256)) * (length // 256 + 1))[:length] if filt else bytes(1 + length)
+    compressor = zlib.compressobj(9)
+    data = b"".join(compressor.compress(row) for _ in range(height)) + compressor.flush()
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xffffffff)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0))
+            + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+
+def attribute_bundle(count):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("index.html", '<meta name="ad.size" content="width=320,height=50"><div '
+                         + " ".join(f'a{i}="1"' for i in range(count)) + "></div>")
+    return buffer.getvalue()
+
+# Expensive but well-formed: each must end with a stable code (or a render) within its budget.
+EXPENSIVE = [
+    ("strip", "/v1/render?slot=320x50", png(1, 2_000_000, colour=2)),
+    ("tall", "/v1/render?slot=320x50&format=auto", png(512, 16384, colour=2)),
+    ("wide16", "/v1/render?slot=320x50", png(16384, 512, depth=16)),
+    ("paeth16", "/v1/render?slot=320x50", png(7000, 7140, depth=16, filt=4)),
+    ("auto4096", "/v1/render?slot=4096x4096&format=auto", b""),
+    ("attributes", "/v1/validate", attribute_bundle(40000)),
+]
+
+def expensive_valid(source):
+    while time.time() < stop:
+        for name, path, body in EXPENSIVE:
+            if time.time() > stop:
+                break
+            try:
+                s = connect(source, timeout=30)
+                s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: {len(body)}\r\n"
+                          f"Connection: close\r\n\r\n".encode() + body)
+                count(f"expensive_{name}_" + status_of(s))
+                s.close()
+            except OSError:
+                count(f"expensive_{name}_socket_error")
+                time.sleep(0.2)
+
 def prober(results):
     probe_latencies, probe_failures = [], []
     while time.time() < stop:
@@ -175,6 +221,7 @@ threads = [threading.Thread(target=held, args=("slowloris", 300, [f"127.0.1.{i}"
            threading.Thread(target=chunked_oversized),
            threading.Thread(target=smuggling)]
 threads += [threading.Thread(target=near_limit_bodies, args=(f"127.0.3.{i % 4 + 1}",)) for i in range(100)]
+threads += [threading.Thread(target=expensive_valid, args=(f"127.0.6.{i + 1}",)) for i in range(4)]
 for t in threads:
     t.start()
 for t in threads:
