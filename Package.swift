@@ -33,6 +33,9 @@ let package = Package(
         // HTML5 bundles: libzip reads the archive in memory, gumbo parses its HTML.
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // gumbo run first in a child process (fork, limits, wait), since Debian's gumbo aborts
+        // on some malformed HTML.
+        .target(name: "CGumboProbe", dependencies: ["CGumbo"]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
         // A strict whole-file libpng read, with libpng's longjmp contained in C, and a zlib check
