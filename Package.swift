@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CreativeCore", dependencies: ["CZlib"]),
         // HTML5 ad bundles: the archive, its HTML and CSS references, the locked web view's rules.
         // Images inside are checked through a function the image validator passes in.
-        .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo"]),
+        .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo", "CGumboProbe"]),
         // Pixels: libvips (and libpng for strict PNG checks).
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
                                                         "CPNGWrite", "CArtwork"],

@@ -41,6 +41,11 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     /// element or 20,000 in all, 50,000 elements and attributes the parser may copy re-creating
     /// formatting elements left open, or `srcdoc` documents nested more than 3 deep. Not parsed.
     case tooManyElements = "too_many_elements"
+    /// An HTML or SVG file the HTML parser fails on, found by parsing it first in a child
+    /// process: the child ended by a signal (gumbo's assertions abort on some malformed HTML),
+    /// went over its memory or time, or could not be started. The file is not parsed in the
+    /// process itself, so nothing in it is checked.
+    case unparseableHTML = "unparseable_html"
     case noEntryHTML = "no_entry_html"
     case ambiguousEntryHTML = "ambiguous_entry_html"
     case missingAdSize = "missing_ad_size"
