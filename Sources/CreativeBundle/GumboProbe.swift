@@ -9,7 +9,7 @@ import Glibc
 /// (fork, limits, wait: `cgumbo_probe` in C) parses the documents, reads their tag names as
 /// ``HTMLDocument`` does and exits; only when it exits 0 are they parsed in this process,
 /// where gumbo, deterministic, does the same. A child ended by a signal, or over its 256 MiB,
-/// 2 s of CPU or 2 s of time, or one that could not be started, rejects the documents
+/// 2 s of CPU or 4 s of time, or one that could not be started, rejects the documents
 /// (`unparseable_html`).
 ///
 /// A probe costs a fork and the child's exit, which grow with the memory the process has
@@ -58,8 +58,13 @@ enum GumboProbe {
             switch result.detail {
             case SIGABRT:
                 return ("makes the HTML parser abort (it fails one of the parser's internal checks)", fixMarkup)
-            case SIGXCPU, SIGALRM, SIGKILL:
-                return ("takes the HTML parser more than \(CGUMBO_PROBE_CPU_SECONDS) s", "simplify it, and \(fixMarkup)")
+            case SIGXCPU:
+                return ("takes the HTML parser more than \(CGUMBO_PROBE_CPU_SECONDS) s of CPU",
+                        "simplify it, and \(fixMarkup)")
+            case SIGALRM:
+                return ("keeps the HTML parser running more than \(CGUMBO_PROBE_WALL_SECONDS) s", "try again, or simplify it")
+            case SIGKILL:
+                return ("lost the HTML parser's process, killed by the system (short of memory?)", "try again")
             default:
                 return ("makes the HTML parser crash (signal \(result.detail))", fixMarkup)
             }

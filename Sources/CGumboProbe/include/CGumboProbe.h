@@ -22,10 +22,12 @@ typedef enum {
 /* The child's exit status when gumbo asked for memory over the limit. */
 #define CGUMBO_PROBE_EXIT_NO_MEMORY 3
 /* The child's limits: memory it may map beyond what it had at the fork, CPU seconds, and
- * seconds of wall-clock time. */
+ * seconds of wall-clock time (for a child that stops using the CPU; longer, so that a busy
+ * machine does not stop a child the CPU limit lets run). The largest documents a bundle may
+ * hold need at most 7 MB and 0.3 s of CPU. */
 #define CGUMBO_PROBE_MEMORY_BYTES (256u << 20)
 #define CGUMBO_PROBE_CPU_SECONDS 2
-#define CGUMBO_PROBE_WALL_SECONDS 2
+#define CGUMBO_PROBE_WALL_SECONDS 4
 /* How long the parent waits before it first asks whether to stop. */
 #define CGUMBO_PROBE_FIRST_ASK_MS 100
 
