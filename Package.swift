@@ -33,6 +33,9 @@ let package = Package(
         // HTML5 bundles: libzip reads the archive in memory, gumbo parses its HTML.
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // gumbo run first in a child process (fork, limits, wait), since Debian's gumbo aborts
+        // on some malformed HTML.
+        .target(name: "CGumboProbe", dependencies: ["CGumbo"]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
         // A strict whole-file libpng read, with libpng's longjmp contained in C, and a zlib check
@@ -45,7 +48,7 @@ let package = Package(
         .target(name: "CreativeCore", dependencies: ["CZlib"]),
         // HTML5 ad bundles: the archive, its HTML and CSS references, the locked web view's rules.
         // Images inside are checked through a function the image validator passes in.
-        .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo"]),
+        .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo", "CGumboProbe"]),
         // Pixels: libvips (and libpng for strict PNG checks).
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
                                                         "CPNGWrite", "CArtwork"],

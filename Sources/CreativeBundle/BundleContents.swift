@@ -32,10 +32,18 @@ struct BundleContents {
             switch EntryName.fileExtension(name) {
             case "html", "htm", "svg":
                 let document: HTMLDocument
-                do {
-                    document = try HTMLDocument(bytes: bytes)
+                do throws(HTMLRefusal) {
+                    document = try HTMLDocument(bytes: bytes, isExpired: isExpired)
                 } catch {
-                    report.add(.tooManyElements, "\(name) \(error.message); it was not parsed, simplify it")
+                    switch error {
+                    case .overLimit(let message):
+                        report.add(.tooManyElements, "\(name) \(message); it was not parsed, simplify it")
+                    case .unparseable(let cause, let advice):
+                        report.add(.unparseableHTML, "\(name) \(cause), so the file was not parsed and nothing in "
+                                   + "it was checked; \(advice)")
+                    case .expired:
+                        throw BundleDeadlinePassed(place: name)
+                    }
                     continue
                 }
                 if name == entry { checkAdSize(document.adSize, report: &report) }

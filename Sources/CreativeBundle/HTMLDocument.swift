@@ -10,10 +10,17 @@ public struct HTMLReference: Sendable, Equatable {
     public let isLink: Bool
 }
 
-/// Why an HTML or SVG file was not parsed (`too_many_elements`): what it holds over which limit.
-public struct MarkupOverLimit: Error, Sendable, Equatable {
-    /// What is over the limit, e.g. `has 20000 tags, over the limit of 10000`.
-    public let message: String
+/// Why an HTML or SVG file was not read.
+public enum HTMLRefusal: Error, Sendable, Equatable {
+    /// Over a limit of ``BundleRules`` (`too_many_elements`), not parsed: what it holds over
+    /// which limit, e.g. `has 20000 tags, over the limit of 10000`.
+    case overLimit(String)
+    /// gumbo fails on it (`unparseable_html`), found in a child process (``GumboProbe``), so it
+    /// was not parsed here: what it does to the parser (`makes the HTML parser abort ...`), and
+    /// what to do.
+    case unparseable(cause: String, advice: String)
+    /// The job's deadline passed (or the job was cancelled) while it was read.
+    case expired
 }
 
 /// What the bundle checks need from an HTML file, read with gumbo (the HTML5 parsing algorithm,
@@ -26,6 +33,8 @@ public struct MarkupOverLimit: Error, Sendable, Equatable {
 /// gumbo parses in one call that cannot be stopped, so the bytes are counted first
 /// (``MarkupCensus``) and a file over the limits of ``BundleRules`` is not parsed: the tags,
 /// and the attributes of one element and of the whole file, its `srcdoc` documents included.
+/// And since gumbo may abort on malformed HTML, each document is parsed first in a child
+/// process (``GumboProbe``) and here only when that child ended well.
 public struct HTMLDocument: Sendable {
     public private(set) var references: [HTMLReference] = []
     /// Text of the `<script>` elements without `src`.
@@ -35,53 +44,64 @@ public struct HTMLDocument: Sendable {
     /// The `srcdoc` values of the `<iframe>` elements, read once the tree is released.
     private var srcdocs: [String] = []
 
-    /// Parses the bytes (invalid UTF-8 is replaced, as browsers do), after counting them.
-    /// - Throws: ``MarkupOverLimit`` when the file, with its `srcdoc` documents, has more start
-    ///   tags than ``BundleRules/maxTagsPerFile``, more attributes in one element than
+    /// Parses the bytes (invalid UTF-8 is replaced, as browsers do), after counting them and
+    /// parsing them in a child process. The `srcdoc` documents are read level by level: those
+    /// of one level are counted together, then parsed in one child, then here.
+    /// - Parameter isExpired: asked while a child parses; once true the child is killed.
+    /// - Throws: ``HTMLRefusal/overLimit(_:)`` when the file, with its `srcdoc` documents, has
+    ///   more start tags than ``BundleRules/maxTagsPerFile``, more attributes in one element than
     ///   ``BundleRules/maxAttributesPerElement`` or in all than ``BundleRules/maxAttributesPerFile``,
     ///   formatting elements the parser may copy more than ``BundleRules/maxFormattingCopies``
-    ///   times, or `srcdoc` documents nested deeper than ``BundleRules/maxSrcdocDepth``. Nothing
-    ///   over a limit reaches gumbo.
-    public init(bytes: [UInt8]) throws(MarkupOverLimit) {
+    ///   times, or `srcdoc` documents nested deeper than ``BundleRules/maxSrcdocDepth``: nothing
+    ///   over a limit reaches gumbo. ``HTMLRefusal/unparseable(cause:advice:)`` when gumbo failed
+    ///   on a document in the child: it is not parsed here. ``HTMLRefusal/expired`` at the deadline.
+    public init(bytes: [UInt8], isExpired: () -> Bool = { false }) throws(HTMLRefusal) {
         var used = MarkupCensus()
-        try self.init(bytes: bytes, depth: 0, used: &used)
-    }
-
-    private init(bytes: [UInt8], depth: Int, used: inout MarkupCensus) throws(MarkupOverLimit) {
-        used.add(MarkupCensus(bytes))
-        try Self.checkLimits(used)
-        self = Self.parse(bytes)
-        for srcdoc in srcdocs {
+        var level = [bytes]
+        for depth in 0... {
+            for document in level { used.add(MarkupCensus(document)) }
+            try Self.checkLimits(used)
+            do throws(HTMLRefusal) {
+                try GumboProbe.check(level, isExpired: isExpired)
+            } catch .unparseable(let cause, let advice) where depth > 0 {
+                throw .unparseable(cause: "has an <iframe srcdoc> document that " + cause, advice: advice)
+            }
+            let suffix = String(repeating: " in <iframe srcdoc>", count: depth)
+            var inner: [[UInt8]] = []
+            for document in level {
+                let parsed = Self.parse(document)
+                if depth == 0 { adSize = parsed.adSize }
+                references += parsed.references.map {
+                    HTMLReference(url: $0.url, place: $0.place + suffix, isLink: $0.isLink)
+                }
+                inlineScripts += parsed.inlineScripts
+                inner += parsed.srcdocs.map { Array($0.utf8) }
+            }
+            guard !inner.isEmpty else { break }
             guard depth < BundleRules.maxSrcdocDepth else {
-                throw MarkupOverLimit(message: "has <iframe srcdoc> documents nested more than "
-                                      + "\(BundleRules.maxSrcdocDepth) deep")
+                throw .overLimit("has <iframe srcdoc> documents nested more than \(BundleRules.maxSrcdocDepth) deep")
             }
-            let inner = try HTMLDocument(bytes: Array(srcdoc.utf8), depth: depth + 1, used: &used)
-            references += inner.references.map {
-                HTMLReference(url: $0.url, place: "\($0.place) in <iframe srcdoc>", isLink: $0.isLink)
-            }
-            inlineScripts += inner.inlineScripts
+            level = inner
         }
-        srcdocs = []
     }
 
-    private static func checkLimits(_ census: MarkupCensus) throws(MarkupOverLimit) {
+    private static func checkLimits(_ census: MarkupCensus) throws(HTMLRefusal) {
         if census.startTags > BundleRules.maxTagsPerFile {
-            throw MarkupOverLimit(message: "has \(census.startTags) tags, over the limit of \(BundleRules.maxTagsPerFile)")
+            throw .overLimit("has \(census.startTags) tags, over the limit of \(BundleRules.maxTagsPerFile)")
         }
         if census.attributesPerElement > BundleRules.maxAttributesPerElement {
-            throw MarkupOverLimit(message: "can give one element up to \(census.attributesPerElement) attributes, "
-                                  + "over the limit of \(BundleRules.maxAttributesPerElement) per element")
+            throw .overLimit("can give one element up to \(census.attributesPerElement) attributes, "
+                             + "over the limit of \(BundleRules.maxAttributesPerElement) per element")
         }
         if census.attributes > BundleRules.maxAttributesPerFile {
-            throw MarkupOverLimit(message: "has up to \(census.attributes) attributes, over the limit of "
-                                  + "\(BundleRules.maxAttributesPerFile) per file")
+            throw .overLimit("has up to \(census.attributes) attributes, over the limit of "
+                             + "\(BundleRules.maxAttributesPerFile) per file")
         }
         if census.formattingCopies > BundleRules.maxFormattingCopies {
-            throw MarkupOverLimit(message: "has \(census.formattingWeight) formatting tags and attributes (a, b, i, "
-                                  + "strong, font, ...) and \(census.startTags + census.endTags) tags, so the parser may "
-                                  + "copy up to \(census.formattingCopies) elements and attributes, over the limit of "
-                                  + "\(BundleRules.maxFormattingCopies)")
+            throw .overLimit("has \(census.formattingWeight) formatting tags and attributes (a, b, i, "
+                             + "strong, font, ...) and \(census.startTags + census.endTags) tags, so the parser may "
+                             + "copy up to \(census.formattingCopies) elements and attributes, over the limit of "
+                             + "\(BundleRules.maxFormattingCopies)")
         }
     }
 
@@ -89,8 +109,8 @@ public struct HTMLDocument: Sendable {
     private static let urlAttributes: Set<String> = ["src", "href", "poster", "data", "background", "manifest",
                                                      "action", "formaction"]
 
-    /// Parses bytes that are within the limits. The tree is walked with a stack of its own, so
-    /// deep nesting cannot exhaust the thread's stack here.
+    /// Parses bytes that are within the limits and that a child parsed. The tree is walked with
+    /// a stack of its own, so deep nesting cannot exhaust the thread's stack here.
     private static func parse(_ bytes: [UInt8]) -> HTMLDocument {
         // A terminating NUL keeps the buffer's address valid also for an empty file.
         let text = bytes.map { CChar(bitPattern: $0) } + [0]

@@ -36,8 +36,16 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     /// A file type the web view bundle does not carry.
     case unsupportedFileType = "unsupported_file_type"
     // HTML5 bundles: the ad.
-    /// An HTML or SVG file with more than 10,000 tags: not parsed.
+    /// An HTML or SVG file over a limit counted before it is parsed (`BundleRules`), its
+    /// `<iframe srcdoc>` documents included: more than 10,000 start tags, 256 attributes in one
+    /// element or 20,000 in all, 50,000 elements and attributes the parser may copy re-creating
+    /// formatting elements left open, or `srcdoc` documents nested more than 3 deep. Not parsed.
     case tooManyElements = "too_many_elements"
+    /// An HTML or SVG file the HTML parser fails on, found by parsing it first in a child
+    /// process: the child ended by a signal (gumbo's assertions abort on some malformed HTML),
+    /// went over its memory or time, or could not be started. The file is not parsed in the
+    /// process itself, so nothing in it is checked.
+    case unparseableHTML = "unparseable_html"
     case noEntryHTML = "no_entry_html"
     case ambiguousEntryHTML = "ambiguous_entry_html"
     case missingAdSize = "missing_ad_size"

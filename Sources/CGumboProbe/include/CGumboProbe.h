@@ -1,0 +1,61 @@
+#ifndef CREATIVE_GUMBO_PROBE_H
+#define CREATIVE_GUMBO_PROBE_H
+
+#include <stddef.h>
+
+/* How a probe ended. */
+typedef enum {
+    /* The child parsed every document and exited 0: gumbo can parse them in this process. */
+    CGUMBO_PROBE_PARSED = 0,
+    /* The child ended by a signal (`detail`): SIGABRT (one of gumbo's assertions), SIGSEGV or
+     * SIGBUS (a fault), SIGXCPU (the CPU limit), SIGALRM (the time limit), SIGKILL. */
+    CGUMBO_PROBE_SIGNALLED = 1,
+    /* The child exited with a status other than 0 (`detail`); CGUMBO_PROBE_EXIT_NO_MEMORY
+     * when an allocation failed at the memory limit. */
+    CGUMBO_PROBE_EXITED = 2,
+    /* `expired` answered true: the child was killed and reaped, nothing is known. */
+    CGUMBO_PROBE_STOPPED = 3,
+    /* No child could be started or waited for (`detail`: the errno of fork or waitpid). */
+    CGUMBO_PROBE_FAILED = 4,
+} cgumbo_probe_status;
+
+/* The child's exit status when gumbo asked for memory over the limit. */
+#define CGUMBO_PROBE_EXIT_NO_MEMORY 3
+/* The child's limits: memory it may map beyond what it had at the fork, CPU seconds, and
+ * seconds of wall-clock time (for a child that stops using the CPU; longer, so that a busy
+ * machine does not stop a child the CPU limit lets run). The largest documents a bundle may
+ * hold need at most 7 MB and 0.3 s of CPU. */
+#define CGUMBO_PROBE_MEMORY_BYTES (256u << 20)
+#define CGUMBO_PROBE_CPU_SECONDS 2
+#define CGUMBO_PROBE_WALL_SECONDS 4
+/* How long the parent waits before it first asks whether to stop. */
+#define CGUMBO_PROBE_FIRST_ASK_MS 100
+
+typedef struct {
+    cgumbo_probe_status status;
+    int detail;
+} cgumbo_probe_result;
+
+/* Parses `count` documents with gumbo in a child process, to learn whether gumbo can parse
+ * them without taking the process down (Debian's gumbo keeps its assertions, and some
+ * malformed HTML fails one: abort). The documents lie one after another in `text`, each
+ * `lengths[i]` bytes followed by one NUL byte (not counted), as the caller parses them.
+ *
+ * The child does what the caller will do with each document and nothing else: it parses it
+ * with max_errors 0, gives every element's tag name (gumbo_normalized_tagname, or
+ * gumbo_tag_from_original_text for unknown tags, both of which assert), destroys the output
+ * and exits 0. It writes nothing (standard output and error go to /dev/null), dumps no core,
+ * runs none of the parent's signal handlers, and is limited to CGUMBO_PROBE_MEMORY_BYTES more
+ * address space, CGUMBO_PROBE_CPU_SECONDS of CPU and CGUMBO_PROBE_WALL_SECONDS of time.
+ *
+ * Safe to call from any thread, from several at once: it holds no lock, all signals are
+ * blocked in the calling thread around fork (so none reaches a parent's handler in the
+ * child), and glibc's fork leaves malloc, stdio and the dynamic loader usable in the child.
+ * The parent waits for that child only (never for any other). Once the child has run
+ * CGUMBO_PROBE_FIRST_ASK_MS it asks `expired(context)` (may be NULL) every 10 ms at most, and
+ * kills the child when it answers non-zero (a child ends in about a millisecond, so the
+ * deadline is asked only of one that does not). */
+cgumbo_probe_result cgumbo_probe(const char *text, const size_t *lengths, size_t count,
+                                 int (*expired)(void *context), void *context);
+
+#endif

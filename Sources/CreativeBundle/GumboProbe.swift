@@ -1,0 +1,80 @@
+import CGumboProbe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// gumbo run on HTML in a child process before it runs on it here. Debian's gumbo 0.10.1 is
+/// built with its assertions, and some malformed HTML fails one (`<table><svg><title>` and a
+/// CDATA section): `abort` would take the whole process down, the service with it. The child
+/// (fork, limits, wait: `cgumbo_probe` in C) parses the documents, reads their tag names as
+/// ``HTMLDocument`` does and exits; only when it exits 0 are they parsed in this process,
+/// where gumbo, deterministic, does the same. A child ended by a signal, or over its 256 MiB,
+/// 2 s of CPU or 4 s of time, or one that could not be started, rejects the documents
+/// (`unparseable_html`).
+///
+/// A probe costs a fork and the child's exit, which grow with the memory the process has
+/// written (docs/bundles.md has the figures).
+enum GumboProbe {
+    /// Parses `documents` (each as ``HTMLDocument`` passes it to gumbo) in one child process.
+    /// - Throws: ``HTMLRefusal/unparseable(cause:advice:)`` saying what became of the child, or
+    ///   ``HTMLRefusal/expired`` once `isExpired` answers true (asked every 10 ms once the
+    ///   child has run 100 ms; the child is then killed).
+    static func check(_ documents: [[UInt8]], isExpired: () -> Bool) throws(HTMLRefusal) {
+        // Each document followed by a NUL, as it is parsed in this process.
+        var text: [UInt8] = []
+        text.reserveCapacity(documents.reduce(documents.count) { $0 + $1.count })
+        for document in documents {
+            text += document
+            text.append(0)
+        }
+        let lengths = documents.map(\.count)
+        let result = withoutActuallyEscaping(isExpired) { isExpired in
+            var asked = isExpired
+            return withUnsafeMutablePointer(to: &asked) { asked in
+                text.withUnsafeBytes { text in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        cgumbo_probe(text.baseAddress?.assumingMemoryBound(to: CChar.self), lengths.baseAddress,
+                                     documents.count, { context in
+                            guard let context else { return 0 }
+                            return context.assumingMemoryBound(to: (() -> Bool).self).pointee() ? 1 : 0
+                        }, asked)
+                    }
+                }
+            }
+        }
+        if let (cause, advice) = reason(result) { throw .unparseable(cause: cause, advice: advice) }
+        if result.status == CGUMBO_PROBE_STOPPED { throw .expired }
+    }
+
+    /// Why the documents are rejected (what the child's end says of them, and what to do), or
+    /// nil when the child parsed them (or was stopped).
+    static func reason(_ result: cgumbo_probe_result) -> (cause: String, advice: String)? {
+        let fixMarkup = "fix its markup: an HTML validator shows its errors (misnested <table>, <svg> and <select> "
+            + "elements and CDATA sections are known causes)"
+        switch result.status {
+        case CGUMBO_PROBE_PARSED, CGUMBO_PROBE_STOPPED:
+            return nil
+        case CGUMBO_PROBE_SIGNALLED:
+            switch result.detail {
+            case SIGABRT:
+                return ("makes the HTML parser abort (it fails one of the parser's internal checks)", fixMarkup)
+            case SIGXCPU:
+                return ("takes the HTML parser more than \(CGUMBO_PROBE_CPU_SECONDS) s of CPU",
+                        "simplify it, and \(fixMarkup)")
+            case SIGALRM:
+                return ("keeps the HTML parser running more than \(CGUMBO_PROBE_WALL_SECONDS) s", "try again, or simplify it")
+            case SIGKILL:
+                return ("lost the HTML parser's process, killed by the system (short of memory?)", "try again")
+            default:
+                return ("makes the HTML parser crash (signal \(result.detail))", fixMarkup)
+            }
+        case CGUMBO_PROBE_EXITED where result.detail == CGUMBO_PROBE_EXIT_NO_MEMORY:
+            return ("makes the HTML parser use more than \(CGUMBO_PROBE_MEMORY_BYTES >> 20) MiB of memory", "simplify it")
+        case CGUMBO_PROBE_EXITED:
+            return ("makes the HTML parser exit with status \(result.detail)", fixMarkup)
+        default:
+            return ("could not be given to the HTML parser: no child process could be started for it "
+                    + "(\(String(cString: strerror(result.detail))))", "try again")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+@testable import CreativeBundle
+import CreativeCore
+import CreativeImaging
+import CreativeTestSupport
+import Dispatch
+import Foundation
+import Glibc
+import XCTest
+
+/// HTML that Debian's gumbo 0.10.1 (built with its assertions) aborts on: each document is
+/// parsed first in a child process, and what takes the child down is `unparseable_html`, never
+/// the process checking it. These tests run in the test process: that it survives them is
+/// part of what they show.
+final class UnparseableHTMLTests: XCTestCase {
+    /// Two inputs that fail an assertion of gumbo 0.10.1 (`handle_in_table`, `node_qualified_tag_is`).
+    static let aborting = ["<table><svg><title><![CDATA[>]]>t", "<table><svg><select><title><select><caption>"]
+
+    private func validate(_ zip: BundleZip, limits: ValidationLimits = ValidationLimits()) -> ValidationReport {
+        Validator.validate(zip.bytes(), fileName: "ad.zip", limits: limits)
+    }
+
+    private func summary(_ report: ValidationReport) -> String {
+        report.errors.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "\n")
+    }
+
+    func testHTMLThatAbortsGumboIsUnparseable() throws {
+        for markup in Self.aborting {
+            let report = validate(try BundleCorpus.clean(html: BundleCorpus.html(body: markup)))
+            XCTAssertEqual(report.errors.map(\.code), [.unparseableHTML], summary(report))
+            XCTAssertEqual(report.errors.first?.message, "index.html makes the HTML parser abort (it fails one of the "
+                           + "parser's internal checks), so the file was not parsed and nothing in it was checked; "
+                           + "fix its markup: an HTML validator shows its errors (misnested <table>, <svg> and "
+                           + "<select> elements and CDATA sections are known causes)")
+            XCTAssertFalse(report.valid)
+            // Alone, as the whole file, too.
+            let bare = validate(try BundleCorpus.clean(html: markup))
+            XCTAssertEqual(bare.errors.map(\.code), [.unparseableHTML], summary(bare))
+        }
+    }
+
+    func testAbortingMarkupInAnSVGOrAnIframeSrcdocIsUnparseable() throws {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\">\(Self.aborting[0])</svg>"
+        let inSVG = validate(try BundleCorpus.clean().adding("images/badge.svg", text: svg))
+        XCTAssertEqual(inSVG.errors.map(\.code), [.unparseableHTML], summary(inSVG))
+        XCTAssertTrue(inSVG.errors.first?.message.hasPrefix("images/badge.svg makes the HTML parser abort") ?? false)
+        // Entity-encoded in a srcdoc: the outer file parses, the document inside does not.
+        let srcdoc = Self.aborting[1].replacingOccurrences(of: "<", with: "&lt;")
+        let inSrcdoc = validate(try BundleCorpus.clean(html: BundleCorpus.html(
+            body: "<img src=\"https://remote.example/x.png\"><iframe srcdoc=\"\(srcdoc)\"></iframe>")))
+        // The file is rejected whole: not even the outer document's remote image is reported.
+        XCTAssertEqual(inSrcdoc.errors.map(\.code), [.unparseableHTML], summary(inSrcdoc))
+        XCTAssertTrue(inSrcdoc.errors.first?.message.hasPrefix("index.html has an <iframe srcdoc> document that "
+                                                                + "makes the HTML parser abort") ?? false)
+    }
+
+    func testOtherFilesOfTheBundleAreStillChecked() throws {
+        let zip = try BundleCorpus.clean()
+            .adding("panel.html", text: "<img src=\"gone.png\">" + Self.aborting[0])
+            .adding("second.html", text: "<img src=\"http://remote.example/y.png\">")
+        let report = validate(zip)
+        XCTAssertEqual(report.errors.map(\.code), [.unparseableHTML, .remoteResourceBlocked], summary(report))
+    }
+
+    func testANormalBundleStillValidates() throws {
+        var zip = try BundleCorpus.clean(html: BundleCorpus.html(
+            body: "<iframe srcdoc=\"&lt;img src=images/logo.png&gt;\"></iframe><table><tr><td>Sale</td></tr></table>"
+                + "<svg><title>logo</title><rect width=\"10\" height=\"10\"/></svg><select><option>a</option></select>"))
+        for index in 0..<5 { zip = zip.adding("panels/p\(index).html", text: "<p><a href=\"../index.html\">back</a></p>") }
+        let report = validate(zip)
+        XCTAssertTrue(report.valid, summary(report))
+        XCTAssertEqual(report.errors, [])
+        XCTAssertEqual(report.dimensions, PixelSize(width: 320, height: 50))
+    }
+
+    func testTheChildWritesNothing() throws {
+        // gumbo's failed assertion prints to standard error: not from the child.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(getpid()).txt").path
+        let capture = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(capture, 0)
+        defer { close(capture); unlink(path) }
+        let saved = dup(STDERR_FILENO)
+        dup2(capture, STDERR_FILENO)
+        let outcome = Result { () throws(HTMLRefusal) in try GumboProbe.check([Array(Self.aborting[0].utf8)]) { false } }
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+        guard case .failure(.unparseable) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(lseek(capture, 0, SEEK_END), 0)
+    }
+
+    // MARK: The child's limits
+
+    func testAChildOverItsCPUTimeIsStopped() {
+        // One element with 40,000 attributes: about 6 s of gumbo, which the census keeps from
+        // it in a bundle. Given to the child directly, it is killed after 2 s of CPU.
+        let document = Array(("<div " + (0..<40_000).map { "a\($0)" }.joined(separator: " ") + ">").utf8)
+        let start = DispatchTime.now()
+        guard case .unparseable(let cause, let advice) = refusal([document]) else { return XCTFail("not refused") }
+        XCTAssertEqual(cause, "takes the HTML parser more than 2 s of CPU")
+        XCTAssertTrue(advice.hasPrefix("simplify it, and fix its markup"), advice)
+        XCTAssertLessThan(seconds(since: start), 4)
+    }
+
+    func testAChildOverItsMemoryIsStopped() {
+        // 1,000 <b> left open before 9,000 paragraphs: gumbo would copy 9 million elements, 3.4 GB.
+        let document = Array(("<p>" + (0..<1_000).map { "<b id=b\($0)>" }.joined() + "</p>"
+                              + String(repeating: "<p>x</p>", count: 9_000)).utf8)
+        XCTAssertEqual(refusal([document]), .unparseable(cause: "makes the HTML parser use more than 256 MiB of memory",
+                                                         advice: "simplify it"))
+    }
+
+    func testTheDeadlineStopsAChildThatRuns() {
+        let document = Array(("<div " + (0..<40_000).map { "a\($0)" }.joined(separator: " ") + ">").utf8)
+        let start = DispatchTime.now()
+        var asked = 0
+        XCTAssertEqual(refusal([document]) {
+            asked += 1
+            return seconds(since: start) > 0.2
+        }, .expired)
+        XCTAssertLessThan(seconds(since: start), 1)
+        XCTAssertGreaterThan(asked, 1)
+    }
+
+    func testTheDeadlineStillStopsTheCheckBetweenHTMLFiles() throws {
+        var zip = try BundleCorpus.clean()
+        for index in 0..<10 { zip = zip.adding("panels/p\(index).html", text: Self.aborting[index % 2]) }
+        let bytes = zip.bytes()
+        let start = ValidationReport(file: "ad.zip", product: .defaultProduct)
+        for stopAt in [1, 20, 26, 30, 40] {
+            var asked = 0
+            let inspection = BundleValidator.inspect(bytes, report: start, isExpired: {
+                asked += 1
+                return asked >= stopAt
+            }, decodedSize: { _ in 1 }) { _, name, _ in ValidationReport(file: name, product: .defaultProduct) }
+            let codes = inspection.report.errors.map(\.code)
+            XCTAssertEqual(codes.last, .timeout, summary(inspection.report))
+            XCTAssertEqual(asked, stopAt)
+            // 17 entries read (asks 1-17), then the files in name order (css/, fonts/, images/,
+            // index.html, js/, then the panels at asks 24-33, each probed once it is asked).
+            XCTAssertEqual(codes.filter { $0 == .unparseableHTML }.count, max(0, min(10, stopAt - 24)), "stop at \(stopAt)")
+        }
+    }
+
+    func testProbesFromManyThreadsAtOnce() throws {
+        let aborting = try BundleCorpus.clean(html: BundleCorpus.html(body: Self.aborting[0])).bytes()
+        let clean = try BundleCorpus.clean().bytes()
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let report = Validator.validate(index % 2 == 0 ? aborting : clean, fileName: "ad.zip")
+            results.add(index, report.errors.map(\.code))
+        }
+        for (index, codes) in results.all {
+            XCTAssertEqual(codes, index % 2 == 0 ? [.unparseableHTML] : [], "validation \(index)")
+        }
+        XCTAssertEqual(results.all.count, 16)
+    }
+
+    private func refusal(_ documents: [[UInt8]], isExpired: () -> Bool = { false }) -> HTMLRefusal? {
+        do throws(HTMLRefusal) {
+            try GumboProbe.check(documents, isExpired: isExpired)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+private func seconds(since start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+}
+
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var codes: [Int: [ValidationCode]] = [:]
+
+    func add(_ index: Int, _ value: [ValidationCode]) { lock.withLock { codes[index] = value } }
+    var all: [(Int, [ValidationCode])] { lock.withLock { codes.sorted { $0.key < $1.key } } }
+}
