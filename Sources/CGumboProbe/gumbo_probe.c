@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -79,13 +80,11 @@ static rlim_t mapped_bytes(void) {
     return pages * (rlim_t)getpagesize();
 }
 
-/* Lowers a limit (never raises it past the one inherited). */
-static void limit(int resource, rlim_t soft, rlim_t hard) {
-    struct rlimit current;
-    if (getrlimit(resource, &current) != 0) return;
-    if (current.rlim_max != RLIM_INFINITY && hard > current.rlim_max) hard = current.rlim_max;
+/* Sets a limit, within the one the child inherited (read once at its start). */
+static void limit(int resource, rlim_t soft, rlim_t hard, const struct rlimit *inherited) {
+    if (inherited->rlim_max != RLIM_INFINITY && hard > inherited->rlim_max) hard = inherited->rlim_max;
+    if (inherited->rlim_cur != RLIM_INFINITY && soft > inherited->rlim_cur) soft = inherited->rlim_cur;
     if (soft > hard) soft = hard;
-    if (current.rlim_cur != RLIM_INFINITY && soft > current.rlim_cur) soft = current.rlim_cur;
     struct rlimit wanted = {soft, hard};
     (void)setrlimit(resource, &wanted);
 }
@@ -93,8 +92,10 @@ static void limit(int resource, rlim_t soft, rlim_t hard) {
 /* Signals that end the child: faults, gumbo's abort, its limits. */
 static const int fatal_signals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ, SIGALRM};
 
+/* Parses the documents one after another, counting in `*parsed` those it is done with. */
 __attribute__((noreturn))
-static void child(const char *text, const size_t *lengths, size_t count, const sigset_t *parent_mask) {
+static void child(const char *text, const size_t *lengths, size_t count, volatile size_t *parsed,
+                  const sigset_t *parent_mask) {
     /* No handler of the parent runs here (the Swift runtime's crash handler among them): a
      * caught signal gets its default action; ignored ones stay ignored, faults are fatal. */
     for (int number = 1; number < NSIG; number++) {
@@ -127,12 +128,15 @@ static void child(const char *text, const size_t *lengths, size_t count, const s
     }
 
     /* No core file, and no core handed to a core-dump handler (not dumpable). */
-    limit(RLIMIT_CORE, 0, 0);
+    struct rlimit core, space, cpu;
+    if (getrlimit(RLIMIT_CORE, &core) == 0) limit(RLIMIT_CORE, 0, 0, &core);
     (void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     rlim_t mapped = mapped_bytes();
-    if (mapped > 0) limit(RLIMIT_AS, mapped + CGUMBO_PROBE_MEMORY_BYTES, mapped + CGUMBO_PROBE_MEMORY_BYTES);
-    /* SIGXCPU at the soft limit, SIGKILL a second later should it be blocked or caught. */
-    limit(RLIMIT_CPU, CGUMBO_PROBE_CPU_SECONDS, CGUMBO_PROBE_CPU_SECONDS + 1);
+    if (mapped > 0 && getrlimit(RLIMIT_AS, &space) == 0) {
+        limit(RLIMIT_AS, mapped + CGUMBO_PROBE_MEMORY_BYTES, mapped + CGUMBO_PROBE_MEMORY_BYTES, &space);
+    }
+    /* SIGXCPU at the soft limit, SIGKILL a second later should it not end the child. */
+    if (getrlimit(RLIMIT_CPU, &cpu) == 0) limit(RLIMIT_CPU, CGUMBO_PROBE_CPU_SECONDS, CGUMBO_PROBE_CPU_SECONDS + 1, &cpu);
     (void)alarm(CGUMBO_PROBE_WALL_SECONDS);
 
     GumboOptions options = kGumboDefaultOptions;
@@ -145,6 +149,7 @@ static void child(const char *text, const size_t *lengths, size_t count, const s
         if (output == NULL) _exit(1);
         read_tag_names(output->root);
         gumbo_destroy_output(&options, output);
+        *parsed = index + 1;
         document += lengths[index] + 1;
     }
     _exit(0);
@@ -171,19 +176,23 @@ static pid_t reap(pid_t pid, int *status, int kill_first) {
     return done;
 }
 
-cgumbo_probe_result cgumbo_probe(const char *text, const size_t *lengths, size_t count,
-                                 int (*expired)(void *context), void *context) {
-    cgumbo_probe_result result = {CGUMBO_PROBE_FAILED, 0};
+/* One child for the documents: how it ended (`*ended`), with `*parsed` counting those it was
+ * done with. Returns 1 when `expired` stopped it, else 0. */
+static int probe_in_child(const char *text, const size_t *lengths, size_t count, volatile size_t *parsed,
+                          int (*expired)(void *context), void *context, cgumbo_probe_result *ended) {
+    ended->status = CGUMBO_PROBE_FAILED;
+    ended->detail = 0;
+    *parsed = 0;
     sigset_t all, mask;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &mask);
     pid_t pid = fork();
-    if (pid == 0) child(text, lengths, count, &mask);
+    if (pid == 0) child(text, lengths, count, parsed, &mask);
     int fork_error = errno;
     pthread_sigmask(SIG_SETMASK, &mask, NULL);
     if (pid < 0) {
-        result.detail = fork_error;
-        return result;
+        ended->detail = fork_error;
+        return 0;
     }
 
     /* A pidfd wakes the wait when the child ends (Linux 5.3); without one, the wait polls. */
@@ -202,8 +211,8 @@ cgumbo_probe_result cgumbo_probe(const char *text, const size_t *lengths, size_t
         if (expired != NULL && milliseconds_since(&start) >= CGUMBO_PROBE_FIRST_ASK_MS && expired(context)) {
             reap(pid, &status, 1);
             if (pidfd >= 0) close(pidfd);
-            result.status = CGUMBO_PROBE_STOPPED;
-            return result;
+            ended->status = CGUMBO_PROBE_STOPPED;
+            return 1;
         }
         if (pidfd >= 0) {
             struct pollfd ready = {pidfd, POLLIN, 0};
@@ -217,15 +226,63 @@ cgumbo_probe_result cgumbo_probe(const char *text, const size_t *lengths, size_t
     if (pidfd >= 0) close(pidfd);
     if (done < 0) {
         /* Not ours to wait for (SIGCHLD ignored: the kernel reaped it): its end is unknown. */
-        result.detail = wait_error;
-        return result;
+        ended->detail = wait_error;
+        return 0;
     }
     if (WIFEXITED(status)) {
-        result.status = WEXITSTATUS(status) == 0 ? CGUMBO_PROBE_PARSED : CGUMBO_PROBE_EXITED;
-        result.detail = WEXITSTATUS(status);
+        ended->status = WEXITSTATUS(status) == 0 ? CGUMBO_PROBE_PARSED : CGUMBO_PROBE_EXITED;
+        ended->detail = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {
-        result.status = CGUMBO_PROBE_SIGNALLED;
-        result.detail = WTERMSIG(status);
+        ended->status = CGUMBO_PROBE_SIGNALLED;
+        ended->detail = WTERMSIG(status);
     }
-    return result;
+    return 0;
+}
+
+int cgumbo_probe(const char *text, const size_t *lengths, size_t count, cgumbo_probe_result *results,
+                 int (*expired)(void *context), void *context) {
+    /* The child counts the documents it is done with in a page it shares with this process. */
+    volatile size_t *parsed = mmap(NULL, sizeof *parsed, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (parsed == MAP_FAILED) {
+        cgumbo_probe_result failed = {CGUMBO_PROBE_FAILED, errno};
+        for (size_t index = 0; index < count; index++) results[index] = failed;
+        return 0;
+    }
+    int stopped = 0;
+    size_t first = 0;
+    while (first < count) {
+        /* After a document that ended a child, the deadline is asked before the next child. */
+        if (first > 0 && expired != NULL && expired(context)) {
+            stopped = 1;
+            break;
+        }
+        cgumbo_probe_result ended;
+        if (probe_in_child(text, lengths + first, count - first, parsed, expired, context, &ended)) {
+            stopped = 1;
+            break;
+        }
+        size_t done = *parsed < count - first ? *parsed : count - first;
+        for (size_t index = first; index < first + done; index++) {
+            results[index].status = CGUMBO_PROBE_PARSED;
+            results[index].detail = 0;
+            text += lengths[index] + 1;
+        }
+        first += done;
+        if (first == count) break;
+        if (ended.status == CGUMBO_PROBE_FAILED) {
+            /* No child: none of the documents left has a verdict. */
+            for (size_t index = first; index < count; index++) results[index] = ended;
+            break;
+        }
+        if (ended.status == CGUMBO_PROBE_PARSED) {
+            /* Exited 0 before it was done (cannot happen): not a verdict for the document. */
+            ended.status = CGUMBO_PROBE_EXITED;
+        }
+        /* The document the child ended on; the next child starts after it. */
+        results[first] = ended;
+        text += lengths[first] + 1;
+        first += 1;
+    }
+    munmap((void *)parsed, sizeof *parsed);
+    return stopped;
 }

@@ -26,15 +26,23 @@ struct BundleContents {
         let entry = entryHTML(report: &report)
         report.bundle?.entry = entry
         let fileSet = Set(files.keys)
+        let markupNames = names.filter { ["html", "htm", "svg"].contains(EntryName.fileExtension($0)) }
+        var markup: [String: Result<HTMLDocument, HTMLRefusal>]?
         for name in names {
             guard let bytes = files[name] else { continue }
             try stopIfExpired(at: name)
             switch EntryName.fileExtension(name) {
             case "html", "htm", "svg":
+                // Every HTML and SVG file is read at the first: their documents go to one child.
+                if markup == nil {
+                    let read = HTMLDocument.read(markupNames.map { files[$0] ?? [] }, isExpired: isExpired)
+                    markup = Dictionary(uniqueKeysWithValues: zip(markupNames, read))
+                }
                 let document: HTMLDocument
-                do throws(HTMLRefusal) {
-                    document = try HTMLDocument(bytes: bytes, isExpired: isExpired)
-                } catch {
+                switch markup?[name] ?? HTMLDocument.read([bytes], isExpired: isExpired)[0] {
+                case .success(let read):
+                    document = read
+                case .failure(let error):
                     switch error {
                     case .overLimit(let message):
                         report.add(.tooManyElements, "\(name) \(message); it was not parsed, simplify it")

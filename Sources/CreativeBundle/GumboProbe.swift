@@ -5,21 +5,25 @@ import Glibc
 
 /// gumbo run on HTML in a child process before it runs on it here. Debian's gumbo 0.10.1 is
 /// built with its assertions, and some malformed HTML fails one (`<table><svg><title>` and a
-/// CDATA section): `abort` would take the whole process down, the service with it. The child
+/// CDATA section): `abort` would take the whole process down, the service with it. A child
 /// (fork, limits, wait: `cgumbo_probe` in C) parses the documents, reads their tag names as
-/// ``HTMLDocument`` does and exits; only when it exits 0 are they parsed in this process,
-/// where gumbo, deterministic, does the same. A child ended by a signal, or over its 256 MiB,
-/// 2 s of CPU or 4 s of time, or one that could not be started, rejects the documents
-/// (`unparseable_html`).
+/// ``HTMLDocument`` does and exits; a document is parsed in this process only when the child
+/// got through it, and gumbo, deterministic, does the same here. A document a child ended on
+/// (by a signal, over its 256 MiB, 2 s of CPU or 4 s of time), or one no child could be
+/// started for, is rejected (`unparseable_html`).
 ///
-/// A probe costs a fork and the child's exit, which grow with the memory the process has
-/// written (docs/bundles.md has the figures).
+/// The documents of a bundle go to one child together (a new child goes on after a document
+/// that ended one): a probe costs a fork and the child's exit, which grow with the memory the
+/// process has written (docs/bundles.md has the figures).
 enum GumboProbe {
-    /// Parses `documents` (each as ``HTMLDocument`` passes it to gumbo) in one child process.
-    /// - Throws: ``HTMLRefusal/unparseable(cause:advice:)`` saying what became of the child, or
-    ///   ``HTMLRefusal/expired`` once `isExpired` answers true (asked every 10 ms once the
-    ///   child has run 100 ms; the child is then killed).
-    static func check(_ documents: [[UInt8]], isExpired: () -> Bool) throws(HTMLRefusal) {
+    /// Parses `documents` (each as ``HTMLDocument`` passes it to gumbo) in child processes.
+    /// - Returns: for each document, nil when a child parsed it, else why it is rejected.
+    /// - Throws: ``HTMLRefusal/expired`` once `isExpired` answers true (asked every 10 ms once a
+    ///   child has run 100 ms, and before each child after a document that ended one; the child
+    ///   is then killed).
+    static func check(_ documents: [[UInt8]], isExpired: () -> Bool) throws(HTMLRefusal)
+        -> [(cause: String, advice: String)?] {
+        guard !documents.isEmpty else { return [] }
         // Each document followed by a NUL, as it is parsed in this process.
         var text: [UInt8] = []
         text.reserveCapacity(documents.reduce(documents.count) { $0 + $1.count })
@@ -28,31 +32,34 @@ enum GumboProbe {
             text.append(0)
         }
         let lengths = documents.map(\.count)
-        let result = withoutActuallyEscaping(isExpired) { isExpired in
+        var results = [cgumbo_probe_result](repeating: cgumbo_probe_result(), count: documents.count)
+        let stopped = withoutActuallyEscaping(isExpired) { isExpired in
             var asked = isExpired
             return withUnsafeMutablePointer(to: &asked) { asked in
                 text.withUnsafeBytes { text in
                     lengths.withUnsafeBufferPointer { lengths in
-                        cgumbo_probe(text.baseAddress?.assumingMemoryBound(to: CChar.self), lengths.baseAddress,
-                                     documents.count, { context in
-                            guard let context else { return 0 }
-                            return context.assumingMemoryBound(to: (() -> Bool).self).pointee() ? 1 : 0
-                        }, asked)
+                        results.withUnsafeMutableBufferPointer { results in
+                            cgumbo_probe(text.baseAddress?.assumingMemoryBound(to: CChar.self), lengths.baseAddress,
+                                         documents.count, results.baseAddress, { context in
+                                guard let context else { return 0 }
+                                return context.assumingMemoryBound(to: (() -> Bool).self).pointee() ? 1 : 0
+                            }, asked)
+                        }
                     }
                 }
             }
         }
-        if let (cause, advice) = reason(result) { throw .unparseable(cause: cause, advice: advice) }
-        if result.status == CGUMBO_PROBE_STOPPED { throw .expired }
+        if stopped != 0 { throw .expired }
+        return results.map(reason)
     }
 
-    /// Why the documents are rejected (what the child's end says of them, and what to do), or
-    /// nil when the child parsed them (or was stopped).
+    /// Why a document is rejected (what the end of the child that was parsing it says of it,
+    /// and what to do), or nil when a child parsed it.
     static func reason(_ result: cgumbo_probe_result) -> (cause: String, advice: String)? {
         let fixMarkup = "fix its markup: an HTML validator shows its errors (misnested <table>, <svg> and <select> "
             + "elements and CDATA sections are known causes)"
         switch result.status {
-        case CGUMBO_PROBE_PARSED, CGUMBO_PROBE_STOPPED:
+        case CGUMBO_PROBE_PARSED:
             return nil
         case CGUMBO_PROBE_SIGNALLED:
             switch result.detail {

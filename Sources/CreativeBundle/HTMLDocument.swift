@@ -45,44 +45,86 @@ public struct HTMLDocument: Sendable {
     private var srcdocs: [String] = []
 
     /// Parses the bytes (invalid UTF-8 is replaced, as browsers do), after counting them and
-    /// parsing them in a child process. The `srcdoc` documents are read level by level: those
-    /// of one level are counted together, then parsed in one child, then here.
-    /// - Parameter isExpired: asked while a child parses; once true the child is killed.
-    /// - Throws: ``HTMLRefusal/overLimit(_:)`` when the file, with its `srcdoc` documents, has
-    ///   more start tags than ``BundleRules/maxTagsPerFile``, more attributes in one element than
+    /// parsing them in a child process: ``read(_:isExpired:)`` for one file.
+    /// - Throws: what ``read(_:isExpired:)`` gives the file.
+    public init(bytes: [UInt8], isExpired: () -> Bool = { false }) throws(HTMLRefusal) {
+        self = try Self.read([bytes], isExpired: isExpired)[0].get()
+    }
+
+    /// Parses several files (invalid UTF-8 is replaced, as browsers do). The documents are read
+    /// level by level, the files first, then the `srcdoc` documents in them, then those inside
+    /// these: at each level every file's documents are counted (``MarkupCensus``, into the
+    /// file's counts), those within the limits are parsed in one child process
+    /// (``GumboProbe``), and those the child got through are parsed here.
+    /// - Parameter isExpired: asked while a child parses (``GumboProbe/check(_:isExpired:)``).
+    /// - Returns: for each file, its document or why it was not read:
+    ///   ``HTMLRefusal/overLimit(_:)`` when the file, with its `srcdoc` documents, has more
+    ///   start tags than ``BundleRules/maxTagsPerFile``, more attributes in one element than
     ///   ``BundleRules/maxAttributesPerElement`` or in all than ``BundleRules/maxAttributesPerFile``,
     ///   formatting elements the parser may copy more than ``BundleRules/maxFormattingCopies``
     ///   times, or `srcdoc` documents nested deeper than ``BundleRules/maxSrcdocDepth``: nothing
     ///   over a limit reaches gumbo. ``HTMLRefusal/unparseable(cause:advice:)`` when gumbo failed
-    ///   on a document in the child: it is not parsed here. ``HTMLRefusal/expired`` at the deadline.
-    public init(bytes: [UInt8], isExpired: () -> Bool = { false }) throws(HTMLRefusal) {
-        var used = MarkupCensus()
-        var level = [bytes]
+    ///   on one of its documents in the child: the file is not parsed further here.
+    ///   ``HTMLRefusal/expired`` for the files not read when the deadline passed.
+    public static func read(_ files: [[UInt8]], isExpired: () -> Bool = { false }) -> [Result<HTMLDocument, HTMLRefusal>] {
+        var readings = files.map { Reading(level: [$0]) }
         for depth in 0... {
-            for document in level { used.add(MarkupCensus(document)) }
-            try Self.checkLimits(used)
+            // The documents of this level that reach gumbo, and the file of each.
+            var batch: [[UInt8]] = []
+            var owners: [Int] = []
+            for index in readings.indices where readings[index].failure == nil && !readings[index].level.isEmpty {
+                for document in readings[index].level { readings[index].used.add(MarkupCensus(document)) }
+                do throws(HTMLRefusal) {
+                    try checkLimits(readings[index].used)
+                } catch {
+                    readings[index].failure = error
+                    continue
+                }
+                batch += readings[index].level
+                owners += Array(repeating: index, count: readings[index].level.count)
+            }
+            if batch.isEmpty { break }
+            let verdicts: [(cause: String, advice: String)?]
             do throws(HTMLRefusal) {
-                try GumboProbe.check(level, isExpired: isExpired)
-            } catch .unparseable(let cause, let advice) where depth > 0 {
-                throw .unparseable(cause: "has an <iframe srcdoc> document that " + cause, advice: advice)
+                verdicts = try GumboProbe.check(batch, isExpired: isExpired)
+            } catch {
+                for index in Set(owners) { readings[index].failure = error }
+                break
+            }
+            for (owner, verdict) in zip(owners, verdicts) where readings[owner].failure == nil {
+                guard let (cause, advice) = verdict else { continue }
+                readings[owner].failure = .unparseable(
+                    cause: (depth == 0 ? "" : "has an <iframe srcdoc> document that ") + cause, advice: advice)
             }
             let suffix = String(repeating: " in <iframe srcdoc>", count: depth)
-            var inner: [[UInt8]] = []
-            for document in level {
-                let parsed = Self.parse(document)
-                if depth == 0 { adSize = parsed.adSize }
-                references += parsed.references.map {
-                    HTMLReference(url: $0.url, place: $0.place + suffix, isLink: $0.isLink)
+            for index in Set(owners) where readings[index].failure == nil {
+                var inner: [[UInt8]] = []
+                for document in readings[index].level {
+                    let parsed = parse(document)
+                    if depth == 0 { readings[index].document.adSize = parsed.adSize }
+                    readings[index].document.references += parsed.references.map {
+                        HTMLReference(url: $0.url, place: $0.place + suffix, isLink: $0.isLink)
+                    }
+                    readings[index].document.inlineScripts += parsed.inlineScripts
+                    inner += parsed.srcdocs.map { Array($0.utf8) }
                 }
-                inlineScripts += parsed.inlineScripts
-                inner += parsed.srcdocs.map { Array($0.utf8) }
+                if !inner.isEmpty, depth >= BundleRules.maxSrcdocDepth {
+                    readings[index].failure = .overLimit("has <iframe srcdoc> documents nested more than "
+                                                         + "\(BundleRules.maxSrcdocDepth) deep")
+                }
+                readings[index].level = inner
             }
-            guard !inner.isEmpty else { break }
-            guard depth < BundleRules.maxSrcdocDepth else {
-                throw .overLimit("has <iframe srcdoc> documents nested more than \(BundleRules.maxSrcdocDepth) deep")
-            }
-            level = inner
         }
+        return readings.map { reading in reading.failure.map { .failure($0) } ?? .success(reading.document) }
+    }
+
+    /// One file being read: its counts so far, the documents of the level it is at, what was
+    /// found in those before, or why it is not read further.
+    private struct Reading {
+        var used = MarkupCensus()
+        var level: [[UInt8]]
+        var document = HTMLDocument()
+        var failure: HTMLRefusal?
     }
 
     private static func checkLimits(_ census: MarkupCensus) throws(HTMLRefusal) {

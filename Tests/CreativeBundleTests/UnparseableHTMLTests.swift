@@ -80,64 +80,87 @@ final class UnparseableHTMLTests: XCTestCase {
         defer { close(capture); unlink(path) }
         let saved = dup(STDERR_FILENO)
         dup2(capture, STDERR_FILENO)
-        let outcome = Result { () throws(HTMLRefusal) in try GumboProbe.check([Array(Self.aborting[0].utf8)]) { false } }
+        let outcome = causes([Array(Self.aborting[0].utf8)])
         dup2(saved, STDERR_FILENO)
         close(saved)
-        guard case .failure(.unparseable) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(outcome, .success(["makes the HTML parser abort (it fails one of the parser's internal checks)"]))
         XCTAssertEqual(lseek(capture, 0, SEEK_END), 0)
+    }
+
+    func testEachDocumentGetsItsVerdictAndTheNextChildGoesOn() {
+        let good = Array("<p>fine</p>".utf8)
+        let bad = Self.aborting.map { Array($0.utf8) }
+        let abort = "makes the HTML parser abort (it fails one of the parser's internal checks)"
+        XCTAssertEqual(causes([good, bad[0], good, good, bad[1], good]), .success([nil, abort, nil, nil, abort, nil]))
+        XCTAssertEqual(causes([bad[1], bad[0]]), .success([abort, abort]))
+        XCTAssertEqual(causes([good, [], good]), .success([nil, nil, nil]))
+        XCTAssertEqual(causes([]), .success([]))
     }
 
     // MARK: The child's limits
 
-    func testAChildOverItsCPUTimeIsStopped() {
-        // One element with 40,000 attributes: about 6 s of gumbo, which the census keeps from
-        // it in a bundle. Given to the child directly, it is killed after 2 s of CPU.
-        let document = Array(("<div " + (0..<40_000).map { "a\($0)" }.joined(separator: " ") + ">").utf8)
+    /// One element with 40,000 attributes: about 6 s of gumbo, which the census keeps from it in
+    /// a bundle; given to the child directly.
+    private static let slow = Array(("<div " + (0..<40_000).map { "a\($0)" }.joined(separator: " ") + ">").utf8)
+
+    func testAChildOverItsCPUTimeIsStopped() throws {
         let start = DispatchTime.now()
-        guard case .unparseable(let cause, let advice) = refusal([document]) else { return XCTFail("not refused") }
-        XCTAssertEqual(cause, "takes the HTML parser more than 2 s of CPU")
-        XCTAssertTrue(advice.hasPrefix("simplify it, and fix its markup"), advice)
-        XCTAssertLessThan(seconds(since: start), 4)
+        let verdicts = try GumboProbe.check([Self.slow, Array("<p>next</p>".utf8)]) { false }
+        XCTAssertEqual(verdicts.map { $0?.cause }, ["takes the HTML parser more than 2 s of CPU", nil])
+        XCTAssertTrue(verdicts[0]?.advice.hasPrefix("simplify it, and fix its markup") ?? false)
+        XCTAssertLessThan(seconds(since: start), 5)
     }
 
-    func testAChildOverItsMemoryIsStopped() {
+    func testAChildOverItsMemoryIsStopped() throws {
         // 1,000 <b> left open before 9,000 paragraphs: gumbo would copy 9 million elements, 3.4 GB.
         let document = Array(("<p>" + (0..<1_000).map { "<b id=b\($0)>" }.joined() + "</p>"
                               + String(repeating: "<p>x</p>", count: 9_000)).utf8)
-        XCTAssertEqual(refusal([document]), .unparseable(cause: "makes the HTML parser use more than 256 MiB of memory",
-                                                         advice: "simplify it"))
+        let verdicts = try GumboProbe.check([document]) { false }
+        XCTAssertEqual(verdicts.first??.cause, "makes the HTML parser use more than 256 MiB of memory")
+        XCTAssertEqual(verdicts.first??.advice, "simplify it")
     }
 
     func testTheDeadlineStopsAChildThatRuns() {
-        let document = Array(("<div " + (0..<40_000).map { "a\($0)" }.joined(separator: " ") + ">").utf8)
         let start = DispatchTime.now()
         var asked = 0
-        XCTAssertEqual(refusal([document]) {
+        XCTAssertEqual(causes([Self.slow]) {
             asked += 1
             return seconds(since: start) > 0.2
-        }, .expired)
+        }, .failure(.expired))
         XCTAssertLessThan(seconds(since: start), 1)
         XCTAssertGreaterThan(asked, 1)
     }
 
-    func testTheDeadlineStillStopsTheCheckBetweenHTMLFiles() throws {
+    func testTheDeadlineStillStopsTheCheck() throws {
         var zip = try BundleCorpus.clean()
         for index in 0..<10 { zip = zip.adding("panels/p\(index).html", text: Self.aborting[index % 2]) }
         let bytes = zip.bytes()
         let start = ValidationReport(file: "ad.zip", product: .defaultProduct)
-        for stopAt in [1, 20, 26, 30, 40] {
+        func run(expiringAt call: Int) -> (report: ValidationReport, asked: Int) {
             var asked = 0
             let inspection = BundleValidator.inspect(bytes, report: start, isExpired: {
                 asked += 1
-                return asked >= stopAt
+                return asked >= call
             }, decodedSize: { _ in 1 }) { _, name, _ in ValidationReport(file: name, product: .defaultProduct) }
-            let codes = inspection.report.errors.map(\.code)
-            XCTAssertEqual(codes.last, .timeout, summary(inspection.report))
-            XCTAssertEqual(asked, stopAt)
-            // 17 entries read (asks 1-17), then the files in name order (css/, fonts/, images/,
-            // index.html, js/, then the panels at asks 24-33, each probed once it is asked).
-            XCTAssertEqual(codes.filter { $0 == .unparseableHTML }.count, max(0, min(10, stopAt - 24)), "stop at \(stopAt)")
+            return (inspection.report, asked)
         }
+        // Asked: 17 entries read (1-17), then before each file in name order: css/, fonts/,
+        // images/ (18-21), index.html (22), where every HTML file is read: after each panel but
+        // the last that ended a child, before the next child (23-31); then js/ (32), the panels
+        // (33-42), static.png (43), and around the three images (44-49).
+        let whole = run(expiringAt: .max)
+        XCTAssertEqual(whole.asked, 49)
+        XCTAssertEqual(whole.report.errors.map(\.code), Array(repeating: .unparseableHTML, count: 10), summary(whole.report))
+        for call in 1...whole.asked {
+            let stopped = run(expiringAt: call)
+            XCTAssertEqual(stopped.asked, call, "the check stops at the first expired answer")
+            let codes = stopped.report.errors.map(\.code)
+            XCTAssertEqual(codes.last, .timeout, summary(stopped.report))
+            XCTAssertEqual(codes.filter { $0 == .unparseableHTML }.count, max(0, min(10, call - 33)), "stopped at \(call)")
+        }
+        // Stopped while the HTML files are read: at index.html.
+        XCTAssertTrue(run(expiringAt: 25).report.errors.last?.message.hasSuffix("(the bundle check was at index.html)")
+                      ?? false)
     }
 
     func testProbesFromManyThreadsAtOnce() throws {
@@ -154,12 +177,12 @@ final class UnparseableHTMLTests: XCTestCase {
         XCTAssertEqual(results.all.count, 16)
     }
 
-    private func refusal(_ documents: [[UInt8]], isExpired: () -> Bool = { false }) -> HTMLRefusal? {
+    /// The causes ``GumboProbe/check(_:isExpired:)`` gives, or its refusal.
+    private func causes(_ documents: [[UInt8]], isExpired: () -> Bool = { false }) -> Result<[String?], HTMLRefusal> {
         do throws(HTMLRefusal) {
-            try GumboProbe.check(documents, isExpired: isExpired)
-            return nil
+            return .success(try GumboProbe.check(documents, isExpired: isExpired).map { $0?.cause })
         } catch {
-            return error
+            return .failure(error)
         }
     }
 }

@@ -21,7 +21,7 @@ typedef enum {
 
 /* The child's exit status when gumbo asked for memory over the limit. */
 #define CGUMBO_PROBE_EXIT_NO_MEMORY 3
-/* The child's limits: memory it may map beyond what it had at the fork, CPU seconds, and
+/* A child's limits: memory it may map beyond what it had at the fork, CPU seconds, and
  * seconds of wall-clock time (for a child that stops using the CPU; longer, so that a busy
  * machine does not stop a child the CPU limit lets run). The largest documents a bundle may
  * hold need at most 7 MB and 0.3 s of CPU. */
@@ -36,26 +36,34 @@ typedef struct {
     int detail;
 } cgumbo_probe_result;
 
-/* Parses `count` documents with gumbo in a child process, to learn whether gumbo can parse
- * them without taking the process down (Debian's gumbo keeps its assertions, and some
+/* Parses `count` documents with gumbo in a child process, to learn which of them gumbo can
+ * parse without taking the process down (Debian's gumbo keeps its assertions, and some
  * malformed HTML fails one: abort). The documents lie one after another in `text`, each
  * `lengths[i]` bytes followed by one NUL byte (not counted), as the caller parses them.
  *
- * The child does what the caller will do with each document and nothing else: it parses it
- * with max_errors 0, gives every element's tag name (gumbo_normalized_tagname, or
- * gumbo_tag_from_original_text for unknown tags, both of which assert), destroys the output
- * and exits 0. It writes nothing (standard output and error go to /dev/null), dumps no core,
- * runs none of the parent's signal handlers, and is limited to CGUMBO_PROBE_MEMORY_BYTES more
- * address space, CGUMBO_PROBE_CPU_SECONDS of CPU and CGUMBO_PROBE_WALL_SECONDS of time.
+ * One child parses them in turn, counting those it is done with in a page shared with the
+ * parent. When it ends otherwise than by exiting 0, the document it was on gets how it ended
+ * in `results`, and a new child goes on from the next; every document gets a verdict
+ * (`results[i]`, CGUMBO_PROBE_PARSED for those parsed) with one child more for each document
+ * a child ended on. With each document, the child does what the caller will do and nothing
+ * else: it parses it with max_errors 0, gives every element's tag name
+ * (gumbo_normalized_tagname, or gumbo_tag_from_original_text for unknown tags, both of which
+ * assert) and destroys the output. It writes nothing (standard output and error go to
+ * /dev/null), dumps no core, runs none of the parent's signal handlers, may map
+ * CGUMBO_PROBE_MEMORY_BYTES more than it had at the fork, and has CGUMBO_PROBE_CPU_SECONDS of
+ * CPU and CGUMBO_PROBE_WALL_SECONDS of time (for all its documents: a bundle's add up to at
+ * most 2 MiB, which gumbo parses in well under a second).
  *
  * Safe to call from any thread, from several at once: it holds no lock, all signals are
  * blocked in the calling thread around fork (so none reaches a parent's handler in the
  * child), and glibc's fork leaves malloc, stdio and the dynamic loader usable in the child.
- * The parent waits for that child only (never for any other). Once the child has run
+ * The parent waits for its own children only (never for any other). Once a child has run
  * CGUMBO_PROBE_FIRST_ASK_MS it asks `expired(context)` (may be NULL) every 10 ms at most, and
- * kills the child when it answers non-zero (a child ends in about a millisecond, so the
- * deadline is asked only of one that does not). */
-cgumbo_probe_result cgumbo_probe(const char *text, const size_t *lengths, size_t count,
-                                 int (*expired)(void *context), void *context);
+ * before each child after the first; when that answers non-zero the child is killed and the
+ * function returns 1, the results incomplete. A child ends in about a millisecond, so the
+ * deadline is asked only of one that does not, or after a document that ended a child.
+ * Returns 0 when every document has its verdict. */
+int cgumbo_probe(const char *text, const size_t *lengths, size_t count, cgumbo_probe_result *results,
+                 int (*expired)(void *context), void *context);
 
 #endif
