@@ -183,8 +183,14 @@ static int probe_in_child(const char *text, const size_t *lengths, size_t count,
     ended->status = CGUMBO_PROBE_FAILED;
     ended->detail = 0;
     *parsed = 0;
+    /* Every signal blocked across fork, so that none runs a parent's handler in the child
+     * before the child resets them; but SIGCHLD: should the child end while this thread still
+     * blocks it, the kernel would not drop it (ignored by default) but leave it pending for
+     * another thread, whose socket calls with a timeout, poll and sleeps would fail with EINTR.
+     * The child has no children, so no SIGCHLD comes to it. */
     sigset_t all, mask;
     sigfillset(&all);
+    sigdelset(&all, SIGCHLD);
     pthread_sigmask(SIG_SETMASK, &all, &mask);
     pid_t pid = fork();
     if (pid == 0) child(text, lengths, count, parsed, &mask);

@@ -23,4 +23,20 @@ final class BundleRouteTests: ServerTestCase {
         XCTAssertEqual(refused.status, 422)
         XCTAssertTrue(refused.text.contains("remote_resource_blocked"), refused.text)
     }
+
+    func testHTMLThatAbortsTheParserIsRefusedAndTheServiceLives() throws {
+        // gumbo 0.10.1 aborts on this markup: parsed in a child process first, it is refused,
+        // and the service (this process) keeps answering.
+        let bytes = try BundleCorpus.clean(html: BundleCorpus.html(body: "<table><svg><title><![CDATA[>]]>t")).bytes()
+        let result = HTTPClient.request(port, "POST", "/v1/validate?filename=ad.zip", body: bytes)
+        XCTAssertEqual(result.status, 200)
+        XCTAssertEqual(result.json?["valid"] as? Bool, false)
+        XCTAssertTrue(result.text.contains("\"code\":\"unparseable_html\""), result.text)
+        let render = HTTPClient.request(port, "POST", "/v1/render?slot=390x61", body: bytes)
+        XCTAssertEqual(render.status, 422)
+        XCTAssertTrue(render.text.contains("unparseable_html"), render.text)
+        let clean = HTTPClient.request(port, "POST", "/v1/validate?filename=ad.zip", body: try BundleCorpus.clean().bytes())
+        XCTAssertEqual(clean.status, 200)
+        XCTAssertEqual(clean.json?["valid"] as? Bool, true)
+    }
 }

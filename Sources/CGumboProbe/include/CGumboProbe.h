@@ -54,10 +54,12 @@ typedef struct {
  * CPU and CGUMBO_PROBE_WALL_SECONDS of time (for all its documents: a bundle's add up to at
  * most 2 MiB, which gumbo parses in well under a second).
  *
- * Safe to call from any thread, from several at once: it holds no lock, all signals are
- * blocked in the calling thread around fork (so none reaches a parent's handler in the
- * child), and glibc's fork leaves malloc, stdio and the dynamic loader usable in the child.
- * The parent waits for its own children only (never for any other). Once a child has run
+ * Safe to call from any thread, from several at once: it holds no lock, the signals but
+ * SIGCHLD are blocked in the calling thread around fork (so none reaches a parent's handler in
+ * the child), and glibc's fork leaves malloc, stdio and the dynamic loader usable in the child.
+ * The parent waits for its own children only (never for any other). Each child's end sends the
+ * process SIGCHLD, as any child's does: at its default action (as in the CLI and the service)
+ * the kernel drops it; a process that catches SIGCHLD gets one for each child. Once a child has run
  * CGUMBO_PROBE_FIRST_ASK_MS it asks `expired(context)` (may be NULL) every 10 ms at most, and
  * before each child after the first; when that answers non-zero the child is killed and the
  * function returns 1, the results incomplete. A child ends in about a millisecond, so the
