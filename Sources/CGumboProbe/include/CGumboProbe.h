@@ -3,19 +3,20 @@
 
 #include <stddef.h>
 
-/* How a probe ended. */
+/* What became of a document in the child. */
 typedef enum {
-    /* The child parsed every document and exited 0: gumbo can parse them in this process. */
+    /* A child got through it: gumbo can parse it in this process. */
     CGUMBO_PROBE_PARSED = 0,
-    /* The child ended by a signal (`detail`): SIGABRT (one of gumbo's assertions), SIGSEGV or
-     * SIGBUS (a fault), SIGXCPU (the CPU limit), SIGALRM (the time limit), SIGKILL. */
+    /* The child ended on it by a signal (`detail`): SIGABRT (one of gumbo's assertions), SIGSEGV
+     * or SIGBUS (a fault), SIGXCPU (the CPU limit), SIGALRM (the time limit), SIGKILL. */
     CGUMBO_PROBE_SIGNALLED = 1,
-    /* The child exited with a status other than 0 (`detail`); CGUMBO_PROBE_EXIT_NO_MEMORY
+    /* The child exited on it with a status other than 0 (`detail`); CGUMBO_PROBE_EXIT_NO_MEMORY
      * when an allocation failed at the memory limit. */
     CGUMBO_PROBE_EXITED = 2,
-    /* `expired` answered true: the child was killed and reaped, nothing is known. */
+    /* `expired` answered true: the child was killed and reaped (not a verdict; cgumbo_probe
+     * returns 1 then). */
     CGUMBO_PROBE_STOPPED = 3,
-    /* No child could be started or waited for (`detail`: the errno of fork or waitpid). */
+    /* No child could be started, or its end not learnt (`detail`: the errno of fork or waitpid). */
     CGUMBO_PROBE_FAILED = 4,
 } cgumbo_probe_status;
 
@@ -24,7 +25,7 @@ typedef enum {
 /* A child's limits: memory it may map beyond what it had at the fork, CPU seconds, and
  * seconds of wall-clock time (for a child that stops using the CPU; longer, so that a busy
  * machine does not stop a child the CPU limit lets run). The largest documents a bundle may
- * hold need at most 7 MB and 0.3 s of CPU. */
+ * hold need at most 19 MB and 0.3 s of CPU. */
 #define CGUMBO_PROBE_MEMORY_BYTES (256u << 20)
 #define CGUMBO_PROBE_CPU_SECONDS 2
 #define CGUMBO_PROBE_WALL_SECONDS 4
@@ -59,12 +60,13 @@ typedef struct {
  * the child), and glibc's fork leaves malloc, stdio and the dynamic loader usable in the child.
  * The parent waits for its own children only (never for any other). Each child's end sends the
  * process SIGCHLD, as any child's does: at its default action (as in the CLI and the service)
- * the kernel drops it; a process that catches SIGCHLD gets one for each child. Once a child has run
- * CGUMBO_PROBE_FIRST_ASK_MS it asks `expired(context)` (may be NULL) every 10 ms at most, and
- * before each child after the first; when that answers non-zero the child is killed and the
- * function returns 1, the results incomplete. A child ends in about a millisecond, so the
- * deadline is asked only of one that does not, or after a document that ended a child.
- * Returns 0 when every document has its verdict. */
+ * the kernel drops it; a process that catches SIGCHLD gets one for each child.
+ *
+ * Once a child has run CGUMBO_PROBE_FIRST_ASK_MS the parent asks `expired(context)` (may be
+ * NULL) every 10 ms at most, and it asks before each child after the first; when that answers
+ * non-zero the child is killed and the function returns 1, the results incomplete. A child
+ * ends in about a millisecond, so the deadline is asked only of one that does not, or after a
+ * document that ended a child. Returns 0 when every document has its verdict. */
 int cgumbo_probe(const char *text, const size_t *lengths, size_t count, cgumbo_probe_result *results,
                  int (*expired)(void *context), void *context);
 
