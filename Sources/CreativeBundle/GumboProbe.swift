@@ -33,7 +33,9 @@ enum GumboProbe {
             text.append(0)
         }
         let lengths = documents.map(\.count)
-        var results = [cgumbo_probe_result](repeating: cgumbo_probe_result(), count: documents.count)
+        // Not parsed until the C side says so (a zeroed result would read as parsed).
+        var results = [cgumbo_probe_result](repeating: cgumbo_probe_result(status: CGUMBO_PROBE_FAILED, detail: 0),
+                                            count: documents.count)
         let stopped = withoutActuallyEscaping(isExpired) { isExpired in
             var asked = isExpired
             return withUnsafeMutablePointer(to: &asked) { asked in
