@@ -20,7 +20,7 @@ enum GumboProbe {
     /// Parses `documents` (each as ``HTMLDocument`` passes it to gumbo) in child processes.
     /// - Returns: for each document, nil when a child parsed it, else why it is rejected.
     /// - Throws: ``HTMLRefusal/expired`` once `isExpired` answers true (asked every 10 ms once a
-    ///   child has run 100 ms, and before each child after a document that ended one; the child
+    ///   child has run 1 s, and before each child after a document that ended one; the child
     ///   is then killed).
     static func check(_ documents: [[UInt8]], isExpired: () -> Bool) throws(HTMLRefusal)
         -> [(cause: String, advice: String)?] {

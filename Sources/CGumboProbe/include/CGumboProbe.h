@@ -29,8 +29,10 @@ typedef enum {
 #define CGUMBO_PROBE_MEMORY_BYTES (256u << 20)
 #define CGUMBO_PROBE_CPU_SECONDS 2
 #define CGUMBO_PROBE_WALL_SECONDS 4
-/* How long the parent waits before it first asks whether to stop. */
-#define CGUMBO_PROBE_FIRST_ASK_MS 100
+/* How long the parent waits before it first asks whether to stop: more than a bundle's
+ * documents ever take on a busy machine, so that a check asks its deadline at the same points
+ * whatever the machine's load (and at most this late when a child runs long). */
+#define CGUMBO_PROBE_FIRST_ASK_MS 1000
 
 typedef struct {
     cgumbo_probe_status status;
