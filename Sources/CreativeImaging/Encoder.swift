@@ -99,10 +99,11 @@ public enum Encoder {
     }
 
     /// libvips' PNG saver, pulling the render through strip by strip: for renders too large to
-    /// hold. Adaptive row filters (nothing is known of the content), RGBA kept as it is.
+    /// hold. One row filter, Paeth, for every row: libpng's adaptive choice tries all five on
+    /// every row, and a 4096x4096 canvas took 1.35 s of CPU with it. RGBA kept as it is.
     static func streamingPNG(_ image: VImage) throws(ImagingError) -> EncodedRender {
         let bytes = try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-            .with("compression", .int(Int(PNGWriter.zlibLevel))).with("filter", .flags("all")).bytes()
+            .with("compression", .int(Int(PNGWriter.zlibLevel))).with("filter", .flags("paeth")).bytes()
         return EncodedRender(bytes: bytes, format: .png, detail: "PNG, \(image.hasAlpha ? "RGBA" : "RGB") (streamed)", ssim: nil)
     }
 }
