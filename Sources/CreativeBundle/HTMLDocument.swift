@@ -175,7 +175,8 @@ public struct HTMLDocument: Sendable {
     private mutating func walk(_ root: UnsafeMutablePointer<GumboNode>) {
         var stack: [UnsafeMutablePointer<GumboNode>] = [root]
         while let node = stack.popLast() {
-            guard node.pointee.type == GUMBO_NODE_ELEMENT else { continue }
+            // A <template>'s content is a node of its own kind: a script can clone it into the page.
+            guard node.pointee.type == GUMBO_NODE_ELEMENT || node.pointee.type == GUMBO_NODE_TEMPLATE else { continue }
             let element = node.pointee.v.element
             let tag = Self.tagName(element)
             visit(tag: tag, attributes: Self.attributes(element), children: element.children)

@@ -79,6 +79,14 @@ final class ReferenceEvasionTests: XCTestCase {
             body: #"<iframe srcdoc="<img src='images/logo.png'>"></iframe>"#))), [])
     }
 
+    func testTemplateContentIsChecked() throws {
+        // A script can clone a <template>'s content into the page, and its loads happen then.
+        XCTAssertEqual(errors(try BundleCorpus.clean(html: BundleCorpus.html(
+            body: #"<template><img src="https://tracker.example/a.png"></template>"#))), [.remoteResourceBlocked])
+        XCTAssertEqual(errors(try BundleCorpus.clean(html: BundleCorpus.html(
+            body: #"<template><div><img src="images/logo.png"></div></template>"#))), [])
+    }
+
     func testEveryAttributeThatMakesABrowserFetchIsChecked() throws {
         for body in ["<table background=\"https://x.example/bg.png\"><tr><td>x</td></tr></table>",
                      "<svg><image xlink:href=\"https://x.example/a.png\"/></svg>",
