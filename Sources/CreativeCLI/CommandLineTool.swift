@@ -19,7 +19,7 @@ protocol Subcommand {
 /// The root command: reads the subcommand, runs it, maps errors to exit codes.
 public enum CommandLineTool {
     /// The tool's version.
-    public static let version = "0.1.0"
+    public static let version = BuildInfo.version
 
     static var subcommands: [any Subcommand.Type] {
         [
