@@ -77,8 +77,8 @@ fall_back() {
         cp "$FAILED_LOG" "$PREFIX/fallback.log"
         details=" (pip's output: $PREFIX/fallback.log)"
     fi
-    printf '%s\nusing the system libvips %s: %s%s; it costs start-up time (it maps about 100 more shared libraries) and render speed (8.14 resamples without Highway)\n' \
-        "$(pin)" "$system" "$reason" "$details" >"$FALLBACK"
+    printf '%s\n%s%s; using the system libvips %s instead: slower start-up (about 100 more shared libraries to map) and renders (8.14 resamples without Highway)\n' \
+        "$(pin)" "$reason" "$details" "$system" >"$FALLBACK"
     note "warning: $(sed -n 2p "$FALLBACK")"
     exit 0
 }
@@ -116,8 +116,10 @@ download() {
 # Why pip failed, in a few words, from its output.
 pip_failure() {
     if grep -q "DO NOT MATCH THE HASHES" "$1"; then echo "the downloaded wheel does not match the pinned sha256"
+    elif grep -qiE "NewConnectionError|ConnectTimeout|ReadTimeout|timed out|name resolution|ProxyError|SSLError|Max retries" "$1"
+    then echo "PyPI could not be reached"
     elif grep -qi "no matching distribution\|could not find a version" "$1"; then echo "PyPI has no such wheel"
-    else echo "pip could not download it (PyPI unreachable?)"; fi
+    else echo "pip failed"; fi
 }
 
 # --- LIBVIPS_UPDATE=1: the newest release, its hashes into the requirements file ---------------
@@ -130,7 +132,7 @@ if [ -n "${LIBVIPS_UPDATE:-}" ]; then
         spec="$PACKAGE${version:+==$version}"
         if ! download "$each" "$WORK/update-$each" "$spec" >"$WORK/update.log" 2>&1; then
             FAILED_LOG="$WORK/update.log"
-            fall_back "LIBVIPS_UPDATE: $(pip_failure "$WORK/update.log") ($spec, $each)"
+            fall_back "LIBVIPS_UPDATE, $spec for $each: $(pip_failure "$WORK/update.log")"
         fi
         wheel="$(find "$WORK/update-$each" -name '*.whl' | head -n 1)"
         [ -n "$wheel" ] || fall_back "LIBVIPS_UPDATE: pip left no wheel for $each"
@@ -161,7 +163,7 @@ note "downloading $PACKAGE $version ($MANYLINUX $arch)"
 mkdir -p "$WORK/wheel"
 if ! download "$arch" "$WORK/wheel" --require-hashes -r "$REQUIREMENTS" >"$WORK/pip.log" 2>&1; then
     FAILED_LOG="$WORK/pip.log"
-    fall_back "$(pip_failure "$WORK/pip.log") ($PACKAGE $version)"
+    fall_back "$PACKAGE $version: $(pip_failure "$WORK/pip.log")"
 fi
 wheel="$(find "$WORK/wheel" -name '*.whl' | head -n 1)"
 [ -n "$wheel" ] || fall_back "pip left no $PACKAGE wheel"
