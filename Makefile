@@ -21,8 +21,9 @@ deps:
 	@scripts/install-deps.sh
 	@$(ENV) if [ "$$CREATIVE_LIBVIPS" = wheel ]; then scripts/fetch-libvips.sh > /dev/null; fi
 
+# The tool alone (not creative-fuzz, which `make fuzz` builds with its sanitizers).
 build: deps
-	$(ENV) swift build --scratch-path "$$SWIFT_SCRATCH" $(SWIFT_BUILD_FLAGS)
+	$(ENV) swift build --scratch-path "$$SWIFT_SCRATCH" --product creative-tool $(SWIFT_BUILD_FLAGS)
 
 # The whole test suite: unit tests of every library, end-to-end tests of the built binary and
 # of the HTTP service, then the specs (openapi.yaml, deploy/kubernetes.yaml) and the Dockerfile lint.
