@@ -8,8 +8,9 @@
 # e.g. Sources/CArtwork uses C23 #embed, which depends on the toolchain's bundled clang.
 # ---- libvips: the pinned pyvips-binary wheel's libvips (scripts/fetch-libvips.sh) ----
 # Its own stage, so this layer stays cached while the Swift sources change. pip checks the wheel
-# against scripts/libvips-wheel.txt's sha256. When it cannot be fetched the script warns and
-# leaves no library: the image then uses Debian's libvips42.
+# against scripts/libvips-wheel.txt's sha256; the headers are libvips-dev's, unpacked beside it.
+# When it cannot be fetched the script warns and leaves no library: the image then uses Debian's
+# libvips42.
 FROM swift:6.3-bookworm AS libvips
 COPY scripts/install-deps.sh scripts/fetch-libvips.sh scripts/libvips-wheel.txt /src/scripts/
 RUN /src/scripts/install-deps.sh && /src/scripts/fetch-libvips.sh /opt/libvips \
@@ -19,8 +20,10 @@ RUN /src/scripts/install-deps.sh && /src/scripts/fetch-libvips.sh /opt/libvips \
 FROM swift:6.3-bookworm AS build
 WORKDIR /src
 COPY scripts/install-deps.sh scripts/
-RUN scripts/install-deps.sh
 COPY --from=libvips /opt/libvips /opt/libvips
+# The system libvips (libvips-dev) only when the wheel could not be fetched.
+RUN if [ -f /opt/libvips/lib/pkgconfig/vips.pc ]; then scripts/install-deps.sh; \
+    else scripts/install-deps.sh system; fi
 # Package.swift also needs Tests/ and TestImages/ (embedded artwork); .dockerignore trims the rest.
 COPY . .
 # CREATIVE_LIBVIPS=installed: the binary looks for libvips only in ../lib/creative-tool beside

@@ -16,9 +16,10 @@ ENV = . scripts/libvips-env.sh &&
 
 .PHONY: deps build test docs demo bench fuzz clean apitest loadtest
 
-# apt packages, then (LIBVIPS=wheel) the wheel's libvips the binaries load first.
+# apt packages (libvips-dev only for LIBVIPS=system), then (LIBVIPS=wheel) the wheel's libvips the
+# binaries load first.
 deps:
-	@scripts/install-deps.sh
+	@$(ENV) scripts/install-deps.sh "$$CREATIVE_LIBVIPS"
 	@$(ENV) if [ "$$CREATIVE_LIBVIPS" = wheel ]; then scripts/fetch-libvips.sh > /dev/null; fi
 
 # The tool alone (not creative-fuzz, which `make fuzz` builds with its sanitizers).

@@ -2,11 +2,13 @@
 # Fetches the libvips the binaries load by default: the libvips maintainers' own prebuilt build
 # from PyPI's pyvips-binary wheel, pinned with its hashes in scripts/libvips-wheel.txt. pip
 # downloads it (--only-binary=:all: --no-deps --require-hashes); the one library inside it,
-# libvips-<hash>.so.42, is taken out into PREFIX/lib, beside a vips.pc that compiles against the
-# system's libvips-dev headers and links only that library (no system GLib: two GLibs in one
-# process break GType). No compiling. When it cannot be done (no network, a hash mismatch, an
-# unknown processor), it says so in one warning and exits 0: the build then uses the system
-# libvips.
+# libvips-<hash>.so.42, is taken out into PREFIX/lib, beside a vips.pc that compiles against
+# bookworm's libvips-dev headers (unpacked from its package into PREFIX/include, or copied from
+# /usr/include when libvips-dev is installed: the system libvips itself is not needed) and links
+# only that library (no system GLib: two GLibs in one process break GType). No compiling. When it
+# cannot be done (no network, a hash mismatch, an unknown processor), it says so in one warning,
+# installs the system libvips (scripts/install-deps.sh system) and exits 0: the build then uses
+# the system libvips.
 #
 #   scripts/fetch-libvips.sh [PREFIX]       (make deps; PREFIX defaults to .build/libvips)
 #
@@ -44,7 +46,10 @@ FALLBACK="$PREFIX/FALLBACK"
 
 # The pin as one line: "pyvips-binary==X.Y.Z --hash=sha256:... --hash=sha256:...".
 pin() { sed -e 's/#.*//' "$REQUIREMENTS" | tr -s ' \\\n' ' ' | sed -e 's/^ //' -e 's/ $//'; }
-installed() { [ -f "$STAMP" ] && [ -f "$PCDIR/vips.pc" ] && [ -f "$LIBDIR/$(sed -n 2p "$STAMP")" ]; }
+installed() {
+    [ -f "$STAMP" ] && [ -f "$PCDIR/vips.pc" ] && [ -f "$LIBDIR/$(sed -n 2p "$STAMP")" ] \
+        && [ -f "$PREFIX/include/vips/vips.h" ]
+}
 
 # --- up to date, or fallen back before for this pin: nothing to do, no network ------------------
 if [ -z "${LIBVIPS_UPDATE:-}" ]; then
@@ -54,6 +59,7 @@ if [ -z "${LIBVIPS_UPDATE:-}" ]; then
         exit 0
     fi
     if [ -f "$FALLBACK" ] && [ "$(head -n 1 "$FALLBACK")" = "$(pin)" ]; then
+        "$REPO_DIR/scripts/install-deps.sh" system >&2
         note "warning: $(sed -n 2p "$FALLBACK") (remove $PREFIX to try again)"
         exit 0
     fi
@@ -70,6 +76,8 @@ fall_back() {
         echo "PKG_CONFIG_PATH=$PCDIR"
         exit 0
     fi
+    "$REPO_DIR/scripts/install-deps.sh" system >&2 \
+        || die "$reason, and the system libvips (libvips-dev) could not be installed either"
     rm -rf "$PREFIX"
     mkdir -p "$PREFIX"
     local details=""
@@ -186,28 +194,49 @@ PY
     fall_back "$(tail -n 1 "$WORK/unpack.log")"
 fi
 
-# Compiles against the system's libvips and GLib headers (libvips keeps its C API and ABI across
-# 8.x), links only the wheel's library: -l: names its file, so the system's libvips.so can never
-# be picked instead, and no -lglib-2.0/-lgobject-2.0 (the wheel exports GLib and GObject).
-# (-pthread dropped: SwiftPM refuses it in a pkg-config file, and the toolchain links libpthread.)
+# The headers: bookworm's libvips-dev (libvips keeps its C API and ABI across 8.x; operation
+# options are strings). Copied when it is installed, else unpacked from its package: apt-get
+# download fetches it alone, checked by apt against the signed index, none of its dependencies.
+mkdir -p "$WORK/include"
+if [ -f /usr/include/vips/vips.h ]; then
+    cp -a /usr/include/vips "$WORK/include/"
+else
+    note "unpacking the libvips headers from Debian's libvips-dev"
+    apt_download() { (cd "$WORK" && apt-get download -qq -o APT::Sandbox::User="$(id -un)" libvips-dev) >"$WORK/apt.log" 2>&1; }
+    if ! apt_download; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq >"$WORK/apt-update.log" 2>&1 || true
+        apt_download || { FAILED_LOG="$WORK/apt.log"; fall_back "apt could not download libvips-dev for its headers"; }
+    fi
+    deb="$(find "$WORK" -maxdepth 1 -name 'libvips-dev_*.deb' | head -n 1)"
+    mkdir -p "$WORK/deb"
+    dpkg-deb -x "$deb" "$WORK/deb" && [ -f "$WORK/deb/usr/include/vips/vips.h" ] \
+        || fall_back "no libvips headers in $(basename "$deb")"
+    cp -a "$WORK/deb/usr/include/vips" "$WORK/include/"
+fi
+# Links only the wheel's library: -l: names its file, so the system's libvips.so can never be
+# picked instead, and no -lglib-2.0/-lgobject-2.0 (the wheel exports GLib and GObject). The GLib
+# headers are libglib2.0-dev's. (-pthread dropped: SwiftPM refuses it in a pkg-config file, and
+# the toolchain links libpthread.)
 cflags="$(pkg-config --cflags glib-2.0 gobject-2.0 gio-2.0 2>/dev/null)" \
-    || fall_back "the GLib headers (libglib2.0-dev, through libvips-dev) are not installed"
+    || fall_back "the GLib headers (libglib2.0-dev) are not installed"
 cflags="$(echo "$cflags" | sed -e 's/\(^\| \)-pthread\( \|$\)/ /g' -e 's/^ *//' -e 's/ *$//')"
-[ -f /usr/include/vips/vips.h ] || fall_back "the libvips headers (libvips-dev) are not installed"
 mkdir -p "$WORK/lib/pkgconfig"
 cat >"$WORK/lib/pkgconfig/vips.pc" <<EOF
 prefix=$PREFIX
 libdir=\${prefix}/lib
 
 Name: vips
-Description: libvips $version from the $PACKAGE wheel, with the system's libvips-dev headers
+Description: libvips $version from the $PACKAGE wheel, with bookworm's libvips-dev headers
 Version: $version
 Libs: -L\${libdir} -l:$library
-Cflags: $cflags
+Cflags: -I\${prefix}/include $cflags
 EOF
 rm -rf "$PREFIX"
 mkdir -p "$PREFIX"
 cp -a "$WORK/lib" "$LIBDIR"
+cp -a "$WORK/include" "$PREFIX/include"
 printf '%s\n%s\n%s\n' "$(pin)" "$library" "$version" >"$STAMP"
 note "installed libvips $version ($library, from $(basename "$wheel")) into $LIBDIR"
 echo "PKG_CONFIG_PATH=$PCDIR"
