@@ -14,9 +14,11 @@
 # Used by the Makefile, CI and the Dockerfile's build stages, so all three install the same.
 set -euo pipefail
 
-# libglib2.0-dev: the GLib headers libvips' own include; libssl-dev: libcrypto's SHA-256.
+# libglib2.0-dev: the GLib headers libvips' own include; libssl-dev: libcrypto's SHA-256;
+# fontconfig-config: /etc/fonts, which the fontconfig inside the wheel's libvips reads to find
+# DejaVu for the lettering (without it: "Fontconfig error: Cannot load default config file").
 packages=(pkg-config libglib2.0-dev libpng-dev zlib1g-dev libssl-dev libmicrohttpd-dev liblcms2-dev libzip-dev
-    libgumbo-dev fonts-dejavu-core)
+    libgumbo-dev fonts-dejavu-core fontconfig-config)
 has_pip() { python3 -m pip --version >/dev/null 2>&1 || /usr/bin/python3 -m pip --version >/dev/null 2>&1; }
 case "${1:-wheel}" in
     wheel) has_pip || packages+=(python3-pip) ;;
