@@ -70,7 +70,6 @@ trap 'rm -rf "$WORK"' EXIT
 # From here on, a failure falls back to the system libvips with one warning line.
 fall_back() {
     local reason="$1" system
-    system="$(pkg-config --modversion vips 2>/dev/null || echo "(not installed)")"
     if installed; then
         note "warning: $reason; keeping libvips $(sed -n 3p "$STAMP") ($(sed -n 2p "$STAMP"))"
         echo "PKG_CONFIG_PATH=$PCDIR"
@@ -78,14 +77,15 @@ fall_back() {
     fi
     "$REPO_DIR/scripts/install-deps.sh" system >&2 \
         || die "$reason, and the system libvips (libvips-dev) could not be installed either"
+    system="$(env -u PKG_CONFIG_PATH pkg-config --modversion vips 2>/dev/null || echo "(not found)")"
     rm -rf "$PREFIX"
     mkdir -p "$PREFIX"
     local details=""
     if [ -n "${FAILED_LOG:-}" ]; then
         cp "$FAILED_LOG" "$PREFIX/fallback.log"
-        details=" (pip's output: $PREFIX/fallback.log)"
+        details=" (its output: $PREFIX/fallback.log)"
     fi
-    printf '%s\n%s%s; using the system libvips %s instead: slower start-up (about 100 more shared libraries to map) and renders (8.14 resamples without Highway)\n' \
+    printf '%s\n%s%s; using the system libvips %s instead: slower start-up (about 100 more shared libraries to map) and, before 8.15, resampling without Highway SIMD\n' \
         "$(pin)" "$reason" "$details" "$system" >"$FALLBACK"
     note "warning: $(sed -n 2p "$FALLBACK")"
     exit 0
