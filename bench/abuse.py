@@ -26,17 +26,17 @@ def drain(s):
 def garbage():
     s = connect()
     body = os.urandom(4096)
-    s.sendall(f"POST /v1/render?slot=390x61&scale=3 HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+    s.sendall(f"POST /v1/render?slot=390x61&scale=3 HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
     drain(s)
 
 def truncated():
     s = connect()
-    s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: 100000\r\n\r\n".encode() + b"\x89PNG\r\n\x1a\n" + os.urandom(500))
+    s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 100000\r\n\r\n".encode() + b"\x89PNG\r\n\x1a\n" + os.urandom(500))
     s.close()
 
 def slow():
     s = connect()
-    s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: 1000\r\n\r\n".encode())
+    s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 1000\r\n\r\n".encode())
     for _ in range(3):
         time.sleep(0.5)
         try:
@@ -47,12 +47,12 @@ def slow():
 
 def oversized():
     s = connect()
-    s.sendall(f"POST /v1/render?slot=390x61 HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: 1000000000\r\n\r\n".encode())
+    s.sendall(f"POST /v1/render?slot=390x61 HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 1000000000\r\n\r\n".encode())
     drain(s)
 
 def chunked_oversized():
     s = connect()
-    s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: x\r\n{auth}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode())
+    s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode())
     chunk = b"z" * 65536
     try:
         for _ in range(200):  # 13 MB, over the 8 MiB default limit

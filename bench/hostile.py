@@ -96,7 +96,7 @@ def near_limit_bodies(source):
     while time.time() < stop:
         try:
             s = connect(source, timeout=15)
-            s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+            s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
             count("near_limit_body_" + status_of(s))
             s.close()
         except OSError:
@@ -108,7 +108,7 @@ def chunked_oversized():
     while time.time() < stop:
         try:
             s = connect("127.0.4.1")
-            s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: x\r\n{auth}Transfer-Encoding: chunked\r\n\r\n".encode())
+            s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Transfer-Encoding: chunked\r\n\r\n".encode())
             for _ in range(limit // 65536 + 16):
                 s.sendall(chunk)
             s.sendall(b"0\r\n\r\n")
@@ -119,13 +119,13 @@ def chunked_oversized():
         time.sleep(0.1)
 
 SMUGGLING = [
-    b"POST /v1/select HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 60\r\n\r\nhello",
-    b"POST /v1/select HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-    b"POST /v1/select HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+    b"POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nContent-Length: 60\r\n\r\nhello",
+    b"POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    b"POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
 ]
 
 def smuggling():
-    smuggled = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    smuggled = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     while time.time() < stop:
         for request in SMUGGLING:
             try:
@@ -154,7 +154,7 @@ def prober(results):
         started = time.time()
         try:
             s = socket.create_connection(("127.0.0.1", admin), timeout=1)
-            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             ok = status_of(s) == "200"
             s.close()
         except OSError:
@@ -170,7 +170,7 @@ results = multiprocessing.Queue()
 probe = multiprocessing.Process(target=prober, args=(results,))
 probe.start()
 threads = [threading.Thread(target=held, args=("slowloris", 300, [f"127.0.1.{i}" for i in range(1, 7)],
-                                               b"GET /healthz HTTP/1.1\r\nHost: x\r\n", True)),
+                                               b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", True)),
            threading.Thread(target=held, args=("idle", 2000, [f"127.0.2.{i}" for i in range(1, 41)], b"", False)),
            threading.Thread(target=chunked_oversized),
            threading.Thread(target=smuggling)]

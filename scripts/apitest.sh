@@ -17,7 +17,7 @@ PATH="$(scripts/python-tools.sh schemathesis):$PATH"
 
 . "$(dirname "$0")/serve-lib.sh"
 
-token="apitest-$RANDOM$RANDOM"
+token="apitest-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 printf '%s\n' "$token" > "$work/token"
 start_service apitest --token-file "$work/token"
 echo "apitest: service on 127.0.0.1:$port"

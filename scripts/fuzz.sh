@@ -9,6 +9,7 @@
 # timeouts and OOMs are written to $FUZZ_OUT/artifacts/; the exit status is libFuzzer's (0: none).
 #   FUZZ_SANITIZE=none   build without AddressSanitizer (faster, finds only crashes and hangs)
 #   FUZZ_OUT=dir         another output folder
+#   CREATIVE_FUZZ_TARGET=render|bundle   one path alone (default: validate, bundles and render)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -5,7 +5,9 @@
 #   BIN=path/to/creative-tool scripts/measure-bombs.sh
 # Prints one row per input and command: CPU seconds (user + system), peak RSS in MB, exit
 # status and the error codes. The rule it checks: every row under 1 s of CPU and 128 MB.
-# Needs Python 3 with Pillow (Debian: python3-pil) and GNU time (/usr/bin/time).
+# Needs Python 3 with Pillow (Debian: python3-pil) and GNU time (/usr/bin/time) for the first
+# table; the second (scripts/measure_bombs.py, CLI and service) needs Python 3 alone.
+#   MARKDOWN=1 scripts/measure-bombs.sh   prints the second table as Markdown (docs/cost-model.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -132,4 +134,7 @@ for input in "$work"/*; do
     done
 done
 [ "$fail" -eq 0 ] && echo "every run under 1 s of CPU and 128 MB" || echo "SOME RUN WENT OVER 1 s OF CPU OR 128 MB"
+# The cost model's inputs (thin strips, wide 16-bit strips, slow filters, attribute and image
+# bombs, auto on big slots), in the CLI and in the service (scripts/measure_bombs.py).
+"$python" scripts/measure_bombs.py "$bin" ${MARKDOWN:+--markdown} || fail=1
 exit "$fail"

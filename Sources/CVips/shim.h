@@ -1,7 +1,11 @@
 #ifndef CREATIVE_CVIPS_SHIM_H
 #define CREATIVE_CVIPS_SHIM_H
 
+#include <malloc.h>
 #include <vips/vips.h>
+
+/* glibc's malloc arenas for the whole process (M_ARENA_MAX is a macro Swift cannot see). */
+static inline void cvips_limit_malloc_arenas(int arenas) { mallopt(M_ARENA_MAX, arenas); }
 
 /* Swift does not import function-like macros: these return the GTypes the
  * generic operation call needs. */

@@ -15,21 +15,29 @@ struct BundleContents {
 
     private var names: [String] { files.keys.sorted() }
 
-    mutating func check(into report: inout ValidationReport, imageCheck: BundleImageCheck) {
+    /// Checks the files into `report`, asking `isExpired` before each file and before and after
+    /// each image.
+    /// - Throws: ``BundleDeadlinePassed`` once `isExpired` says so (the report keeps what was found).
+    mutating func check(into report: inout ValidationReport, isExpired: () -> Bool, decodedSize: BundleImageSize,
+                        imageCheck: BundleImageCheck) throws(BundleDeadlinePassed) {
+        func stopIfExpired(at place: String) throws(BundleDeadlinePassed) {
+            if isExpired() { throw BundleDeadlinePassed(place: place) }
+        }
         let entry = entryHTML(report: &report)
         report.bundle?.entry = entry
         let fileSet = Set(files.keys)
         for name in names {
             guard let bytes = files[name] else { continue }
+            try stopIfExpired(at: name)
             switch EntryName.fileExtension(name) {
             case "html", "htm", "svg":
-                let tags = HTMLDocument.startTags(bytes)
-                if tags > BundleRules.maxTagsPerFile {
-                    report.add(.tooManyElements, "\(name) has \(tags) tags, over the limit of "
-                               + "\(BundleRules.maxTagsPerFile); it was not parsed, simplify it")
+                let document: HTMLDocument
+                do {
+                    document = try HTMLDocument(bytes: bytes)
+                } catch {
+                    report.add(.tooManyElements, "\(name) \(error.message); it was not parsed, simplify it")
                     continue
                 }
-                let document = HTMLDocument(bytes: bytes)
                 if name == entry { checkAdSize(document.adSize, report: &report) }
                 for reference in document.references {
                     add(reference.url, place: "\(reference.place) in \(name)", from: name, isLink: reference.isLink,
@@ -47,12 +55,19 @@ struct BundleContents {
             }
         }
         let staticName = staticVersionName(report: &report)
+        var budget = DecodeBudget()
         for name in names where BundleRules.imageTypes.contains(EntryName.fileExtension(name)) && name != staticName {
             guard let bytes = files[name] else { continue }
+            try stopIfExpired(at: name)
+            guard budget.charge(decodedSize(bytes), name: name, report: &report) else { return }
             for issue in imageCheck(bytes, name, false).errors { report.add(issue.code, "\(name): \(issue.message)") }
+            try stopIfExpired(at: name)
         }
         if let staticName, let bytes = files[staticName] {
+            try stopIfExpired(at: staticName)
+            guard budget.charge(decodedSize(bytes), name: staticName, report: &report) else { return }
             checkStatic(bytes, name: staticName, report: &report, imageCheck: imageCheck)
+            try stopIfExpired(at: staticName)
         }
     }
 
@@ -152,5 +167,26 @@ struct BundleContents {
             }
         }
         if image.valid { staticImage = (name, bytes) }
+    }
+}
+
+/// The decoded samples of a bundle's images, added up as each is checked
+/// (``BundleImageLimits/maxTotalDecodedBytes``).
+private struct DecodeBudget {
+    private(set) var charged = 0
+
+    /// Adds an image's decoded size. False, with `too_many_pixels` naming the image, when it
+    /// goes over the budget: then it and the images after it are not decoded.
+    mutating func charge(_ size: Int?, name: String, report: inout ValidationReport) -> Bool {
+        let limit = BundleImageLimits.maxTotalDecodedBytes
+        let (total, overflow) = charged.addingReportingOverflow(max(0, size ?? 0))
+        guard overflow || total > limit else {
+            charged = total
+            return true
+        }
+        report.add(.tooManyPixels, "\(name): decoded, it would bring the bundle's images to "
+                   + "\(overflow ? "more than \(Int.max)" : String(total)) bytes of samples, over the budget of \(limit) "
+                   + "(\(limit >> 20) MiB) for all of them; it and the images after it were not decoded")
+        return false
     }
 }

@@ -13,11 +13,13 @@ public enum ReferenceVerdict: Sendable, Equatable {
 
 /// Resolves URLs against a bundle's file names.
 public enum BundleReference {
-    /// The verdict on one URL written in the file at `from` (a bundle path).
+    /// The verdict on one URL written in the file at `from` (a bundle path), read as the WHATWG
+    /// URL parser reads it (``parsed(_:)``).
     public static func verdict(_ url: String, from: String, isLink: Bool, files: Set<String>) -> ReferenceVerdict {
-        let trimmed = url.trimmingSpace()
+        let trimmed = parsed(url)
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return .loads }
-        if trimmed.hasPrefix("//") || trimmed.hasPrefix("\\\\") {
+        let start = trimmed.unicodeScalars.prefix(2)
+        if start.count == 2, start.allSatisfy({ $0 == "/" || $0 == "\\" }) {
             return .blocked("protocol-relative URL loads over http(s)")
         }
         if let scheme = scheme(of: trimmed) {
@@ -31,6 +33,21 @@ public enum BundleReference {
         guard let path = resolve(trimmed, from: from) else { return .missing(trimmed) }
         if path.isEmpty { return .loads }
         return files.contains(path) ? .loads : .missing(path)
+    }
+
+    /// The URL as the WHATWG URL parser starts reading it: leading and trailing C0 controls and
+    /// spaces dropped, and every ASCII tab, LF and CR inside removed (so `ht\ttps:` is `https:`).
+    /// Other white space trimmed too, as HTML does for attribute values.
+    static func parsed(_ url: String) -> String {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: url.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        let scalars = Array(text.unicodeScalars)
+        func isTrimmed(_ c: Unicode.Scalar) -> Bool { c.value <= 0x20 || c.properties.isWhitespace }
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
+              let last = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars[first...last])
+        return result
     }
 
     /// The lower-case scheme of an absolute URL, or nil for a relative one.

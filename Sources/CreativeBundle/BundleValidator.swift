@@ -12,6 +12,23 @@ public enum BundleRules {
     public static let ratioCheckedAbove = 64 * 1024
     /// Most start tags an HTML or SVG file may have (parsing deep nesting takes quadratic time).
     public static let maxTagsPerFile = 10_000
+    /// Most attributes one element may have, counted before parsing (``MarkupCensus``): gumbo
+    /// checks each attribute against the element's others, in time quadratic in their number
+    /// (40,000 took 6 s). The `<html>` tags count as one element, and so do the `<body>` tags
+    /// (gumbo merges them). Ads have a few per element; one at the limit parses in about 0.3 ms.
+    public static let maxAttributesPerElement = 256
+    /// Most attributes an HTML or SVG file may have in all, its `srcdoc` documents included
+    /// (gumbo's time and memory grow with them): a file at this and the per-element limit parses
+    /// in about 13 ms. Ads have hundreds, at most a few thousand.
+    public static let maxAttributesPerFile = 20_000
+    /// Most elements and attributes the tree builder may copy re-creating formatting elements
+    /// left open (``MarkupCensus/formattingCopies``: formatting tags with their attributes, times
+    /// all the tags). 1,000 `<b>` tags left open before 9,000 `<p>x</p>` made gumbo copy 9 million
+    /// elements: 9 s and 3.4 GB; at the limit a file made that way parses in about 6 ms. An ad
+    /// with 25 formatting tags and attributes (links, bold text) may have 2,000 tags.
+    public static let maxFormattingCopies = 50_000
+    /// How deep `<iframe srcdoc>` documents inside one another are read (each is checked as HTML).
+    public static let maxSrcdocDepth = 3
     /// Accepted file types, by extension.
     public static let fileTypes: Set<String> = ["html", "htm", "css", "js", "json", "png", "jpg", "jpeg", "gif",
                                                 "webp", "svg", "woff", "woff2", "mp4"]
@@ -33,12 +50,32 @@ public enum BundleImageLimits {
     public static let maxPixels = 4_000_000
     /// The decode budget of one image in a bundle.
     public static let memoryBudget = 16 << 20
+    /// Most bytes of decoded samples all the images of a bundle may add up to (width x height x
+    /// bands x bytes per sample, from each header before it is decoded): 64 MiB, 16 megapixels of
+    /// 8-bit RGBA, under the 96 MiB one job may decode and at most about 0.5 s of decoding (PNG
+    /// at its slowest, 7 ns a byte). The image that goes over it and those after it are not
+    /// decoded (`too_many_pixels`).
+    public static let maxTotalDecodedBytes = 64 << 20
 }
 
 /// Checks an image found in a bundle with the image validator: `asBanner` true for the static
 /// version (the ordinary banner validation, catalog sizes included), false for an image the ad
 /// uses (structure and a strict decode; its size is free).
 public typealias BundleImageCheck = (_ bytes: [UInt8], _ name: String, _ asBanner: Bool) -> ValidationReport
+
+/// The bytes an image found in a bundle takes decoded, read from its header without decoding:
+/// width x height x bands x bytes per sample, or nil when the header cannot be read (its check
+/// then says why). Charged against
+/// ``BundleImageLimits/maxTotalDecodedBytes`` before the image is checked.
+public typealias BundleImageSize = (_ bytes: [UInt8]) -> Int?
+
+/// The job's deadline passed during the bundle check (`timeout`): where it stopped.
+struct BundleDeadlinePassed: Error {
+    /// The entry or file the check was at.
+    let place: String
+
+    var message: String { "the job ran past its deadline and was stopped (the bundle check was at \(place))" }
+}
 
 /// What a bundle check found: the report, and the static version's bytes when the bundle is valid.
 public struct BundleInspection: Sendable {
@@ -51,6 +88,9 @@ public struct BundleInspection: Sendable {
 /// first and decides the limits before anything is inflated; then every entry is read into
 /// memory (never to disk), the HTML parsed, the CSS and scripts scanned, every reference
 /// resolved, the images and the static version checked. Every problem found is reported.
+///
+/// The check honours the job's deadline: it is asked between entries, between files and before
+/// and after each image, and once it has passed the check stops with `timeout`.
 public enum BundleValidator {
     /// True when the bytes start like a zip (a local file header, or the end record of an empty one).
     public static func looksLikeZip(_ bytes: [UInt8]) -> Bool {
@@ -66,8 +106,14 @@ public enum BundleValidator {
     }
 
     /// Validates the bundle into `report` (which already holds the file name and byte count).
-    public static func inspect(_ bytes: [UInt8], report start: ValidationReport,
-                               imageCheck: BundleImageCheck) -> BundleInspection {
+    /// - Parameters:
+    ///   - isExpired: true once the job's deadline has passed (or the job is cancelled); the
+    ///     check then stops at once with `timeout`, keeping what it found before.
+    ///   - decodedSize: each image's decoded size from its header, charged against the bundle's
+    ///     total (``BundleImageLimits/maxTotalDecodedBytes``) before `imageCheck` decodes it.
+    ///   - imageCheck: the image validator, for the images and the static version.
+    public static func inspect(_ bytes: [UInt8], report start: ValidationReport, isExpired: () -> Bool,
+                               decodedSize: BundleImageSize, imageCheck: BundleImageCheck) -> BundleInspection {
         var report = start
         report.bundle = BundleFacts(files: 0, bytesUncompressed: 0)
         let archive: ZipArchive
@@ -84,6 +130,10 @@ public enum BundleValidator {
         guard let listing = list(archive, report: &report) else { return BundleInspection(report: report) }
         var files: [String: [UInt8]] = [:]
         for (name, entry) in listing {
+            if isExpired() {
+                report.add(.timeout, BundleDeadlinePassed(place: name).message)
+                return BundleInspection(report: report)
+            }
             do {
                 let content = try archive.read(entry)
                 if EntryName.fileExtension(name) != "zip", looksLikeZip(content) {
@@ -96,7 +146,12 @@ public enum BundleValidator {
             }
         }
         var contents = BundleContents(files: files)
-        contents.check(into: &report, imageCheck: imageCheck)
+        do {
+            try contents.check(into: &report, isExpired: isExpired, decodedSize: decodedSize, imageCheck: imageCheck)
+        } catch {
+            report.add(.timeout, error.message)
+            return BundleInspection(report: report)
+        }
         return BundleInspection(report: report, staticImage: report.valid ? contents.staticImage : nil)
     }
 
@@ -112,7 +167,9 @@ public enum BundleValidator {
         }
         var total = 0
         var bomb = false
-        var seen: Set<[UInt8]> = []
+        // Names compared as Unicode text: a name in NFC and the same in NFD are one file to a
+        // file system that normalises (and to `String`'s `==`), so two such entries are duplicates.
+        var seen: [String: [UInt8]] = [:]
         var readable: [(String, ZipEntry)] = []
         for index in 0..<count {
             let entry: ZipEntry
@@ -128,10 +185,12 @@ public enum BundleValidator {
                 report.add(.unsafePath, "\(shown.debugDescription) is refused: \(reason)")
                 continue
             }
-            if !seen.insert(entry.rawName).inserted {
-                report.add(.duplicateEntry, "\(shown) is in the zip twice; keep one")
+            if let first = seen[shown] {
+                report.add(.duplicateEntry, first == entry.rawName ? "\(shown) is in the zip twice; keep one"
+                           : "\(shown) is in the zip twice, its name written in two Unicode forms (such as NFC and NFD); keep one")
                 continue
             }
+            seen[shown] = entry.rawName
             if EntryName.isIgnored(shown) {
                 report.add(.ignoredFile, "\(shown) is ignored (a file the Mac adds); leave it out")
                 continue

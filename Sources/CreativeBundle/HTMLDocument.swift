@@ -10,35 +10,88 @@ public struct HTMLReference: Sendable, Equatable {
     public let isLink: Bool
 }
 
+/// Why an HTML or SVG file was not parsed (`too_many_elements`): what it holds over which limit.
+public struct MarkupOverLimit: Error, Sendable, Equatable {
+    /// What is over the limit, e.g. `has 20000 tags, over the limit of 10000`.
+    public let message: String
+}
+
 /// What the bundle checks need from an HTML file, read with gumbo (the HTML5 parsing algorithm,
-/// so the document is seen as a browser sees it): every URL in `src`, `href`, `srcset`, `poster`,
-/// `data` and `<meta http-equiv=refresh>`, the CSS of `style` attributes and `<style>` elements
-/// (scanned by ``CSSScanner``), the inline scripts, and the `ad.size` meta.
+/// so the document is seen as a browser sees it): every URL in `src`, `href` (SVG's `xlink:href`
+/// too), `srcset`, `poster`, `data`, `background`, `manifest`, `action`, `formaction`, `ping` and
+/// `<meta http-equiv=refresh>`, the CSS of `style` attributes and `<style>` elements
+/// (scanned by ``CSSScanner``), the inline scripts, the `ad.size` meta, and the same in the
+/// documents of `<iframe srcdoc>` (read as HTML in turn, at most ``BundleRules/maxSrcdocDepth`` deep).
+///
+/// gumbo parses in one call that cannot be stopped, so the bytes are counted first
+/// (``MarkupCensus``) and a file over the limits of ``BundleRules`` is not parsed: the tags,
+/// and the attributes of one element and of the whole file, its `srcdoc` documents included.
 public struct HTMLDocument: Sendable {
     public private(set) var references: [HTMLReference] = []
     /// Text of the `<script>` elements without `src`.
     public private(set) var inlineScripts: [String] = []
     /// The `content` of `<meta name="ad.size">`, when present.
     public private(set) var adSize: String?
+    /// The `srcdoc` values of the `<iframe>` elements, read once the tree is released.
+    private var srcdocs: [String] = []
 
-    /// The number of start tags (`<` and a letter) in HTML or SVG text: parsing time grows with
-    /// the square of the nesting depth, so a file with more than ``BundleRules/maxTagsPerFile``
-    /// is refused before it is parsed.
-    public static func startTags(_ bytes: [UInt8]) -> Int {
-        var count = 0
-        for index in bytes.indices.dropLast() where bytes[index] == UInt8(ascii: "<") {
-            let next = bytes[index + 1] | 0x20
-            if next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z") { count += 1 }
+    /// Parses the bytes (invalid UTF-8 is replaced, as browsers do), after counting them.
+    /// - Throws: ``MarkupOverLimit`` when the file, with its `srcdoc` documents, has more start
+    ///   tags than ``BundleRules/maxTagsPerFile``, more attributes in one element than
+    ///   ``BundleRules/maxAttributesPerElement`` or in all than ``BundleRules/maxAttributesPerFile``,
+    ///   formatting elements the parser may copy more than ``BundleRules/maxFormattingCopies``
+    ///   times, or `srcdoc` documents nested deeper than ``BundleRules/maxSrcdocDepth``. Nothing
+    ///   over a limit reaches gumbo.
+    public init(bytes: [UInt8]) throws(MarkupOverLimit) {
+        var used = MarkupCensus()
+        try self.init(bytes: bytes, depth: 0, used: &used)
+    }
+
+    private init(bytes: [UInt8], depth: Int, used: inout MarkupCensus) throws(MarkupOverLimit) {
+        used.add(MarkupCensus(bytes))
+        try Self.checkLimits(used)
+        self = Self.parse(bytes)
+        for srcdoc in srcdocs {
+            guard depth < BundleRules.maxSrcdocDepth else {
+                throw MarkupOverLimit(message: "has <iframe srcdoc> documents nested more than "
+                                      + "\(BundleRules.maxSrcdocDepth) deep")
+            }
+            let inner = try HTMLDocument(bytes: Array(srcdoc.utf8), depth: depth + 1, used: &used)
+            references += inner.references.map {
+                HTMLReference(url: $0.url, place: "\($0.place) in <iframe srcdoc>", isLink: $0.isLink)
+            }
+            inlineScripts += inner.inlineScripts
         }
-        return count
+        srcdocs = []
+    }
+
+    private static func checkLimits(_ census: MarkupCensus) throws(MarkupOverLimit) {
+        if census.startTags > BundleRules.maxTagsPerFile {
+            throw MarkupOverLimit(message: "has \(census.startTags) tags, over the limit of \(BundleRules.maxTagsPerFile)")
+        }
+        if census.attributesPerElement > BundleRules.maxAttributesPerElement {
+            throw MarkupOverLimit(message: "can give one element up to \(census.attributesPerElement) attributes, "
+                                  + "over the limit of \(BundleRules.maxAttributesPerElement) per element")
+        }
+        if census.attributes > BundleRules.maxAttributesPerFile {
+            throw MarkupOverLimit(message: "has up to \(census.attributes) attributes, over the limit of "
+                                  + "\(BundleRules.maxAttributesPerFile) per file")
+        }
+        if census.formattingCopies > BundleRules.maxFormattingCopies {
+            throw MarkupOverLimit(message: "has \(census.formattingWeight) formatting tags and attributes (a, b, i, "
+                                  + "strong, font, ...) and \(census.startTags + census.endTags) tags, so the parser may "
+                                  + "copy up to \(census.formattingCopies) elements and attributes, over the limit of "
+                                  + "\(BundleRules.maxFormattingCopies)")
+        }
     }
 
     /// Attributes whose value is one URL.
-    private static let urlAttributes: Set<String> = ["src", "href", "poster", "data"]
+    private static let urlAttributes: Set<String> = ["src", "href", "poster", "data", "background", "manifest",
+                                                     "action", "formaction"]
 
-    /// Parses the bytes (invalid UTF-8 is replaced, as browsers do). The tree is walked with a
-    /// stack of its own, so deep nesting cannot exhaust the thread's stack here.
-    public init(bytes: [UInt8]) {
+    /// Parses bytes that are within the limits. The tree is walked with a stack of its own, so
+    /// deep nesting cannot exhaust the thread's stack here.
+    private static func parse(_ bytes: [UInt8]) -> HTMLDocument {
         // A terminating NUL keeps the buffer's address valid also for an empty file.
         let text = bytes.map { CChar(bitPattern: $0) } + [0]
         // Parse errors are not kept: gumbo copies the stack of open elements into each one,
@@ -52,7 +105,7 @@ public struct HTMLDocument: Sendable {
             defer { gumbo_destroy_output(&options, output) }
             document.walk(output.pointee.root)
         }
-        self = document
+        return document
     }
 
     private init() {}
@@ -78,6 +131,10 @@ public struct HTMLDocument: Sendable {
             if Self.urlAttributes.contains(name) {
                 references.append(HTMLReference(url: raw.trimmingSpace(), place: place,
                                                 isLink: name == "href" && (tag == "a" || tag == "area")))
+            } else if name == "ping" {
+                for url in raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{C}" }) {
+                    references.append(HTMLReference(url: String(url), place: place, isLink: false))
+                }
             } else if name == "srcset" || name == "imagesrcset" {
                 for candidate in raw.split(separator: ",") {
                     let url = candidate.trimmingSpace().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first
@@ -85,6 +142,8 @@ public struct HTMLDocument: Sendable {
                 }
             } else if name == "style" {
                 addCSS(raw, place: "style attribute of <\(tag)>")
+            } else if name == "srcdoc", tag == "iframe" {
+                srcdocs.append(raw)
             }
         }
         switch tag {

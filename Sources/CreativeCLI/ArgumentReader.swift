@@ -10,9 +10,11 @@ public struct ParsedArguments: Sendable {
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
 
-    /// Reads `arguments` against the options (which take a value) and flags (which do not).
+    /// Reads `arguments` against the options (which take a value) and flags (which do not);
+    /// the options in `repeatable` may be given more than once (``values(_:)``).
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, or a repeated option.
-    public init(_ arguments: [String], options: Set<String>, flags: Set<String>) throws(CLIError) {
+    public init(_ arguments: [String], options: Set<String>, flags: Set<String>,
+                repeatable: Set<String> = []) throws(CLIError) {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -44,8 +46,8 @@ public struct ParsedArguments: Sendable {
                     value = arguments[index]
                     index += 1
                 }
-                guard values[name] == nil else { throw .usage("\(name) is given twice") }
-                values[name] = [value]
+                guard values[name] == nil || repeatable.contains(name) else { throw .usage("\(name) is given twice") }
+                values[name, default: []].append(value)
             } else {
                 throw .usage("unknown option \(name)")
             }
@@ -61,6 +63,9 @@ public struct ParsedArguments: Sendable {
 
     /// The value of an option, or nil.
     public func value(_ name: String) -> String? { values[name]?.first }
+
+    /// Every value of a repeatable option, in order (empty when not given).
+    public func values(_ name: String) -> [String] { values[name] ?? [] }
 
     /// An option parsed as a whole number within a range.
     public func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {

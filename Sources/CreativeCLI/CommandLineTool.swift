@@ -12,8 +12,14 @@ protocol Subcommand {
     /// Options that take a value, and flags that do not (besides `--help`).
     static var options: Set<String> { get }
     static var flags: Set<String> { get }
+    /// Options that may be given more than once (none unless a command says so).
+    static var repeatable: Set<String> { get }
     /// Runs with parsed arguments; returns the exit code.
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32
+}
+
+extension Subcommand {
+    static var repeatable: Set<String> { [] }
 }
 
 /// The root command: reads the subcommand, runs it, maps errors to exit codes.
@@ -53,7 +59,8 @@ public enum CommandLineTool {
             return printed(command.usage + "\n", command: command.name)
         }
         do {
-            let parsed = try ParsedArguments(rest, options: command.options, flags: command.flags)
+            let parsed = try ParsedArguments(rest, options: command.options, flags: command.flags,
+                                             repeatable: command.repeatable)
             return try command.run(parsed)
         } catch {
             switch error {

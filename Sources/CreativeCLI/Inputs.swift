@@ -31,7 +31,7 @@ enum Inputs {
         case .notFound(let message): .failed(code: "file_not_found", message: message)
         case .notAFile(let message): .failed(code: "not_a_file", message: message)
         case .tooLarge(let size, _):
-            .failed(code: "file_too_large", message: path == "-"
+            .failed(code: ValidationCode.fileTooLarge.rawValue, message: path == "-"
                 ? "standard input: more than \(maxBytes) bytes (stopped after reading \(size)), over the limit"
                 : "\(path): \(size) bytes, over the limit of \(maxBytes)")
         case .failed(let message): .failed(code: "io_error", message: message)
@@ -66,6 +66,31 @@ enum Inputs {
             throw .imaging(.tooManyPixels(width: stored.width, height: stored.height, cap: maxPixels), file: path)
         }
         return orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
+    }
+
+    /// One of several candidates of a choice: its displayed size (``headerSize(_:maxBytes:maxPixels:)``;
+    /// standard input is opened whole, and its source kept, since it cannot be read twice).
+    struct Candidate {
+        let size: PixelSize
+        /// The opened source of standard input; nil for a file (only the winner is opened).
+        let source: ImageSource?
+    }
+
+    /// A candidate of a choice among several files, or nil when it is over the read limit: such
+    /// a file drops out of the choice, with a note on standard error naming it and why, instead
+    /// of failing the command. Every other failure fails it, as for a single file.
+    static func candidate(_ path: String, maxBytes: Int, maxPixels: Int) throws(CLIError) -> Candidate? {
+        do {
+            if path == "-" {
+                let source = try openSource(path, maxBytes: maxBytes, maxPixels: maxPixels)
+                return Candidate(size: source.displayedSize, source: source)
+            }
+            return Candidate(size: try headerSize(path, maxBytes: maxBytes, maxPixels: maxPixels), source: nil)
+        } catch {
+            guard case .failed(let code, let message) = error, code == ValidationCode.fileTooLarge.rawValue else { throw error }
+            Streams.errEscaped("creative-tool render: note: \(code): \(message); left out of the choice")
+            return nil
+        }
     }
 
     /// The `--max-pixels` option, default 50 megapixels.

@@ -8,8 +8,9 @@ enum JobLimitOptions {
     /// The usage lines.
     static let usage = """
       --timeout S       stop a job that runs longer than S seconds (code timeout; default: none)
-      --memory-budget MIB  most memory a decode that cannot stream may take, counted from the
-                    header (code too_many_pixels; default \(JobLimits.defaultMemoryBudget >> 20))
+      --memory-budget MIB  most memory the job may hold at its peak (decode, resampling window,
+                    canvas, encoders), charged from the header before any work (code
+                    too_many_pixels; default \(JobLimits.defaultMemoryBudget >> 20))
     """
 
     /// The limits the options give; defaults: no deadline, ``JobLimits/defaultMemoryBudget``.

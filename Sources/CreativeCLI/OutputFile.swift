@@ -84,20 +84,58 @@ extension FileIO {
     }
 }
 
-/// The name a render is written under.
+/// The name a render is written under, and the rules that keep it from writing anything else.
+///
+/// A render writes the path the user names (`--output`), or its default name when none is
+/// given, and nothing else: `--format auto` with a `.png`, `.jpg`, `.jpeg` or `.webp` name
+/// chooses among that format's encodings instead of renaming the file, and no render replaces
+/// one of its own inputs.
 enum OutputFile {
-    /// The image endings `--format auto` renames.
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp"]
+    /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, in any case),
+    /// or nil: another ending, none (`-`, `/dev/stdout`, `out.d/banner`).
+    static func format(named path: String) -> OutputFormat? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "png": return .png
+        case "jpg", "jpeg": return .jpeg
+        case "webp": return .webp
+        default: return nil
+        }
+    }
 
-    /// `given` (`--output`), or `defaultStem.EXT` for the written format. With `renamesExtension`
-    /// (`--format auto`, where the format is known only after encoding), a given path ending in
-    /// `.png`, `.jpg`, `.jpeg` or `.webp` gets the written format's ending instead; any other
-    /// path (`-`, `/dev/stdout`, a name without one of these endings) is kept as given.
-    static func path(_ given: String?, defaultStem: String, format: OutputFormat, renamesExtension: Bool) -> String {
-        guard let given else { return "\(defaultStem).\(format.fileExtension)" }
-        guard renamesExtension, let dot = given.lastIndex(of: "."),
-              !given[dot...].contains("/"),
-              imageExtensions.contains(given[given.index(after: dot)...].lowercased()) else { return given }
-        return given[..<dot] + "." + format.fileExtension
+    /// `given` (`--output`) as it is, or `defaultStem.EXT` for the written format.
+    static func path(_ given: String?, defaultStem: String, format: OutputFormat) -> String {
+        given ?? "\(defaultStem).\(format.fileExtension)"
+    }
+
+    /// Refuses an output that is one of the inputs: the same regular file (device and inode),
+    /// reached by any name, link or descriptor (`-` is standard output or input). An output that
+    /// does not exist yet, or is no regular file (a terminal, a pipe, `/dev/null`), is no input.
+    /// - Throws: `output_is_input`.
+    static func refuseInput(_ output: String, inputs: [String]) throws(CLIError) {
+        guard let written = FileIO.identity(of: output, descriptor: 1) else { return }
+        for input in inputs where FileIO.identity(of: input, descriptor: 0) == written {
+            let source = input == "-" ? "standard input" : "the input \(input)"
+            let target = output == "-" ? "standard output" : output
+            throw .failed(code: "output_is_input", message: "\(target) is \(source): a render never replaces its "
+                          + "source; name another --output")
+        }
+    }
+}
+
+extension FileIO {
+    /// The device and inode of the regular file a path ends at (links followed), or of the
+    /// descriptor that `-` stands for; nil when there is none or it is not a regular file.
+    static func identity(of path: String, descriptor: Int32) -> FileIdentity? {
+        var info = stat()
+        guard (path == "-" ? fstat(descriptor, &info) : stat(cPath(path), &info)) == 0,
+              (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// A file whatever its name: its device and inode.
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
     }
 }

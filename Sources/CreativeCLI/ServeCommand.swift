@@ -10,25 +10,31 @@ enum ServeCommand: Subcommand {
     static let summary = "run the HTTP service (validate, render, slot, select, test artwork, health, metrics)"
     static let usage = """
     usage: creative-tool serve [--host 127.0.0.1] [--port 8080] [--token-file F | --allow-unauthenticated]
+                               [--allowed-host NAME]...
                                [--admin-host 127.0.0.1] [--admin-port 8081] [--workers N] [--queue N]
                                [--max-body-bytes N] [--max-json-body-bytes N] [--memory-budget N]
                                [--job-memory-budget N] [--budget-wait S] [--job-timeout S] [--drain-timeout S]
                                [--timeout S] [--header-timeout S] [--min-body-rate N]
-                               [--max-connections N] [--max-connections-per-client N]
+                               [--max-connections N] [--max-connections-per-client N] [--max-inline-bytes N]
            creative-tool serve --healthcheck [--admin-port 8081]
       --host             address to bind (default 127.0.0.1, loopback; 0.0.0.0 for every interface)
       --port             TCP port (default $CREATIVE_PORT, else 8080; 0 picks a free one, logged at start)
-      --token-file F     file holding the bearer token every /v1 route then needs
+      --token-file F     file holding the bearer token every /v1 route then needs (at least 16 bytes,
+                         for example from 'openssl rand -hex 32')
       --allow-unauthenticated  serve a non-loopback --host without --token-file (refused otherwise)
+      --allowed-host NAME  without a token, only requests whose Host is localhost, 127.0.0.1 or [::1]
+                         (any port) are answered (403 host_not_allowed otherwise: DNS rebinding);
+                         this adds NAME (repeatable). With a token, any Host is answered
       --admin-host       address of the admin listener: /healthz, /readyz, /metrics (default 127.0.0.1)
       --admin-port       its port (default $CREATIVE_ADMIN_PORT, else 8081; 0 picks a free one)
       --workers N        image jobs (validate, render, process) run at once (default: 2 per processor)
       --queue N          jobs that may wait for a slot before 503 + Retry-After (default 64)
       --max-body-bytes N largest image upload (default 8388608, 8 MiB; 413 above it)
       --max-json-body-bytes N  largest body of the other routes (default 16384)
-      --memory-budget N  bytes buffered bodies and running jobs' decode memory may hold at once
+      --memory-budget N  bytes buffered bodies and running jobs (their charged peak) may hold at once
                          (default 134217728, 128 MiB; 503 + Retry-After when it stays full for --budget-wait)
-      --job-memory-budget N  most decode memory one job may take (default 67108864, 64 MiB; 422 too_many_pixels)
+      --job-memory-budget N  most memory one job may hold at its peak, charged before it starts
+                         (default 83886080, 80 MiB; 422 too_many_pixels)
       --budget-wait S    seconds a request or job waits for the memory budget (default 2)
       --job-timeout S    seconds one validate, render or process job may run (default 10; 422 timeout)
       --drain-timeout S  on SIGTERM, seconds for requests in flight to finish before their jobs are
@@ -38,17 +44,22 @@ enum ServeCommand: Subcommand {
       --min-body-rate N  bytes/s a body must average after its first 5 s (default 16384)
       --max-connections  open connections at most (default 256)
       --max-connections-per-client  per client address (default 64; 0: no cap)
+      --max-inline-bytes N  most bytes of files one /v1/process answer inlines (default 4194304;
+                         over it 422 answer_too_large: list with inline=false, fetch with file=NAME)
       --healthcheck      GET /healthz on 127.0.0.1:ADMIN-PORT, exit 0 when it answers 200 (for HEALTHCHECK)
     Logs one JSON line per request on standard error (dropped and counted, never waited for, when
     standard error does not keep up). A job whose client closes its connection is cancelled.
     SIGTERM or SIGINT: stop accepting, finish the requests in flight (at most --drain-timeout),
-    cancel the jobs left (503 shutting_down), exit 0. SIGHUP and SIGUSR1 are ignored (and logged).
+    cancel the jobs left (503 shutting_down), exit 0. SIGHUP, SIGUSR1, SIGUSR2, SIGALRM and
+    SIGVTALRM are ignored (and logged). SIGQUIT keeps its default (a core dump, for debugging).
     """
     static let options: Set<String> = ["--host", "--port", "--token-file", "--workers", "--max-body-bytes",
                                        "--queue", "--timeout", "--max-connections", "--admin-host", "--admin-port",
                                        "--max-json-body-bytes", "--memory-budget", "--header-timeout",
                                        "--min-body-rate", "--max-connections-per-client", "--job-memory-budget",
-                                       "--budget-wait", "--job-timeout", "--drain-timeout"]
+                                       "--budget-wait", "--job-timeout", "--drain-timeout", "--allowed-host",
+                                       "--max-inline-bytes"]
+    static let repeatable: Set<String> = ["--allowed-host"]
     static let flags: Set<String> = ["--healthcheck", "--allow-unauthenticated"]
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -78,6 +89,11 @@ enum ServeCommand: Subcommand {
         config.maxBodyBytes = try arguments.int("--max-body-bytes", in: 1...1 << 30) ?? config.maxBodyBytes
         config.connectionTimeout = try arguments.int("--timeout", in: 1...3600) ?? config.connectionTimeout
         config.maxConnections = try arguments.int("--max-connections", in: 1...100_000) ?? config.maxConnections
+        config.maxInlineFileBytes = try arguments.int("--max-inline-bytes", in: 0...1 << 30) ?? config.maxInlineFileBytes
+        for name in arguments.values("--allowed-host") {
+            if let problem = HostAllowList.problem(withName: name) { throw .usage("--allowed-host: \(problem)") }
+            config.allowedHosts.append(name)
+        }
         if let path = arguments.value("--token-file") {
             let bytes: [UInt8]
             do { bytes = try FileIO.read(path, limit: 4096) } catch {
@@ -86,6 +102,10 @@ enum ServeCommand: Subcommand {
             let token = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
             guard !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
                 throw .usage("--token-file \(path): the token must be one line of visible ASCII")
+            }
+            guard token.utf8.count >= ServiceConfig.minimumTokenBytes else {
+                throw .usage("--token-file \(path): the token is \(token.utf8.count) bytes; give one of at least "
+                             + "\(ServiceConfig.minimumTokenBytes) (for example: openssl rand -hex 32)")
             }
             config.token = token
         }

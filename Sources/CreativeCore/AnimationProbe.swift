@@ -1,6 +1,6 @@
 /// Finds animation markers in the container bytes, without decoding: APNG's `acTL` chunk
-/// (which must come before the first `IDAT`) and animated WebP's VP8X flag or `ANIM` chunk.
-/// Multi-frame GIFs are counted by the decoder, which walks the frames anyway.
+/// (which must come before the first `IDAT`), animated WebP's VP8X flag or `ANIM` chunk, and a
+/// GIF's second image descriptor, found by walking its blocks.
 public enum AnimationProbe {
     /// True when the PNG carries an animation control chunk.
     public static func isAnimatedPNG(_ bytes: [UInt8]) -> Bool {
@@ -31,5 +31,13 @@ public enum AnimationProbe {
             offset = next.partialValue
         }
         return false
+    }
+
+    /// True when the GIF holds more than one image (frame): its blocks are walked from the
+    /// header to the trailer by their lengths (``HeaderProbe``'s walk, linear in the file's
+    /// size), so any frame count is found without a decoder. libvips refuses a GIF of thousands
+    /// of frames as damaged before it could say it moves.
+    public static func isAnimatedGIF(_ bytes: [UInt8]) -> Bool {
+        HeaderProbe.gifWalk(bytes).images > 1
     }
 }

@@ -65,4 +65,16 @@ public enum Catalog {
     public static let defaultMaxBytes = 2 * 1024 * 1024
     /// Default cap on width x height, decided from the header before decoding.
     public static let defaultMaxPixels = 50_000_000
+
+    /// The longest side an image may have to be decoded (`side_too_long` above it), decided from
+    /// the header. The longest side the catalogs accept is 2184 px (2184x270), the longest device
+    /// slot 2732 px (an iPad Pro 12.9 at 2x): this is 6 times that. A decode streams row by row, and
+    /// what libvips' resampling window holds grows with the width, so the side is capped as
+    /// well as the area.
+    public static let maxDecodedSide = 16_384
+    /// The most elongated shape that is decoded, long side over short side
+    /// (`extreme_aspect_ratio` above it). The catalogs' most elongated size is 8.09:1 (728x90
+    /// and its 3x, 2184x270): this is 4 times that. A strip of 1x2,000,000 is within the pixel
+    /// cap but costs libvips seconds per million rows.
+    public static let maxAspectRatio = 32
 }

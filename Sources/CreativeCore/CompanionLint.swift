@@ -83,6 +83,7 @@ public enum CompanionLint {
             check.unknownKeys(used: used.union(customCTAKeys).union(carouselKeys), notUsedNote: "")
         }
         shared(&check)
+        textCharacters(&check, keys: textKeys(format: check.report.format))
         return check.report
     }
 

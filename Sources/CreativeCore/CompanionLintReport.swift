@@ -33,6 +33,12 @@ public enum LintCode: String, Sendable, CaseIterable {
     case unpairedCTA = "unpaired_cta"
     /// `companion_schema_version` other than `1`.
     case unsupportedSchemaVersion = "unsupported_schema_version"
+    /// A text field (`bannerTitle`, `carousel_title`, ...) holding a control character: a line
+    /// break, an escape, any C0 or C1 control, DEL, or a line or paragraph separator.
+    case controlCharacter = "control_character"
+    /// A text field holding a bidirectional control (U+061C, U+200E, U+200F, U+202A-U+202E,
+    /// U+2066-U+2069), which reorders how the text shows.
+    case bidiControl = "bidi_control"
     // Warnings: reported, never a reason to reject.
     /// A key the format does not know (the message names the near known key, if any).
     case unknownKey = "unknown_key"

@@ -81,16 +81,39 @@ public enum HeaderProbe {
     /// the container finds the cut. PNG and WebP readers check their own ends (nil for them).
     public static func truncation(_ bytes: [UInt8], format: ImageFormat) -> String? {
         switch format {
-        case .jpeg: jpegReachesEnd(bytes) ? nil : "truncated: no end-of-image marker after the image data"
-        case .gif: gifReachesTrailer(bytes) ? nil : "truncated: the file ends before the GIF trailer"
-        case .png, .webp: nil
+        case .jpeg:
+            // An EOI before any scan is no image data at all: a cut too.
+            let walk = jpegWalk(bytes)
+            return walk.end == nil || walk.scans == 0 ? "truncated: no end-of-image marker after the image data" : nil
+        case .gif:
+            return gifWalk(bytes).end == nil ? "truncated: the file ends before the GIF trailer" : nil
+        case .png, .webp:
+            return nil
         }
     }
 
-    /// Walks JPEG segments (skipping each by its length, so an EXIF thumbnail's EOI is not taken
-    /// for the image's) and the entropy-coded data after each SOS, looking for EOI.
-    private static func jpegReachesEnd(_ bytes: [UInt8]) -> Bool {
-        jpegWalk(bytes).reachesEnd
+    /// What follows the end of a JPEG (its EOI marker, found by the segment walk), a GIF (its
+    /// trailer, found by walking the blocks) or a WebP (its RIFF size), described, or nil when
+    /// the file ends there. Decoders stop at the end and never look further, so anything
+    /// appended (a zip, a script, a second image) would pass unseen; PNG's `data after IEND`
+    /// is the same finding (``PNGChunks/damage(_:)``, nil here).
+    public static func trailingData(_ bytes: [UInt8], format: ImageFormat) -> String? {
+        let end: Int?, what: String
+        switch format {
+        case .jpeg: (end, what) = (jpegWalk(bytes).end, "the end-of-image marker")
+        case .gif: (end, what) = (gifWalk(bytes).end, "the GIF trailer")
+        case .webp: (end, what) = (webpEnd(bytes), "the end its RIFF header declares")
+        case .png: return nil
+        }
+        guard let end, end < bytes.count else { return nil }
+        let extra = bytes.count - end
+        return "\(extra) \(extra == 1 ? "byte" : "bytes") of data after \(what)"
+    }
+
+    /// ``truncation(_:format:)``, else ``trailingData(_:format:)``: whether the file ends
+    /// exactly where its container does.
+    public static func endDamage(_ bytes: [UInt8], format: ImageFormat) -> String? {
+        truncation(bytes, format: format) ?? trailingData(bytes, format: format)
     }
 
     /// The number of scans (SOS markers) in a JPEG, counted by the same walk as its end: a
@@ -103,23 +126,31 @@ public enum HeaderProbe {
     /// (`TJPARAM_SCANLIMIT`) against progressive scan bombs. Encoders write about 10.
     public static let maxJPEGScans = 500
 
-    private static func jpegWalk(_ bytes: [UInt8]) -> (reachesEnd: Bool, scans: Int) {
+    /// Walks JPEG segments (skipping each by its length, so an EXIF thumbnail's EOI is not taken
+    /// for the image's) and the entropy-coded data after each SOS, up to EOI: the scans counted
+    /// and the offset just past EOI (nil when there is none).
+    private static func jpegWalk(_ bytes: [UInt8]) -> (end: Int?, scans: Int) {
         var offset = 2
         var scans = 0
         while offset + 1 < bytes.count {
             guard bytes[offset] == 0xFF else { offset += 1; continue }  // entropy-coded data
             let marker = bytes[offset + 1]
             switch marker {
-            case 0xD9: return (scans > 0, scans)
+            case 0xD9: return (offset + 2, scans)
             case 0xFF: offset += 1  // fill byte
             case 0x00, 0x01, 0xD0...0xD8: offset += 2  // stuffed 0xFF, TEM, RSTn, SOI: no length
             default:
-                guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return (false, scans) }
+                guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return (nil, scans) }
                 offset += 2 + length
                 if marker == 0xDA { scans += 1 }
             }
         }
-        return (false, scans)
+        return (nil, scans)
+    }
+
+    /// Where a WebP ends by its RIFF header: 8 bytes of header, then the size it declares.
+    private static func webpEnd(_ bytes: [UInt8]) -> Int? {
+        littleEndian(bytes, 4, 4).map { 8 + $0 }
     }
 
     /// True for a progressive (or lossless-progressive) JPEG: SOF2, SOF6, SOF10 or SOF14. Its
@@ -155,35 +186,47 @@ public enum HeaderProbe {
         return false
     }
 
-    /// Walks GIF blocks (extensions and images, each a chain of sub-blocks) up to the trailer.
-    private static func gifReachesTrailer(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 13 else { return false }
+    /// What a walk of a GIF's blocks found: the image descriptors (frames) met, and the offset
+    /// just past the trailer (nil when the walk ends without one: a cut or a broken block).
+    struct GIFWalk: Equatable {
+        var images = 0
+        var end: Int?
+    }
+
+    /// Walks GIF blocks (extensions and images, each a chain of sub-blocks skipped by their
+    /// lengths, never searched for a byte) up to the trailer (0x3B). Every step moves forward by
+    /// at least one byte, so the walk is linear in the file's size whatever it holds.
+    static func gifWalk(_ bytes: [UInt8]) -> GIFWalk {
+        var walk = GIFWalk()
+        guard bytes.count >= 13 else { return walk }
         var offset = 13
         if bytes[10] & 0x80 != 0 { offset += 3 << (Int(bytes[10] & 0x07) + 1) }
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x3B:
-                return true
+                walk.end = offset + 1
+                return walk
             case 0x21:
                 offset += 2
             case 0x2C:
-                guard offset + 10 <= bytes.count else { return false }
+                guard offset + 10 <= bytes.count else { return walk }
+                walk.images += 1
                 let packed = bytes[offset + 9]
                 offset += 10
                 if packed & 0x80 != 0 { offset += 3 << (Int(packed & 0x07) + 1) }
                 offset += 1  // LZW minimum code size
             default:
-                return false
+                return walk
             }
             // The sub-blocks: a length byte, that many bytes, until a zero length.
             while true {
-                guard offset < bytes.count else { return false }
+                guard offset < bytes.count else { return walk }
                 let length = Int(bytes[offset])
                 offset += 1 + length
                 if length == 0 { break }
             }
         }
-        return false
+        return walk
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int? {

@@ -90,6 +90,9 @@ public struct RenderSettings: Sendable, Equatable {
     public var format: FormatChoice
     /// Quality of a lossy format (1...100); nil for the encoder's default.
     public var quality: Int? = nil
+    /// For `auto`, the formats it may choose among; nil for all. A render written under a name
+    /// the caller gave (`--output banner.png`) may only be that name's format.
+    public var autoFormats: Set<OutputFormat>? = nil
     public var background: Background
     /// When false the content is never scaled above its own size.
     public var enlarge: Bool

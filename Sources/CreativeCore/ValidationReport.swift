@@ -10,6 +10,10 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     case unsupportedFormat = "unsupported_format"
     case corruptImage = "corrupt_image"
     case tooManyPixels = "too_many_pixels"
+    /// A side longer than ``Catalog/maxDecodedSide``, decided from the header.
+    case sideTooLong = "side_too_long"
+    /// Long side over short side above ``Catalog/maxAspectRatio``, decided from the header.
+    case extremeAspectRatio = "extreme_aspect_ratio"
     case animated = "animated"
     case dimensionsNotAllowed = "dimensions_not_allowed"
     case timeout = "timeout"

@@ -14,7 +14,9 @@ import CreativeCore
 ///   qualifies (grain and fine colour detail that WebP's 4:2:0 chroma cannot keep), for a single
 ///   render of at most ``nearLosslessMaxPixels``;
 /// - JPEG, for renders with no transparency only (JPEG has none), at the lowest qualifying quality.
-/// When nothing lossy qualifies, the lossless PNG is the answer.
+/// When nothing lossy qualifies, the lossless PNG is the answer; when the choice is narrowed to
+/// formats without PNG (``AutoPlan``'s `allowed`), the allowed lossy format at the highest
+/// quality tried is.
 struct AutoEncoder {
     /// The quality target: SSIM 0.98 against the lossless render, measured over the artwork
     /// (not the bars, which every encoding keeps), so the whole render measures at least as high.
@@ -29,6 +31,12 @@ struct AutoEncoder {
     /// effort, growing with the pixel count), and only for a single render (`render`, the
     /// service), not for each of `process`'s.
     static let nearLosslessMaxPixels = 1_000_000
+    /// The search runs on at most this many pixels (``AutoPlan``): on a larger canvas it runs on
+    /// a smaller render of the same placement, and the canvas is written with what it found.
+    /// The search holds up to about 160 bytes a pixel (``JobCost/autoSearchBytes(pixels:)``): a
+    /// 4096x4096 `auto` render searched whole held 455 MB and took 3.9 s of CPU. 250,000 is
+    /// 1170x213, a 390x61 slot at 3x and more.
+    public static let searchMaxPixels = 250_000
     /// libwebp's effort for lossy WebP. WebP is most of `process`'s time; on 2360x180 renders
     /// effort 2 took 19 and 36 ms where the default 4 took 30 and 55 ms (flat art at quality 50,
     /// the bench photo at 97), for 8.6% and 3.4% more bytes.
@@ -42,11 +50,12 @@ struct AutoEncoder {
     let content: PixelRect?
     let reference: VImage
 
-    /// Whether near-lossless WebP is a candidate (see ``nearLosslessMaxPixels``).
-    let triesNearLossless: Bool
+    /// The encoders the search may choose among (``AutoPlan/kinds``): what fits the budget.
+    let kinds: Set<JobCost.EncoderKind>
 
-    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?, forOneOfMany: Bool = false) throws(ImagingError) {
-        triesNearLossless = !forOneOfMany && pixels.width * pixels.height <= Self.nearLosslessMaxPixels
+    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?,
+         kinds: Set<JobCost.EncoderKind>) throws(ImagingError) {
+        self.kinds = kinds
         self.pixels = pixels
         self.analysis = analysis
         self.content = content
@@ -63,20 +72,42 @@ struct AutoEncoder {
             if best == nil || candidate.bytes.count < best?.bytes.count ?? .max { best = candidate }
         }
         let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
-        if flat || analysis.colours <= 256 { offer(try lossless()) }
-        if flat && analysis.colours > 256 { offer(try qualified(.palette, under: best?.bytes.count, similarity)) }
-        let webp = try search(.webp, under: best?.bytes.count, similarity)
+        if flat || analysis.colours <= 256, kinds.contains(.png) { offer(try lossless()) }
+        if flat && analysis.colours > 256, kinds.contains(.palette) {
+            offer(try qualified(.palette, under: best?.bytes.count, similarity))
+        }
+        let webp = kinds.contains(.webp) ? try search(.webp, under: best?.bytes.count, similarity) : nil
         offer(webp)
-        if webp == nil, triesNearLossless {
+        if webp == nil, kinds.contains(.webpLossless) {
             for level in Self.nearLosslessLevels {
                 guard let candidate = try qualified(.nearLossless(level), under: best?.bytes.count, similarity) else { continue }
                 offer(candidate)
                 break
             }
         }
-        if analysis.opaque == 1 { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
+        if analysis.opaque == 1, kinds.contains(.jpeg) { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
         if let best { return best }
-        return try lossless()
+        // The plan tries lossless PNG whenever PNG is allowed.
+        if kinds.contains(.png) { return try lossless() }
+        // Narrowed to lossy formats, none of which keeps the target: the closest, said as such.
+        let recipe = AutoRecipe.lossy(kinds.contains(.jpeg) && !kinds.contains(.webp) ? .jpeg : .webp,
+                                      Self.qualities.last ?? Encoder.defaultQuality)
+        let bytes = try Self.encode(recipe, reference)
+        let decoded = try VipsOperation("\(recipe.format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
+        let score = try similarity.ssim(decoded)
+        return EncodedRender(bytes: bytes, format: recipe.format,
+                             detail: "\(recipe.detail) (auto: SSIM \(TextFormat.decimal(score, decimals: 3)), under the "
+                                 + "\(Self.ssimTarget) target: the closest \(recipe.format.displayName))",
+                             ssim: score, recipe: recipe)
+    }
+
+    /// A render narrowed to lossy formats (no PNG) with nothing searched (the plan fits no search,
+    /// or the render is over ``searchMaxPixels`` with no recipe): the allowed lossy format at the
+    /// default quality, unmeasured.
+    static func unsearched(_ image: VImage, allowed: Set<OutputFormat>) throws(ImagingError) -> EncodedRender {
+        let recipe = AutoRecipe.lossy(allowed.contains(.webp) ? .webp : .jpeg, Encoder.defaultQuality)
+        return EncodedRender(bytes: try encode(recipe, image), format: recipe.format,
+                             detail: recipe.detail + " (auto: no search fits)", ssim: nil, recipe: recipe)
     }
 
     /// A lossy recipe applied to a render without holding its pixels (`process`'s other renders).
@@ -187,6 +218,17 @@ public enum AutoRecipe: Sendable, Equatable {
         case .palette: "PNG, palette quantised"
         case .lossy(let format, let quality): "\(format.displayName) quality \(quality)"
         case .nearLossless(let level): "WebP near-lossless \(level)"
+        }
+    }
+}
+
+extension JobCost.EncoderKind {
+    /// The format the encoder writes.
+    var format: OutputFormat {
+        switch self {
+        case .png, .streamedPNG, .palette: .png
+        case .jpeg: .jpeg
+        case .webp, .webpLossless: .webp
         }
     }
 }

@@ -33,21 +33,30 @@ public struct JobResult: Sendable {
 public enum CreativeJob {
     /// Runs the job on bytes held in memory, for the product of `limits` (its sizes are accepted,
     /// its slots rendered). Rejected creatives give a result with no files.
-    /// `limits.job` bounds the whole job: its memory budget is charged with the full-size decode,
-    /// and its deadline (from the start) stops the decode and is checked before each render.
+    /// `limits.job` bounds the whole job: its memory budget is charged with its ``ProcessPlan``
+    /// before the decode, and its deadline (from the start) stops the decode and the renders.
     /// - Throws: ``ImagingError`` only when a valid creative fails to render, or runs out of
     ///   budget or time (``ImagingError/overMemoryBudget(needed:budget:)``, ``ImagingError/timeout(seconds:)``).
     /// `format` is how every render is written (`auto` by default: the smallest encoding that
     /// keeps the quality target, named in the manifest).
     public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto) throws(ImagingError) -> JobResult {
+        var limits = limits
+        limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
         let (report, opened) = Validator.inspect(bytes, fileName: fileName, limits: limits)
         guard report.valid, let source = opened else { return rejected(report) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
-        try limits.job.charge(source.decodeMemory())
+        let plan = ProcessPlan(source, product: limits.product, format: format, memoryBudget: limits.job.memoryBudget)
+        try limits.job.charge(plan.cost)
+        // What each render's encoder may hold, as the plan decided.
+        var renderLimits = limits.job
+        renderLimits.memoryBudget = plan.renderBudget
+        let job = renderLimits
         let decoded = try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
-            let whole = try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true)
+            // Held as 8-bit sRGB, as every render ends: a 16-bit source would hold twice the bytes in
+            // each render's scaled copy and in the sheet's, for no difference a render keeps.
+            let whole = try ColourStep.srgb8(try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true))
             return try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in try whole.materialized() }
         }
         let product = limits.product
@@ -68,16 +77,22 @@ public enum CreativeJob {
         // sheet it took the peak RSS of `process` from 86-93 MB to 95-118 MB for no gain in time.
         let smallest = format == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
         var byPlacement: [Placement: EncodedRender] = [:]
+        var decided: AutoRecipe?
         if let smallest {
             try deadline?.check()
-            byPlacement[smallest] = try render(decoded, at: smallest, format: format, recipe: nil, limits: limits.job)
+            let decision = try render(decoded, at: smallest, format: format, recipe: nil, limits: job)
+            decided = decision.recipe
+            // A smallest render over the search's size was searched on a smaller one: written again.
+            byPlacement[smallest] = decision.searchedWhole ? decision.render
+                : try render(decoded, at: smallest, format: format, recipe: decided, limits: job).render
         }
-        let recipe = byPlacement.values.first?.recipe
+        let recipe = decided
+        let note = plan.autoLossless ? ProcessPlan.losslessNote : ""
         // Work is grouped by content size: each group scales once and encodes each of its
         // placements once. Groups and the preview sheet run in parallel.
         let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
             .filter { !$0.1.isEmpty }
-        let outcomes = ParallelWork.run(count: remaining.count + 1) { index throws(ImagingError) -> JobPiece in
+        let outcomes = ParallelWork.run(count: remaining.count + 1, width: plan.width) { index throws(ImagingError) -> JobPiece in
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
                 return .sheet(try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product))
@@ -87,7 +102,7 @@ public enum CreativeJob {
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
             var encoded: [Placement: EncodedRender] = [:]
             for placement in placements {
-                encoded[placement] = try render(scaled, at: placement, format: format, recipe: recipe, limits: limits.job)
+                encoded[placement] = try render(scaled, at: placement, format: format, recipe: recipe, limits: job).render
             }
             return .renders(encoded)
         }
@@ -107,7 +122,8 @@ public enum CreativeJob {
             checksums[placement] = sha
             renders.append((assignment, JobFile(name: assignment.deviceSlot.identifier + "." + render.format.fileExtension,
                                                 bytes: render.bytes, sha256: sha, format: render.format,
-                                                encoding: render.detail)))
+                                                encoding: note.isEmpty ? render.detail
+                                                    : render.detail.replacingSuffix(AutoEncoder.decidedNote, with: "") + note)))
         }
         let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet), format: .png,
                               encoding: "PNG")
@@ -119,16 +135,25 @@ public enum CreativeJob {
 
     /// One render of `image` (the decoded creative, or already scaled to the placement's content)
     /// at `placement`: PNG with transparent bars, or `format`'s own, with the content where the
-    /// placement puts it (centred in the canvas, or in a safe area).
+    /// placement puts it (centred in the canvas, or in a safe area). `auto` without a recipe on a
+    /// canvas over ``AutoEncoder/searchMaxPixels`` searches a smaller render of the placement
+    /// instead, and gives back that render (`searchedWhole` false) with its recipe.
     private static func render(_ image: VImage, at placement: Placement, format: FormatChoice, recipe: AutoRecipe?,
-                               limits: JobLimits) throws(ImagingError) -> EncodedRender {
+                               limits: JobLimits) throws(ImagingError) -> (render: EncodedRender, searchedWhole: Bool,
+                                                                           recipe: AutoRecipe?) {
         guard var settings = try? RenderSettings(canvas: placement.canvas, format: format) else {
             throw .operationFailed("no render settings for \(placement.canvas)")
         }
         settings.area = placement.contentRect
-        return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
-                                  content: placement.contentRect, memoryBudget: limits.memoryBudget, recipe: recipe,
-                                  forOneOfMany: true)
+        if format == .auto, recipe == nil, let sample = settings.searchSample() {
+            let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
+                                              content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true)
+            return (searched, false, searched.recipe)
+        }
+        let encoded = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
+                                         content: placement.contentRect, memoryBudget: limits.memoryBudget,
+                                         recipe: recipe, forOneOfMany: true)
+        return (encoded, true, encoded.recipe)
     }
 
     /// What one parallel piece of a job made: the preview sheet, or a group's renders.
@@ -164,4 +189,82 @@ public enum CreativeJob {
                                                ("sha256", .string($0.sha256))]) } ?? .null),
         ])
     }
+}
+
+/// How `process` runs within its budget, decided before the decode (``JobCost``): the preview
+/// sheet and the renders side by side (``ParallelWork/width``) when the budget holds both, else
+/// one at a time; and, when even one at a time does not fit with its renders held, each PNG
+/// render streamed and `auto` lossless without a search.
+public struct ProcessPlan: Sendable, Equatable {
+    /// What the job is charged.
+    public let cost: JobCost
+    /// Pieces run side by side: 2 or 1.
+    public let width: Int
+    /// What each render's encoder may hold (``Encoder``'s `memoryBudget`).
+    public let renderBudget: Int
+    /// `auto` writes every render lossless, without a search: nothing lossy fits.
+    public let autoLossless: Bool
+
+    /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
+    /// creatives, so only catalog sizes. Measured over every catalog size of each product
+    /// (banners: 706x8053 for 300x250; interstitials 1552x3243; companions 760x1449), with a
+    /// tenth more; a test draws every catalog size's sheet and checks it.
+    public static func sheetPixels(_ product: Product) -> Int {
+        switch product.slotRule {
+        case .anchoredOrInlineStrip: 6_250_000
+        case .fullScreenSafeArea: 5_550_000
+        case .fixedStandardSlot: 1_250_000
+        }
+    }
+
+    /// Bytes a sheet pixel costs: the RGB canvas drawn in place (3), the copy the PNG writer
+    /// holds (3) and its file (flat art: a tenth of that), and the lettering.
+    static let sheetBytesPerPixel = 7
+
+    /// The plan for `source` (a valid creative) into every slot of `product`, in `format`.
+    public init(_ source: ImageSource, product: Product, format: FormatChoice, memoryBudget: Int) {
+        let decode = JobCost.decode(source, content: nil).decode
+        let sheet = JobCost.multiplying(Self.sheetPixels(product), Self.sheetBytesPerPixel)
+        let placements = DevicePlan.assignments(for: source.displayedSize, product: product).map(\.placement)
+        let sample = source.header.isSixteenBit ? 2 : 1
+        let samples = JobCost.decode(source, content: nil).decodedSamples
+        // The largest render: its scaled content held, its pipeline and its encoder.
+        func render(_ budget: Int, lossless: Bool) -> Int {
+            placements.map { placement in
+                let pixels = placement.canvas.pixelCount ?? Int.max
+                let encoder: Int
+                if format == .auto && !lossless {
+                    encoder = [JobCost.EncoderKind.palette, .webp, .jpeg]
+                        .map { JobCost.encoderBytes($0, pixels: pixels) }.max() ?? 0
+                } else {
+                    encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
+                                             memoryBudget: budget) - JobCost.pipeline(canvas: placement.canvas)
+                }
+                let content = JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4, sample)
+                return JobCost.adding(content, JobCost.pipeline(canvas: placement.canvas), encoder)
+            }.max() ?? 0
+        }
+        // `auto` searches its smallest render alone first.
+        let smallest = placements.min { $0.canvas.area < $1.canvas.area }?.canvas ?? PixelSize(width: 1, height: 1)
+        let search = format == .auto
+            ? AutoPlan(canvas: smallest, memoryBudget: max(0, memoryBudget - decode - JobCost.jobOverhead), oneOfMany: true).memory
+            : 0
+        let left = max(0, memoryBudget - decode - JobCost.jobOverhead)
+        var chosen: (width: Int, budget: Int, lossless: Bool, output: Int)?
+        for (width, lossless, budget) in [(2, false, left), (1, false, left), (1, true, 0)] {
+            let piece = render(budget, lossless: lossless)
+            let output = max(search, width == 2 ? max(JobCost.adding(sheet, piece), JobCost.adding(piece, piece))
+                                                : max(sheet, piece))
+            chosen = (width, budget, lossless, output)
+            if output <= left { break }
+        }
+        let plan = chosen ?? (1, 0, true, 0)
+        width = plan.width
+        renderBudget = plan.budget
+        autoLossless = format == .auto && plan.lossless
+        cost = JobCost(decode: decode, output: plan.output, decodedSamples: samples)
+    }
+
+    /// What a render's encoding line ends with when the plan left `auto` only lossless PNG.
+    static let losslessNote = " (auto: only lossless PNG fits the memory budget)"
 }

@@ -7,7 +7,7 @@ public struct EncodedRender: Sendable {
     /// The format they are in.
     public let format: OutputFormat
     /// How it was written, for people: `PNG, palette of 14 colours`, `WebP quality 80`.
-    public let detail: String
+    public var detail: String
     /// For a lossy `auto` choice, its SSIM against the lossless render (``Similarity``); nil for
     /// a lossless file or a fixed format.
     public let ssim: Double?
@@ -30,15 +30,21 @@ public enum Encoder {
     /// - Parameters:
     ///   - content: where the artwork sits in the canvas; `auto` measures quality there (bars
     ///     are the same in every encoding). Nil for the whole canvas.
-    ///   - memoryBudget: the job's budget; a render whose pixels need more is written by
-    ///     libvips' streaming PNG saver (lossless) instead of being held in memory.
+    ///   - memoryBudget: what the job's budget leaves for the output (``JobCost``): a PNG
+    ///     render that needs more is written by libvips' streaming PNG saver (lossless) instead
+    ///     of being held in memory, and `auto` tries only what fits (``AutoPlan``).
     ///   - recipe: for `auto`, write the render this way instead of searching (what the search
     ///     decided for another render of the same creative).
     ///   - forOneOfMany: `auto` decides for many renders (`process`): near-lossless WebP, slow
     ///     and memory-hungry, is left out.
+    ///   - autoKinds: for `auto` on a smaller render of a large canvas, the encoders the large
+    ///     canvas can afford (``AutoPlan/kinds``): the search chooses among those only.
+    ///   - autoFormats: the formats `auto` may choose among (nil for all, ``AutoPlan``); without
+    ///     PNG, what would be lossless PNG is the allowed lossy format. JPEG needs an opaque render.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
-                              forOneOfMany: Bool = false) throws(ImagingError) -> EncodedRender {
+                              forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
+                              autoKinds: Set<JobCost.EncoderKind>? = nil) throws(ImagingError) -> EncodedRender {
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
             return EncodedRender(bytes: try lossy(image, fixed, quality: chosen), format: fixed,
@@ -48,19 +54,30 @@ public enum Encoder {
         if format == .auto, let recipe, recipe != .lossless {
             return try AutoEncoder.apply(recipe, to: image)
         }
-        let pixelBytes = image.width * image.height * image.bands
-        // Renders are 8-bit RGB or RGBA; anything else, or too large to hold, streams.
-        guard pixelBytes <= memoryBudget, image.isEightBit, image.bands == 3 || image.bands == 4 else {
-            return try streamingPNG(image)
-        }
-        let pixels = try PixelBuffer(image)
-        let analysis = pixels.analysis()
+        // Renders are 8-bit RGB or RGBA; anything else streams.
+        guard image.isEightBit, image.bands == 3 || image.bands == 4 else { return try streamingPNG(image) }
+        let area = image.size.pixelCount ?? Int.max
         if format == .auto, recipe == nil {
-            return try AutoEncoder(pixels: pixels, analysis: analysis, content: content, forOneOfMany: forOneOfMany)
-                .smallest()
+            // The caller searches a canvas over the sample size on a smaller render (Renderer).
+            let plan = AutoPlan(canvas: image.size, memoryBudget: memoryBudget, oneOfMany: forOneOfMany,
+                                allowed: autoFormats)
+            guard !plan.losslessOnly, area <= AutoEncoder.searchMaxPixels else {
+                if let autoFormats, !autoFormats.contains(.png) {
+                    return try AutoEncoder.unsearched(image, allowed: autoFormats)
+                }
+                var png = try encode(image, format: .png, memoryBudget: memoryBudget)
+                png.detail += " (auto: only lossless PNG fits the memory budget)"
+                png.recipe = .lossless
+                return png
+            }
+            let pixels = try PixelBuffer(image)
+            return try AutoEncoder(pixels: pixels, analysis: pixels.analysis(), content: content,
+                                   kinds: plan.kinds.intersection(autoKinds ?? plan.kinds)).smallest()
         }
-        // `png`, or `auto` decided lossless for another render of the creative.
-        let png = try PNGWriter.write(pixels, analysis: analysis)
+        // `png`, or `auto` decided lossless for another render: held when it fits, else streamed.
+        guard JobCost.heldPNG(area, memoryBudget) == .png else { return try streamingPNG(image) }
+        let pixels = try PixelBuffer(image)
+        let png = try PNGWriter.write(pixels, analysis: pixels.analysis())
         let decided = format == .auto ? AutoRecipe.lossless : nil
         return EncodedRender(bytes: png.bytes, format: .png,
                              detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote), ssim: nil,

@@ -32,6 +32,7 @@ public final class ImageSource: @unchecked Sendable {
     /// Sniffs, reads the header, and enforces the pixel cap.
     /// - Throws: ``ImagingError/emptyFile``, ``ImagingError/notAnImage``,
     ///   ``ImagingError/unsupportedFormat(_:)``, ``ImagingError/tooManyPixels(width:height:cap:)``,
+    ///   ``ImagingError/extremeShape(_:_:)`` (a side or an aspect ratio never decoded),
     ///   or ``ImagingError/corruptImage(_:)`` when the header cannot be read.
     ///   The pixel cap is checked on the header bytes themselves before libvips reads them.
     public init(bytes: [UInt8], maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) {
@@ -42,8 +43,11 @@ public final class ImageSource: @unchecked Sendable {
         case .unsupported(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .notAnImage
         }
-        if let claimed = HeaderProbe.dimensions(bytes, format: format), claimed.exceeds(pixelCap: maxPixels) {
-            throw .tooManyPixels(width: claimed.width, height: claimed.height, cap: maxPixels)
+        if let claimed = HeaderProbe.dimensions(bytes, format: format) {
+            if claimed.exceeds(pixelCap: maxPixels) {
+                throw .tooManyPixels(width: claimed.width, height: claimed.height, cap: maxPixels)
+            }
+            if let issue = DecodeShapeIssue.check(claimed) { throw .extremeShape(claimed, issue) }
         }
         // libpng 1.6.39, as libvips runs it (over-long chunks are only warnings), allocates an
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
@@ -62,31 +66,35 @@ public final class ImageSource: @unchecked Sendable {
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }
+        if let issue = DecodeShapeIssue.check(header.size) { throw .extremeShape(header.size, issue) }
         self.bytes = bytes
         self.format = format
         self.header = header
     }
 
     /// Damage found by walking the container to its end without decompressing anything: every
-    /// PNG chunk's CRC, the JPEG EOI, the GIF trailer. Cheap, so it applies also to a file that
-    /// is never decoded (a size the catalog does not accept). Nil when sound.
+    /// PNG chunk's CRC, the JPEG EOI, the GIF trailer, and data after the end (after IEND, EOI
+    /// or the trailer, or past a WebP's RIFF size). Cheap, so it applies also to a file that is
+    /// never decoded (a size the catalog does not accept). Nil when sound.
     public func containerDamage() -> String? {
         switch format {
         case .png: PNGChunks.damage(bytes)
-        case .jpeg, .gif: HeaderProbe.truncation(bytes, format: format)
-        case .webp: nil
+        case .jpeg, .gif, .webp: HeaderProbe.endDamage(bytes, format: format)
         }
     }
 
-    /// ``containerDamage()``, and for PNG on a libvips whose loader skips the zlib stream's
-    /// Adler-32 (before 8.15.3) the stream inflated once into a small buffer: damaged compressed
-    /// data can inflate to wrong pixels without any other error. libvips reports container
-    /// damage only as warnings after the last row, which can come after the pixels were already
-    /// taken, so renders check this first (decoding errors proper are libvips errors).
+    /// ``containerDamage()``, and for PNG what libpng's strict read (the validator's) refuses
+    /// that libvips renders anyway: the chunks before the image data read strictly (a garbage
+    /// colour profile), then the IDAT stream inflated once into a small buffer (its Adler-32,
+    /// which libvips before 8.15.3 skips; data after its end or more than the image holds,
+    /// which libvips never reads). libvips reports container damage only as warnings after the
+    /// last row, which can come after the pixels were already taken, so renders check this
+    /// first (decoding errors proper are libvips errors). No pixel is unfiltered or kept.
     /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes during the inflate.
     public func structuralDamage(deadline: Deadline? = nil) throws(ImagingError) -> String? {
         if let damage = containerDamage() { return damage }
-        guard format == .png, !VipsRuntime.pngLoaderChecksAdler32 else { return nil }
+        guard format == .png else { return nil }
+        if let damage = PNGStructure.headerDamage(decoderBytes) { return damage }
         return try PNGStructure.idatStreamDamage(decoderBytes, deadline: deadline)
     }
 
@@ -113,7 +121,7 @@ public final class ImageSource: @unchecked Sendable {
     }
 
     /// Decodes every pixel strictly: libpng for PNG (every chunk, CRC, zlib stream and filter),
-    /// libvips for the rest, then the JPEG end marker or GIF trailer. Returns the damage found
+    /// libvips for the rest, then the container's end (``containerDamage()``). Returns the damage found
     /// (nil when the whole image decodes) and whether the samples are 16-bit. Costs a full
     /// decode: the validator's last check, and how a failed render tells damaged input from a
     /// processing fault. libvips' decode stops at the deadline; libpng's reads row by row and
@@ -134,8 +142,12 @@ public final class ImageSource: @unchecked Sendable {
             // A fresh load, not `header`: once a render has pulled pixels through the header's
             // loader, libvips may hand back what it already decoded without the decoder's warning.
             let image = try Self.load(decoderBytes, format: format, sequential: false)
-            _ = try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in try image.materialized() }
-            return (HeaderProbe.truncation(bytes, format: format), header.isSixteenBit, nil)
+            // Every pixel computed through a reduction: the loader decodes the image once into its
+            // own buffer, and nothing copies it again (a copy held twice the memory).
+            try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
+                try VipsOperation("max").with("in", .image(image)).execute()
+            }
+            return (containerDamage(), header.isSixteenBit, nil)
         } catch .timeout(let seconds) {
             throw .timeout(seconds: seconds)
         } catch .cancelled(let reason) {

@@ -10,8 +10,14 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedFormat(String)
     /// The header claims more pixels than the cap; nothing was decoded.
     case tooManyPixels(width: Int, height: Int, cap: Int)
-    /// Decoding would need more memory than the job's budget (width x height x bands x bytes
-    /// per band of what cannot stream, decided from the header); nothing was decoded.
+    /// The header claims a shape that is never decoded (``DecodeShapeIssue``): a side over
+    /// ``Catalog/maxDecodedSide`` or an aspect ratio over ``Catalog/maxAspectRatio``.
+    case extremeShape(PixelSize, DecodeShapeIssue)
+    /// Decoding would produce more sample bytes than the job may decode (``JobLimits/maxDecodedBytes``):
+    /// the decoder's time grows with them; nothing was decoded.
+    case tooMuchToDecode(needed: Int, limit: Int)
+    /// The job would hold more memory at its peak than its budget (``JobCost``, decided from
+    /// the header); nothing was decoded.
     case overMemoryBudget(needed: Int, budget: Int)
     /// The job ran past its deadline and libvips stopped it; its memory is freed.
     case timeout(seconds: Double)
@@ -34,7 +40,8 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyFile: "empty_file"
         case .notAnImage: "not_an_image"
         case .unsupportedFormat: "unsupported_format"
-        case .tooManyPixels, .overMemoryBudget: "too_many_pixels"
+        case .tooManyPixels, .overMemoryBudget, .tooMuchToDecode: "too_many_pixels"
+        case .extremeShape(_, let issue): issue.code.rawValue
         case .timeout: "timeout"
         case .cancelled: "cancelled"
         case .corruptImage: "corrupt_image"
@@ -52,9 +59,14 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedFormat(let name): "\(name) is not accepted; upload PNG, JPEG, GIF or WebP"
         case .tooManyPixels(let width, let height, let cap):
             "the header claims \(width)x\(height) (\(PixelSize(width: width, height: height).pixelCount.map(String.init) ?? "more than \(Int.max)") pixels), over the cap of \(cap)"
+        case .extremeShape(let size, let issue): issue.message(for: size)
+        case .tooMuchToDecode(let needed, let limit):
+            "decoding it would produce \(Self.mebibytes(needed)) of samples, over the limit of \(Self.mebibytes(limit)) "
+                + "one job may decode; nothing was decoded"
         case .overMemoryBudget(let needed, let budget):
-            "decoding it would take \(Self.mebibytes(needed)) of memory, over the budget of \(Self.mebibytes(budget)) "
-                + "(\(needed) > \(budget) bytes); nothing was decoded"
+            "the job would hold \(Self.mebibytes(needed)) at its peak (decode, resampling, canvas and encoders, "
+                + "counted from the header), over the budget of \(Self.mebibytes(budget)) (\(needed) > \(budget) bytes); "
+                + "nothing was decoded"
         case .timeout(let seconds): "the job ran past its deadline of \(seconds) s and was stopped"
         case .cancelled(let reason): "the job was cancelled (\(reason)) and stopped"
         case .corruptImage(let detail): "the image is damaged: \(detail)"

@@ -13,44 +13,83 @@ import Glibc
 /// `Renderer.render(source, settings:, limits:)`, `Validator.validate(_:fileName:limits:)` (through
 /// ``ValidationLimits/job``) and `CreativeJob.process(_:fileName:limits:)`.
 public struct JobLimits: Sendable {
-    /// Most bytes a job may hold decoded at once, counted from the header before decoding as
-    /// width x height x bands x bytes per band of whatever cannot stream (see
-    /// ``ImageSource/decodeMemory(content:)``). Over it: ``ImagingError/overMemoryBudget(needed:budget:)``.
+    /// Most bytes a job may hold at its peak, charged before any work from the header
+    /// (``JobCost``: the decode, the resampling window, the canvas and the encoders). Over it:
+    /// ``ImagingError/overMemoryBudget(needed:budget:)``.
     public var memoryBudget: Int
+    /// Most sample bytes a job may decode (``JobCost/decodedSamples``), the measure of the
+    /// decoder's time. Over it: ``ImagingError/tooMuchToDecode(needed:limit:)``.
+    public var maxDecodedBytes: Int
     /// Seconds a job may run; nil for no deadline. Past it, libvips stops the job:
     /// ``ImagingError/timeout(seconds:)``.
     public var timeout: Double?
     /// A flag the caller raises to stop the job early (the service: its client has gone, or it is
     /// shutting down). The job then stops like at its deadline: ``ImagingError/cancelled(_:)``.
     public var cancellation: Cancellation?
+    /// The deadline of the job these limits belong to, once ``started()``: every part of the job
+    /// (a bundle's images, `process`'s renders, a second pass) counts from the same start.
+    public private(set) var deadline: Deadline?
 
-    /// The CLI's default budget: 64 MiB. Every catalog size needs at most 9 MiB (`process` on a
-    /// 2184x270 16-bit RGBA interlaced PNG); a 7000x7000 that cannot stream needs 187-374 MiB.
-    public static let defaultMemoryBudget = 64 << 20
-    /// A budget for the service per job: the same 64 MiB, so 16 parallel jobs stay within 1 GiB.
-    public static let serviceMemoryBudget = 64 << 20
+    /// The CLI's default budget: 80 MiB, so that a job stays within 128 MB of peak RSS with the
+    /// process' own 30-40 MB. Every catalog size needs much less (a render of a 2184x270 PNG
+    /// into 390x61@3x is charged 17 MiB, with `auto` 30 MiB).
+    public static let defaultMemoryBudget = 80 << 20
+    /// A budget for the service per job: the CLI's 80 MiB. What the jobs of a process hold
+    /// together is bounded by the service's process-wide budget (`--memory-budget`, 128 MiB by
+    /// default), which every job is charged against before it starts.
+    public static let serviceMemoryBudget = defaultMemoryBudget
     /// A deadline for the service per job: 10 s (a catalog-size render takes milliseconds).
     public static let serviceTimeout = 10.0
+    /// The default cap on decoded sample bytes: 96 MiB (for example 24 MP of 8-bit RGBA or 12 MP
+    /// of 16-bit RGBA). A PNG whose every row uses the slowest filter (Paeth) decodes at about
+    /// 7 ns a byte on the slow libvips, so this keeps the decode under 0.75 s; the largest
+    /// catalog upload (2184x270 in 16-bit RGBA) is 4.7 MB.
+    public static let defaultMaxDecodedBytes = 96 << 20
 
-    public init(memoryBudget: Int = defaultMemoryBudget, timeout: Double? = nil, cancellation: Cancellation? = nil) {
+    public init(memoryBudget: Int = defaultMemoryBudget, timeout: Double? = nil, cancellation: Cancellation? = nil,
+                maxDecodedBytes: Int = defaultMaxDecodedBytes) {
         self.memoryBudget = memoryBudget
         self.timeout = timeout
         self.cancellation = cancellation
+        self.maxDecodedBytes = maxDecodedBytes
     }
 
     /// The service's limits: its budget and, always, a deadline.
     public static let service = JobLimits(memoryBudget: serviceMemoryBudget, timeout: serviceTimeout)
 
-    /// Refuses a decode that needs more than the budget.
+    /// Refuses a job that needs more than the budget.
     /// - Throws: ``ImagingError/overMemoryBudget(needed:budget:)``.
     public func charge(_ bytes: Int) throws(ImagingError) {
         if bytes > memoryBudget { throw .overMemoryBudget(needed: bytes, budget: memoryBudget) }
     }
 
-    /// A deadline starting now, or nil when the limits have neither a timeout nor a cancellation.
+    /// Refuses a job whose cost the limits do not cover: its decode first, then its memory.
+    /// - Throws: ``ImagingError/tooMuchToDecode(needed:limit:)``, ``ImagingError/overMemoryBudget(needed:budget:)``.
+    public func charge(_ cost: JobCost) throws(ImagingError) {
+        if cost.decodedSamples > maxDecodedBytes { throw .tooMuchToDecode(needed: cost.decodedSamples, limit: maxDecodedBytes) }
+        try charge(cost.memory)
+    }
+
+    /// These limits with their deadline started now (kept when already started): the parts of
+    /// one job share it.
+    public func started() -> JobLimits {
+        var copy = self
+        copy.deadline = startDeadline()
+        return copy
+    }
+
+    /// The job's deadline: the one ``started()`` set, else one starting now; nil when the limits
+    /// have neither a timeout nor a cancellation.
     public func startDeadline() -> Deadline? {
+        if let deadline { return deadline }
         guard timeout != nil || cancellation != nil else { return nil }
         return Deadline(seconds: timeout ?? .infinity, cancellation: cancellation)
+    }
+
+    /// Seconds left before the deadline, nil without one.
+    public var secondsLeft: Double? {
+        guard let deadline = startDeadline(), deadline.seconds.isFinite else { return nil }
+        return max(0, Double(Int64(bitPattern: deadline.endNanoseconds &- Deadline.now())) / 1e9)
     }
 }
 
@@ -146,11 +185,19 @@ func deadlineEvalCallback(_ image: UnsafeMutableRawPointer?, _ progress: UnsafeM
 
 /// Runs work that computes an image's pixels under a deadline, through libvips' own means:
 /// progress reporting on the image (`vips_image_set_progress`), its "eval" signal, and
-/// `vips_image_set_kill`. Every image made from it afterwards reports its progress to it.
+/// `vips_image_set_kill`; and the ``DeadlineWatchdog``, which kills the image from outside at the
+/// deadline (and every image added to the ``WatchScope``: a render's streamed source). Every
+/// image made from it afterwards reports its progress to it.
 enum DeadlineWatch {
     static func run<Result>(_ image: VImage, deadline: Deadline?,
                             _ work: () throws(ImagingError) -> Result) throws(ImagingError) -> Result {
-        guard let deadline else { return try work() }
+        try run(image, deadline: deadline) { (_: WatchScope?) throws(ImagingError) in try work() }
+    }
+
+    /// As ``run(_:deadline:_:)``, handing `work` a scope to watch the images it makes.
+    static func run<Result>(_ image: VImage, deadline: Deadline?,
+                            _ work: (WatchScope?) throws(ImagingError) -> Result) throws(ImagingError) -> Result {
+        guard let deadline else { return try work(nil) }
         try deadline.check()
         vips_image_set_progress(image.pointer, 1)
         // An image made from one that already reports progress reports to that one.
@@ -162,13 +209,16 @@ enum DeadlineWatch {
         let id = g_signal_connect_data(UnsafeMutableRawPointer(pointer), "eval",
                                        unsafeBitCast(handler, to: GCallback.self), box.toOpaque(), nil,
                                        GConnectFlags(rawValue: 0))
+        let scope = WatchScope(deadline)
+        scope.watch(image)
         defer {
+            scope.end()
             g_signal_handler_disconnect(UnsafeMutableRawPointer(pointer), id)
             vips_image_set_kill(pointer, 0)
             box.release()
         }
         do {
-            return try work()
+            return try work(scope)
         } catch {
             if deadline.hasPassed {
                 vips_error_clear()
@@ -176,5 +226,22 @@ enum DeadlineWatch {
             }
             throw error
         }
+    }
+}
+
+/// The images of one piece of work that the ``DeadlineWatchdog`` kills at the deadline, until
+/// ``end()``.
+final class WatchScope {
+    let deadline: Deadline
+    private var keys: [Int] = []
+
+    init(_ deadline: Deadline) { self.deadline = deadline }
+
+    /// Kills `image` at the deadline, until the scope ends.
+    func watch(_ image: VImage) { keys.append(DeadlineWatchdog.shared.watch(image, deadline: deadline)) }
+
+    func end() {
+        for key in keys { DeadlineWatchdog.shared.unwatch(key) }
+        keys.removeAll()
     }
 }

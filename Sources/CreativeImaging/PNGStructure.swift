@@ -52,8 +52,24 @@ public enum PNGStructure {
                       bitDepth: Int(result.bit_depth), pixels: kept)
     }
 
-    /// The IDAT zlib stream inflated into a small scratch buffer and its Adler-32 checked; the
-    /// damage found, or nil. Costs an inflate, no unfiltering and no image memory.
+    /// libpng's strict read of the chunks before the image data (``check(_:maxPixels:)``'s first
+    /// step, with its settings): a damaged colour profile (an `iCCP` that does not inflate or is
+    /// no ICC profile), PLTE, tRNS, sRGB, cHRM, gAMA. The damage found, or nil. Costs those
+    /// chunks only: no row is read.
+    public static func headerDamage(_ bytes: [UInt8]) -> String? {
+        var result = cpng_check_result()
+        let sound = bytes.withUnsafeBufferPointer { buffer in
+            cpng_header_check(buffer.baseAddress, buffer.count, &result) == 1
+        }
+        guard !sound else { return nil }
+        let message = withUnsafeBytes(of: result.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        return message.isEmpty ? "libpng error" : message
+    }
+
+    /// The IDAT zlib stream inflated into a small scratch buffer and checked as libpng's strict
+    /// read checks it: its Adler-32, the size it inflates to (what IHDR's image needs, no more
+    /// and no less), no compressed data after its end. The damage found, or nil. Costs an
+    /// inflate, no unfiltering and no image memory.
     /// - Throws: ``ImagingError/timeout(seconds:)`` when the deadline passes first,
     ///   ``ImagingError/cancelled(_:)`` when the deadline's cancellation is raised.
     public static func idatStreamDamage(_ bytes: [UInt8], deadline: Deadline? = nil) throws(ImagingError) -> String? {

@@ -1,16 +1,27 @@
+import Synchronization
 import Dispatch
 
-/// Runs independent pieces of libvips work on all cores (libvips is thread-safe) and
+/// Runs independent pieces of libvips work on ``width`` workers (libvips is thread-safe) and
 /// returns each piece's outcome in order.
 enum ParallelWork {
-    static func run<Output: Sendable>(count: Int, _ work: @Sendable (Int) throws(ImagingError) -> Output)
+    /// Pieces run side by side at most: 2 (``ProcessPlan`` may choose 1).
+    static let width = 2
+
+    static func run<Output: Sendable>(count: Int, width: Int = width, _ work: @Sendable (Int) throws(ImagingError) -> Output)
         -> [Result<Output, ImagingError>] {
         let slots = ResultSlots<Output>(count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            do throws(ImagingError) {
-                slots.store(.success(try work(index)), at: index)
-            } catch {
-                slots.store(.failure(error), at: index)
+        let next = Atomic<Int>(0)
+        // `width` workers take the pieces in order, whatever the machine's cores: what a job
+        // holds at once (JobCost) grows with the pieces running side by side.
+        DispatchQueue.concurrentPerform(iterations: max(1, min(count, width))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
+                do throws(ImagingError) {
+                    slots.store(.success(try work(index)), at: index)
+                } catch {
+                    slots.store(.failure(error), at: index)
+                }
             }
         }
         return slots.results()

@@ -26,36 +26,66 @@ public enum Renderer {
     ///   when decoding fails, else ``ImagingError/operationFailed(_:)``.
     public static func render(_ source: ImageSource, settings: RenderSettings,
                               limits: JobLimits = JobLimits()) throws(ImagingError) -> EncodedRender {
+        let limits = limits.started()
         let deadline = limits.startDeadline()
         let placement = settings.placement(of: source.displayedSize)
-        try limits.charge(source.decodeMemory(content: placement.content))
+        let cost = JobCost.render(source, settings: settings, memoryBudget: limits.memoryBudget)
+        try limits.charge(cost)
+        // What the budget leaves the encoder once the decode, overhead and pipeline are held (JobCost).
+        let outputBudget = JobCost.encoderBudget(limits.memoryBudget, decode: cost.decode, canvas: settings.canvas)
         if let damage = try source.structuralDamage(deadline: deadline) { throw .corruptImage(damage) }
+        // `auto` on a large canvas decides on a smaller render of the same placement first.
+        let recipe = try sampledRecipe(source, settings: settings, outputBudget: outputBudget, deadline: deadline)
         do throws(ImagingError) {
             // The outer watch covers a whole-image decode (EXIF-rotated sources), the inner one the
-            // render pulled through the encoder.
-            let encoded = try DeadlineWatch.run(source.header, deadline: deadline) { () throws(ImagingError) in
-                let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true)
+            // render pulled through the encoder; the watchdog kills the streamed source too.
+            var encoded = try DeadlineWatch.run(source.header, deadline: deadline) { (scope: WatchScope?) throws(ImagingError) in
+                let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true, scope: scope)
                 let image = try finish(scaled, settings: settings, placement: placement)
                 return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
                     try Encoder.encode(image, format: settings.format, quality: settings.quality,
-                                       content: placement.contentRect, memoryBudget: limits.memoryBudget)
+                                       content: placement.contentRect, memoryBudget: outputBudget,
+                                       recipe: recipe?.recipe, autoFormats: settings.autoFormats)
                 }
             }
+            if let recipe { encoded.detail = recipe.detail(for: encoded) }
             // libjpeg's warning for damaged entropy-coded data does not always stop a shrink-on-load
             // render (6 of 40 runs on a busy machine rendered a scrambled JPEG, 0 of 40 with this): a
-            // JPEG is decoded strictly once more, when the budget allows, before its render counts.
-            if source.format == .jpeg, (try? limits.charge(source.strictDecodeMemory)) != nil,
+            // JPEG is decoded strictly once more, when the limits allow, before its render counts.
+            if source.format == .jpeg, (try? limits.charge(JobCost.strictDecode(source))) != nil,
                let damage = try source.strictDecode(deadline: deadline).damage {
                 throw .corruptImage(damage)
             }
             return encoded
         } catch .operationFailed(let detail) {
-            // A strict decode tells damage from a processing fault, when the budget allows one;
+            // A strict decode tells damage from a processing fault, when the limits allow one;
             // without it the decoder's failure is taken for damage.
-            guard (try? limits.charge(source.strictDecodeMemory)) != nil else { throw .corruptImage(detail) }
+            guard (try? limits.charge(JobCost.strictDecode(source))) != nil else { throw .corruptImage(detail) }
             if let damage = try source.strictDecode(deadline: deadline).damage { throw .corruptImage(damage) }
             throw .operationFailed(detail)
         }
+    }
+
+    /// What `auto` decided on a smaller render, for a canvas over ``AutoEncoder/searchMaxPixels``;
+    /// nil for any other render (it searches itself, or is not `auto`).
+    private static func sampledRecipe(_ source: ImageSource, settings: RenderSettings, outputBudget: Int,
+                                      deadline: Deadline?) throws(ImagingError) -> SampledDecision? {
+        guard settings.format == .auto, let sample = settings.searchSample() else { return nil }
+        // What the whole canvas can afford; with nothing lossy, it is lossless PNG without a search.
+        let whole = AutoPlan(canvas: settings.canvas, memoryBudget: outputBudget, oneOfMany: false,
+                             allowed: settings.autoFormats)
+        guard !whole.losslessOnly else { return nil }
+        let placement = sample.placement(of: source.displayedSize)
+        let decided = try DeadlineWatch.run(source.header, deadline: deadline) { (scope: WatchScope?) throws(ImagingError) in
+            let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true, scope: scope)
+            let image = try finish(scaled, settings: sample, placement: placement)
+            return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
+                try Encoder.encode(image, format: .auto, content: placement.contentRect, memoryBudget: outputBudget,
+                                   autoFormats: settings.autoFormats, autoKinds: whole.kinds)
+            }
+        }
+        guard let recipe = decided.recipe else { return nil }
+        return SampledDecision(recipe: recipe, sample: sample.canvas, ssim: decided.ssim)
     }
 
     /// Renders into an image (not yet encoded): exactly `settings.canvas` in size. The image is
@@ -74,12 +104,52 @@ public enum Renderer {
         return try finish(scaled, settings: settings, placement: placement)
     }
 
-    private static func finish(_ scaled: VImage, settings: RenderSettings,
+    static func finish(_ scaled: VImage, settings: RenderSettings,
                                placement: Placement) throws(ImagingError) -> VImage {
         var context = RenderContext(image: scaled, settings: settings, placement: placement)
         try ColourStep.toSRGB8(&context)
         try AlphaStep.apply(&context)
         try EmbedStep.apply(&context)
         return context.image
+    }
+}
+
+/// What `auto` decided on a smaller render of a large canvas (``AutoPlan``).
+struct SampledDecision {
+    let recipe: AutoRecipe
+    /// The smaller render's canvas.
+    let sample: PixelSize
+    /// Its SSIM, for a lossy recipe.
+    let ssim: Double?
+
+    /// The encoding line of the large render: the recipe, and where it was decided.
+    func detail(for render: EncodedRender) -> String {
+        let measured = ssim.map { ", SSIM \(TextFormat.decimal($0, decimals: 3))" } ?? ""
+        return render.detail.replacingSuffix(AutoEncoder.decidedNote, with: "")
+            + " (auto: decided on a \(sample) render\(measured))"
+    }
+}
+
+extension RenderSettings {
+    /// The same placement on a canvas of at most ``AutoEncoder/searchMaxPixels``, scaled down
+    /// evenly (the area too); nil when the canvas is already no larger.
+    func searchSample() -> RenderSettings? {
+        guard let pixels = canvas.pixelCount, pixels > AutoEncoder.searchMaxPixels else { return nil }
+        let factor = (Double(AutoEncoder.searchMaxPixels) / Double(pixels)).squareRoot()
+        func scaled(_ value: Int) -> Int { max(1, Int(Double(value) * factor)) }
+        var sample = self
+        sample.canvas = PixelSize(width: scaled(canvas.width), height: scaled(canvas.height))
+        if let area {
+            sample.area = PixelRect(x: Int(Double(area.x) * factor), y: Int(Double(area.y) * factor),
+                                    width: scaled(area.width), height: scaled(area.height))
+        }
+        return sample
+    }
+}
+
+extension String {
+    /// The string without `suffix` at its end, and `replacement` there instead.
+    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self
     }
 }

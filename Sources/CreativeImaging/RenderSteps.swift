@@ -10,8 +10,10 @@ import CreativeCore
 enum ScaleStep {
     /// - Parameter checked: true when the caller already read the container to its end
     ///   (the validator does), so ``ImageSource/structuralDamage()`` is not run twice.
+    /// - Parameter scope: where the streamed source is watched, so that the deadline stops its
+    ///   decode (``DeadlineWatchdog``); nil without a deadline.
     static func thumbnail(_ source: ImageSource, to content: PixelSize,
-                          checked: Bool = false) throws(ImagingError) -> VImage {
+                          checked: Bool = false, scope: WatchScope? = nil) throws(ImagingError) -> VImage {
         if !checked, let damage = try source.structuralDamage() { throw .corruptImage(damage) }
         let rotate = source.orientation != 1
         let convertProfile = source.header.hasICCProfile || source.header.interpretation == VIPS_INTERPRETATION_CMYK
@@ -21,6 +23,7 @@ enum ScaleStep {
             // Rotating reads the image out of order, so an oriented image is decoded whole first;
             // every other one streams from a one-pass load: never held whole in memory.
             let decoded = rotate ? try source.header.materialized() : try source.streamingImage()
+            scope?.watch(decoded)
             return try thumbnail(decoded, to: content, rotate: rotate, convertProfile: convertProfile)
         }
         var operation = VipsOperation("thumbnail_buffer")
@@ -35,7 +38,9 @@ enum ScaleStep {
         if source.header.hasICCProfile {
             operation = operation.with("export_profile", .string("srgb"))
         }
-        return try operation.image()
+        let scaled = try operation.image()
+        scope?.watch(scaled)
+        return scaled
     }
 
     /// Scales an image already in memory; `rotate` applies its EXIF orientation first.
@@ -56,7 +61,12 @@ enum ScaleStep {
 /// Brings any colour space and depth (grey, 16-bit, CMYK left over) to 8-bit sRGB.
 enum ColourStep {
     static func toSRGB8(_ context: inout RenderContext) throws(ImagingError) {
-        var image = context.image
+        context.image = try srgb8(context.image)
+    }
+
+    /// `image` in 8-bit sRGB (alpha kept).
+    static func srgb8(_ input: VImage) throws(ImagingError) -> VImage {
+        var image = input
         if image.interpretation != VIPS_INTERPRETATION_sRGB || image.bands < 3 || !image.isEightBit {
             image = try VipsOperation("colourspace")
                 .with("in", .image(image))
@@ -66,7 +76,7 @@ enum ColourStep {
         if !image.isEightBit {
             image = try VipsOperation("cast").with("in", .image(image)).with("format", .enumeration("uchar")).image()
         }
-        context.image = image
+        return image
     }
 }
 

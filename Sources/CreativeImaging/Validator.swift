@@ -70,6 +70,9 @@ public enum Validator {
     /// strictly whatever its size, and no catalog size is required.
     private static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits, totalBytes: Int?,
                                 anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
+        // One deadline for the whole job: a bundle's images count from the bundle's start.
+        var limits = limits
+        limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
         var report = ValidationReport(file: fileName, product: limits.product)
         let size = totalBytes ?? bytes.count
@@ -113,10 +116,30 @@ public enum Validator {
             addDimensions(shown, to: &report)
             return (report, nil)
         }
+        if let claimed, let shown, let issue = DecodeShapeIssue.check(claimed) {
+            report.dimensions = shown
+            report.add(issue.code, issue.message(for: claimed))
+            addDimensions(shown, to: &report)
+            return (report, nil)
+        }
         if tooLarge {
             if let shown {
                 report.dimensions = shown
                 addDimensions(shown, to: &report)
+            }
+            return (report, nil)
+        }
+        // A GIF's frames are counted by walking its blocks, before libvips is asked about pages
+        // (it refuses thousands of frames as damage); nothing is decoded, the walk also finds a
+        // cut or data after the trailer. A bundle's own images may move: they are decoded on.
+        if !anySize, format == .gif, AnimationProbe.isAnimatedGIF(bytes) {
+            if let shown {
+                report.dimensions = shown
+                addDimensions(shown, to: &report)
+            }
+            addAnimated(format, to: &report)
+            if let damage = HeaderProbe.endDamage(bytes, format: format) {
+                report.add(.corruptImage, "the GIF is damaged (\(damage)); export it again")
             }
             return (report, nil)
         }
@@ -165,12 +188,18 @@ public enum Validator {
     /// version as a banner, the others at any size, within a smaller pixel cap and budget.
     private static func inspectBundle(_ bytes: [UInt8], report: ValidationReport,
                                       limits: ValidationLimits) -> (report: ValidationReport, source: ImageSource?) {
+        // The job's deadline (started by `inspect`): the bundle's checks stop once it passes,
+        // and its images share it.
+        let deadline = limits.job.startDeadline()
         var imageLimits = limits
         // The upload's byte limit is the zip's; its images are bounded by the bundle's own 2 MiB.
         imageLimits.maxBytes = Catalog.defaultMaxBytes
         imageLimits.maxPixels = min(limits.maxPixels, BundleImageLimits.maxPixels)
         imageLimits.job.memoryBudget = min(limits.job.memoryBudget, BundleImageLimits.memoryBudget)
-        let inspection = BundleValidator.inspect(bytes, report: report) { image, name, asBanner in
+        let inspection = BundleValidator.inspect(bytes, report: report, isExpired: { deadline?.hasPassed ?? false },
+                                                 decodedSize: { image in
+            (try? ImageSource(bytes: image, maxPixels: imageLimits.maxPixels)).map { JobCost.strictDecode($0).decodedSamples }
+        }) { image, name, asBanner in
             if asBanner { return validate(image, fileName: name, limits: imageLimits) }
             // The ad's own images may have any size, and may move (an animated GIF in an HTML5 ad).
             return inspect(image, fileName: name, limits: imageLimits, totalBytes: nil, anySize: true).report
@@ -192,13 +221,15 @@ public enum Validator {
         switch source.format {
         case .png: animated = AnimationProbe.isAnimatedPNG(bytes)
         case .webp: animated = AnimationProbe.isAnimatedWebP(bytes) || source.header.pageCount > 1
-        case .gif: animated = source.header.pageCount > 1
+        case .gif: animated = AnimationProbe.isAnimatedGIF(bytes)
         case .jpeg: animated = false
         }
-        if animated {
-            report.add(.animated, "animated \(source.format.rawValue.uppercased()) is not accepted; "
-                       + "upload one still frame (HTML5 ads are made in the ad editor)")
-        }
+        if animated { addAnimated(source.format, to: &report) }
+    }
+
+    private static func addAnimated(_ format: ImageFormat, to report: inout ValidationReport) {
+        report.add(.animated, "animated \(format.rawValue.uppercased()) is not accepted; "
+                   + "upload one still frame (HTML5 ads are made in the ad editor)")
     }
 
     /// Decodes every pixel strictly, within the budget and the deadline; returns whether the

@@ -9,16 +9,20 @@ import Glibc
 // which would belong to the main actor), recovering the listener from `cls` and the per-request
 // state from `con_cls` with `Unmanaged`.
 
-/// MHD's URI-log callback: the request line is in (headers not yet). Creates the request's state
-/// here, so that a request MHD itself refuses later (a header section over its memory) still
-/// gets its completed callback, log line and metric.
+/// MHD's URI-log callback: the request line is in (headers not yet), and its query is not parsed
+/// yet. Creates the request's state here, so that a request MHD itself refuses later (a header
+/// section over its memory) still gets its completed callback, log line and metric, and screens
+/// the target (``TargetScreen``: too long, too many parameters, a NUL in the path), cutting a
+/// refused request's query before MHD stores it.
 func creativeRequestStarted(
     _ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?
 ) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
     let listener = Unmanaged<Listener>.fromOpaque(cls).takeUnretainedValue()
-    let target = uri.map { strlen($0) } ?? 0
-    let state = ConnectionState(targetBytes: target, started: monotonicSeconds())
+    let screened = uri.map { TargetScreen.screen($0) } ?? TargetScreen.Outcome(bytes: 0, problem: nil)
+    let state = ConnectionState(targetBytes: screened.bytes, started: monotonicSeconds())
+    state.targetProblem = screened.problem
+    state.targetAddress = uri.map { UnsafeRawPointer($0) }
     if let uri { state.path = String(TextFormat.clipped(String(cString: uri), 200)) }
     listener.context.metrics.started()
     if let connection { listener.watch.attach(state, connection) }
@@ -62,6 +66,10 @@ func creativeAccessHandler(
     }
     if !state.headersDone {
         state.headersDone = true
+        if state.targetProblem == nil,
+           TargetScreen.hidesNUL(target: state.targetAddress, version: version, screened: state.targetBytes) {
+            state.targetProblem = .invalidPath
+        }
         state.method = method.map { String(cString: $0) } ?? "GET"
         state.path = RequestTarget.path(url.map { String(cString: $0) } ?? "/")
         return RequestIntake(listener: listener, connection: connection, state: state)

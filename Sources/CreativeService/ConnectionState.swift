@@ -6,6 +6,10 @@ final class ConnectionState {
     let started: Double
     /// Bytes of the request target as sent (path and query), for the 414 check.
     let targetBytes: Int
+    /// The answer the target's screen decided (``TargetScreen``): given at the headers.
+    var targetProblem: ServiceError?
+    /// Where the target began in libmicrohttpd's read buffer (``TargetScreen/hidesNUL(target:version:screened:)``).
+    var targetAddress: UnsafeRawPointer?
     /// Set at the first access-handler call (the headers are in).
     var headersDone = false
     var method = "?"

@@ -23,7 +23,12 @@ enum ContentHandlers {
             throw .badRequest("\(given) fills the prompts of format=html")
         }
         let body = Guidance(product: product).render(format, prompts: prompts)
-        return Response(contentType: format.mediaType, body: Array(body.utf8))
+        var response = Response(contentType: format.mediaType, body: Array(body.utf8))
+        if format == .html {
+            // Its inline style sheet, style attributes and Copy-button script, by hash; nothing else.
+            response.headers = [(SecurityHeaders.name, SecurityHeaders.pagePolicy(for: body)), ("Referrer-Policy", "no-referrer")]
+        }
+        return response
     }
 
     /// The user texts of a prompt.
@@ -60,14 +65,27 @@ enum ContentHandlers {
 enum ProcessHandlers {
     /// The body is the creative, `?filename=` its name. Valid: 200 with
     /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
-    /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed).
+    /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed),
+    /// as long as the files total at most ``ServiceConfig/maxInlineFileBytes``; over it 422
+    /// `answer_too_large` (an interstitial's renders reach 6 to 14 MB). Bounded answers:
+    /// - `inline=false`: the same document without `base64`: the manifest and each file's name,
+    ///   SHA-256 and size;
+    /// - `file=NAME`: that one file's bytes, in its own media type, with `X-Creative-SHA256`.
+    ///   The service keeps nothing between requests: the client posts the same body and
+    ///   parameters again, and the job (deterministic) makes the same files.
     /// Rejected: 422 with the validation report, like render; 422 `timeout` past the job's deadline.
     /// `?product=` as for validate; `?format=` as `process --format` (`auto` by default).
     static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["filename", "product", "format"])
+        try request.query.check(allowed: ["filename", "product", "format", "inline", "file"])
         let name = try ImageHandlers.fileName(request.query.value("filename"))
         let product = try request.query.product()
         let format = try request.query.choice("format", FormatChoice.self) ?? .auto
+        let inline = try request.query.bool("inline") ?? true
+        let wanted = request.query.value("file")
+        if let wanted {
+            guard request.query.value("inline") == nil else { throw .badRequest("give inline or file, not both") }
+            guard !wanted.isEmpty, wanted.count <= 255 else { throw .badRequest("file must name one file of the answer") }
+        }
         let result = try context.runJob(request, memory: {
             ImageHandlers.decodeMemory(request.body, product: product, content: { _ in nil })
         }) { job throws(ServiceError) -> JobResult in
@@ -86,13 +104,30 @@ enum ProcessHandlers {
             throw .unprocessable(code: first?.code.rawValue ?? "creative_rejected",
                                  message: first?.message ?? "the creative was rejected", report: result.report.json)
         }
+        if let wanted { return try fileAnswer(result, named: wanted) }
+        let total = result.files.reduce(0) { $0 + $1.bytes.count }
+        if inline && total > context.config.maxInlineFileBytes {
+            throw .answerTooLarge(bytes: total, limit: context.config.maxInlineFileBytes)
+        }
         return .json(.object([
             ("manifest", result.manifest),
             ("files", .array(result.files.map { file -> JSONValue in
-                .object([("name", .string(file.name)), ("sha256", .string(file.sha256)),
-                         ("bytes", .int(file.bytes.count)), ("base64", .string(Base64.encode(file.bytes)))])
+                .object([("name", .string(file.name)), ("sha256", .string(file.sha256)), ("bytes", .int(file.bytes.count))]
+                        + (inline ? [("base64", .string(Base64.encode(file.bytes)))] : []))
             })),
         ]))
+    }
+
+    /// `file=NAME`: one file of the job, as itself.
+    private static func fileAnswer(_ result: JobResult, named wanted: String) throws(ServiceError) -> Response {
+        guard let file = result.files.first(where: { $0.name == wanted }) else {
+            let names = result.files.map(\.name)
+            throw .badRequest("file '\(TextFormat.clipped(wanted))' is not one of this job's \(names.count) files ("
+                              + TextFormat.clipped(names.joined(separator: ", "), 300) + "); list them with inline=false")
+        }
+        var response = Response(contentType: file.format.mediaType, body: file.bytes)
+        response.headers = [("X-Creative-SHA256", file.sha256), ("X-Creative-Encoding", file.encoding)]
+        return response
     }
 }
 

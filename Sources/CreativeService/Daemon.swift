@@ -11,11 +11,14 @@ final class Listener: @unchecked Sendable {
     let context: ServiceContext
     let router: Router
     let watch: ConnectionWatch
+    /// The `Host` names answered (``HostAllowList``); nil: any.
+    let hosts: HostAllowList?
 
-    init(context: ServiceContext, router: Router, watch: ConnectionWatch) {
+    init(context: ServiceContext, router: Router, watch: ConnectionWatch, hosts: HostAllowList? = nil) {
         self.context = context
         self.router = router
         self.watch = watch
+        self.hosts = hosts
     }
 }
 

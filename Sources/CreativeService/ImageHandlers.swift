@@ -35,6 +35,7 @@ enum ImageHandlers {
     /// `product=companion`, `device=NAME` instead of `slot` and `scale`: the device's standard slot.
     static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
         var settings = try placedSettings(query)
+        if let refusal = settings.format.canvasRefusal(settings.canvas) { throw .canvasTooLarge("format: \(refusal)") }
         settings.quality = try query.int("quality", in: 1...100)
         if settings.quality != nil, let refusal = settings.format.qualityRefusal {
             throw .badRequest("quality is for format=jpeg or webp (\(refusal))")
@@ -102,15 +103,20 @@ enum ImageHandlers {
         if settings.area != nil, request.body.isEmpty {
             throw .badRequest("an interstitial render needs the artwork as the body")
         }
-        // The decode, plus the render's pixels, which the encoder holds to choose how to write them.
+        // The job's whole cost (JobCost: decode, resampling window, canvas, encoders), from the
+        // header of the one source the job then renders.
+        var opened: Result<ImageSource, ImagingError>?
         let encoded = try context.runJob(request, memory: {
-            decodeMemory(request.body, content: { source in settings.placement(of: source.displayedSize).content })
-                + settings.canvas.area * 4
+            let result = openSource(request.body, canvas: settings.canvas)
+            opened = result
+            guard case .success(let source) = result else { return 0 }
+            return JobCost.render(source, settings: settings, memoryBudget: context.config.jobMemoryBudget).memory
         }) { job throws(ServiceError) -> EncodedRender in
-            let source = try openSource(request.body, canvas: settings.canvas, job: job)
             do throws(ImagingError) {
-                return try Renderer.render(source, settings: settings, limits: job.limits)
+                guard let opened else { throw .operationFailed("the source was not opened") }
+                return try Renderer.render(try opened.get(), settings: settings, limits: job.limits)
             } catch {
+                if request.body.isEmpty, case .operationFailed = error { throw .internalError(error.description) }
                 throw rejection(error, body: request.body, job: job)
             }
         }
@@ -120,29 +126,31 @@ enum ImageHandlers {
     }
 
     /// The uploaded creative, or the test artwork that the adaptive rule picks for the canvas.
-    private static func openSource(_ body: [UInt8], canvas: PixelSize, job: ImageJob) throws(ServiceError) -> ImageSource {
-        if body.isEmpty {
-            do { return try TestArtwork.source(for: canvas) } catch { throw .internalError(error.description) }
-        }
-        do {
-            return try Validator.renderSource(body, fileName: "upload")
+    private static func openSource(_ body: [UInt8], canvas: PixelSize) -> Result<ImageSource, ImagingError> {
+        do throws(ImagingError) {
+            if body.isEmpty { return .success(try TestArtwork.source(for: canvas)) }
+            return .success(try Validator.renderSource(body, fileName: "upload"))
         } catch {
-            throw rejection(error, body: body, job: job)
+            return .failure(error)
         }
     }
 
-    /// The decode memory a job on `body` takes from the process-wide budget, from the header
-    /// (nothing is decoded): the most of the strict decode's (``ImageSource/strictDecodeMemory``,
-    /// which validate runs and a failed render may run) and, when `content` is given, the render's
-    /// or, for `process`, the full-size decode's (``ImageSource/decodeMemory(content:)``). 0 for
-    /// what cannot be opened or is not a size the product accepts: such a creative is refused
-    /// without decoding.
+    /// The memory a validate (`content` nil) or `process` (`content` given: its renders) job on
+    /// `body` takes from the process-wide budget, from the header (nothing is decoded, ``JobCost``):
+    /// the strict decode's and the pre-flight checks' for a size the product accepts, and for
+    /// `process` its whole cost. A bundle: the budget its images are checked within. 0 for what
+    /// cannot be opened or is not a size the product accepts: such a creative is refused without
+    /// decoding.
     static func decodeMemory(_ body: [UInt8], product: Product = .defaultProduct,
                              content: ((ImageSource) -> PixelSize?)? = nil) -> Int {
-        guard !body.isEmpty, let source = try? ImageSource(bytes: body) else { return 0 }
-        let strict = product.entry(for: source.displayedSize) != nil ? source.strictDecodeMemory : 0
-        guard let content else { return strict }
-        return max(strict, source.decodeMemory(content: content(source)))
+        guard !body.isEmpty else { return 0 }
+        if Validator.isBundle(body) { return JobCost.bundleCheck }
+        guard let source = try? ImageSource(bytes: body), product.entry(for: source.displayedSize) != nil else { return 0 }
+        let strict = JobCost.validate(source).memory
+        guard content != nil else { return strict }
+        // The plan with the most side by side: ``ServiceContext/runJob`` caps it at the job's budget,
+        // within which the job's own plan holds no more.
+        return max(strict, ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory)
     }
 
     /// A report whose decode ran past the deadline: 422 `timeout`, with the report.

@@ -29,6 +29,9 @@ struct RequestIntake {
     func headers(version: String) -> MHD_Result {
         listener.watch.enter(.handling, connection)
         let headers = connectionValues(connection, .HEADER_KIND)
+        if let problem = state.targetProblem {
+            return send(problem.response, closing: true)
+        }
         if state.targetBytes > Self.maxTargetBytes {
             return send(ServiceError.uriTooLong(limit: Self.maxTargetBytes).response, closing: true)
         }
@@ -37,6 +40,11 @@ struct RequestIntake {
         }
         if let problem = Self.framingProblem(headers.pairs, version: version) {
             return send(ServiceError.badRequest(problem).response, closing: true)
+        }
+        if let hosts = listener.hosts, case let host = value(headers.pairs, "host"), !hosts.allows(host) {
+            state.label = listener.router.label(for: state.path)
+            return answerAtEnd(ServiceError.hostNotAllowed(TextFormat.clipped(host ?? "", 100)).response,
+                               headers: headers.pairs)
         }
         switch listener.router.resolve(method: state.method, path: state.path) {
         case .failure(let error):
@@ -196,6 +204,7 @@ struct RequestIntake {
     private static func reason(_ status: Int) -> String {
         switch status {
         case 401: "Unauthorized"
+        case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 413: "Content Too Large"

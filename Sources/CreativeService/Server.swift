@@ -13,19 +13,22 @@ public final class Server: @unchecked Sendable {
 
     /// Starts listening: the data plane on `host:port` (one thread per connection), the admin
     /// listener (`/healthz`, `/readyz`, `/metrics`) on `adminHost:adminPort` (one epoll thread).
-    /// - Throws: ``ServiceError/internalError(_:)`` when it cannot listen, or when a non-loopback
-    ///   address has no token and ``ServiceConfig/allowUnauthenticated`` is not set.
+    /// - Throws: ``ServiceError/internalError(_:)`` when it cannot listen, when the token is
+    ///   shorter than ``ServiceConfig/minimumTokenBytes``, or when a non-loopback address has no
+    ///   token and ``ServiceConfig/allowUnauthenticated`` is not set.
     public init(config: ServiceConfig) throws(ServiceError) {
         if let insecurity = config.insecurity { throw .internalError(insecurity) }
         Server.tuneProcess()
         context = ServiceContext(config: config)
-        daemon = try Daemon(listener: Listener(context: context, router: .service, watch: context.watch),
+        daemon = try Daemon(listener: Listener(context: context, router: .service, watch: context.watch,
+                                                  hosts: config.dataHosts),
                             host: config.host, port: config.port,
                             mode: .threadPerConnection(perClient: config.maxConnectionsPerClient),
                             connectionLimit: config.maxConnections, idleTimeout: config.connectionTimeout,
                             memoryPerConnection: 256 * 1024)
         do {
-            admin = try Daemon(listener: Listener(context: context, router: .admin, watch: context.adminWatch),
+            admin = try Daemon(listener: Listener(context: context, router: .admin, watch: context.adminWatch,
+                                                    hosts: config.adminHosts),
                                host: config.adminHost, port: config.adminPort, mode: .eventLoop,
                                connectionLimit: 128, idleTimeout: 5, memoryPerConnection: 32 * 1024)
         } catch {
@@ -43,7 +46,10 @@ public final class Server: @unchecked Sendable {
                                         ("job_memory_budget", .int(config.jobMemoryBudget)),
                                         ("job_timeout", .double(config.jobTimeout)),
                                         ("drain_seconds", .double(config.drainSeconds)),
-                                        ("auth", .bool(config.token != nil))])
+                                        ("auth", .bool(config.token != nil)),
+                                        ("allowed_hosts", config.token == nil
+                                            ? .array(config.dataHosts.map { $0.names.sorted().map(JSONValue.string) } ?? [])
+                                            : .string("any"))])
         if config.token == nil && !ServiceConfig.isLoopback(config.host) {
             context.log.event("warning", [("message", .string("serving \(config.host) without a token (--allow-unauthenticated)"))])
         }
@@ -111,17 +117,25 @@ public final class Server: @unchecked Sendable {
                                       ("jobs_left", .int(stuck))])
     }
 
+    /// Signals that stop the service gracefully (``stop(grace:)``).
+    public static let drainSignals: [Int32] = [SIGTERM, SIGINT]
+    /// Signals that are logged and otherwise ignored: their default action ends the process at
+    /// once, and none of them means "stop" to a service (a stray `kill -USR2`, an `alarm()`
+    /// timer or a terminal's hang-up must not drop the requests in flight). SIGQUIT keeps its
+    /// default, a core dump for debugging; SIGKILL and SIGSTOP cannot be caught.
+    public static let ignoredSignals: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM]
+
     /// Runs until SIGTERM or SIGINT, then stops gracefully. Returns the exit code (0 after a clean stop).
     ///
     /// The signals are blocked in this thread before any other thread starts (so MHD's and
     /// libvips' threads inherit the mask) and taken with `sigwait`: no handler runs on an
-    /// arbitrary thread. SIGHUP and SIGUSR1 (whose default would kill the process at once) are
-    /// ignored and logged. Log lines go through a queue, so a stalled log pipe cannot keep the
-    /// main thread from draining.
+    /// arbitrary thread. ``ignoredSignals`` (whose default would kill the process at once,
+    /// without the drain) are ignored and logged. Log lines go through a queue, so a stalled log
+    /// pipe cannot keep the main thread from draining.
     public static func serve(config: ServiceConfig) -> Int32 {
         var signals = sigset_t()
         sigemptyset(&signals)
-        for number in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&signals, number) }
+        for number in drainSignals + ignoredSignals { sigaddset(&signals, number) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
         let log = RequestLog(enabled: config.logRequests)
@@ -136,7 +150,7 @@ public final class Server: @unchecked Sendable {
         while true {
             var received: Int32 = 0
             guard sigwait(&signals, &received) == 0 else { continue }
-            if received == SIGTERM || received == SIGINT {
+            if drainSignals.contains(received) {
                 log.event("signal", [("signal", .int(Int(received))), ("action", .string("drain"))])
                 break
             }

@@ -6,9 +6,12 @@ public struct ServiceConfig: Sendable {
     public var host = "127.0.0.1"
     /// TCP port; 0 picks a free one (``Server/port`` tells which).
     public var port = 8080
-    /// Bearer token every `/v1` route needs; nil: no token, which is refused on a non-loopback
-    /// address unless ``allowUnauthenticated`` is set.
+    /// Bearer token every `/v1` route needs, at least ``minimumTokenBytes`` bytes; nil: no token,
+    /// which is refused on a non-loopback address unless ``allowUnauthenticated`` is set.
     public var token: String?
+    /// Host names answered besides the loopback ones when there is no token (`--allowed-host`,
+    /// ``HostAllowList``); with a token, the token guards the routes and any `Host` is answered.
+    public var allowedHosts: [String] = []
     /// Serve a non-loopback address without a token (`--allow-unauthenticated`; logged as a warning).
     public var allowUnauthenticated = false
     /// Address of the admin listener (`/healthz`, `/readyz`, `/metrics` only, no token):
@@ -33,7 +36,7 @@ public struct ServiceConfig: Sendable {
     /// Bytes that buffered request bodies and the decode memory of running jobs may hold at once,
     /// for the whole process (``MemoryBudget``).
     public var memoryBudget = 128 * 1024 * 1024
-    /// Most decode memory one job may take (``JobLimits/memoryBudget``); over it: 422 `too_many_pixels`.
+    /// Most memory one job may hold at its peak (``JobLimits/memoryBudget``, charged with ``JobCost``); over it: 422 `too_many_pixels`.
     public var jobMemoryBudget = JobLimits.serviceMemoryBudget
     /// Seconds one job (validate, render, process) may run; past it libvips stops it: 422 `timeout`.
     public var jobTimeout = JobLimits.serviceTimeout
@@ -63,16 +66,37 @@ public struct ServiceConfig: Sendable {
     /// `shutting_down`), and the process exits at most ``Server/cancelSeconds`` later. 25 s + 2 s
     /// stays within Kubernetes' default 30 s grace, and within 40 s with a 5 s preStop hook.
     public var drainSeconds = 25.0
+    /// Most bytes of files that one `/v1/process` answer carries inline (base64 in its JSON);
+    /// a job whose files total more is answered 422 `answer_too_large`, and its files are listed
+    /// (`inline=false`) and fetched one by one (`file=NAME`). 4 MiB keeps every banner and
+    /// companion answer inline (under 1 MB of files) and the JSON under 6 MB.
+    public var maxInlineFileBytes = 4 * 1024 * 1024
     /// One JSON line per request on standard error.
     public var logRequests = true
 
     public init() {}
 
-    /// Why this configuration must not start (a non-loopback address without a token), or nil.
+    /// Shortest token accepted, in bytes: a token guards every `/v1` route, and a short one is
+    /// guessed (16 random bytes, or 32 hex digits, is the least `openssl rand -hex 16` gives).
+    public static let minimumTokenBytes = 16
+
+    /// Why this configuration must not start (a token under ``minimumTokenBytes``, a non-loopback
+    /// address without a token), or nil.
     public var insecurity: String? {
+        if let token, token.utf8.count < ServiceConfig.minimumTokenBytes {
+            return "the token is \(token.utf8.count) bytes; give one of at least \(ServiceConfig.minimumTokenBytes) "
+                + "(for example: openssl rand -hex 32)"
+        }
         guard token == nil, !allowUnauthenticated, !ServiceConfig.isLoopback(host) else { return nil }
         return "--host \(host) is not a loopback address: give --token-file (or --allow-unauthenticated to serve without one)"
     }
+
+    /// The `Host` names the data plane answers: nil (any) with a token, else the loopback names
+    /// and ``allowedHosts``.
+    var dataHosts: HostAllowList? { token == nil ? HostAllowList(extra: allowedHosts) : nil }
+    /// The admin listener's: nil with a token (its routes are probes), else those names and any
+    /// IP address (probes from outside name the address they connect to).
+    var adminHosts: HostAllowList? { token == nil ? HostAllowList(extra: allowedHosts, acceptsAddresses: true) : nil }
 
     /// Whether `host` is a loopback address (127.0.0.0/8 or ::1).
     public static func isLoopback(_ host: String) -> Bool {

@@ -5,8 +5,22 @@ import CreativeCore
 public enum ServiceError: Error, Equatable, Sendable {
     /// 400 `bad_request`: a malformed, unknown, repeated or out-of-range query parameter or JSON body.
     case badRequest(String)
+    /// 400 `invalid_path`: the request path holds a NUL, raw or as `%00` (C code would end the
+    /// path there: `/v1/slot%00/evil` must not be served as `/v1/slot`).
+    case invalidPath
+    /// 400 `too_many_parameters`: the query has more than `limit` parameters (the routes take at
+    /// most nine); answered before libmicrohttpd stores any of them.
+    case tooManyParameters(limit: Int)
+    /// 400 `canvas_too_large`: the render's canvas is over what its output format can hold
+    /// (``FormatChoice/canvasRefusal(_:)``: WebP 16383 pixels a side, JPEG 65535); checked when
+    /// the query is read, before any work.
+    case canvasTooLarge(String)
     /// 401 `unauthorized`: a token is configured and the request has no matching `Authorization: Bearer`.
     case unauthorized
+    /// 403 `host_not_allowed`: the service runs without a token and the `Host` header names none
+    /// of the names it answers (loopback names and `--allowed-host`): the defence against DNS
+    /// rebinding, by which a web page would reach a loopback service under its own host name.
+    case hostNotAllowed(String)
     /// 404 `not_found`: no route has this path.
     case notFound(String)
     /// 405 `method_not_allowed`: the path exists, not with this method; `allowed` goes into `Allow`.
@@ -25,6 +39,10 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// 422 with the code of the failure (`no_eligible_creative`, a validation code such as
     /// `corrupt_image`, or `timeout` for a job past `--job-timeout`); `report` is the validation report of a rejected upload, when there is one.
     case unprocessable(code: String, message: String, report: JSONValue?)
+    /// 422 `answer_too_large`: the files of a `/v1/process` answer total `bytes`, over the
+    /// `limit` inlined in one JSON answer (`--max-inline-bytes`); ask for the listing
+    /// (`inline=false`) and fetch each file (`file=NAME`).
+    case answerTooLarge(bytes: Int, limit: Int)
     /// 503 `busy`: every job slot and queue place is taken; retry after `Retry-After` seconds.
     case busy(retryAfter: Int)
     /// 503 `shutting_down` or `not_ready`: the service is draining (a job still running at the
@@ -37,14 +55,15 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// The HTTP status.
     public var status: Int {
         switch self {
-        case .badRequest: 400
+        case .badRequest, .invalidPath, .tooManyParameters, .canvasTooLarge: 400
         case .unauthorized: 401
+        case .hostNotAllowed: 403
         case .notFound: 404
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
         case .uriTooLong: 414
         case .headerFieldsTooLarge: 431
-        case .unprocessable: 422
+        case .unprocessable, .answerTooLarge: 422
         case .busy, .memoryBusy, .unavailable: 503
         case .internalError: 500
         }
@@ -54,7 +73,11 @@ public enum ServiceError: Error, Equatable, Sendable {
     public var code: String {
         switch self {
         case .badRequest: "bad_request"
+        case .invalidPath: "invalid_path"
+        case .tooManyParameters: "too_many_parameters"
+        case .canvasTooLarge: "canvas_too_large"
         case .unauthorized: "unauthorized"
+        case .hostNotAllowed: "host_not_allowed"
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
         case .payloadTooLarge: "payload_too_large"
@@ -62,6 +85,7 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .headerFieldsTooLarge: "header_fields_too_large"
         case .memoryBusy: "busy"
         case .unprocessable(let code, _, _): code
+        case .answerTooLarge: "answer_too_large"
         case .busy: "busy"
         case .unavailable(let code, _): code
         case .internalError: "internal_error"
@@ -72,7 +96,13 @@ public enum ServiceError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .badRequest(let text): text
+        case .invalidPath: "the request path holds a NUL character (raw or %00)"
+        case .tooManyParameters(let limit): "the query has more than \(limit) parameters"
+        case .canvasTooLarge(let text): text
         case .unauthorized: "this route needs 'Authorization: Bearer <token>'"
+        case .hostNotAllowed(let host):
+            "Host '\(host)' is not a name this service answers without a token: use localhost, 127.0.0.1 or [::1], "
+                + "or start it with --allowed-host NAME"
         case .notFound(let path): "no route for \(path)"
         case .methodNotAllowed(let allowed): "use \(allowed.joined(separator: " or ")) on this route"
         case .payloadTooLarge(let limit): "the body is over this route's limit of \(limit) bytes"
@@ -80,6 +110,9 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .headerFieldsTooLarge(let limit): "the request's headers are over \(limit) bytes"
         case .memoryBusy: "the memory budget is taken; retry later"
         case .unprocessable(_, let message, _): message
+        case .answerTooLarge(let bytes, let limit):
+            "the files total \(bytes) bytes, over the \(limit) bytes answered inline: ask with inline=false for the "
+                + "list, then for each file with file=NAME"
         case .busy: "every job slot is taken; retry later"
         case .unavailable(_, let message): message
         case .internalError(let text): text

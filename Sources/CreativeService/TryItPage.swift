@@ -148,12 +148,13 @@ enum TryItPage {
         return "'sha256-\(Base64.encode(bytes))'"
     }
 
-    /// Only this page's own script and style run; requests go to this service alone; renders are
-    /// shown from `blob:` URLs the script makes; nothing may frame the page or send a form elsewhere.
+    /// Only this page's own script and style run; requests (`fetch`) go to this service alone;
+    /// renders are shown from the `blob:` URLs the script makes; nothing else loads (no font,
+    /// frame, worker, plug-in or manifest: `default-src 'none'`); nothing may frame the page or
+    /// send a form elsewhere.
     static let headers: [(String, String)] = [
-        ("Content-Security-Policy", "default-src 'self'; script-src \(cspHash(script)); style-src \(cspHash(style)); "
-            + "img-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
-            + "frame-ancestors 'none'"),
+        (SecurityHeaders.name, "default-src 'none'; script-src \(cspHash(script)); style-src \(cspHash(style)); "
+            + "img-src blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
         ("Referrer-Policy", "no-referrer"),
         ("Cache-Control", "no-store"),
     ]

@@ -19,6 +19,39 @@ let fuzzRenderSettings: RenderSettings? = try? RenderSettings(canvas: PixelSize(
 /// are expected answers; only a crash, a hang, a leak or running out of memory is a finding.
 func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes: [UInt8] = if let data, size > 0 { Array(UnsafeBufferPointer(start: data, count: size)) } else { [] }
+    switch fuzzPath {
+    case .render: fuzzRender(bytes)
+    case .bundle: fuzzBundleCheck(bytes)
+    case .all: fuzzEverything(bytes)
+    }
+    return 0
+}
+
+/// Which path a run fuzzes: `CREATIVE_FUZZ_TARGET=render` (the render alone, every input),
+/// `bundle` (every input as the files of an HTML5 bundle), or all (the default: validate, half
+/// the inputs as a bundle, then render).
+enum FuzzPath: String { case render, bundle, all }
+
+let fuzzPath: FuzzPath = getenv("CREATIVE_FUZZ_TARGET").flatMap { FuzzPath(rawValue: String(cString: $0)) } ?? .all
+
+/// The render path alone, as `render` runs it.
+func fuzzRender(_ bytes: [UInt8]) {
+    guard let settings = fuzzRenderSettings else { return }
+    do {
+        let source = try ImageSource(bytes: bytes, maxPixels: fuzzLimits.maxPixels)
+        _ = try Renderer.render(source, settings: settings, limits: fuzzJobLimits)
+    } catch {
+        _ = error.description
+    }
+}
+
+/// The bundle path alone: every input split into the files of an HTML5 bundle.
+func fuzzBundleCheck(_ bytes: [UInt8]) {
+    let json = Validator.validate(fuzzBundle(bytes[...]), fileName: "fuzz.zip", limits: fuzzLimits).json.serialized()
+    if json.first != "{" { fatalError("bundle report is not a JSON object: \(json)") }
+}
+
+func fuzzEverything(_ bytes: [UInt8]) {
     let report = Validator.validate(bytes, fileName: "fuzz", limits: fuzzLimits)
     // The report must always serialise (a JSON document starting with `{`).
     let json = report.json.serialized()
@@ -30,15 +63,8 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let bundleJSON = Validator.validate(bundle, fileName: "fuzz.zip", limits: fuzzLimits).json.serialized()
         if bundleJSON.first != "{" { fatalError("bundle report is not a JSON object: \(bundleJSON)") }
     }
-    guard let settings = fuzzRenderSettings else { return 0 }
-    do {
-        let source = try ImageSource(bytes: bytes, maxPixels: fuzzLimits.maxPixels)
-        _ = try Renderer.render(source, settings: settings, limits: fuzzJobLimits)
-    } catch {
-        // A refusal or damage found while rendering is an answer, not a finding; its text must still form.
-        _ = error.description
-    }
-    return 0
+    // A refusal or damage found while rendering is an answer, not a finding; its text must still form.
+    fuzzRender(bytes)
 }
 
 /// A valid 960x150 static version for the fuzzed bundles.

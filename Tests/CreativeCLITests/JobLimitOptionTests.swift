@@ -37,8 +37,16 @@ final class JobLimitOptionTests: ScratchFolderTestCase {
         let validated = try Tool.run(["validate", png, "--json", "--memory-budget", "1"], in: folder)
         XCTAssertEqual(validated.status, 0, validated.stderr)
         XCTAssertEqual(try report(validated)["decoded"] as? Bool, true)
+        // A render is charged its whole peak (decode, window, canvas, encoder, the job's own): over 1 MiB.
         let render = try Tool.run(["render", png, "--slot", "320x50", "--output", "-", "--memory-budget", "1"], in: folder)
-        XCTAssertEqual(render.status, 0, render.stderr)
+        XCTAssertEqual(render.status, 1, render.stderr)
+        XCTAssertTrue(render.stderr.contains("too_many_pixels: i: the job would hold "), render.stderr)
+        let cost = try Tool.run(["render", png, "--slot", "320x50", "--cost"], in: folder)
+        let charged = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cost.stdout)) as? [String: Any])
+        let mebibytes = (try XCTUnwrap(charged["memory"] as? Int) + (1 << 20) - 1) >> 20
+        let enoughForIt = try Tool.run(["render", png, "--slot", "320x50", "--output", "-",
+                                        "--memory-budget", String(mebibytes)], in: folder)
+        XCTAssertEqual(enoughForIt.status, 0, enoughForIt.stderr)
         // A 7000x7000 interlaced header: refused from the header, nothing decoded.
         var bomb = try Fixtures.encoded(16, 16, "png", options: [("interlace", .bool(true))])
         bomb.replaceSubrange(16..<24, with: Fixtures.be32(7000) + Fixtures.be32(7000))
@@ -46,12 +54,13 @@ final class JobLimitOptionTests: ScratchFolderTestCase {
         let bombPath = try write(bomb, "bomb.png")
         let refused = try Tool.run(["render", bombPath, "--slot", "320x50", "--output", "-"], in: folder)
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("too_many_pixels: bomb: decoding it would take 140.2 MiB of memory, "
-                                              + "over the budget of 64.0 MiB"), refused.stderr)
+        // 147 MB of samples to inflate: over what any job may decode, whatever its memory budget.
+        XCTAssertTrue(refused.stderr.contains("too_many_pixels: bomb: decoding it would produce 140.2 MiB of samples, "
+                                              + "over the limit of 96.0 MiB one job may decode"), refused.stderr)
         XCTAssertTrue(refused.stdout.isEmpty)
-        let enough = try Tool.run(["render", bombPath, "--slot", "320x50", "--output", "-", "--memory-budget", "200"],
+        let enough = try Tool.run(["render", bombPath, "--slot", "320x50", "--output", "-", "--memory-budget", "2000"],
                                   in: folder)
-        XCTAssertFalse(enough.stderr.contains("too_many_pixels"), "over the budget it is decoded: \(enough.stderr)")
+        XCTAssertTrue(enough.stderr.contains("140.2 MiB of samples"), enough.stderr)
         let report = try report(try Tool.run(["validate", bombPath, "--json"], in: folder))
         XCTAssertEqual(codes(report), ["dimensions_not_allowed"])
         XCTAssertEqual(report["decoded"] as? Bool, false)

@@ -171,8 +171,9 @@ final class RenderCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(try shown(at: "o.png")[364, 45], [0, 0, 255, 255], "the winner's blue")
         let peak = try Tool.peakMemory(of: arguments, in: folder)
         XCTAssertLessThan(peak, 100 * 1024 * 1024, "peak resident memory choosing among 270 MB of candidates")
-        // A big candidate wins: only it is read whole.
-        let wins = try Tool.run(["render", candidates[0], candidates[9], "--slot", "500x200", "--output", "w.png"], in: folder)
+        // A big candidate wins: only it is read whole (its resampling window needs a larger budget).
+        let wins = try Tool.run(["render", candidates[0], candidates[9], "--slot", "500x200", "--output", "w.png",
+                                 "--memory-budget", "256"], in: folder)
         XCTAssertEqual(wins.status, 0, wins.stderr)
         XCTAssertTrue(wins.text.contains("5000x2000 artwork"), wins.text)
     }

@@ -82,6 +82,10 @@ final class CompanionLintTests: XCTestCase {
             Case(rule: "bannerTitle missing", text: r(cta, "bannerTitle=Summer sale,", ""), format: "custom_cta",
                  errors: [.missingKey]),
             Case(rule: "bannerTitle empty", text: r(cta, "Summer sale", ""), format: "custom_cta", errors: [.emptyValue]),
+            Case(rule: "bannerTitle with a line break", text: r(cta, "Summer sale", "Summer\nsale"), format: "custom_cta",
+                 errors: [.controlCharacter]),
+            Case(rule: "bannerTitle with a right-to-left override", text: r(cta, "Summer sale", "Summer \u{202E}elas"),
+                 format: "custom_cta", errors: [.bidiControl]),
             // ctaUrl.
             Case(rule: "ctaUrl missing", text: r(cta, ",ctaUrl=https://shop.example.com/buy", ""), format: "custom_cta",
                  errors: [.missingKey]),

@@ -51,7 +51,9 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(HeaderProbe.isProgressiveJPEG(jpeg))
         try assertRejectedUndecoded(jpeg, "p.jpg")
         // Progressive: every DCT coefficient of the image is held, 2 bytes for each of 4 bands.
-        assertRenderRefused(jpeg, code: "too_many_pixels", contains: "\(7000 * 7000 * 4 * 2) > \(64 << 20)")
+        let cost = JobCost.render(try ImageSource(bytes: jpeg), settings: try RenderSettings(canvas: slot))
+        XCTAssertGreaterThanOrEqual(cost.decode, 7000 * 7000 * 4 * 2)
+        assertRenderRefused(jpeg, code: "too_many_pixels", contains: "(\(cost.memory) > \(JobLimits.defaultMemoryBudget) bytes)")
     }
 
     func testSixteenBitInterlacedPNG64Of7000x7000IsNotDecoded() throws {
@@ -67,16 +69,23 @@ final class HostileInputTests: XCTestCase {
     func testNonStreamingDecodeAtAnAcceptedSizeIsChargedAgainstTheBudget() throws {
         let size = PixelSize(width: 2184, height: 270)
         let png = try Fixtures.png(try Fixtures.solid(size.width, size.height, [10, 20, 30]), [("interlace", .bool(true))])
-        let needed = size.area * 3
-        XCTAssertEqual(try ImageSource(bytes: png).decodeMemory(content: slot), needed)
+        XCTAssertEqual(try ImageSource(bytes: png).decodeMemory(content: slot), size.area * 3)
+        // The job is charged its whole peak (JobCost), the interlaced image held whole among it.
+        let cost = JobCost.render(try ImageSource(bytes: png), settings: try RenderSettings(canvas: slot))
+        let needed = cost.memory
+        XCTAssertGreaterThanOrEqual(cost.decode, size.area * 3)
         XCTAssertNoThrow(try render(png, limits: JobLimits(memoryBudget: needed)))
-        XCTAssertThrowsError(try render(png, limits: JobLimits(memoryBudget: needed - 1))) {
-            XCTAssertEqual($0 as? ImagingError, .overMemoryBudget(needed: needed, budget: needed - 1))
+        // A budget that cannot even hold the decode refuses the job before any work.
+        XCTAssertThrowsError(try render(png, limits: JobLimits(memoryBudget: cost.decode))) {
+            guard case .overMemoryBudget(_, let budget)? = $0 as? ImagingError else { return XCTFail("\($0)") }
+            XCTAssertEqual(budget, cost.decode)
         }
-        // A non-interlaced PNG streams: nothing to charge for a render.
+        // A non-interlaced PNG streams: its charge is the resampling window, not the whole image.
         let streaming = try Fixtures.png(try Fixtures.solid(size.width, size.height, [10, 20, 30]))
         XCTAssertEqual(try ImageSource(bytes: streaming).decodeMemory(content: slot), 0)
-        XCTAssertNoThrow(try render(streaming, limits: JobLimits(memoryBudget: 1)))
+        let streamed = JobCost.render(try ImageSource(bytes: streaming), settings: try RenderSettings(canvas: slot)).memory
+        XCTAssertLessThan(streamed, needed)
+        XCTAssertNoThrow(try render(streaming, limits: JobLimits(memoryBudget: streamed)))
         // validate charges its whole-image check: libvips holds a JPEG whole, libpng reads row by row.
         let tiny = ValidationLimits(job: JobLimits(memoryBudget: 1))
         let jpeg = try Fixtures.jpeg(try Fixtures.solid(size.width, size.height, [10, 20, 30]))

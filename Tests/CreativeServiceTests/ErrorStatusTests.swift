@@ -15,7 +15,7 @@ final class ErrorStatusTests: XCTestCase {
     }
 
     func testTokenGuardsEveryV1Route() throws {
-        let server = try Fixture.server { $0.token = "s3cret-token" }
+        let server = try Fixture.server { $0.token = "s3cret-token-0123456789" }
         defer { server.stop(grace: 5) }
         let port = server.port
         for (method, path) in [("POST", "/v1/validate"), ("POST", "/v1/render?slot=320x50"), ("GET", "/v1/slot?width=320"),
@@ -28,7 +28,7 @@ final class ErrorStatusTests: XCTestCase {
                                            body: method == "POST" ? [] : nil)
             assertError(wrong, 401, "unauthorized")
         }
-        let good = HTTPClient.request(port, "GET", "/v1/slot?width=320", headers: [("Authorization", "Bearer s3cret-token")])
+        let good = HTTPClient.request(port, "GET", "/v1/slot?width=320", headers: [("Authorization", "Bearer s3cret-token-0123456789")])
         XCTAssertEqual(good.status, 200)
         // Health and metrics stay open for probes and scrapers.
         XCTAssertEqual(HTTPClient.request(port, "GET", "/healthz").status, 200)
@@ -84,7 +84,7 @@ final class ErrorStatusTests: XCTestCase {
         let port = server.port
         // Content-Length over the limit: answered at the headers, with nothing of the body sent.
         let fd = HTTPClient.connectSocket(port)
-        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 50000000\r\n\r\n".utf8))
+        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 50000000\r\n\r\n".utf8))
         let early = HTTPClient.parse(HTTPClient.readAll(fd))
         close(fd)
         assertError(early, 413, "payload_too_large")
@@ -143,11 +143,11 @@ final class ErrorStatusTests: XCTestCase {
         let port = server.port
         // Promise 10000 bytes, send 10, hang up.
         let fd = HTTPClient.connectSocket(port)
-        HTTPClient.sendAll(fd, Array("POST /v1/render?slot=320x50 HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n0123456789".utf8))
+        HTTPClient.sendAll(fd, Array("POST /v1/render?slot=320x50 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10000\r\n\r\n0123456789".utf8))
         close(fd)
         // A slow client that stops mid-body is cut off by the connection timeout.
         let slow = HTTPClient.connectSocket(port)
-        HTTPClient.sendAll(slow, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab".utf8))
+        HTTPClient.sendAll(slow, Array("POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nab".utf8))
         let started = Date()
         let answer = HTTPClient.readAll(slow)
         close(slow)

@@ -44,7 +44,7 @@ final class HostileTrafficTests: XCTestCase {
         var slow: [Int32] = []
         for source in ["127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3"] {
             let fd = HTTPClient.connectSocket(server.port, from: source, timeoutSeconds: 10)
-            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8))
+            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\n".utf8))
             slow.append(fd)
         }
         // The data plane is full; the admin listener still answers.
@@ -71,7 +71,7 @@ final class HostileTrafficTests: XCTestCase {
         defer { server.stop(grace: 1) }
         let fd = HTTPClient.connectSocket(server.port, timeoutSeconds: 10)
         defer { close(fd) }
-        HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
         XCTAssertEqual(HTTPClient.parse(HTTPClient.readAll(fd)).status, 200, "answered, then closed when idle")
         XCTAssertTrue(metric(server.port, #"creative_connections_closed_total{reason="keepalive_idle"} 1"#))
     }
@@ -86,11 +86,11 @@ final class HostileTrafficTests: XCTestCase {
         // Three kept-alive connections from one address, each answered once (so surely accepted).
         let held = (0..<3).map { _ in HTTPClient.connectSocket(server.port, from: "127.0.0.4", timeoutSeconds: 10) }
         for fd in held {
-            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            HTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
             var buffer = [UInt8](repeating: 0, count: 1024)
             XCTAssertGreaterThan(buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }, 0)
         }
-        let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
         XCTAssertTrue(exchange(server.port, request, from: "127.0.0.4").isEmpty, "a fourth is refused")
         XCTAssertEqual(HTTPClient.parse(exchange(server.port, request, from: "127.0.0.5")).status, 200)
         held.forEach { close($0) }
@@ -105,7 +105,7 @@ final class HostileTrafficTests: XCTestCase {
         defer { server.stop(grace: 1) }
         let fd = HTTPClient.connectSocket(server.port, timeoutSeconds: 10)
         defer { close(fd) }
-        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nabc".utf8))
+        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\nabc".utf8))
         XCTAssertTrue(HTTPClient.readAll(fd).isEmpty)
         XCTAssertTrue(metric(server.port, #"creative_connections_closed_total{reason="slow_body"} 1"#))
     }
@@ -152,12 +152,12 @@ final class HostileTrafficTests: XCTestCase {
     func testAmbiguousFramingGets400AndClose() throws {
         let server = try Fixture.server()
         defer { server.stop(grace: 1) }
-        let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        let smuggled = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
         for head in ["Content-Length: 5\r\nContent-Length: 60", "Content-Length: 5\r\nContent-Length: 5",
                      "Content-Length: 5\r\nTransfer-Encoding: chunked", "Transfer-Encoding: gzip, chunked",
                      "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked"] {
             let body = head.contains("chunked") ? "0\r\n\r\n" : "hello"
-            let request = "POST /v1/select HTTP/1.1\r\nHost: x\r\n\(head)\r\n\r\n\(body)\(smuggled)"
+            let request = "POST /v1/select HTTP/1.1\r\nHost: localhost\r\n\(head)\r\n\r\n\(body)\(smuggled)"
             let answer = exchange(server.port, Array(request.utf8))
             let parsed = HTTPClient.parse(answer)
             XCTAssertEqual(parsed.status, 400, head)
@@ -166,7 +166,7 @@ final class HostileTrafficTests: XCTestCase {
             XCTAssertEqual(responses(in: answer), 1, "the smuggled request is never served: \(head)")
         }
         // A malformed length is libmicrohttpd's own 400 (its page, not JSON), closed the same way.
-        let malformed = exchange(server.port, Array("POST /v1/select HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\nhello\(smuggled)".utf8))
+        let malformed = exchange(server.port, Array("POST /v1/select HTTP/1.1\r\nHost: localhost\r\nContent-Length: +5\r\n\r\nhello\(smuggled)".utf8))
         XCTAssertEqual(HTTPClient.parse(malformed).status, 400)
         XCTAssertFalse(String(decoding: malformed, as: UTF8.self).contains("200 OK"))
     }
@@ -182,7 +182,7 @@ final class HostileTrafficTests: XCTestCase {
         XCTAssertEqual(twoHosts.status, 400)
         let http10 = HTTPClient.parse(exchange(port, Array("GET /healthz HTTP/1.0\r\n\r\n".utf8)))
         XCTAssertEqual(http10.status, 200, "HTTP/1.0 needs no Host")
-        let absolute = HTTPClient.parse(exchange(port, Array("GET http://h/v1/slot?width=320 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8)))
+        let absolute = HTTPClient.parse(exchange(port, Array("GET http://localhost/v1/slot?width=320 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)))
         XCTAssertEqual(absolute.status, 200)
         XCTAssertEqual(absolute.json?["width_points"] as? Int, 320)
         // About 1000 query parameters: answered, not dropped (400 under 8 KB, 414 over it).
@@ -201,17 +201,77 @@ final class HostileTrafficTests: XCTestCase {
         let huge = (0..<300).map { ("X-Filler-\($0)", String(repeating: "y", count: 1000)) }
         XCTAssertEqual(HTTPClient.request(port, "GET", "/healthz", headers: huge).status, 431)
         XCTAssertTrue(metric(port, "creative_http_requests_malformed_total 1\n"))
-        // Parameters or header lines that exhaust that memory while it is parsed make it drop the
-        // request without its completed callback: it is finished at the connection's close
-        // instead, so nothing stays in flight (a drain would wait for it).
-        _ = exchange(port, Array(("GET /healthz?" + String(repeating: "a&", count: 4000) + " HTTP/1.1\r\nHost: x\r\n\r\n").utf8))
-        _ = exchange(port, Array(("GET /healthz HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X:y\r\n", count: 6000) + "\r\n").utf8))
+        // Parameters that would exhaust that memory while it is parsed are refused before it
+        // stores them (the target's screen); header lines that exhaust it get its own 431. Either
+        // way the request is finished, so nothing stays in flight (a drain would wait for it).
+        let flood = HTTPClient.parse(exchange(port, Array(("GET /healthz?" + String(repeating: "a&", count: 4000)
+                                                           + " HTTP/1.1\r\nHost: localhost\r\n\r\n").utf8)))
+        XCTAssertEqual(flood.status, 400)
+        XCTAssertEqual(flood.errorCode, "too_many_parameters")
+        _ = exchange(port, Array(("GET /healthz HTTP/1.1\r\nHost: localhost\r\n" + String(repeating: "X:y\r\n", count: 6000) + "\r\n").utf8))
         let deadline = Date().addingTimeInterval(5)
-        while !metric(port, "creative_http_requests_malformed_total 3\n") && Date() < deadline { usleep(20_000) }
+        while !metric(port, "creative_http_requests_malformed_total 2\n") && Date() < deadline { usleep(20_000) }
         XCTAssertTrue(metric(port, "creative_http_requests_in_flight 1\n"))
-        XCTAssertTrue(metric(port, "creative_http_requests_malformed_total 3\n"))
+        XCTAssertTrue(metric(port, "creative_http_requests_malformed_total 2\n"))
         XCTAssertTrue(metric(port, #"creative_http_errors_total{code="uri_too_long"} 1"#))
         XCTAssertTrue(metric(port, #"creative_http_errors_total{code="header_fields_too_large"} 1"#))
+    }
+
+    // Hostile input 1. A flood of (empty) query parameters exhausted libmicrohttpd's
+    // per-connection memory while it parsed them, and the connection closed with no answer.
+    // Now every such request is answered, on both listeners: 400 `too_many_parameters` past 64
+    // parameters, 414 past 8 KiB, and the connection stays usable for the next client.
+    func testParameterFloodsAreAnswered() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        for port in [server.port, server.adminPort] {
+            for count in [500, 4030, 8000] {
+                let answer = HTTPClient.parse(exchange(port, Array(("GET /healthz?" + String(repeating: "&", count: count)
+                                                                    + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").utf8)))
+                XCTAssertEqual(answer.status, 400, "\(count) empty parameters on port \(port)")
+                XCTAssertEqual(answer.errorCode, "too_many_parameters", "\(count) empty parameters on port \(port)")
+                XCTAssertEqual(answer.headers["connection"], "close")
+            }
+            let long = HTTPClient.request(port, "GET", "/healthz?" + String(repeating: "&", count: 20_000))
+            XCTAssertEqual(long.status, 414, "port \(port)")
+            if port == server.port {
+                XCTAssertEqual(long.errorCode, "uri_too_long")
+            }  // else over the admin listener's 16 KiB line buffer: libmicrohttpd's own 414 page
+            // At the limit the parameters reach the route, which names the unknown one.
+            let atLimit = HTTPClient.request(port, "GET", "/healthz?" + String(repeating: "&", count: TargetScreen.maxParameters - 1))
+            XCTAssertEqual(atLimit.status, 400)
+            XCTAssertEqual(atLimit.errorCode, "bad_request")
+            let overLimit = HTTPClient.request(port, "GET", "/healthz?" + String(repeating: "&", count: TargetScreen.maxParameters))
+            XCTAssertEqual(overLimit.errorCode, "too_many_parameters")
+            XCTAssertEqual(HTTPClient.request(port, "GET", "/healthz").status, 200)
+        }
+        XCTAssertTrue(metric(server.port, "creative_http_requests_in_flight 1\n"))
+    }
+
+    // Hostile input 2. A NUL in the path, raw or as %00, ended the path for libmicrohttpd's C
+    // strings: `/v1/slot%00/evil` was served as `/v1/slot`. Now 400 `invalid_path`, on both
+    // listeners, whatever follows the NUL (a query, a fake version, a parameter flood).
+    func testNULInThePathIs400() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let targets: [[UInt8]] = [
+            Array("/v1/test-artwork/960x150.png%00.html".utf8), Array("/v1/slot%00/evil?width=320".utf8),
+            Array("/healthz%00".utf8), Array("/v1/slot".utf8) + [0] + Array("/evil?width=320".utf8),
+            Array("/healthz".utf8) + [0] + Array("x".utf8),
+            Array("/v1/slot".utf8) + [0] + Array("HTTP/1.1".utf8) + [0] + Array("?width=320".utf8),
+            Array("/healthz".utf8) + [0] + Array("?".utf8) + [UInt8](repeating: UInt8(ascii: "&"), count: 5000),
+        ]
+        for port in [server.port, server.adminPort] {
+            for target in targets {
+                let request = Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+                let answer = HTTPClient.parse(exchange(port, request))
+                let shown = String(decoding: target.prefix(48), as: UTF8.self).debugDescription
+                XCTAssertEqual(answer.status, 400, "\(shown) on port \(port)")
+                XCTAssertEqual(answer.errorCode, "invalid_path", "\(shown) on port \(port)")
+            }
+        }
+        XCTAssertEqual(HTTPClient.request(server.port, "GET", "/v1/test-artwork/960x150.png").status, 200)
+        XCTAssertEqual(HTTPClient.request(server.port, "GET", "/v1/slot?width=320").status, 200)
     }
 
     // 8. Over-limit bodies: the 413 comes as soon as the limit is passed (a chunked body still being
@@ -220,7 +280,7 @@ final class HostileTrafficTests: XCTestCase {
         let server = try Fixture.server { $0.maxBodyBytes = 100_000 }
         defer { server.stop(grace: 1) }
         let fd = HTTPClient.connectSocket(server.port, timeoutSeconds: 10)
-        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+        HTTPClient.sendAll(fd, Array("POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
         let chunk = Array("4000\r\n".utf8) + [UInt8](repeating: 1, count: 0x4000) + Array("\r\n".utf8)
         for _ in 0..<8 { HTTPClient.sendAll(fd, chunk) }  // 128 KiB, and no last chunk
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -232,7 +292,7 @@ final class HostileTrafficTests: XCTestCase {
         XCTAssertEqual(early.errorCode, "payload_too_large")
         // The whole (declared) body first, then read: the answer is there, not a reset.
         let body = [UInt8](repeating: 2, count: 1_000_000)
-        let answer = exchange(server.port, Array("POST /v1/render?slot=320x50 HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        let answer = exchange(server.port, Array("POST /v1/render?slot=320x50 HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         XCTAssertEqual(HTTPClient.parse(answer).status, 413)
         XCTAssertEqual(HTTPClient.request(server.port, "GET", "/healthz").status, 200)
     }
@@ -249,7 +309,7 @@ final class HostileTrafficTests: XCTestCase {
         XCTAssertFalse(ServiceConfig.isLoopback("10.0.0.1"))
         var config = ServiceConfig()
         config.host = "0.0.0.0"
-        config.token = "t"
+        config.token = "0123456789abcdef"
         XCTAssertNil(config.insecurity)
         config.token = nil
         config.allowUnauthenticated = true

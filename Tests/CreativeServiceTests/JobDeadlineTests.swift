@@ -13,7 +13,7 @@ final class JobDeadlineTests: XCTestCase {
     /// Sends a render and hangs up without reading the answer.
     private func renderAndHangUp(_ port: Int, _ body: [UInt8]) {
         let fd = HTTPClient.connectSocket(port)
-        HTTPClient.sendAll(fd, Array("POST \(Self.heavyRender) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        HTTPClient.sendAll(fd, Array("POST \(Self.heavyRender) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         close(fd)
     }
 
@@ -67,21 +67,28 @@ final class JobDeadlineTests: XCTestCase {
     // A job's decode memory comes from the same budget as bodies: a job that cannot get it in
     // time gets 503 with Retry-After; one over the per-job budget gets 422 too_many_pixels.
     func testDecodeMemoryIsChargedToTheProcessBudget() throws {
+        let artwork = try Fixture.testImage("960x150")
+        // What each job takes from the budget: its whole cost (JobCost), from the header.
+        let process = ImageHandlers.decodeMemory(artwork, product: .banner, content: { _ in nil })
+        let validate = ImageHandlers.decodeMemory(artwork, product: .banner)
+        XCTAssertGreaterThan(process, validate)
+        let capacity = process + artwork.count + 1_000_000
         let server = try Fixture.server {
-            $0.memoryBudget = 2_000_000
+            $0.memoryBudget = capacity
+            $0.jobMemoryBudget = process
             $0.budgetWait = 0.2
         }
         defer { server.stop(grace: 1) }
-        let artwork = try Fixture.testImage("960x150")
-        // process decodes the whole 960x150 RGB image: 432,000 bytes beside the body.
-        XCTAssertTrue(server.budget.reserve(2_000_000 - artwork.count - 300_000, waitingUntil: 0))
+        // Left: enough for the body and validate's share, not for process's.
+        let held = capacity - artwork.count - validate - 300_000
+        XCTAssertTrue(server.budget.reserve(held, waitingUntil: 0))
         let refused = HTTPClient.request(server.port, "POST", "/v1/process?filename=a.png", body: artwork)
         XCTAssertEqual(refused.status, 503)
         XCTAssertEqual(refused.errorCode, "busy")
         XCTAssertEqual(refused.headers["retry-after"], "1")
         XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/validate", body: artwork).status, 200,
-                       "validate streams this PNG through libpng: no decode memory")
-        server.budget.release(2_000_000 - artwork.count - 300_000)
+                       "validate's share (the strict check and the pre-flight pixels) fits")
+        server.budget.release(held)
         XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/process?filename=a.png", body: artwork).status, 200)
         XCTAssertEqual(server.budget.inUse, 0)
         XCTAssertEqual(metric(server.port, "creative_memory_budget_refusals_total"), 1)

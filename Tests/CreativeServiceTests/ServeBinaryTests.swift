@@ -7,7 +7,7 @@ import CreativeImaging
 final class ServeBinaryTests: XCTestCase {
     /// One request on a kept-alive connection; reads exactly one response.
     private func keptAlive(_ fd: Int32, _ path: String) -> Int {
-        HTTPClient.sendAll(fd, Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        HTTPClient.sendAll(fd, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
@@ -52,6 +52,92 @@ final class ServeBinaryTests: XCTestCase {
         XCTAssertTrue(log.contains(#""signal":\#(SIGHUP),"action":"ignored""#), log)
         XCTAssertTrue(log.contains(#""signal":\#(SIGUSR1),"action":"ignored""#), log)
         XCTAssertTrue(log.contains(#""event":"stopped""#))
+    }
+
+    // Hostile input 3. SIGUSR2, SIGALRM and SIGVTALRM killed the service at once, without the
+    // drain; now they are ignored and logged like SIGUSR1, and SIGTERM still drains.
+    func testUser2AndAlarmsAreIgnored() throws {
+        let running = try Fixture.startBinary([])
+        for signal in [SIGUSR2, SIGALRM, SIGVTALRM] {
+            kill(running.process.processIdentifier, signal)
+            usleep(100_000)
+            XCTAssertTrue(running.process.isRunning, "signal \(signal)")
+        }
+        XCTAssertEqual(HTTPClient.request(running.port, "GET", "/healthz").status, 200)
+        XCTAssertEqual(HTTPClient.request(running.adminPort, "GET", "/readyz").status, 200)
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
+        let log = running.log()
+        for signal in [SIGUSR2, SIGALRM, SIGVTALRM] {
+            XCTAssertTrue(log.contains(#""signal":\#(signal),"action":"ignored""#), log)
+        }
+        XCTAssertTrue(log.contains(#""signal":\#(SIGTERM),"action":"drain""#), log)
+        XCTAssertTrue(log.contains(#""event":"stopped""#))
+    }
+
+    // Hostile input 5. A one-character token was accepted; under 16 bytes is a usage error (64)
+    // with one line naming the file. `--allowed-host` repeats, and is checked.
+    func testShortTokensAndBadAllowedHostsAreRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let short = folder.appendingPathComponent("short")
+        try Data("x\n".utf8).write(to: short)
+        let refused = try runBinaryReadingErrors(["serve", "--port", "0", "--admin-port", "0", "--token-file", short.path])
+        XCTAssertEqual(refused.status, 64)
+        let first = refused.errors.split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertTrue(first.contains("--token-file \(short.path): the token is 1 bytes; give one of at least 16"), refused.errors)
+        let fifteen = folder.appendingPathComponent("fifteen")
+        try Data(String(repeating: "k", count: 15).utf8).write(to: fifteen)
+        XCTAssertEqual(try runBinaryReadingErrors(["serve", "--port", "0", "--admin-port", "0", "--token-file", fifteen.path]).status, 64)
+        for bad in ["creative.internal:8080", "", "a/b"] {
+            XCTAssertEqual(try runBinaryReadingErrors(["serve", "--port", "0", "--admin-port", "0", "--allowed-host", bad]).status, 64, bad)
+        }
+        let good = folder.appendingPathComponent("good")
+        try Data((String(repeating: "k", count: 16) + "\n").utf8).write(to: good)
+        let locked = try Fixture.startBinary(["--token-file", good.path])
+        kill(locked.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(locked.exitStatus(within: 10), 0)
+        XCTAssertTrue(locked.firstLine.contains(#""auth":true"#), locked.firstLine)
+        let open = try Fixture.startBinary(["--allowed-host", "creative.internal", "--allowed-host", "Other.Example"])
+        defer {
+            kill(open.process.processIdentifier, SIGTERM)
+            XCTAssertEqual(open.exitStatus(within: 10), 0)
+        }
+        XCTAssertTrue(open.firstLine.contains(#""allowed_hosts":["127.0.0.1","[::1]","creative.internal","localhost","other.example"]"#),
+                      open.firstLine)
+        XCTAssertEqual(HostRequests.get(open.port, "/healthz", host: "creative.internal:\(open.port)").status, 200)
+        XCTAssertEqual(HostRequests.get(open.port, "/healthz", host: "third.example").errorCode, "host_not_allowed")
+    }
+
+    /// Runs the binary and returns its exit status and standard error.
+    private func runBinaryReadingErrors(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
+            throw XCTSkip("build the tool first (make test runs swift build)")
+        }
+        let process = Process()
+        process.executableURL = Fixture.binary
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let errors = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, errors)
+    }
+
+    // Hostile input 6, on the command line: the output format's limit is read from the same rule
+    // as the service's (FormatChoice.canvasRefusal), before any work.
+    func testRenderRefusesACanvasOverTheFormatsLimit() throws {
+        for format in ["webp", "auto"] {
+            let refused = try runBinaryReadingErrors(["render", "--slot", "16384x100", "--format", format, "--output", "-"])
+            XCTAssertEqual(refused.status, 64, format)
+            let first = refused.errors.split(separator: "\n").first.map(String.init) ?? ""
+            XCTAssertTrue(first.hasPrefix("creative-tool render: --format \(format): 16384x100 pixels is over 16383 pixels a side"),
+                          refused.errors)
+        }
+        XCTAssertEqual(try runBinaryReadingErrors(["render", "--slot", "16383x100", "--format", "webp", "--output", "/dev/null"]).status, 0)
     }
 
     // 6. Every interface without a token is refused (exit 64) unless asked for, then logged as a warning.

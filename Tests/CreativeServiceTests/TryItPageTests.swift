@@ -8,7 +8,7 @@ import CreativeImaging
 /// and style run. What it does in a browser is tested by Tests/Browser/test_pages.py.
 final class TryItPageTests: XCTestCase {
     func testThePageIsServedWithoutTokenAndOnlyItsOwnScriptMayRun() throws {
-        let server = try Fixture.server { $0.token = "s3cret-token" }
+        let server = try Fixture.server { $0.token = "s3cret-token-0123456789" }
         defer { server.stop(grace: 5) }
         let page = HTTPClient.request(server.port, "GET", "/")
         XCTAssertEqual(page.status, 200, "the page holds nothing secret: it asks for the token itself")
@@ -23,9 +23,12 @@ final class TryItPageTests: XCTestCase {
         XCTAssertTrue(policy.contains("style-src \(TryItPage.cspHash(between("<style>", "</style>")));"), policy)
         XCTAssertEqual(TryItPage.cspHash("alert(1)"), "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='",
                        "the CSP form of SHA-256 (base64 of the digest)")
-        for part in ["default-src 'self'", "connect-src 'self'", "img-src 'self' blob:", "frame-ancestors 'none'"] {
+        // What the page uses and nothing more: fetch to this service, blob: images, no other load.
+        for part in ["default-src 'none'", "connect-src 'self'", "img-src blob:;", "base-uri 'none'", "form-action 'none'",
+                     "frame-ancestors 'none'"] {
             XCTAssertTrue(policy.contains(part), part)
         }
+        XCTAssertEqual(policy.components(separatedBy: "'self'").count, 2, "'self' only for connect-src: \(policy)")
         XCTAssertFalse(policy.contains("unsafe"), policy)
         let lower = page.text.lowercased()
         for forbidden in ["http://", "https://", "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "eval(",

@@ -33,13 +33,22 @@ int cpng_check(const unsigned char *data, size_t length, unsigned long long max_
 int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
                       unsigned char *pixels, size_t pixels_size, cpng_check_result *result);
 
+/* cpng_check's strict read of the chunks before the image data only (png_read_info): IHDR,
+ * PLTE, tRNS and every ancillary chunk libpng checks (an iCCP whose profile does not inflate or
+ * is no ICC profile, a bad sRGB, cHRM or gAMA), with the same settings, so it fails exactly
+ * where cpng_check would fail first. No row is read: costs the header chunks only. Fills
+ * width, height, bit_depth, color_type and message; returns result->ok. */
+int cpng_header_check(const unsigned char *data, size_t length, cpng_check_result *result);
+
 /* Inflates the zlib stream spread over the IDAT chunks of a PNG held in memory into a
- * small scratch buffer (nothing is kept) and checks that it ends with a right Adler-32.
- * Chunk CRCs are not checked here (walk them first). libvips before 8.15.3 tells libpng to
- * ignore the Adler-32, so damage in the compressed data that still inflates is otherwise
- * rendered. `deadline_ns` (CLOCK_MONOTONIC nanoseconds, 0 for none) stops the work, and so
- * does `*cancelled` (raised with cpng_flag_raise from another thread; NULL for none): returns 2
- * then. Returns 1 when sound; else 0 with a sentence in `message`. */
+ * small scratch buffer (nothing is kept) and checks it as libpng's strict read does: it ends
+ * with a right Adler-32, inflates to exactly the bytes IHDR's size, depth, colour type and
+ * interlacing need (more is "too much image data"), and no compressed data follows its end in
+ * the chunk where it ends. Chunk CRCs are not checked here (walk them first). libvips reads
+ * only the rows it needs and (before 8.15.3) tells libpng to ignore the Adler-32, so such
+ * damage is otherwise rendered. `deadline_ns` (CLOCK_MONOTONIC nanoseconds, 0 for none) stops
+ * the work, and so does `*cancelled` (raised with cpng_flag_raise from another thread; NULL for
+ * none): returns 2 then. Returns 1 when sound; else 0 with a sentence in `message`. */
 int cpng_idat_stream_check(const unsigned char *data, size_t length, unsigned long long deadline_ns,
                            const int *cancelled, char *message, size_t message_size);
 
