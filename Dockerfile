@@ -6,50 +6,54 @@
 
 # 6.3 is the toolchain the project is developed and tested with (6.3.1); keep them in step,
 # e.g. Sources/CArtwork uses C23 #embed, which depends on the toolchain's bundled clang.
-# ---- libvips: the minimal libvips from Debian's sources (scripts/build-libvips.sh) ----
-# Its own stage, so this layer stays cached while the Swift sources change. When the sources
-# cannot be fetched the script warns and leaves no library: the image then uses libvips42.
+# ---- libvips: the pinned pyvips-binary wheel's libvips (scripts/fetch-libvips.sh) ----
+# Its own stage, so this layer stays cached while the Swift sources change. pip checks the wheel
+# against scripts/libvips-wheel.txt's sha256; the headers are libvips-dev's, unpacked beside it.
+# When it cannot be fetched the script warns and leaves no library: the image then uses Debian's
+# libvips42.
 FROM swift:6.3-bookworm AS libvips
-COPY scripts/install-deps.sh scripts/build-libvips.sh /src/scripts/
-RUN /src/scripts/install-deps.sh && /src/scripts/build-libvips.sh /opt/libvips \
+COPY scripts/install-deps.sh scripts/fetch-libvips.sh scripts/libvips-wheel.txt /src/scripts/
+RUN /src/scripts/install-deps.sh && /src/scripts/fetch-libvips.sh /opt/libvips \
     && mkdir -p /opt/libvips/lib
 
 # ---- build: Swift toolchain on Debian 12, same distribution as the runtime stage ----
 FROM swift:6.3-bookworm AS build
 WORKDIR /src
 COPY scripts/install-deps.sh scripts/
-RUN scripts/install-deps.sh
 COPY --from=libvips /opt/libvips /opt/libvips
+# The system libvips (libvips-dev) only when the wheel could not be fetched.
+RUN if [ -f /opt/libvips/lib/pkgconfig/vips.pc ]; then scripts/install-deps.sh; \
+    else scripts/install-deps.sh system; fi
 # Package.swift also needs Tests/ and TestImages/ (embedded artwork); .dockerignore trims the rest.
 COPY . .
 # CREATIVE_LIBVIPS=installed: the binary looks for libvips only in ../lib/creative-tool beside
-# itself (no build-tree path in its RUNPATH). Only the real file of libvips.so.42 is copied, once.
+# itself (no build-tree path in its RUNPATH). The wheel's vips.pc links its one library by file
+# name (line 2 of the stamp); that file alone is copied.
 RUN if [ -f /opt/libvips/lib/pkgconfig/vips.pc ]; then export PKG_CONFIG_PATH=/opt/libvips/lib/pkgconfig; fi \
     && CREATIVE_LIBVIPS=installed swift build -c release --static-swift-stdlib \
     && install -D -m 0755 .build/release/creative-tool /out/bin/creative-tool \
     && mkdir -p /out/lib \
-    && if [ -e /opt/libvips/lib/libvips.so.42 ]; then \
-           install -m 0644 "$(readlink -f /opt/libvips/lib/libvips.so.42)" /out/lib/libvips.so.42; fi
+    && if [ -f /opt/libvips/wheel.stamp ]; then \
+           install -m 0644 "/opt/libvips/lib/$(sed -n 2p /opt/libvips/wheel.stamp)" /out/lib/; fi
 
 # ---- runtime: only the shared libraries the binary links (see ldd) and the fonts ----
 FROM debian:bookworm-slim
 
-# Found through the binary's RUNPATH $ORIGIN/../lib/creative-tool; empty when the minimal
-# libvips could not be built, and then Debian's libvips42 is installed below instead.
+# Found through the binary's RUNPATH $ORIGIN/../lib/creative-tool: the wheel's one
+# libvips-<hash>.so.42 (its GLib, pango, fontconfig and codecs inside it); empty when the wheel
+# could not be fetched, and then Debian's libvips42 is installed below instead.
 COPY --from=build /out/lib/ /usr/local/lib/creative-tool/
-# The minimal libvips needs only these of Debian's libraries; libmicrohttpd12 is the HTTP service.
+# The wheel's libvips needs only glibc and libstdc++; fontconfig-config gives its fontconfig
+# /etc/fonts. libpng16-16 and zlib: the strict PNG checks and writer; libzip4 (with libcrypto,
+# which SHA-256 uses) and libgumbo1: HTML5 bundles; libmicrohttpd12: the HTTP service.
 # Versions are not pinned: bookworm point and security releases replace them on the mirrors.
 # hadolint ignore=DL3008
 RUN extra="" \
-    && if [ ! -e /usr/local/lib/creative-tool/libvips.so.42 ]; then extra="libvips42"; fi \
+    && if ! ls /usr/local/lib/creative-tool/libvips-*.so.42 >/dev/null 2>&1; then extra="libvips42"; fi \
     && apt-get update \
     && apt-get install -y --no-install-recommends \
-        libglib2.0-0 libexpat1 libimagequant0 libcgif0 libexif12 libjpeg62-turbo libpng16-16 \
-        libwebp7 libwebpmux3 libwebpdemux2 libpangocairo-1.0-0 libpango-1.0-0 libcairo2 \
-        liblcms2-2 libstdc++6 \
-        libmicrohttpd12 \
-        libzip4 libgumbo1 \
-        fonts-dejavu-core \
+        libstdc++6 libpng16-16 zlib1g libssl3 libzip4 libgumbo1 libmicrohttpd12 \
+        fonts-dejavu-core fontconfig-config \
         $extra \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 creative \
@@ -62,13 +66,19 @@ COPY --from=build /out/bin/creative-tool /usr/local/bin/creative-tool
 # and `serve` both read them from here (change them with `docker run -e`).
 ENV CREATIVE_PORT=8080 CREATIVE_ADMIN_PORT=8081
 
+# As root, once: a preview sheet (text through pango) writes the fontconfig cache into
+# /var/cache/fontconfig, so the unprivileged service does not scan the fonts at every start.
+SHELL ["/bin/sh", "-eu", "-c"]
+RUN creative-tool test-artwork --output-dir /tmp/fonts \
+    && creative-tool process /tmp/fonts/test-artwork-960x150.png --output-dir /tmp/fonts/process \
+    && test -s /tmp/fonts/process/preview.png && rm -rf /tmp/fonts
+
 # Numeric, so the runtime (e.g. Kubernetes runAsNonRoot) can check it is not root.
 USER 10001:10001
 WORKDIR /work
 # Fails the build when a runtime library is missing: a real render of the built-in artwork, and
 # the service answering its own health check (then stopped with kill: DL3001 is about running
 # interactive tools in a container, not this).
-SHELL ["/bin/sh", "-eu", "-c"]
 # hadolint ignore=DL3001
 RUN creative-tool --version \
     && creative-tool render --slot 390x61 --scale 3 --output /tmp/smoke.png \

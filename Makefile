@@ -1,9 +1,11 @@
 # creative-tool: build, test, demo, benchmarks. Every target installs what is missing first.
 #
-# LIBVIPS=minimal (default): a minimal libvips 8.16 built from Debian's sources into .build/libvips
-#   (scripts/build-libvips.sh); when that cannot be done, one warning and the system libvips.
+# LIBVIPS=wheel (default; `minimal` is the same): the libvips maintainers' prebuilt libvips from
+#   the pinned pyvips-binary wheel (scripts/libvips-wheel.txt), fetched with pip into .build/libvips
+#   by scripts/fetch-libvips.sh; when that cannot be done, one warning and the system libvips.
+#   LIBVIPS_UPDATE=1 make deps moves the pin to the newest wheel and rewrites its hashes.
 # LIBVIPS=system: Debian's libvips42 on purpose, built in .build/system beside the other.
-LIBVIPS ?= minimal
+LIBVIPS ?= wheel
 export LIBVIPS
 SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib
 SCRATCH = $(if $(filter system,$(LIBVIPS)),.build/system,.build)
@@ -14,13 +16,15 @@ ENV = . scripts/libvips-env.sh &&
 
 .PHONY: deps build test docs demo bench fuzz clean apitest loadtest
 
-# apt packages, then (LIBVIPS=minimal) the minimal libvips the binaries load first.
+# apt packages (libvips-dev only for LIBVIPS=system), then (LIBVIPS=wheel) the wheel's libvips the
+# binaries load first.
 deps:
-	@scripts/install-deps.sh
-	@if [ "$(LIBVIPS)" = minimal ]; then scripts/build-libvips.sh > /dev/null; fi
+	@$(ENV) scripts/install-deps.sh "$$CREATIVE_LIBVIPS"
+	@$(ENV) if [ "$$CREATIVE_LIBVIPS" = wheel ]; then scripts/fetch-libvips.sh > /dev/null; fi
 
+# The tool alone (not creative-fuzz, which `make fuzz` builds with its sanitizers).
 build: deps
-	$(ENV) swift build --scratch-path "$$SWIFT_SCRATCH" $(SWIFT_BUILD_FLAGS)
+	$(ENV) swift build --scratch-path "$$SWIFT_SCRATCH" --product creative-tool $(SWIFT_BUILD_FLAGS)
 
 # The whole test suite: unit tests of every library, end-to-end tests of the built binary and
 # of the HTTP service, then the specs (openapi.yaml, deploy/kubernetes.yaml) and the Dockerfile lint.

@@ -2,14 +2,15 @@
 import PackageDescription
 
 /// Which libvips the binaries load, chosen when building (the Makefile sets `CREATIVE_LIBVIPS`):
-/// - `minimal` (default): the minimal libvips that `scripts/build-libvips.sh` (`make deps`) builds
-///   into .build/libvips, looked for there first, then in ../lib/creative-tool beside the binary
-///   (an installed layout); when neither holds one, the system's libvips42 is loaded.
+/// - `wheel` (default): the libvips of the pinned pyvips-binary wheel, which `scripts/fetch-libvips.sh`
+///   (`make deps`) puts in .build/libvips/lib, looked for there first, then in ../lib/creative-tool
+///   beside the binary (an installed layout). Its vips.pc links that one library by its file name;
+///   when the fetch fell back, the system's vips.pc links Debian's libvips42 instead.
 /// - `installed`: only ../lib/creative-tool beside the binary (the container image: no build-tree
 ///   path in the runtime search path).
 /// - `system`: Debian's libvips42, through the normal library search.
-/// Debian's libvips maps ~104 shared libraries at every start; the minimal one about half as many.
-let libvipsSearchPaths: [String] = switch Context.environment["CREATIVE_LIBVIPS"] ?? "minimal" {
+/// Debian's libvips maps ~104 shared libraries at every start; the wheel's is self-contained.
+let libvipsSearchPaths: [String] = switch Context.environment["CREATIVE_LIBVIPS"] ?? "wheel" {
 case "system": []
 case "installed": ["$ORIGIN/../lib/creative-tool"]
 default: [Context.packageDirectory + "/.build/libvips/lib", "$ORIGIN/../lib/creative-tool"]
@@ -27,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // zlib (which libpng links): its CRC-32 for the PNG chunk walk.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // OpenSSL's libcrypto (which libzip links): SHA-256 of outputs and manifests.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libmicrohttpd's header only: the library is opened by CMicroHTTPDLoader when `serve` starts.
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CMicroHTTPDLoader", dependencies: ["CMicroHTTPD"]),
@@ -51,7 +54,7 @@ let package = Package(
         .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo", "CGumboProbe"]),
         // Pixels: libvips (and libpng for strict PNG checks).
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
-                                                        "CPNGWrite", "CArtwork"],
+                                                        "CPNGWrite", "CArtwork", "CCrypto"],
                 linkerSettings: libvipsRpath.isEmpty ? [] : [.unsafeFlags(libvipsRpath)]),
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
         .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD",

@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
 # Installs the Debian packages creative-tool needs, only those that are missing.
-#   scripts/install-deps.sh          build and runtime packages (libraries, fonts; lcms2 for tests)
+#   scripts/install-deps.sh [wheel]  build and runtime packages (libraries, fonts; lcms2 for tests)
+#                                    for the wheel's libvips: its headers come unpacked from
+#                                    libvips-dev's package (scripts/fetch-libvips.sh), so the
+#                                    ~220 packages of the system libvips are not installed; Debian's
+#                                    pip when no pip works (the wheel is fetched with pip)
+#   scripts/install-deps.sh system   the same, plus libvips-dev: the system libvips (LIBVIPS=system,
+#                                    and the fallback when the wheel cannot be had)
 #   scripts/install-deps.sh bench    plus the peers the benchmarks compare against
 #   scripts/install-deps.sh browser  plus headless Chromium, its driver and Debian's Selenium
 #                                    (the browser tests and `make docs`; no PyPI needed)
-# Used by the Makefile, CI and the Dockerfile's build stage, so all three install the same.
+#   scripts/install-deps.sh pip      Debian's pip only
+# Used by the Makefile, CI and the Dockerfile's build stages, so all three install the same.
 set -euo pipefail
 
-packages=(pkg-config libvips-dev libpng-dev zlib1g-dev libmicrohttpd-dev liblcms2-dev libzip-dev libgumbo-dev fonts-dejavu-core)
-if [ "${1:-}" = "bench" ]; then
-    packages+=(imagemagick libvips-tools hyperfine wrk curl python3-pil python3-numpy python3-skimage time
-        pngquant optipng webp)
-fi
-if [ "${1:-}" = "browser" ]; then
-    packages+=(chromium chromium-driver python3-selenium)
-fi
+# libglib2.0-dev: the GLib headers libvips' own include; libssl-dev: libcrypto's SHA-256;
+# fontconfig-config: /etc/fonts, which the fontconfig inside the wheel's libvips reads to find
+# DejaVu for the lettering (without it: "Fontconfig error: Cannot load default config file").
+packages=(pkg-config libglib2.0-dev libpng-dev zlib1g-dev libssl-dev libmicrohttpd-dev liblcms2-dev libzip-dev
+    libgumbo-dev fonts-dejavu-core fontconfig-config)
+has_pip() { python3 -m pip --version >/dev/null 2>&1 || /usr/bin/python3 -m pip --version >/dev/null 2>&1; }
+case "${1:-wheel}" in
+    wheel) has_pip || packages+=(python3-pip) ;;
+    system) packages+=(libvips-dev) ;;
+    bench) packages+=(imagemagick libvips-tools hyperfine wrk curl python3-pil python3-numpy python3-skimage time
+                      pngquant optipng webp) ;;
+    browser) packages+=(chromium chromium-driver python3-selenium) ;;
+    pip) packages=(python3-pip) ;;
+    *) echo "install-deps: unknown set '$1' (wheel, system, bench, browser, pip)" >&2; exit 64 ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do

@@ -3,7 +3,7 @@
 # of the built binary and of the HTTP service), the pages in headless Chromium (Tests/Browser), the
 # specs, the Dockerfile lint. Ends with the closing line "tests: N passed, M failed, K skipped"
 # (scripts/test-summary.sh).
-#   LIBVIPS=minimal|system scripts/test.sh     (make test / make test LIBVIPS=system)
+#   LIBVIPS=wheel|system scripts/test.sh       (make test / make test LIBVIPS=system)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/libvips-env.sh

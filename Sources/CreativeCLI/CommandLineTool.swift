@@ -25,7 +25,7 @@ extension Subcommand {
 /// The root command: reads the subcommand, runs it, maps errors to exit codes.
 public enum CommandLineTool {
     /// The tool's version.
-    public static let version = "0.1.0"
+    public static let version = BuildInfo.version
 
     static var subcommands: [any Subcommand.Type] {
         [

@@ -56,9 +56,10 @@ public enum VipsRuntime {
         "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
     }
 
-    /// The file the libvips library was loaded from (the minimal build or the system's), as the
-    /// process's memory map names it; nil when libvips is linked statically.
-    public static var libraryPath: String? {
+    /// The file the libvips library was loaded from (the wheel's `libvips-<hash>.so.42` or the
+    /// system's `libvips.so.42`), as the process's memory map names it; nil when libvips is linked
+    /// statically.
+    public static let libraryPath: String? = {
         guard let maps = fopen("/proc/self/maps", "r") else { return nil }
         defer { fclose(maps) }
         var line: UnsafeMutablePointer<CChar>?
@@ -68,12 +69,15 @@ public enum VipsRuntime {
             // address perms offset device inode path
             var text = String(cString: line)
             if text.hasSuffix("\n") { text.removeLast() }
-            if let slash = text.firstIndex(of: "/"), text.contains("/libvips.so") {
-                return String(text[slash...])
+            guard let slash = text.firstIndex(of: "/") else { continue }
+            let path = text[slash...]
+            let file = path[path.index(after: path.lastIndex(of: "/")!)...]
+            if file.hasPrefix("libvips.so") || (file.hasPrefix("libvips-") && file.contains(".so")) {
+                return String(path)
             }
         }
         return nil
-    }
+    }()
 
     /// Takes libvips' accumulated error text and clears it.
     static func lastVipsError() -> String {

@@ -1,3 +1,4 @@
+import CreativeCore
 import CreativeImaging
 #if canImport(Glibc)
 import Glibc
@@ -117,10 +118,27 @@ public final class Metrics: @unchecked Sendable {
                "\(service.budgetRefusals)")
         single("creative_log_lines_dropped_total", "counter", "Log lines dropped because standard error did not keep up.",
                "\(service.logLinesDropped)")
+        header("creative_build_info", "gauge", "Always 1; its labels name the tool's version, the libvips version and the file it was loaded from.")
+        out += "creative_build_info{version=\"\(Metrics.label(BuildInfo.version))\",libvips=\"\(Metrics.label(VipsRuntime.version))\","
+            + "libvips_file=\"\(Metrics.label(VipsRuntime.libraryPath ?? ""))\"} 1\n"
         let memory = ProcessStats.memory()
         single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", "\(memory.resident)")
         single("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", "\(memory.virtual)")
         single("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.", "\(Metrics.number(ProcessStats.cpuSeconds()))")
+        return out
+    }
+
+    /// A label value as Prometheus text: backslash, double quote and line feed escaped.
+    static func label(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
         return out
     }
 

@@ -35,7 +35,10 @@ public final class Server: @unchecked Sendable {
             daemon.stop()
             throw ServiceError.internalError("admin listener: \(error.message)")
         }
-        context.log.event("listening", [("host", .string(config.host)), ("port", .int(daemon.port)),
+        context.log.event("listening", [("version", .string(BuildInfo.version)),
+                                        ("libvips", .string(VipsRuntime.version)),
+                                        ("libvips_file", VipsRuntime.libraryPath.map { .string($0) } ?? .null),
+                                        ("host", .string(config.host)), ("port", .int(daemon.port)),
                                         ("admin_host", .string(config.adminHost)), ("admin_port", .int(admin.port)),
                                         ("workers", .int(config.workers)), ("queue", .int(config.queue)),
                                         ("max_body_bytes", .int(config.maxBodyBytes)),

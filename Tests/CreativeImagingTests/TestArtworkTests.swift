@@ -10,17 +10,51 @@ final class TestArtworkTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("TestImages")
 
+    /// The libvips series whose fonts, Pango and quantiser drew the committed files: there, drawing
+    /// again gives the same bytes. Elsewhere (the wheel's 8.18 has its own FreeType, HarfBuzz and
+    /// quantiser) the drawing differs in a few antialiased pixels and in the palette's last bits.
+    static let drawingSeries = ["8.14.", "8.16."]
+
     func testRegeneratedArtworkIsByteIdenticalToTheCommittedFiles() throws {
         for size in TestArtwork.sizes {
             let committed = try [UInt8](Data(contentsOf: Self.testImages.appendingPathComponent(TestArtwork.fileName(for: size))))
             let generated = try TestArtwork.generate(size)
-            XCTAssertEqual(generated, committed, "\(size): run 'creative-tool test-artwork --output-dir TestImages'")
+            if Self.drawingSeries.contains(where: VipsRuntime.version.hasPrefix) {
+                XCTAssertEqual(generated, committed, "\(size): run 'creative-tool test-artwork --redraw --output-dir TestImages'")
+            } else {
+                try assertDrawnAlike(generated, committed, size)
+            }
             XCTAssertEqual(TestArtwork.embedded(size), committed, "\(size): the binary embeds stale artwork")
             XCTAssertLessThan(committed.count, 50_000, "\(size) is over 50 KB")
             let image = try Fixtures.decode(committed)
             XCTAssertEqual(image.size, size)
         }
         XCTAssertNil(TestArtwork.embedded(PixelSize(width: 320, height: 50)))
+    }
+
+    /// Drawn with another libvips: the same size and 16-colour palette, and the same picture but
+    /// for antialiasing (measured on 8.18.7: at most 19 levels apart, in 0.5-2.2% of the pixels).
+    private func assertDrawnAlike(_ generated: [UInt8], _ committed: [UInt8], _ size: PixelSize) throws {
+        XCTAssertLessThan(generated.count, 50_000, "\(size)")
+        let drawn = try PixelReader(encoded: generated)
+        let kept = try PixelReader(encoded: committed)
+        XCTAssertEqual(drawn.width, kept.width, "\(size)")
+        XCTAssertEqual(drawn.height, kept.height, "\(size)")
+        XCTAssertEqual(drawn.bands, kept.bands, "\(size)")
+        guard drawn.bytes.count == kept.bytes.count else { return }
+        var largest = 0
+        var differing = 0
+        for pixel in stride(from: 0, to: drawn.bytes.count, by: drawn.bands) {
+            var apart = 0
+            for band in 0..<drawn.bands {
+                apart = max(apart, abs(Int(drawn.bytes[pixel + band]) - Int(kept.bytes[pixel + band])))
+            }
+            largest = max(largest, apart)
+            if apart > 0 { differing += 1 }
+        }
+        XCTAssertLessThanOrEqual(largest, 40, "\(size): libvips \(VipsRuntime.version) draws it visibly otherwise")
+        XCTAssertLessThan(differing * 100, 5 * drawn.width * drawn.height,
+                          "\(size): libvips \(VipsRuntime.version) draws \(differing) pixels otherwise")
     }
 
     func testArtworkHasInkInTheMiddleAndABorder() throws {

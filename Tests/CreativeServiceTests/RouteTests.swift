@@ -174,5 +174,7 @@ final class RouteTests: XCTestCase {
         XCTAssertTrue(text.contains(#"creative_rejections_total{code="not_an_image"} 1"#))
         XCTAssertTrue(text.contains("creative_http_requests_in_flight 1"))
         XCTAssertTrue(text.contains("process_resident_memory_bytes "))
+        let buildInfo = #"creative_build_info{version="\#(BuildInfo.version)",libvips="\#(VipsRuntime.version)",libvips_file="\#(VipsRuntime.libraryPath ?? "")"} 1"#
+        XCTAssertTrue(text.contains(buildInfo), text)
     }
 }

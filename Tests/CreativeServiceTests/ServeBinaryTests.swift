@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import CreativeImaging
 @testable import CreativeService
 
 /// The built binary's `serve` under a stalled log pipe, stray signals and an insecure address.
@@ -186,6 +187,35 @@ final class ServeBinaryTests: XCTestCase {
                                      environment: ["CREATIVE_ADMIN_PORT": "1"]), 0)
         kill(running.process.processIdentifier, SIGTERM)
         XCTAssertEqual(running.exitStatus(within: 10), 0)
+    }
+
+    // The start line names the libvips in use and its file; the process maps that one libvips and,
+    // with the wheel's (which carries its own GLib), no system GLib, GObject or libvips beside it.
+    func testStartLineNamesTheOneLibvipsMapped() throws {
+        let running = try Fixture.startBinary([])
+        defer {
+            kill(running.process.processIdentifier, SIGTERM)
+            XCTAssertEqual(running.exitStatus(within: 10), 0)
+        }
+        XCTAssertEqual(HTTPClient.request(running.port, "POST", "/v1/validate", body: try Fixture.testImage("960x150")).status, 200)
+        let first = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(running.firstLine.split(separator: "\n")[0].utf8))
+                                  as? [String: Any])
+        XCTAssertEqual(first["libvips"] as? String, VipsRuntime.version)
+        let file = try XCTUnwrap(first["libvips_file"] as? String, running.firstLine)
+        XCTAssertEqual(file, VipsRuntime.libraryPath)
+        // Read to the end: a /proc file reports a size of 0.
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(running.process.processIdentifier)/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        handle.closeFile()
+        let mapped = Set(maps.split(separator: "\n").compactMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } })
+        XCTAssertTrue(mapped.contains(file), file)
+        let names = mapped.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        XCTAssertEqual(names.filter { $0.hasPrefix("libvips") && $0.contains(".so") }, [file.split(separator: "/").last.map(String.init)!])
+        if file.split(separator: "/").last?.hasPrefix("libvips-") == true {
+            let systemGLib = ["libglib-2.0", "libgobject-2.0", "libgio-2.0", "libgmodule-2.0"]
+            let glib = names.filter { name in systemGLib.contains { name.hasPrefix($0) } }
+            XCTAssertEqual(glib, [String](), "the wheel's libvips carries its own GLib")
+        }
     }
 
     // The job limits are flags: bad values are usage errors (exit 64); good ones are logged at start.
