@@ -7,9 +7,10 @@ import CreativeCore
 /// are in `docs/cost-model.md`; a property test checks it against the measured peak RSS.
 ///
 /// Three parts:
-/// - `decode`: what the decoder and resampler hold, and the copies of the file the loaders keep. What cannot stream is held whole
-///   (``ImageSource/decodeMemory(content:)``); what streams holds libvips' resampling window,
-///   which grows with the source's width and bands (``streamingWindow(width:height:bands:wide:)``).
+/// - `decode`: what the decoder and resampler hold, and the copies of the file the loaders
+///   keep. What cannot stream is held whole (``ImageSource/decodeMemory(content:)``); what
+///   streams holds libvips' resampling window, which grows with the source's width and bands
+///   (``streamingWindow(width:height:bands:wide:)``).
 /// - `output`: the rendered canvas and the encoder's own buffers, per format
 ///   (``encoderBytes(_:pixels:)``); for `auto`, its search on at most
 ///   ``AutoEncoder/searchMaxPixels`` and the final encoding (``AutoPlan``).
@@ -266,60 +267,4 @@ extension JobCost {
         while shrink < 8 && shrink * 2 <= factor { shrink *= 2 }
         return shrink
     }
-}
-
-/// What `auto` may try for one canvas within a budget, decided before the render. On a canvas
-/// of more than ``AutoEncoder/searchMaxPixels`` the search runs on a smaller render of the same
-/// placement (the most detail per pixel, so what keeps the quality target there keeps it in the
-/// larger render, as `process` decides on its smallest render), and the whole canvas is then
-/// written with the recipe found. Only recipes whose search and encoder fit the budget are
-/// tried; when none does, the render is lossless PNG without a search (held when it fits, else
-/// streamed), and its encoding line says so. Narrowed to some formats (`allowed`: a file the
-/// caller named `.webp`), only their recipes are tried, and without PNG the render that would
-/// be lossless PNG is the allowed lossy format at its default quality.
-public struct AutoPlan: Sendable, Equatable {
-    /// The encoders the search may choose among; empty when only lossless PNG fits.
-    public let kinds: Set<JobCost.EncoderKind>
-    /// The pixels the search runs on (the canvas, or the smaller render's).
-    public let searchPixels: Int
-    /// Bytes the plan holds at its peak: the search, then the final encoding.
-    public let memory: Int
-
-    /// - Parameter oneOfMany: `process` (near-lossless WebP is not tried for many renders).
-    /// - Parameter allowed: the formats `auto` may write; nil for all.
-    public init(canvas: PixelSize, memoryBudget: Int, oneOfMany: Bool, allowed: Set<OutputFormat>? = nil) {
-        let allowed = allowed ?? Set(OutputFormat.allCases)
-        let pixels = canvas.pixelCount ?? Int.max
-        searchPixels = min(pixels, AutoEncoder.searchMaxPixels)
-        let search = JobCost.autoSearchBytes(pixels: searchPixels)
-        let sampled = searchPixels < pixels
-        // Lossless PNG needs no search: held when it fits, else streamed (``Encoder``). Without
-        // PNG, the allowed lossy format unsearched takes its place.
-        let unsearched = allowed.contains(.png) ? JobCost.heldPNG(pixels, memoryBudget)
-            : allowed.contains(.webp) ? .webp : .jpeg
-        var kinds: Set<JobCost.EncoderKind> = []
-        var peak = JobCost.encoderBytes(unsearched, pixels: pixels)
-        var candidates: [JobCost.EncoderKind] = [.palette, .webp, .jpeg]
-        if !oneOfMany && pixels <= AutoEncoder.nearLosslessMaxPixels { candidates.append(.webpLossless) }
-        candidates.removeAll { !allowed.contains($0.format) }
-        for kind in candidates {
-            // Tried on the search's pixels, and written once more over the canvas when sampled
-            // (the search's buffers are given back by then).
-            let trial = JobCost.adding(search, kind == .webpLossless ? JobCost.encoderBytes(kind, pixels: searchPixels) : 0)
-            let final = sampled ? JobCost.encoderBytes(kind, pixels: pixels) : 0
-            let needed = max(trial, final)
-            if needed <= memoryBudget {
-                kinds.insert(kind)
-                peak = max(peak, needed)
-            }
-        }
-        // With a lossy candidate the search tries lossless PNG on its pixels too.
-        if !kinds.isEmpty && allowed.contains(.png) { kinds.insert(.png) }
-        self.kinds = kinds
-        memory = peak
-    }
-
-    /// True when no lossy candidate fits: `auto` writes lossless PNG without searching (or,
-    /// narrowed without PNG, the allowed lossy format).
-    public var losslessOnly: Bool { kinds.isEmpty }
 }

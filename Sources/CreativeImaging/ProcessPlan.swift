@@ -1,0 +1,79 @@
+import CreativeCore
+
+/// How `process` runs within its budget, decided before the decode (``JobCost``): the preview
+/// sheet and the renders side by side (``ParallelWork/width``) when the budget holds both, else
+/// one at a time; and, when even one at a time does not fit with its renders held, each PNG
+/// render streamed and `auto` lossless without a search.
+public struct ProcessPlan: Sendable, Equatable {
+    /// What the job is charged.
+    public let cost: JobCost
+    /// Pieces run side by side: 2 or 1.
+    public let width: Int
+    /// What each render's encoder may hold (``Encoder``'s `memoryBudget`).
+    public let renderBudget: Int
+    /// `auto` writes every render lossless, without a search: nothing lossy fits.
+    public let autoLossless: Bool
+
+    /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
+    /// creatives, so only catalog sizes. Measured over every catalog size of each product
+    /// (banners: 706x8053 for 300x250; interstitials 1552x3243; companions 760x1449), with a
+    /// tenth more; a test draws every catalog size's sheet and checks it.
+    public static func sheetPixels(_ product: Product) -> Int {
+        switch product.slotRule {
+        case .anchoredOrInlineStrip: 6_250_000
+        case .fullScreenSafeArea: 5_550_000
+        case .fixedStandardSlot: 1_250_000
+        }
+    }
+
+    /// Bytes a sheet pixel costs: the RGB canvas drawn in place (3), the copy the PNG writer
+    /// holds (3) and its file (flat art: a tenth of that), and the lettering.
+    static let sheetBytesPerPixel = 7
+
+    /// The plan for `source` (a valid creative) into every slot of `product`, in `format`.
+    public init(_ source: ImageSource, product: Product, format: FormatChoice, memoryBudget: Int) {
+        let decode = JobCost.decode(source, content: nil).decode
+        let sheet = JobCost.multiplying(Self.sheetPixels(product), Self.sheetBytesPerPixel)
+        let placements = DevicePlan.assignments(for: source.displayedSize, product: product).map(\.placement)
+        let sample = source.header.isSixteenBit ? 2 : 1
+        let samples = JobCost.decode(source, content: nil).decodedSamples
+        // The largest render: its scaled content held, its pipeline and its encoder.
+        func render(_ budget: Int, lossless: Bool) -> Int {
+            placements.map { placement in
+                let pixels = placement.canvas.pixelCount ?? Int.max
+                let encoder: Int
+                if format == .auto && !lossless {
+                    encoder = [JobCost.EncoderKind.palette, .webp, .jpeg]
+                        .map { JobCost.encoderBytes($0, pixels: pixels) }.max() ?? 0
+                } else {
+                    encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
+                                             memoryBudget: budget) - JobCost.pipeline(canvas: placement.canvas)
+                }
+                let content = JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4, sample)
+                return JobCost.adding(content, JobCost.pipeline(canvas: placement.canvas), encoder)
+            }.max() ?? 0
+        }
+        // `auto` searches its smallest render alone first.
+        let smallest = placements.min { $0.canvas.area < $1.canvas.area }?.canvas ?? PixelSize(width: 1, height: 1)
+        let search = format == .auto
+            ? AutoPlan(canvas: smallest, memoryBudget: max(0, memoryBudget - decode - JobCost.jobOverhead), oneOfMany: true).memory
+            : 0
+        let left = max(0, memoryBudget - decode - JobCost.jobOverhead)
+        var chosen: (width: Int, budget: Int, lossless: Bool, output: Int)?
+        for (width, lossless, budget) in [(2, false, left), (1, false, left), (1, true, 0)] {
+            let piece = render(budget, lossless: lossless)
+            let output = max(search, width == 2 ? max(JobCost.adding(sheet, piece), JobCost.adding(piece, piece))
+                                                : max(sheet, piece))
+            chosen = (width, budget, lossless, output)
+            if output <= left { break }
+        }
+        let plan = chosen ?? (1, 0, true, 0)
+        width = plan.width
+        renderBudget = plan.budget
+        autoLossless = format == .auto && plan.lossless
+        cost = JobCost(decode: decode, output: plan.output, decodedSamples: samples)
+    }
+
+    /// What a render's encoding line ends with when the plan left `auto` only lossless PNG.
+    static let losslessNote = " (auto: only lossless PNG fits the memory budget)"
+}
