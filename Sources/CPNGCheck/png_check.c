@@ -122,18 +122,25 @@ static void read_strictly(png_structp png, reader_state *state) {
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
 }
 
-int cpng_header_check(const unsigned char *data, size_t length, cpng_check_result *result) {
+/* The start both checks share: the result cleared, the signature checked, a reader over
+ * `state` made. NULL (with the reason recorded) when there is nothing to read. */
+static png_structp start_read(const unsigned char *data, size_t length, reader_state *state,
+                              cpng_check_result *result) {
     memset(result, 0, sizeof *result);
     if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
         record(result, "not a PNG signature");
-        return 0;
+        return NULL;
     }
-    reader_state state = {data, length, 8, result};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
-    if (!png) {
-        record(result, "out of memory");
-        return 0;
-    }
+    *state = (reader_state){data, length, 8, result};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, state, on_error, on_warning);
+    if (!png) record(result, "out of memory");
+    return png;
+}
+
+int cpng_header_check(const unsigned char *data, size_t length, cpng_check_result *result) {
+    reader_state state;
+    png_structp png = start_read(data, length, &state, result);
+    if (!png) return 0;
     png_infop info = png_create_info_struct(png);
     if (!info || setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
@@ -153,17 +160,9 @@ int cpng_header_check(const unsigned char *data, size_t length, cpng_check_resul
 
 int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long long max_pixels,
                       unsigned char *pixels, size_t pixels_size, cpng_check_result *result) {
-    memset(result, 0, sizeof *result);
-    if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        record(result, "not a PNG signature");
-        return 0;
-    }
-    reader_state state = {data, length, 8, result};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
-    if (!png) {
-        record(result, "out of memory");
-        return 0;
-    }
+    reader_state state;
+    png_structp png = start_read(data, length, &state, result);
+    if (!png) return 0;
     png_infop info = png_create_info_struct(png);
     png_bytep volatile row = NULL;
     if (!info || setjmp(png_jmpbuf(png))) {
