@@ -22,7 +22,7 @@ public enum CLIError: Error, Equatable, Sendable {
     }
 }
 
-/// The exit codes of DESIGN section 4.
+/// The exit codes of docs/reference.md, "validate".
 public enum ExitCode {
     /// Success; for validation, every creative valid.
     public static let success: Int32 = 0

@@ -127,7 +127,7 @@ public enum BannerPrompt {
                            closeZone: product.slotRule == .fullScreenSafeArea ? CloseButton.zone(over: assignments) : nil)
     }
 
-    /// The device slots (DESIGN section 5) where the selection rules pick this artwork.
+    /// The device slots (docs/reference.md, "process" (the device table)) where the selection rules pick this artwork.
     ///
     /// Retina sizes compete with each other (`DevicePlan.anchoredAssignments(candidates:
     /// Catalog.adaptiveSizes)`); a standard size competes with the Retina sizes as an

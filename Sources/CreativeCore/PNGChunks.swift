@@ -19,7 +19,7 @@ public enum PNGChunks {
         walk(bytes, checkingCRC: false)
     }
 
-    /// The chunks a decoder needs (DESIGN section 8: never inflate what is not used).
+    /// The chunks a decoder needs (docs/cost-model.md: never inflate what is not used).
     /// Critical chunks and the ancillary ones that change pixels or their meaning stay;
     /// text (`tEXt`, `zTXt`, `iTXt`) and every other ancillary chunk are dropped, so neither
     /// libpng nor libvips inflates or stores them.

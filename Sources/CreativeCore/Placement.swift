@@ -53,7 +53,7 @@ public struct Placement: Sendable, Hashable {
     /// Top offset of the content.
     public let y: Int
 
-    /// Aspect fit, letterboxed (DESIGN section 3 "Render"): scale `min(W/w, H/h)`,
+    /// Aspect fit, letterboxed (docs/reference.md, "render"): scale `min(W/w, H/h)`,
     /// never above 1 when `enlarge` is false; content rounded to the nearest pixel
     /// (at least 1); centred with `floor((W - w') / 2)`, `floor((H - h') / 2)`.
     public init(source: PixelSize, canvas: PixelSize, enlarge: Bool = true) {

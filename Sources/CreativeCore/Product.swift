@@ -1,6 +1,6 @@
 /// How a product's slot on a device is sized.
 public enum SlotRule: String, Sendable {
-    /// Banners: an anchored strip (height from the width, DESIGN section 3) or an inline view.
+    /// Banners: an anchored strip (height from the width, docs/reference.md, "render", "slot" and "select") or an inline view.
     case anchoredOrInlineStrip = "anchored_or_inline_strip"
     /// Interstitials: the whole screen minus its safe-area insets, in each orientation.
     case fullScreenSafeArea = "full_screen_safe_area"
@@ -79,7 +79,7 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
 
     // MARK: The products
 
-    /// Banners (DESIGN section 2): strips for anchored slots, rectangles for inline views only.
+    /// Banners (docs/reference.md, "Accepted artwork"): strips for anchored slots, rectangles for inline views only.
     public static let banner = Product(
         rawValue: "banner", title: "Banner",
         entries: [

@@ -50,7 +50,7 @@ public struct SelectionResult: Sendable {
     public let ranking: [RankedCandidate]
 }
 
-/// The ad server's selection rules (DESIGN section 3).
+/// The ad server's selection rules (docs/reference.md, "render", "slot" and "select").
 public enum Selection {
     /// Picks among `candidates` (pixel sizes) for a request of `width` x `height` pixels.
     /// - Parameters:

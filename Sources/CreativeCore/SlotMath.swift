@@ -34,7 +34,7 @@ public struct Slot: Sendable, Hashable {
     }
 }
 
-/// The sizing rules of the banner specification (DESIGN section 3).
+/// The sizing rules of the banner specification (docs/reference.md, "render", "slot" and "select").
 public enum SlotMath {
     /// Smallest and largest anchored banner height, in points.
     public static let anchoredHeightRange = 50...90

@@ -1,4 +1,4 @@
-/// The stable codes of a validation report (DESIGN section 4); callers switch on them.
+/// The stable codes of a validation report (docs/reference.md, "validate"); callers switch on them.
 public enum ValidationCode: String, Sendable, CaseIterable {
     // Errors: any one makes the creative invalid.
     case fileNotFound = "file_not_found"
@@ -117,7 +117,7 @@ public struct BundleFacts: Sendable, Equatable {
     }
 }
 
-/// What validation found about one file: the JSON report of DESIGN section 4.
+/// What validation found about one file: the JSON report of docs/reference.md, "validate".
 public struct ValidationReport: Sendable {
     /// The name the caller gave (a path, `-`, or an upload's file name).
     public var file: String

@@ -1,6 +1,6 @@
 import CreativeCore
 
-/// What a decode holds in memory, decided from the header before decoding (DESIGN section 8):
+/// What a decode holds in memory, decided from the header before decoding (docs/cost-model.md):
 /// the figure a job's budget (``JobLimits``) and the process' budget (``MemoryBudget``) are charged.
 extension ImageSource {
     /// Bytes the decode needs held at once, from the header, before decoding: width x height x

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// What one job (a validation, a render, a `process` run) may spend beyond the header caps
-/// (DESIGN section 8): memory for what cannot stream, and time.
+/// (docs/cost-model.md): memory for what cannot stream, and time.
 ///
 /// The CLI and the service call the same functions with their own values:
 /// `Renderer.render(source, settings:, limits:)`, `Validator.validate(_:fileName:limits:)` (through

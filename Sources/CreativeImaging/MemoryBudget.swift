@@ -1,5 +1,5 @@
 /// The process-wide memory budget, in bytes, for what jobs and requests hold at once
-/// (DESIGN section 8): per-job limits (``JobLimits``) alone do not bound a process that runs many
+/// (docs/cost-model.md): per-job limits (``JobLimits``) alone do not bound a process that runs many
 /// jobs at once.
 ///
 /// The service charges one budget with every kind of memory a request holds: its body as it is

@@ -8,7 +8,7 @@ struct RenderContext {
     let placement: Placement
 }
 
-/// Renders a source aspect-fit and letterboxed into a slot (DESIGN section 3 "Render").
+/// Renders a source aspect-fit and letterboxed into a slot (docs/reference.md, "render").
 ///
 /// The steps run in order, each small and each returning early when it has nothing to do:
 /// scale (decode, orient, colour-manage, premultiplied resample) -> sRGB 8-bit ->

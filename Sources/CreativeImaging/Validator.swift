@@ -25,7 +25,7 @@ public struct ValidationLimits: Sendable {
     }
 }
 
-/// Checks an upload, cheapest first, so nothing hostile is decoded (DESIGN section 4):
+/// Checks an upload, cheapest first, so nothing hostile is decoded (docs/reference.md, "validate"):
 /// size on disk -> format from the bytes -> header (pixel cap, allowed size, JPEG scan count) ->
 /// animation -> a strict full decode (libpng for PNG, libvips for the rest) -> colour and weight
 /// warnings. Every problem found by the checks that apply is reported, not only the first. The

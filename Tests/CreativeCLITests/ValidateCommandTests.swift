@@ -3,7 +3,7 @@ import Foundation
 import CreativeTestSupport
 import XCTest
 
-/// `creative-tool validate` through the built binary (DESIGN section 4): one report per file,
+/// `creative-tool validate` through the built binary (docs/reference.md, "validate"): one report per file,
 /// JSON lines on standard output only, exit 0 / 1 / 64.
 final class ValidateCommandTests: ScratchFolderTestCase {
     @discardableResult

@@ -1,7 +1,7 @@
 import XCTest
 @testable import CreativeCore
 
-/// DESIGN sections 2 and 5: the size catalog and the device table.
+/// docs/reference.md, "Accepted artwork" and the device table of "process": the size catalog and the device table.
 final class CatalogTests: XCTestCase {
     private func size(_ width: Int, _ height: Int) -> PixelSize { PixelSize(width: width, height: height) }
 

@@ -1,7 +1,7 @@
 import XCTest
 @testable import CreativeCore
 
-/// DESIGN section 2: PNG, JPEG, GIF and WebP are accepted; other image formats are
+/// docs/reference.md, "Accepted artwork": PNG, JPEG, GIF and WebP are accepted; other image formats are
 /// `unsupported_format`; anything else is `not_an_image`. Decided from bytes, never the name.
 final class FormatSniffTests: XCTestCase {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -3,9 +3,9 @@ import XCTest
 @testable import CreativeCore
 
 /// `creative-tool guidance`: the JSON document, the Markdown and HTML pages, and agreement with
-/// the slot rule, the selection rule and the prompt facts, re-derived here from the DESIGN tables.
+/// the slot rule, the selection rule and the prompt facts, re-derived here from the tables of docs/reference.md.
 final class GuidanceTests: XCTestCase {
-    // MARK: Independent data (DESIGN sections 2 and 5)
+    // MARK: Independent data (docs/reference.md, "Accepted artwork" and the device table of "process")
 
     /// The catalog in its documented order.
     private let catalogOrder = ["960x150", "1320x204", "2184x270", "320x50", "320x100", "300x250", "468x60", "728x90"]
@@ -18,7 +18,7 @@ final class GuidanceTests: XCTestCase {
         (360, 800, 3), (412, 915, 2.625),
     ]
 
-    /// The qartvelo rule with the screen-height cap, written out again from DESIGN section 3.
+    /// The qartvelo rule with the screen-height cap, written out again from docs/reference.md, "render", "slot" and "select".
     private func anchoredHeight(width: Int, screenHeight: Int) -> Int {
         let raw = min(max(width * 50 / 320, 50), 90)
         let cap = Int((0.15 * Double(screenHeight)).rounded(.down))
@@ -60,7 +60,7 @@ final class GuidanceTests: XCTestCase {
         return (parts[0], parts[1])
     }
 
-    /// Aspect fit of DESIGN section 3: content size and offsets.
+    /// Aspect fit of docs/reference.md, "render", "slot" and "select": content size and offsets.
     private func fit(_ source: (Int, Int), into canvas: (Int, Int)) -> (width: Int, height: Int, x: Int, y: Int) {
         let scale = min(Double(canvas.0) / Double(source.0), Double(canvas.1) / Double(source.1))
         let width = max(1, Int((Double(source.0) * scale).rounded()))

@@ -1,7 +1,7 @@
 import XCTest
 @testable import CreativeCore
 
-/// DESIGN section 3 "Render": aspect fit, letterboxed, exactly the slot's pixel size.
+/// docs/reference.md, "render": aspect fit, letterboxed, exactly the slot's pixel size.
 final class PlacementTests: XCTestCase {
     private func size(_ width: Int, _ height: Int) -> PixelSize { PixelSize(width: width, height: height) }
 

@@ -1,7 +1,7 @@
 import XCTest
 @testable import CreativeCore
 
-/// DESIGN section 3: adaptive, inline and legacy selection, with tie-breaks.
+/// docs/reference.md, "render", "slot" and "select": adaptive, inline and legacy selection, with tie-breaks.
 final class SelectionTests: XCTestCase {
     private func size(_ width: Int, _ height: Int) -> PixelSize { PixelSize(width: width, height: height) }
 

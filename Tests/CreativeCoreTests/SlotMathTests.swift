@@ -1,7 +1,7 @@
 import XCTest
 @testable import CreativeCore
 
-/// DESIGN section 3: anchored heights (own rule and Google estimate), inline max height, pixels, fit.
+/// docs/reference.md, "render", "slot" and "select": anchored heights (own rule and Google estimate), inline max height, pixels, fit.
 final class SlotMathTests: XCTestCase {
     private func qartvelo(_ width: Int, screen: Int? = nil) -> Int {
         SlotMath.anchoredHeight(width: width, screenHeight: screen, rule: .qartvelo)

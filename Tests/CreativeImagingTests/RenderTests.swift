@@ -3,7 +3,7 @@ import CreativeTestSupport
 @testable import CreativeImaging
 import XCTest
 
-/// Aspect fit, letterboxing, bars, and formats: pixel positions checked against DESIGN section 3.
+/// Aspect fit, letterboxing, bars, and formats: pixel positions checked against docs/reference.md, "render", "slot" and "select".
 final class RenderTests: XCTestCase {
     private let red: [Double] = [255, 0, 0]
     private let blue: [Double] = [0, 0, 255]

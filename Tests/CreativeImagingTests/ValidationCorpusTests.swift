@@ -21,7 +21,7 @@ extension ValidationReport {
     }
 }
 
-/// The generated validation corpus (DESIGN sections 2 and 4): every accepted size in every
+/// The generated validation corpus (docs/reference.md, "Accepted artwork" and "validate"): every accepted size in every
 /// format, wrong sizes, animations, refused formats, decompression bombs and PngSuite.
 /// Damage is in ValidationDamageTests, warnings in ValidationWarningTests.
 final class ValidationCorpusTests: XCTestCase {

@@ -4,7 +4,7 @@ import CreativeTestSupport
 @testable import CreativeImaging
 import XCTest
 
-/// Warnings (DESIGN section 4): reported, never a reason to reject. Each one here is on a file
+/// Warnings (docs/reference.md, "validate"): reported, never a reason to reject. Each one here is on a file
 /// of an accepted size, so the file stays valid; on a wrong size it comes with the error.
 final class ValidationWarningTests: XCTestCase {
 
