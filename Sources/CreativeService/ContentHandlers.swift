@@ -87,7 +87,7 @@ enum ProcessHandlers {
             guard !wanted.isEmpty, wanted.count <= 255 else { throw .badRequest("file must name one file of the answer") }
         }
         let result = try context.runJob(request, memory: {
-            ImageHandlers.decodeMemory(request.body, product: product, content: { _ in nil })
+            ImageHandlers.jobMemory(request.body, product: product, for: .process)
         }) { job throws(ServiceError) -> JobResult in
             let result: JobResult
             do throws(ImagingError) {

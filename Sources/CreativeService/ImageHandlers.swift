@@ -12,7 +12,7 @@ enum ImageHandlers {
         try request.query.check(allowed: ["filename", "product"])
         let name = try fileName(request.query.value("filename"))
         let product = try request.query.product()
-        let report = try context.runJob(request, memory: { decodeMemory(request.body, product: product) }) { job throws(ServiceError) in
+        let report = try context.runJob(request, memory: { jobMemory(request.body, product: product, for: .validate) }) { job throws(ServiceError) in
             let report = Validator.validate(request.body, fileName: name,
                                             limits: ValidationLimits(job: job.limits, product: product))
             try checkTimeout(report)
@@ -135,19 +135,20 @@ enum ImageHandlers {
         }
     }
 
-    /// The memory a validate (`content` nil) or `process` (`content` given: its renders) job on
-    /// `body` takes from the process-wide budget, from the header (nothing is decoded, ``JobCost``):
-    /// the strict decode's and the pre-flight checks' for a size the product accepts, and for
-    /// `process` its whole cost. A bundle: the budget its images are checked within. 0 for what
-    /// cannot be opened or is not a size the product accepts: such a creative is refused without
-    /// decoding.
-    static func decodeMemory(_ body: [UInt8], product: Product = .defaultProduct,
-                             content: ((ImageSource) -> PixelSize?)? = nil) -> Int {
+    /// The image jobs whose memory is reserved from the header alone (``jobMemory(_:product:for:)``).
+    enum ChargedJob { case validate, process }
+
+    /// The memory a validate or `process` job on `body` takes from the process-wide budget, from
+    /// the header (nothing is decoded, ``JobCost``): the strict decode's and the pre-flight
+    /// checks' for a size the product accepts, and for `process` its whole plan. A bundle: the
+    /// budget its images are checked within. 0 for what cannot be opened or is not a size the
+    /// product accepts: such a creative is refused without decoding.
+    static func jobMemory(_ body: [UInt8], product: Product = .defaultProduct, for job: ChargedJob) -> Int {
         guard !body.isEmpty else { return 0 }
         if Validator.isBundle(body) { return JobCost.bundleCheck }
         guard let source = try? ImageSource(bytes: body), product.entry(for: source.displayedSize) != nil else { return 0 }
         let strict = JobCost.validate(source).memory
-        guard content != nil else { return strict }
+        guard job == .process else { return strict }
         // The plan with the most side by side: ``ServiceContext/runJob`` caps it at the job's budget,
         // within which the job's own plan holds no more.
         return max(strict, ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory)

@@ -69,8 +69,8 @@ final class JobDeadlineTests: XCTestCase {
     func testDecodeMemoryIsChargedToTheProcessBudget() throws {
         let artwork = try Fixture.testImage("960x150")
         // What each job takes from the budget: its whole cost (JobCost), from the header.
-        let process = ImageHandlers.decodeMemory(artwork, product: .banner, content: { _ in nil })
-        let validate = ImageHandlers.decodeMemory(artwork, product: .banner)
+        let process = ImageHandlers.jobMemory(artwork, product: .banner, for: .process)
+        let validate = ImageHandlers.jobMemory(artwork, product: .banner, for: .validate)
         XCTAssertGreaterThan(process, validate)
         let capacity = process + artwork.count + 1_000_000
         let server = try Fixture.server {
