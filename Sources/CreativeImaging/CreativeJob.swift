@@ -41,10 +41,18 @@ public enum CreativeJob {
     /// keeps the quality target, named in the manifest).
     public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto) throws(ImagingError) -> JobResult {
+        try process(Upload(bytes, fileName: fileName), limits: limits, format: format)
+    }
+
+    /// ``process(_:fileName:limits:format:)`` on an upload a job holds: its source is the one the
+    /// upload opened, decoded once (by the validator's strict check, whose pixels the renders
+    /// scale from, except a PNG's, which libpng checks); the report is recorded in the upload.
+    public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
+                               format: FormatChoice = .auto) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
-        let (report, opened) = Validator.inspect(bytes, fileName: fileName, limits: limits)
+        let (report, opened) = Validator.inspect(upload, limits: limits)
         guard report.valid, let source = opened else { return rejected(report) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
         let plan = ProcessPlan(source, product: limits.product, format: format, memoryBudget: limits.job.memoryBudget)
@@ -57,8 +65,11 @@ public enum CreativeJob {
             // Held as 8-bit sRGB, as every render ends: a 16-bit source would hold twice the bytes in
             // each render's scaled copy and in the sheet's, for no difference a render keeps.
             let whole = try ColourStep.srgb8(try ScaleStep.thumbnail(source, to: source.displayedSize, checked: true))
+            if let kept = source.keptPixels, whole === kept { return kept }
             return try DeadlineWatch.run(whole, deadline: deadline) { () throws(ImagingError) in try whole.materialized() }
         }
+        // What the strict decode kept is now `decoded` (or was copied into it): not held twice.
+        source.releasePixels()
         let product = limits.product
         let assignments = DevicePlan.assignments(for: source.displayedSize, product: product)
         var placementsByContent: [PixelSize: [Placement]] = [:]

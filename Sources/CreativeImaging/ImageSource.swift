@@ -18,6 +18,16 @@ public final class ImageSource: @unchecked Sendable {
     public let format: ImageFormat
     /// The lazily loaded image: header fields are read, pixels are not.
     public let header: VImage
+    private let lock = Lock()
+    private var kept: VImage?
+
+    /// The whole image as the strict decode left it in memory (not PNG, whose strict check is
+    /// libpng's): decoded once, then used by the pre-flight checks and the renders instead of a
+    /// decode of their own. Nil until ``strictDecode(deadline:keepingPNGPixels:keepingPixels:)`` kept it.
+    public var keptPixels: VImage? { lock.locked { kept } }
+
+    /// Lets the kept pixels go (a job that holds what it made of them).
+    public func releasePixels() { lock.locked { kept = nil } }
 
     /// Stored size (before EXIF orientation).
     public var storedSize: PixelSize { header.size }
@@ -62,6 +72,7 @@ public final class ImageSource: @unchecked Sendable {
             }
         }
         (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
+        DecodeLedger.noteOpen()
         let header = try Self.load(decoderBytes, format: format, sequential: false)
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
@@ -103,7 +114,24 @@ public final class ImageSource: @unchecked Sendable {
     /// memory. Decoding errors surface when the pipeline is computed.
     /// - Throws: ``ImagingError/corruptImage(_:)`` when the header cannot be read.
     public func streamingImage() throws(ImagingError) -> VImage {
-        try Self.load(decoderBytes, format: format, sequential: true)
+        DecodeLedger.noteDecode()
+        return try Self.load(decoderBytes, format: format, sequential: true)
+    }
+
+    /// The whole image decoded in memory: the kept pixels, else the header's pixels decoded
+    /// whole (random access: what an EXIF rotation and the pre-flight checks read).
+    /// - Throws: ``ImagingError/corruptImage(_:)`` (or another libvips failure) when decoding fails.
+    public func wholeImage() throws(ImagingError) -> VImage {
+        if let kept = keptPixels { return kept }
+        return try randomAccessImage().materialized()
+    }
+
+    /// The image a whole-image reader pulls: the kept pixels, else the header, whose pixels are
+    /// then decoded whole on first use.
+    public func randomAccessImage() -> VImage {
+        if let kept = keptPixels { return kept }
+        DecodeLedger.noteDecode()
+        return header
     }
 
     /// The format's strict buffer loader over `bytes`: random access (pixels decoded whole on
@@ -129,9 +157,14 @@ public final class ImageSource: @unchecked Sendable {
     /// - Throws: ``ImagingError/timeout(seconds:)`` past the deadline, ``ImagingError/cancelled(_:)``
     ///   when cancelled.
     /// `keepingPNGPixels`: an 8-bit RGB or RGBA PNG's rows, or a palette PNG's indices, come back
-    /// (libpng decodes them anyway).
-    public func strictDecode(deadline: Deadline? = nil, keepingPNGPixels: Bool = false) throws(ImagingError)
+    /// (libpng decodes them anyway). `keepingPixels`: a sound image of another format stays decoded
+    /// (``keptPixels``) for the pre-flight checks and the renders. Once pixels are kept, the image
+    /// is known sound and nothing is decoded again.
+    public func strictDecode(deadline: Deadline? = nil, keepingPNGPixels: Bool = false,
+                             keepingPixels: Bool = false) throws(ImagingError)
         -> (damage: String?, sixteenBit: Bool, pngPixels: PreflightPixels?) {
+        if keptPixels != nil { return (nil, header.isSixteenBit, nil) }
+        DecodeLedger.noteDecode()
         if format == .png {
             // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
             let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area, keeping: keepingPNGPixels ? storedSize : nil)
@@ -147,7 +180,9 @@ public final class ImageSource: @unchecked Sendable {
             try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
                 try VipsOperation("max").with("in", .image(image)).execute()
             }
-            return (containerDamage(), header.isSixteenBit, nil)
+            let damage = containerDamage()
+            if keepingPixels, damage == nil { lock.locked { kept = image } }
+            return (damage, header.isSixteenBit, nil)
         } catch .timeout(let seconds) {
             throw .timeout(seconds: seconds)
         } catch .cancelled(let reason) {

@@ -156,13 +156,16 @@ extension JobCost {
     }
 
     /// The cost of rendering `source` with `settings`: the decode at the content size the
-    /// placement gives (shrink-on-load for JPEG and WebP) and the canvas in its format. A JPEG
-    /// is decoded strictly once more after its render when the budget allows
-    /// (``strictDecode(_:)``): the peak is the larger of the two.
+    /// placement gives (shrink-on-load for JPEG and WebP) and the canvas in its format. A JPEG is
+    /// decoded strictly (``strictDecode(_:)``) when the limits allow: first, held while the render
+    /// scales from it, when that fits with the whole render and its file
+    /// (``decodesStrictlyFirst(_:settings:memoryBudget:)``); else after the render, whose peak is
+    /// then the larger of the two.
     /// - Parameter memoryBudget: the job's budget, which decides whether a PNG render is held
     ///   (``PNGWriter``) or streamed, as ``Encoder`` decides.
     public static func render(_ source: ImageSource, settings: RenderSettings,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget) -> JobCost {
+        if let first = strictFirstRender(source, settings: settings, memoryBudget: memoryBudget) { return first }
         let placement = settings.placement(of: source.displayedSize)
         var cost = decode(source, content: placement.content)
         cost.output = output(canvas: settings.canvas, format: settings.format,
@@ -178,6 +181,33 @@ extension JobCost {
                 cost.decode = max(cost.decode, strict.decode - cost.output)
             }
         }
+        return cost
+    }
+
+    /// True when a render of `source` decodes it strictly first and scales from those pixels
+    /// (``Renderer``), so that it is decoded once: a JPEG, when the strict decode, held, fits
+    /// `memoryBudget` and the decode limit beside the whole render and its file. libjpeg does
+    /// not always fail a shrink-on-load decode of damaged data; the strict decode does.
+    public static func decodesStrictlyFirst(_ source: ImageSource, settings: RenderSettings, memoryBudget: Int) -> Bool {
+        strictFirstRender(source, settings: settings, memoryBudget: memoryBudget) != nil
+    }
+
+    /// The cost of a render from the strictly decoded image, when it fits; nil otherwise.
+    private static func strictFirstRender(_ source: ImageSource, settings: RenderSettings, memoryBudget: Int) -> JobCost? {
+        guard source.format == .jpeg else { return nil }
+        var cost = strictDecode(source)
+        let pixels = settings.canvas.pixelCount ?? Int.max
+        let encoder = encoderBudget(memoryBudget, decode: cost.decode, canvas: settings.canvas)
+        cost.output = output(canvas: settings.canvas, format: settings.format, memoryBudget: encoder,
+                             autoFormats: settings.autoFormats)
+        // A streamed PNG's file grows in memory beside the held image: as large as its samples.
+        // `auto` writes one when nothing lossy fits.
+        let png = settings.format == .png || (settings.format == .auto
+            && AutoPlan(canvas: settings.canvas, memoryBudget: encoder, oneOfMany: false, allowed: settings.autoFormats).losslessOnly)
+        if png, heldPNG(pixels, encoder) == .streamedPNG {
+            cost.output = adding(cost.output, multiplying(pixels, 4))
+        }
+        guard cost.memory <= memoryBudget, cost.decodedSamples <= JobLimits.defaultMaxDecodedBytes else { return nil }
         return cost
     }
 

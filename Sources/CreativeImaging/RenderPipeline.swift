@@ -34,6 +34,14 @@ public enum Renderer {
         // What the budget leaves the encoder once the decode, overhead and pipeline are held (JobCost).
         let outputBudget = JobCost.encoderBudget(limits.memoryBudget, decode: cost.decode, canvas: settings.canvas)
         if let damage = try source.structuralDamage(deadline: deadline) { throw .corruptImage(damage) }
+        // libjpeg's warning for damaged entropy-coded data does not always stop a shrink-on-load
+        // render (6 of 40 runs on a busy machine rendered a scrambled JPEG, 0 of 40 after a strict
+        // decode): a JPEG is decoded strictly, first when the limits hold its pixels beside the
+        // render (which then scales from them: one decode), else after the render.
+        let strictFirst = JobCost.decodesStrictlyFirst(source, settings: settings, memoryBudget: limits.memoryBudget)
+        if strictFirst, let damage = try source.strictDecode(deadline: deadline, keepingPixels: true).damage {
+            throw .corruptImage(damage)
+        }
         // `auto` on a large canvas decides on a smaller render of the same placement first.
         let recipe = try sampledRecipe(source, settings: settings, outputBudget: outputBudget, deadline: deadline)
         do throws(ImagingError) {
@@ -49,10 +57,7 @@ public enum Renderer {
                 }
             }
             if let recipe { encoded.detail = recipe.detail(for: encoded) }
-            // libjpeg's warning for damaged entropy-coded data does not always stop a shrink-on-load
-            // render (6 of 40 runs on a busy machine rendered a scrambled JPEG, 0 of 40 with this): a
-            // JPEG is decoded strictly once more, when the limits allow, before its render counts.
-            if source.format == .jpeg, (try? limits.charge(JobCost.strictDecode(source))) != nil,
+            if !strictFirst, source.format == .jpeg, (try? limits.charge(JobCost.strictDecode(source))) != nil,
                let damage = try source.strictDecode(deadline: deadline).damage {
                 throw .corruptImage(damage)
             }

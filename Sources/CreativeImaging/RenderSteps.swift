@@ -17,15 +17,20 @@ enum ScaleStep {
         if !checked, let damage = try source.structuralDamage() { throw .corruptImage(damage) }
         let rotate = source.orientation != 1
         let convertProfile = source.header.hasICCProfile || source.header.interpretation == VIPS_INTERPRETATION_CMYK
+        // Already decoded by the strict check: scaled from memory, never decoded again.
+        if let kept = source.keptPixels {
+            return try thumbnail(kept, to: content, rotate: rotate, convertProfile: convertProfile)
+        }
         // Only JPEG and WebP can shrink while loading.
         let shrinksOnLoad = (source.format == .jpeg || source.format == .webp) && content != source.displayedSize
         guard shrinksOnLoad else {
             // Rotating reads the image out of order, so an oriented image is decoded whole first;
             // every other one streams from a one-pass load: never held whole in memory.
-            let decoded = rotate ? try source.header.materialized() : try source.streamingImage()
+            let decoded = rotate ? try source.wholeImage() : try source.streamingImage()
             scope?.watch(decoded)
             return try thumbnail(decoded, to: content, rotate: rotate, convertProfile: convertProfile)
         }
+        DecodeLedger.noteDecode()
         var operation = VipsOperation("thumbnail_buffer")
             .with("buffer", .bytes(source.bytes))
             .with("width", .int(content.width))

@@ -46,7 +46,23 @@ public enum Validator {
     /// static version.
     public static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
-        inspect(bytes, fileName: fileName, limits: limits, totalBytes: totalBytes, anySize: false)
+        inspect(Upload(bytes, fileName: fileName), limits: limits, totalBytes: totalBytes)
+    }
+
+    /// ``inspect(_:fileName:limits:totalBytes:)`` on an upload a job holds: its source is the one
+    /// the upload already opened (for the service's reservation, or a render), and the report is
+    /// recorded in it (``Upload/report``) for a rejection to reuse.
+    public static func inspect(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
+                               totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
+        let inspection = inspect(upload.bytes, fileName: upload.fileName, limits: limits, totalBytes: totalBytes,
+                                 anySize: false, upload: upload)
+        upload.record(inspection.report)
+        return inspection
+    }
+
+    /// ``validate(_:fileName:limits:totalBytes:)`` on an upload a job holds (``inspect(_:limits:totalBytes:)``).
+    public static func validate(_ upload: Upload, limits: ValidationLimits = ValidationLimits()) -> ValidationReport {
+        inspect(upload, limits: limits).report
     }
 
     /// True when the bytes are a zip: an HTML5 bundle.
@@ -57,9 +73,15 @@ public enum Validator {
     ///   bundle that does not validate.
     public static func renderSource(_ bytes: [UInt8], fileName: String,
                                     maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) -> ImageSource {
-        guard isBundle(bytes) else { return try ImageSource(bytes: bytes, maxPixels: maxPixels) }
-        let (report, source) = inspect(bytes, fileName: fileName,
-                                       limits: ValidationLimits(maxPixels: maxPixels))
+        try renderSource(Upload(bytes, fileName: fileName), maxPixels: maxPixels)
+    }
+
+    /// ``renderSource(_:fileName:maxPixels:)`` for an upload a job holds: the image is the source
+    /// the upload opened; a bundle's report is recorded in the upload.
+    public static func renderSource(_ upload: Upload,
+                                    maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) -> ImageSource {
+        guard isBundle(upload.bytes) else { return try upload.source(maxPixels: maxPixels).get() }
+        let (report, source) = inspect(upload, limits: ValidationLimits(maxPixels: maxPixels))
         guard let source else {
             throw .rejectedBundle(report.errors.first ?? ValidationIssue(.corruptBundle, "no static version to render"))
         }
@@ -68,8 +90,9 @@ public enum Validator {
 
     /// `anySize`: an image inside a bundle, whose size is the ad's business; it is decoded
     /// strictly whatever its size, and no catalog size is required.
+    /// `upload`: where the source is opened (once per job); nil for a bundle's own images.
     private static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits, totalBytes: Int?,
-                                anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
+                                anySize: Bool, upload: Upload? = nil) -> (report: ValidationReport, source: ImageSource?) {
         // One deadline for the whole job: a bundle's images count from the bundle's start.
         var limits = limits
         limits.job = limits.job.started()
@@ -145,7 +168,7 @@ public enum Validator {
         }
         let source: ImageSource
         do {
-            source = try ImageSource(bytes: bytes, maxPixels: limits.maxPixels)
+            source = try (upload ?? Upload(bytes, fileName: fileName)).source(maxPixels: limits.maxPixels).get()
         } catch {
             if case .tooManyPixels(let width, let height, _) = error {
                 report.dimensions = PixelSize(width: width, height: height)
@@ -239,7 +262,9 @@ public enum Validator {
                                      report: inout ValidationReport) -> (Bool, PreflightPixels?) {
         do throws(ImagingError) {
             try job.charge(source.strictDecodeMemory)
-            let decode = try source.strictDecode(deadline: deadline, keepingPNGPixels: keepingPNGPixels)
+            // A sound image of another format stays decoded for the pre-flight checks and the renders.
+            let decode = try source.strictDecode(deadline: deadline, keepingPNGPixels: keepingPNGPixels,
+                                                 keepingPixels: true)
             report.decoded = true
             if let damage = decode.damage {
                 report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
@@ -266,9 +291,10 @@ public enum Validator {
             } else {
                 let image: VImage
                 if source.orientation != 1 {
-                    image = try VipsOperation("autorot").with("in", .image(source.header)).image()
+                    image = try VipsOperation("autorot").with("in", .image(source.randomAccessImage())).image()
                 } else {
-                    image = source.format == .png ? try source.streamingImage() : source.header
+                    // The strict decode's pixels (a PNG's were libpng's: decoded again, in one pass).
+                    image = source.format == .png ? try source.streamingImage() : source.randomAccessImage()
                 }
                 findings = try Preflight.check(image, lossless: source.format == .png || source.format == .gif, job: job,
                                                deadline: deadline)

@@ -86,15 +86,16 @@ enum ProcessHandlers {
             guard request.query.value("inline") == nil else { throw .badRequest("give inline or file, not both") }
             guard !wanted.isEmpty, wanted.count <= 255 else { throw .badRequest("file must name one file of the answer") }
         }
+        let upload = Upload(request.body, fileName: name)
         let result = try context.runJob(request, memory: {
-            ImageHandlers.jobMemory(request.body, product: product, for: .process)
+            ImageHandlers.jobMemory(upload, product: product, for: .process)
         }) { job throws(ServiceError) -> JobResult in
             let result: JobResult
             do throws(ImagingError) {
-                result = try CreativeJob.process(request.body, fileName: name,
-                                                 limits: ValidationLimits(job: job.limits, product: product), format: format)
+                result = try CreativeJob.process(upload, limits: ValidationLimits(job: job.limits, product: product),
+                                                 format: format)
             } catch {
-                throw ImageHandlers.rejection(error, body: request.body, job: job)
+                throw ImageHandlers.rejection(error, upload: upload, job: job)
             }
             try ImageHandlers.checkTimeout(result.report)
             return result

@@ -12,9 +12,9 @@ enum ImageHandlers {
         try request.query.check(allowed: ["filename", "product"])
         let name = try fileName(request.query.value("filename"))
         let product = try request.query.product()
-        let report = try context.runJob(request, memory: { jobMemory(request.body, product: product, for: .validate) }) { job throws(ServiceError) in
-            let report = Validator.validate(request.body, fileName: name,
-                                            limits: ValidationLimits(job: job.limits, product: product))
+        let upload = Upload(request.body, fileName: name)
+        let report = try context.runJob(request, memory: { jobMemory(upload, product: product, for: .validate) }) { job throws(ServiceError) in
+            let report = Validator.validate(upload, limits: ValidationLimits(job: job.limits, product: product))
             try checkTimeout(report)
             return report
         }
@@ -105,9 +105,10 @@ enum ImageHandlers {
         }
         // The job's whole cost (JobCost: decode, resampling window, canvas, encoders), from the
         // header of the one source the job then renders.
+        let upload = Upload(request.body, fileName: "upload")
         var opened: Result<ImageSource, ImagingError>?
         let encoded = try context.runJob(request, memory: {
-            let result = openSource(request.body, canvas: settings.canvas)
+            let result = openSource(upload, canvas: settings.canvas)
             opened = result
             guard case .success(let source) = result else { return 0 }
             return JobCost.render(source, settings: settings, memoryBudget: context.config.jobMemoryBudget).memory
@@ -117,7 +118,7 @@ enum ImageHandlers {
                 return try Renderer.render(try opened.get(), settings: settings, limits: job.limits)
             } catch {
                 if request.body.isEmpty, case .operationFailed = error { throw .internalError(error.description) }
-                throw rejection(error, body: request.body, job: job)
+                throw rejection(error, upload: upload, job: job)
             }
         }
         var response = Response(contentType: encoded.format.mediaType, body: encoded.bytes)
@@ -126,10 +127,10 @@ enum ImageHandlers {
     }
 
     /// The uploaded creative, or the test artwork that the adaptive rule picks for the canvas.
-    private static func openSource(_ body: [UInt8], canvas: PixelSize) -> Result<ImageSource, ImagingError> {
+    private static func openSource(_ upload: Upload, canvas: PixelSize) -> Result<ImageSource, ImagingError> {
         do throws(ImagingError) {
-            if body.isEmpty { return .success(try TestArtwork.source(for: canvas)) }
-            return .success(try Validator.renderSource(body, fileName: "upload"))
+            if upload.bytes.isEmpty { return .success(try TestArtwork.source(for: canvas)) }
+            return .success(try Validator.renderSource(upload))
         } catch {
             return .failure(error)
         }
@@ -138,15 +139,15 @@ enum ImageHandlers {
     /// The image jobs whose memory is reserved from the header alone (``jobMemory(_:product:for:)``).
     enum ChargedJob { case validate, process }
 
-    /// The memory a validate or `process` job on `body` takes from the process-wide budget, from
-    /// the header (nothing is decoded, ``JobCost``): the strict decode's and the pre-flight
-    /// checks' for a size the product accepts, and for `process` its whole plan. A bundle: the
-    /// budget its images are checked within. 0 for what cannot be opened or is not a size the
-    /// product accepts: such a creative is refused without decoding.
-    static func jobMemory(_ body: [UInt8], product: Product = .defaultProduct, for job: ChargedJob) -> Int {
-        guard !body.isEmpty else { return 0 }
-        if Validator.isBundle(body) { return JobCost.bundleCheck }
-        guard let source = try? ImageSource(bytes: body), product.entry(for: source.displayedSize) != nil else { return 0 }
+    /// The memory a validate or `process` job on `upload` takes from the process-wide budget, from
+    /// the header of the source the job then uses (nothing is decoded, ``JobCost``): the strict
+    /// decode's and the pre-flight checks' for a size the product accepts, and for `process` its
+    /// whole plan. A bundle: the budget its images are checked within. 0 for what cannot be opened
+    /// or is not a size the product accepts: such a creative is refused without decoding.
+    static func jobMemory(_ upload: Upload, product: Product = .defaultProduct, for job: ChargedJob) -> Int {
+        guard !upload.bytes.isEmpty else { return 0 }
+        if Validator.isBundle(upload.bytes) { return JobCost.bundleCheck }
+        guard case .success(let source) = upload.source(), product.entry(for: source.displayedSize) != nil else { return 0 }
         let strict = JobCost.validate(source).memory
         guard job == .process else { return strict }
         // The plan with the most side by side: ``ServiceContext/runJob`` caps it at the job's budget,
@@ -160,16 +161,17 @@ enum ImageHandlers {
         throw .unprocessable(code: timeout.code.rawValue, message: timeout.message, report: report.json)
     }
 
-    /// A creative the imaging layer refused: 422 with the validation report, which names every problem
-    /// (made within what is left of the job's deadline). A job past its deadline: 422 `timeout`
-    /// without a report. A failure on a creative that validates cleanly is the service's own fault: 500.
-    static func rejection(_ error: ImagingError, body: [UInt8], job: ImageJob) -> ServiceError {
+    /// A creative the imaging layer refused: 422 with the validation report, which names every problem:
+    /// the one the job already made, else one made now on the job's own source, within what is left
+    /// of the job's deadline. A job past its deadline: 422 `timeout` without a report. A failure on a
+    /// creative that validates cleanly is the service's own fault: 500.
+    static func rejection(_ error: ImagingError, upload: Upload, job: ImageJob) -> ServiceError {
         switch error {
         case .timeout, .cancelled: return .unprocessable(code: error.code, message: error.message, report: nil)
         default: break
         }
-        let report = Validator.validate(body, fileName: "upload",
-                                        limits: ValidationLimits(maxBytes: max(body.count, 1), job: job.rest))
+        let report = upload.report ?? Validator.validate(upload, limits: ValidationLimits(maxBytes: max(upload.bytes.count, 1),
+                                                                                          job: job.rest))
         if report.valid, case .operationFailed = error {
             return .internalError(error.message)
         }

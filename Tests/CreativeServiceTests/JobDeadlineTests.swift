@@ -1,3 +1,4 @@
+import CreativeImaging
 import Foundation
 import XCTest
 @testable import CreativeService
@@ -69,8 +70,8 @@ final class JobDeadlineTests: XCTestCase {
     func testDecodeMemoryIsChargedToTheProcessBudget() throws {
         let artwork = try Fixture.testImage("960x150")
         // What each job takes from the budget: its whole cost (JobCost), from the header.
-        let process = ImageHandlers.jobMemory(artwork, product: .banner, for: .process)
-        let validate = ImageHandlers.jobMemory(artwork, product: .banner, for: .validate)
+        let process = ImageHandlers.jobMemory(Upload(artwork, fileName: "upload"), product: .banner, for: .process)
+        let validate = ImageHandlers.jobMemory(Upload(artwork, fileName: "upload"), product: .banner, for: .validate)
         XCTAssertGreaterThan(process, validate)
         let capacity = process + artwork.count + 1_000_000
         let server = try Fixture.server {
