@@ -14,7 +14,7 @@ OUT ?= out
 # Every recipe line that compiles or runs Swift starts with this.
 ENV = . scripts/libvips-env.sh &&
 
-.PHONY: deps build test docs demo bench fuzz clean apitest loadtest
+.PHONY: deps build test docs demo bench bench-memory fuzz clean apitest loadtest
 
 # apt packages (libvips-dev only for LIBVIPS=system), then (LIBVIPS=wheel) the wheel's libvips the
 # binaries load first.
@@ -40,9 +40,21 @@ docs: build
 demo: build
 	scripts/demo.sh $(BIN) $(OUT)
 
+# The tool beside the same tool built on the system libvips (BENCH_SYSTEM=0: without that build),
+# the C floor (bench/floor.c) and the peers; PEERS=thumbor adds Thumbor to the serve section.
+BENCH_SYSTEM ?= 1
+SYSTEM_BIN = $(if $(filter 1,$(BENCH_SYSTEM)),$(if $(filter system,$(LIBVIPS)),,.build/system/release/creative-tool))
+
 bench: build
 	@scripts/install-deps.sh bench
-	PEERS="$(PEERS)" bench/run.sh $(BIN)
+	@if [ -n "$(SYSTEM_BIN)" ]; then $(MAKE) --no-print-directory build LIBVIPS=system; fi
+	BENCH_SYSTEM_BINARY="$(SYSTEM_BIN)" PEERS="$(PEERS)" bench/run.sh $(BIN)
+
+# serve's RSS over 10 minutes of renders per allocator (glibc with one arena, jemalloc): bench/run.sh's
+# memory section.
+bench-memory: build
+	@scripts/install-deps.sh bench
+	bench/run.sh $(BIN) memory
 
 # schemathesis against `serve` on a free loopback port, driven by openapi.yaml (scripts/apitest.sh).
 apitest: build

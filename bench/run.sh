@@ -8,7 +8,9 @@
 #             peers with `scripts/install-deps.sh bench` first).
 #   SECTION   which sections to run (default: all of SECTIONS below), e.g. `render`.
 #
-# Environment: BENCH_RUNS (hyperfine runs per command, default 30), BENCH_WARMUP (default 3),
+# Environment: BENCH_SYSTEM_BINARY (the same tool built on the system libvips, `make bench`
+# builds .build/system/release/creative-tool: a row of its own beside the tool in every section),
+# BENCH_RUNS (hyperfine runs per command, default 30), BENCH_WARMUP (default 3),
 # BENCH_ROUNDS (the runs are split into this many hyperfine rounds, every command once a round,
 # so a change of the machine's load falls on all of them alike; default 5), BENCH_RSS_RUNS (runs
 # under /usr/bin/time for peak RSS, default 5); for `serve`: BENCH_SERVE_SECONDS (each wrk run,
@@ -42,7 +44,7 @@ CONVERT=/usr/bin/convert
 GNU_TIME=/usr/bin/time
 
 # The sections, in the order they run. Each is a function bench_NAME.
-SECTIONS=(render bytes validate preflight process serve)
+SECTIONS=(startup render bytes validate preflight process serve)
 
 # --------------------------------------------------------------------------------------------
 # Helpers
@@ -226,6 +228,27 @@ describe_input() {
 # Sections
 # --------------------------------------------------------------------------------------------
 
+# startup: `--version`, the whole start of the process (dynamic loading, libvips' start), beside
+# the C floor's start on the same libvips and the vips CLI's.
+bench_startup() {
+    echo "## startup: \`--version\`, whole process"
+    echo
+    local rows=(creative-tool "$(quote "$BIN" --version) >/dev/null")
+    if [ -n "$SYSTEM_BIN" ]; then rows+=("creative-tool, system libvips" "$(quote "$SYSTEM_BIN" --version) >/dev/null"); fi
+    rows+=("C floor (bench/floor.c), same libvips" "$(quote "$FLOOR" --version) >/dev/null")
+    rows+=("vips CLI --version" "vips --version >/dev/null")
+    compare startup "${rows[@]}"
+    echo
+}
+
+# system_row SECTION ARGS...: the same command line on the system-libvips build, as compare's
+# NAME COMMAND pair (nothing without BENCH_SYSTEM_BINARY). ARGS are quoted as given; a trailing
+# `>/dev/null` is added.
+system_row() {
+    [ -n "$SYSTEM_BIN" ] || return 0
+    printf '%s\0%s\0' "creative-tool, system libvips" "$(quote "$SYSTEM_BIN" "$@") >/dev/null"
+}
+
 # render: the 2184x270 test artwork aspect-fit and letterboxed (transparent bars) into
 # 1170x183 pixels (slot 390x61 pt at 3x), PNG out, by creative-tool and three peers.
 bench_render() {
@@ -279,11 +302,26 @@ $(quote "$dir/vips-ta.v" "$dir/vips.png") centre $width $height --extend backgro
     check_transparent_corner Pillow "$dir/pillow.png"
     echo
 
+    local floor_cmd
+    floor_cmd="$(quote "$FLOOR" "$in" "$dir/floor.png" "$width" "$height")"
+    bash -c "$floor_cmd"
+    check_output "C floor" "$dir/floor.png" "${width}x${height}, 4 bands"
+    check_transparent_corner "C floor" "$dir/floor.png"
+    echo
+
+    local system=()
+    mapfile -d '' -t system < <(system_row render "$in" --slot 390x61 --scale 3 --output "$dir/system.png")
     compare render \
         creative-tool "$tool_cmd" \
+        "${system[@]}" \
+        "C floor (bench/floor.c), same libvips" "$floor_cmd" \
         ImageMagick "$magick_cmd" \
         "vips CLI (3 commands)" "$vips_cmd" \
         Pillow "$pillow_cmd"
+    echo
+    echo "The C floor is the same pipeline on the same libvips (sequential load, thumbnail, alpha, embed,"
+    echo "libvips' pngsave) with none of the tool's checks; its \"creative-tool / tool\" ratio is the tool's"
+    echo "cost over the floor."
     echo
 }
 
@@ -391,7 +429,10 @@ bench_validate() {
     echo
     bash -c "$tool_cmd" | grep -q '"valid":true' || die "validate: creative-tool did not find the artwork valid"
     bash -c "$magick_cmd" || die "validate: ImageMagick failed on the artwork"
-    compare validate creative-tool "$tool_cmd" "ImageMagick (convert -regard-warnings FILE null:)" "$magick_cmd"
+    local system=()
+    mapfile -d '' -t system < <(system_row validate validate --json "$dir/in.png")
+    compare validate creative-tool "$tool_cmd" "${system[@]}" \
+        "ImageMagick (convert -regard-warnings FILE null:)" "$magick_cmd"
     echo
 
     # 200 files in one run against 200 runs of one file each (the batch cost per file).
@@ -477,7 +518,9 @@ PY
     echo
     echo "ImageMagick runs once per render (resize to the content size, extend to the slot, lossless PNG)."
     echo
-    compare "process-${name/./-}" creative-tool "$tool_cmd" "ImageMagick x $count" "$magick_cmd"
+    local system=()
+    mapfile -d '' -t system < <(system_row process "$in" --output-dir "$dir/system-out")
+    compare "process-${name/./-}" creative-tool "$tool_cmd" "${system[@]}" "ImageMagick x $count" "$magick_cmd"
     echo
 }
 
@@ -490,7 +533,6 @@ bench_serve() {
     prepare_inputs
     local seconds="${BENCH_SERVE_SECONDS:-10}" connections="${BENCH_SERVE_CONNECTIONS:-4 16}"
     local formats="${BENCH_SERVE_FORMATS:-png auto}" inputs="${BENCH_SERVE_INPUTS:-${INPUT_NAMES[*]}}"
-    start_serve
     echo "## serve: POST /v1/render (slot 390x61 @3x, 1170x183 px) under wrk, ${seconds} s a run"
     echo
     echo "\`serve\` with its defaults ($(nproc) processors), wrk 2 threads on the same machine, a ${BENCH_SERVE_WARMUP:-2} s"
@@ -500,30 +542,96 @@ bench_serve() {
     echo
     md_header "service" "input" "format" "connections" "renders/s" "p50 ms" "p99 ms" "CPU ms per render" \
         "peak RSS MiB" "bytes per response" "errors (non-2xx, socket)"
-    local name format conns url="http://127.0.0.1:$SERVE_PORT"
     RESPONSES=()
-    for name in $inputs; do
-        [ -f "$INPUTS/$name" ] || die "serve: no input $name (have: ${INPUT_NAMES[*]})"
-        wrk_warmup "$url" ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")"
-        check_alive creative-tool "$SERVE_PID"
-        for format in $formats; do
-            if ! probe_render "$url" "$name" "$format"; then
-                md_row creative-tool "$name" "$format" "" "n/a ($PROBE_ERROR)" "" "" "" "" "" ""
-                continue
-            fi
-            for conns in $connections; do
-                wrk_run "creative-tool" "$name" "$format" "$conns" "$seconds" "$url" "$SERVE_PID" \
-                    ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")" FORMAT="$format"
-            done
-        done
-    done
-    stop_started "$SERVE_PID"
+    serve_rows creative-tool "$BIN" "$seconds" "$connections" "$formats" "$inputs"
+    if [ -n "$SYSTEM_BIN" ]; then
+        serve_rows "creative-tool, system libvips" "$SYSTEM_BIN" "$seconds" "$connections" "$formats" "$inputs"
+    fi
     case " $PEERS " in
         *" thumbor "*) thumbor_rows "$seconds" "$connections" "$inputs" ;;
     esac
     echo
     if [ -n "$THUMBOR_NOTE" ]; then echo "$THUMBOR_NOTE"; echo; fi
     serve_responses
+}
+
+# memory: `serve`'s resident memory over a long run (BENCH_MEMORY_SECONDS, default 600) of wrk
+# minutes (BENCH_MEMORY_STEP seconds each, default 60) cycling 4, 8 and 16 connections, the three
+# inputs and png/auto, once per allocator in BENCH_MEMORY_ALLOCATORS (default "glibc jemalloc":
+# glibc's malloc with the one arena the tool sets, and Debian's jemalloc preloaded). Not in the
+# default sections: it takes BENCH_MEMORY_SECONDS per allocator (`make bench-memory`).
+bench_memory() {
+    need wrk curl
+    prepare_inputs
+    local total="${BENCH_MEMORY_SECONDS:-600}" step="${BENCH_MEMORY_STEP:-60}"
+    local allocators="${BENCH_MEMORY_ALLOCATORS:-glibc jemalloc}" allocator
+    echo "## memory: serve's RSS over ${total} s of POST /v1/render, ${step} s wrk runs"
+    echo
+    echo "Each run: 4, 8 and 16 connections in turn, cycling the inputs and png/auto. RSS: VmRSS after each"
+    echo "run; peak: VmHWM. A service whose allocator keeps what jobs free climbs run after run."
+    echo
+    md_header allocator "run" "elapsed s" "connections" "input" "format" "renders/s" "RSS MiB" "peak RSS MiB"
+    local summary=()
+    for allocator in $allocators; do
+        local preload=""
+        case "$allocator" in
+            glibc) ;;
+            jemalloc)
+                preload="$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -n 1)"
+                [ -n "$preload" ] || die "memory: libjemalloc.so.2 missing: run scripts/install-deps.sh bench" ;;
+            *) die "memory: no allocator '$allocator' (have: glibc jemalloc)" ;;
+        esac
+        LD_PRELOAD="$preload" start_serve
+        local url="http://127.0.0.1:$SERVE_PORT" run=0 elapsed=0 conns name format out first="" last=""
+        local cycle_conns=(4 8 16) formats=(png auto)
+        while [ "$elapsed" -lt "$total" ]; do
+            conns="${cycle_conns[$((run % 3))]}"
+            name="${INPUT_NAMES[$(((run / 3) % ${#INPUT_NAMES[@]}))]}"
+            format="${formats[$((run % 2))]}"
+            out="$WORK/memory-$allocator-$run.txt"
+            ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")" FORMAT="$format" \
+                wrk -t2 -c"$conns" -d"${step}s" -s "$BENCH_DIR/wrk-render.lua" "$url" >"$out" || die "memory: wrk failed"
+            check_alive creative-tool "$SERVE_PID"
+            local rss hwm rps
+            rss="$(awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVE_PID/status")"
+            hwm="$(awk '/^VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVE_PID/status")"
+            rps="$(grep -o 'rps=[0-9.]*' "$out" | cut -d= -f2)"
+            run=$((run + 1)); elapsed=$((elapsed + step))
+            [ -n "$first" ] || first="$rss"
+            last="$rss"
+            md_row "$allocator" "$run" "$elapsed" "$conns" "$name" "$format" "$rps" "$rss" "$hwm"
+        done
+        stop_started "$SERVE_PID"
+        summary+=("$allocator: RSS $first MiB after the first run, $last MiB after run $run")
+    done
+    echo
+    local line
+    for line in "${summary[@]}"; do echo "- $line"; done
+    echo
+}
+
+# serve_rows SERVICE BINARY SECONDS CONNECTIONS FORMATS INPUTS: `BINARY serve` started, each input
+# and format probed, then wrk at each connection count; one table row a run.
+serve_rows() {
+    local service="$1" binary="$2" seconds="$3" connections="$4" formats="$5" inputs="$6"
+    start_serve "$binary"
+    local name format conns url="http://127.0.0.1:$SERVE_PORT"
+    for name in $inputs; do
+        [ -f "$INPUTS/$name" ] || die "serve: no input $name (have: ${INPUT_NAMES[*]})"
+        wrk_warmup "$url" ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")"
+        check_alive "$service" "$SERVE_PID"
+        for format in $formats; do
+            if ! probe_render "$url" "$name" "$format" "$service"; then
+                md_row "$service" "$name" "$format" "" "n/a ($PROBE_ERROR)" "" "" "" "" "" ""
+                continue
+            fi
+            for conns in $connections; do
+                wrk_run "$service" "$name" "$format" "$conns" "$seconds" "$url" "$SERVE_PID" \
+                    ARTWORK="$INPUTS/$name" CONTENT_TYPE="$(content_type "$name")" FORMAT="$format"
+            done
+        done
+    done
+    stop_started "$SERVE_PID"
 }
 
 # serve_responses: what each service answered for each input (the probes, one per input and
@@ -554,9 +662,10 @@ content_type() {
     esac
 }
 
-# start_serve: starts `$BIN serve` on free loopback ports; sets SERVE_PID and SERVE_PORT.
+# start_serve [BINARY]: starts `BINARY serve` (default $BIN) on free loopback ports; sets SERVE_PID
+# and SERVE_PORT.
 start_serve() {
-    "$BIN" serve --host 127.0.0.1 --port 0 --admin-port 0 2>"$WORK/serve.log" &
+    "${1:-$BIN}" serve --host 127.0.0.1 --port 0 --admin-port 0 2>"$WORK/serve.log" &
     SERVE_PID=$!
     STARTED+=("$SERVE_PID")
     SERVE_PORT=""
@@ -611,10 +720,11 @@ peak_rss_kib() {
     for pid in "$@"; do awk '/^VmHWM/ { print $2 }' "/proc/$pid/status"; done | awk '{ s += $1 } END { print s + 0 }'
 }
 
-# probe_render URL NAME FORMAT: one render over HTTP, checked to be 1170x183; on failure returns 1
-# with the reason in PROBE_ERROR.
+# probe_render URL NAME FORMAT [SERVICE]: one render over HTTP, checked to be 1170x183; on failure
+# returns 1 with the reason in PROBE_ERROR. SERVICE (default creative-tool) labels the response.
 probe_render() {
-    local out="$WORK/probe-${2/./-}-$3" status
+    local service="${4:-creative-tool}" out="$WORK/probe-${2/./-}-$3" status
+    if [ "$service" != creative-tool ]; then out+="-${service//[^a-z]/}"; fi
     status="$(curl -s -o "$out" -w '%{http_code}' --data-binary "@$INPUTS/$2" -H "Content-Type: $(content_type "$2")" \
         "$1/v1/render?slot=390x61&scale=3&format=$3")" || status="curl failed"
     if [ "$status" != 200 ]; then
@@ -624,7 +734,7 @@ probe_render() {
     fi
     [ "$(vipsheader -f width "$out")x$(vipsheader -f height "$out")" = 1170x183 ] \
         || die "serve: format=$3 on $2 answered $(image_size "$out"), not 1170x183"
-    RESPONSES+=("creative-tool|$2|$3|$out")
+    RESPONSES+=("$service|$2|$3|$out")
 }
 
 # wrk_warmup URL [VAR=VALUE...]: BENCH_SERVE_WARMUP seconds of wrk, not reported.
@@ -748,8 +858,37 @@ setup() {
         esac
     done
 
+    SYSTEM_BIN=""
+    if [ -n "${BENCH_SYSTEM_BINARY:-}" ]; then
+        [ -x "$BENCH_SYSTEM_BINARY" ] || die "BENCH_SYSTEM_BINARY=$BENCH_SYSTEM_BINARY is not an executable"
+        SYSTEM_BIN="$(cd "$(dirname "$BENCH_SYSTEM_BINARY")" && pwd)/$(basename "$BENCH_SYSTEM_BINARY")"
+    fi
+
     WORK="$(mktemp -d "${TMPDIR:-/tmp}/creative-tool-bench.XXXXXX")"
     trap cleanup EXIT
+    build_floor
+}
+
+# build_floor: bench/floor.c compiled against the libvips file BIN loads (the wheel's, linked by
+# its path and found through a run path; or the system's, through pkg-config); sets FLOOR.
+build_floor() {
+    local library compiler cflags
+    library="$(ldd "$BIN" | awk '/libvips/ { print $3; exit }')"
+    [ -f "$library" ] || die "cannot tell which libvips $BIN loads (ldd)"
+    compiler="$(command -v clang || command -v cc)" || die "no C compiler (clang or cc) for bench/floor.c"
+    local pc_dir="$REPO_DIR/.build/libvips/lib/pkgconfig"
+    cflags="$(PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" pkg-config --cflags vips)" \
+        || die "no libvips headers for bench/floor.c (libvips-dev)"
+    FLOOR="$WORK/floor"
+    if [ "$(dirname "$library")" = "$REPO_DIR/.build/libvips/lib" ]; then
+        # shellcheck disable=SC2086
+        "$compiler" -O2 -o "$FLOOR" "$BENCH_DIR/floor.c" $cflags "$library" -Wl,-rpath,"$(dirname "$library")" \
+            || die "bench/floor.c did not build"
+    else
+        # shellcheck disable=SC2046,SC2086
+        "$compiler" -O2 -o "$FLOOR" "$BENCH_DIR/floor.c" $cflags $(pkg-config --libs vips) || die "bench/floor.c did not build"
+    fi
+    FLOOR_LIBRARY="$library"
 }
 
 header() {
@@ -757,6 +896,8 @@ header() {
     echo
     echo "- creative-tool: $("$BIN" --version 2>/dev/null || echo "version unknown") ($BIN)"
     echo "- ImageMagick: $("$CONVERT" -version | sed -n '1s/^Version: //p')"
+    if [ -n "$SYSTEM_BIN" ]; then echo "- creative-tool on the system libvips: $("$SYSTEM_BIN" --version)"; fi
+    echo "- C floor (bench/floor.c): $("$FLOOR" --version), $FLOOR_LIBRARY"
     echo "- vips CLI: $(vips --version)"
     echo "- Pillow: $("$PYTHON" -c 'import PIL, sys; print(PIL.__version__, "on Python", sys.version.split()[0])') ($PYTHON)"
     echo "- $(hyperfine --version); $WARMUP warmup + $RUNS runs per command in $ROUNDS interleaved rounds, whole process, commands run by bash (hyperfine subtracts the shell's start-up)"

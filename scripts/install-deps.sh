@@ -24,7 +24,7 @@ case "${1:-wheel}" in
     wheel) has_pip || packages+=(python3-pip) ;;
     system) packages+=(libvips-dev) ;;
     bench) packages+=(imagemagick libvips-tools hyperfine wrk curl python3-pil python3-numpy python3-skimage time
-                      pngquant optipng webp) ;;
+                      pngquant optipng webp libjemalloc2 libvips-dev) ;;
     browser) packages+=(chromium chromium-driver python3-selenium) ;;
     pip) packages=(python3-pip) ;;
     *) echo "install-deps: unknown set '$1' (wheel, system, bench, browser, pip)" >&2; exit 64 ;;
