@@ -241,8 +241,8 @@ bench_startup() {
     echo
 }
 
-# system_row SECTION ARGS...: the same command line on the system-libvips build, as compare's
-# NAME COMMAND pair (nothing without BENCH_SYSTEM_BINARY). ARGS are quoted as given; a trailing
+# system_row ARGS...: the same command line on the system-libvips build, as compare's NAME
+# COMMAND pair (nothing without BENCH_SYSTEM_BINARY). ARGS are quoted as given; a trailing
 # `>/dev/null` is added.
 system_row() {
     [ -n "$SYSTEM_BIN" ] || return 0
@@ -430,7 +430,7 @@ bench_validate() {
     bash -c "$tool_cmd" | grep -q '"valid":true' || die "validate: creative-tool did not find the artwork valid"
     bash -c "$magick_cmd" || die "validate: ImageMagick failed on the artwork"
     local system=()
-    mapfile -d '' -t system < <(system_row validate validate --json "$dir/in.png")
+    mapfile -d '' -t system < <(system_row validate --json "$dir/in.png")
     compare validate creative-tool "$tool_cmd" "${system[@]}" \
         "ImageMagick (convert -regard-warnings FILE null:)" "$magick_cmd"
     echo
