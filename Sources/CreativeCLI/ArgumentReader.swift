@@ -11,10 +11,11 @@ public struct ParsedArguments: Sendable {
     private var flags: Set<String> = []
 
     /// Reads `arguments` against the options (which take a value) and flags (which do not);
-    /// the options in `repeatable` may be given more than once (``values(_:)``).
+    /// the options in `repeatable` may be given more than once (``values(_:)``). An unknown
+    /// option names the one meant: from `mistaken` (`-o` -> `--output`), else the nearest name.
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, or a repeated option.
     public init(_ arguments: [String], options: Set<String>, flags: Set<String>,
-                repeatable: Set<String> = []) throws(CLIError) {
+                repeatable: Set<String> = [], mistaken: [String: String] = [:]) throws(CLIError) {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -49,7 +50,8 @@ public struct ParsedArguments: Sendable {
                 guard values[name] == nil || repeatable.contains(name) else { throw .usage("\(name) is given twice") }
                 values[name, default: []].append(value)
             } else {
-                throw .usage("unknown option \(name)")
+                let meant = mistaken[name] ?? KeySuggestion.nearest(to: name, in: (options.union(flags)).sorted())
+                throw .usage("unknown option \(TextFormat.clipped(name))" + (meant.map { "; did you mean \($0)?" } ?? ""))
             }
         }
     }
@@ -102,4 +104,16 @@ public struct ParsedArguments: Sendable {
             throw .usage("\(name): \(error)")
         }
     }
+}
+
+/// The command line as an operation's options: the flag of each declaration.
+extension ParsedArguments: OptionSource {
+    public func given(_ option: OptionDeclaration) -> String? {
+        guard option.isFlag else { return value(option.flag) }
+        return flag(option.flag) ? String(option.defaultValue != "true") : nil
+    }
+
+    public func every(_ option: OptionDeclaration) -> [String] { values(option.flag) }
+
+    public func spelling(_ option: OptionDeclaration) -> String { option.flag }
 }

@@ -13,9 +13,10 @@ public struct Query: Sendable {
         var seen: Set<String> = []
         for (name, _) in pairs {
             guard allowed.contains(name) else {
-                let known = allowed.sorted().joined(separator: ", ")
-                throw .badRequest("unknown query parameter '\(TextFormat.clipped(name))'"
-                                  + (known.isEmpty ? "; this route takes none" : "; known: \(known)"))
+                let known = allowed.sorted()
+                let meant = KeySuggestion.nearest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw .badRequest("unknown query parameter '\(TextFormat.clipped(name))'\(meant)"
+                                  + (known.isEmpty ? "; this route takes none" : "; known: \(known.joined(separator: ", "))"))
             }
             guard seen.insert(name).inserted else { throw .badRequest("query parameter '\(name)' is given twice") }
         }
@@ -62,6 +63,33 @@ public struct Query: Sendable {
             return try PixelSize(parsing: text)
         } catch {
             throw .badRequest("\(name): \(TextFormat.clipped(error.description, 200))")
+        }
+    }
+}
+
+/// A query as an operation's options: each declaration's name.
+extension Query: OptionSource {
+    public func given(_ option: OptionDeclaration) -> String? { value(option.name) }
+
+    public func every(_ option: OptionDeclaration) -> [String] { pairs.filter { $0.0 == option.name }.map(\.1) }
+
+    public func spelling(_ option: OptionDeclaration) -> String { option.name }
+
+    /// Rejects names the operation does not declare for queries (and `extra` names of the route's own).
+    func check(_ options: OptionList, extra: Set<String> = []) throws(ServiceError) {
+        try check(allowed: options.queryNames.union(extra))
+    }
+}
+
+extension ServiceError {
+    /// Runs `read`, the reading of an operation's options: a canvas over a format's limit is 400
+    /// `canvas_too_large`, every other ``CoreError`` 400 `bad_request` with its sentence.
+    static func reading<Value>(_ read: () throws(CoreError) -> Value) throws(ServiceError) -> Value {
+        do {
+            return try read()
+        } catch {
+            if case .canvasTooLarge(let text) = error { throw .canvasTooLarge(text) }
+            throw .badRequest(TextFormat.clipped(error.description, 300))
         }
     }
 }

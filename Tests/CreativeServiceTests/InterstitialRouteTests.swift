@@ -38,7 +38,10 @@ final class InterstitialRouteTests: ServerTestCase {
                                         body: try png(1080, 1920))
         XCTAssertEqual(render.status, 200)
         XCTAssertEqual(try ImageSource(bytes: render.body).displayedSize, PixelSize(width: 1179, height: 2556))
-        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/render?device=iPhone%2015", body: try png(1080, 1920)).status, 400)
+        // A banner on a device: its anchored strip across the screen (393x61 pt @3x).
+        let banner = HTTPClient.request(port, "POST", "/v1/render?device=iPhone%2015", body: try png(960, 150))
+        XCTAssertEqual(banner.status, 200)
+        XCTAssertEqual(try ImageSource(bytes: banner.body).displayedSize, PixelSize(width: 1179, height: 183))
 
         let slot = HTTPClient.request(port, "GET", "/v1/slot?product=interstitial&device=iPhone%2015&orientation=landscape")
         XCTAssertEqual(slot.status, 200)
