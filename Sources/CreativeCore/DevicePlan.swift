@@ -237,7 +237,7 @@ public enum DevicePlan {
     /// A companion competes with nothing: the one creative trafficked with a video fills the
     /// standard slot of every device, so `process` renders it into all of them.
     public static func competingSizes(with creative: PixelSize, product: Product = .banner) -> [PixelSize] {
-        if product.slotRule == .fixedStandardSlot { return [creative] }
+        if product.hasStandardSlot { return [creative] }
         var sizes = product.recommendedUploads
         if !sizes.contains(creative) { sizes.append(creative) }
         return sizes

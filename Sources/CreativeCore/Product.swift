@@ -163,6 +163,14 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         }
     }
 
+    /// Whether the slot is one fixed size per device class (companions).
+    public var hasStandardSlot: Bool {
+        switch slotRule {
+        case .fixedStandardSlot: true
+        case .anchoredOrInlineStrip, .fullScreenSafeArea: false
+        }
+    }
+
     /// The slot this product gets on a device: a banner's anchored strip across the screen's
     /// width (the SDK's rule, capped by the screen's height), an interstitial's whole screen
     /// minus its safe-area insets, a companion's fixed standard slot (the same in both

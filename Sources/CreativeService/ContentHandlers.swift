@@ -7,7 +7,6 @@ enum ContentHandlers {
     /// `&product=`: the same text as `creative-tool guidance`; with `format=html`,
     /// `&brand=&headline=&cta=&colors=` fill its prompts.
     static func guidance(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(GuidanceRequest.options)
         let guidance = try ServiceError.reading { () throws(CoreError) in try GuidanceRequest(request.query) }
         let prompts: [RenderedPrompt]
         do { prompts = try guidance.prompts() } catch { throw .internalError(error.description) }
@@ -24,7 +23,6 @@ enum ContentHandlers {
     /// JSON array of the prompt objects that `creative-tool prompt --json` prints one per line
     /// (one per recommended size without `size`).
     static func prompt(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(PromptRequest.options)
         let prompt = try ServiceError.reading { () throws(CoreError) in try PromptRequest(request.query) }
         let prompts: [RenderedPrompt]
         do {
@@ -52,7 +50,6 @@ enum ProcessHandlers {
     /// Rejected: 422 with the validation report, like render; 422 `timeout` past the job's deadline.
     /// `?product=` as for validate; `?format=` as `process --format` (`auto` by default).
     static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(ProcessRequest.options)
         let name = try ImageHandlers.fileName(request.query.value(ValidateRequest.fileName.name))
         let asked = try ServiceError.reading { () throws(CoreError) in try ProcessRequest(request.query) }
         let (product, format, inline, wanted) = (asked.product, asked.format, asked.inline, asked.file)

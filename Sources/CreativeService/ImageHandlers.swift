@@ -9,7 +9,6 @@ enum ImageHandlers {
     /// Answers 200 with the report whether the creative is valid or not; 422 `timeout` (with the
     /// report) when its decode ran past the job's deadline.
     static func validate(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(ValidateRequest.options)
         let name = try fileName(request.query.value(ValidateRequest.fileName.name))
         let product = try ServiceError.reading { () throws(CoreError) in try ValidateRequest(request.query) }.product
         let report = try context.runJob(request, memory: { jobMemory(request.body, product: product, for: .validate) }) { job throws(ServiceError) in
@@ -31,7 +30,6 @@ enum ImageHandlers {
     /// `WxH@Nx` (points), `scale`, `background`, `format`, `quality`, `enlarge=false`; or
     /// `device=NAME&orientation=O` for the product's slot on a device.
     static func renderRequest(_ query: Query) throws(ServiceError) -> RenderRequest {
-        try query.check(RenderRequest.options)
         return try ServiceError.reading { () throws(CoreError) in
             try RenderRequest(query, maxCanvasPixels: maxCanvasPixels)
         }

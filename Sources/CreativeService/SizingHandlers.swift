@@ -7,7 +7,6 @@ enum SizingHandlers {
     /// or `&inline=true&max_height=H`; or `device=NAME&orientation=O` for the product's slot on
     /// a device (banners: the anchored strip across its screen).
     static func slot(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(SlotRequest.options)
         return .json(try ServiceError.reading { () throws(CoreError) in try SlotRequest(request.query) }.json)
     }
 
@@ -18,7 +17,6 @@ enum SizingHandlers {
     /// (``SelectRequest``: `height`, `mode` and `scale` optional, as the CLI's flags; with `scale`,
     /// width and height are points). `?product=`: the product's rule. No eligible candidate -> 422.
     static func select(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: [CommonOptions.product.name])
         let document: JSONValue
         do { document = try JSONParser.parse(request.body) } catch {
             throw .badRequest("the body is not JSON: \(error.message)")
