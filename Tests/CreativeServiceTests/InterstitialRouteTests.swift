@@ -6,14 +6,7 @@ import XCTest
 
 /// `product=interstitial` and `product=companion` on the routes that depend on the product.
 final class InterstitialRouteTests: ServerTestCase {
-    /// A solid blue PNG of a size.
-    private func png(_ width: Int, _ height: Int) throws -> [UInt8] {
-        let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
-            .with("bands", .int(3)).image()
-        let blue = try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
-            .with("b", .doubles([0, 0, 255])).with("uchar", .bool(true)).image()
-        return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("strip", .bool(true)).bytes()
-    }
+    private func png(_ width: Int, _ height: Int) throws -> [UInt8] { try Fixture.bluePNG(width, height) }
 
     func testValidateAndProcessTakeTheProduct() throws {
         let tall = try png(1080, 1920)

@@ -7,14 +7,7 @@ import XCTest
 /// The routes read the same declarations as the command line: the same slots (`WxH@Nx`, a
 /// device for every product), the same answers, the same "did you mean".
 final class SurfaceRouteTests: ServerTestCase {
-    /// A solid blue PNG of a size.
-    private func png(_ width: Int, _ height: Int) throws -> [UInt8] {
-        let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
-            .with("bands", .int(3)).image()
-        let blue = try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
-            .with("b", .doubles([0, 0, 255])).with("uchar", .bool(true)).image()
-        return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("strip", .bool(true)).bytes()
-    }
+    private func png(_ width: Int, _ height: Int) throws -> [UInt8] { try Fixture.bluePNG(width, height) }
 
     /// `creative-tool render FILE ARGUMENTS --output -`: the bytes written.
     private func cliRender(_ artwork: [UInt8], _ arguments: [String]) throws -> [UInt8] {
