@@ -68,42 +68,6 @@ public struct ParsedArguments: Sendable {
 
     /// Every value of a repeatable option, in order (empty when not given).
     public func values(_ name: String) -> [String] { values[name] ?? [] }
-
-    /// An option parsed as a whole number within a range.
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
-        try read(name) { text throws(CoreError) in try TypedValue.int(text, name: name, in: range) }
-    }
-
-    /// An option parsed as a number.
-    public func double(_ name: String) throws(CLIError) -> Double? {
-        try read(name) { text throws(CoreError) in try TypedValue.double(text, name: name) }
-    }
-
-    /// An option parsed as one of an enum's raw values.
-    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type)
-        throws(CLIError) -> Choice? where Choice.RawValue == String {
-        try read(name) { text throws(CoreError) in try TypedValue.choice(text, name: name, type) }
-    }
-
-    /// An option read by `parse`, nil when absent; a failure is a usage error with its sentence.
-    private func read<Value>(_ name: String, _ parse: (String) throws(CoreError) -> Value) throws(CLIError) -> Value? {
-        guard let text = value(name) else { return nil }
-        do {
-            return try parse(text)
-        } catch {
-            throw .usage(error.description)
-        }
-    }
-
-    /// An option parsed as `WxH`.
-    public func size(_ name: String) throws(CLIError) -> PixelSize? {
-        guard let text = value(name) else { return nil }
-        do {
-            return try PixelSize(parsing: text)
-        } catch {
-            throw .usage("\(name): \(error)")
-        }
-    }
 }
 
 /// The command line as an operation's options: the flag of each declaration.

@@ -24,47 +24,6 @@ public struct Query: Sendable {
 
     /// The value of a parameter, or nil.
     public func value(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
-
-    /// A whole number within a range.
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(ServiceError) -> Int? {
-        try read(name) { text throws(CoreError) in try TypedValue.int(text, name: name, in: range, quoteLimit: 64) }
-    }
-
-    /// A finite number.
-    public func double(_ name: String) throws(ServiceError) -> Double? {
-        try read(name) { text throws(CoreError) in try TypedValue.double(text, name: name, quoteLimit: 64) }
-    }
-
-    /// `true` or `false`.
-    public func bool(_ name: String) throws(ServiceError) -> Bool? {
-        try read(name) { text throws(CoreError) in try TypedValue.bool(text, name: name, quoteLimit: 64) }
-    }
-
-    /// One of an enum's raw values.
-    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type)
-        throws(ServiceError) -> Choice? where Choice.RawValue == String {
-        try read(name) { text throws(CoreError) in try TypedValue.choice(text, name: name, type, quoteLimit: 64) }
-    }
-
-    /// A parameter read by `parse`, nil when absent; a failure is a 400 with its sentence.
-    private func read<Value>(_ name: String, _ parse: (String) throws(CoreError) -> Value) throws(ServiceError) -> Value? {
-        guard let text = value(name) else { return nil }
-        do {
-            return try parse(text)
-        } catch {
-            throw .badRequest(error.description)
-        }
-    }
-
-    /// A `WxH` size.
-    public func size(_ name: String) throws(ServiceError) -> PixelSize? {
-        guard let text = value(name) else { return nil }
-        do {
-            return try PixelSize(parsing: text)
-        } catch {
-            throw .badRequest("\(name): \(TextFormat.clipped(error.description, 200))")
-        }
-    }
 }
 
 /// A query as an operation's options: each declaration's name.
