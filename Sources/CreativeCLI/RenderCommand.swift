@@ -48,6 +48,10 @@ enum RenderCommand: DeclaredCommand {
             return ExitCode.success
         }
         for note in notes(picked, request: request) { Streams.errEscaped("creative-tool render: note: \(note)") }
+        if timer.enabled {
+            // Before the long stage, so a render of minutes does not look stuck.
+            Streams.errLine("creative-tool render: rendering \(request.settings.canvas) px (\(request.settings.format.rawValue))")
+        }
         let encoded: EncodedRender
         do throws(ImagingError) {
             encoded = try Renderer.render(picked.source, settings: request.settings, limits: limits)

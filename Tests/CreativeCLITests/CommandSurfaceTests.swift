@@ -180,6 +180,7 @@ final class CommandSurfaceTests: ScratchFolderTestCase {
         let art = try artwork("960x150")
         let verbose = try Tool.run(["render", art, "--slot", "320x50", "--output", "v.png", "--verbose"], in: folder)
         XCTAssertEqual(verbose.status, 0, verbose.stderr)
+        XCTAssertTrue(verbose.stderr.contains("creative-tool render: rendering 320x50 px (png)\n"), verbose.stderr)
         for stage in ["open", "render", "write", "total"] {
             XCTAssertTrue(verbose.stderr.contains("creative-tool render: time: \(stage) "), verbose.stderr)
         }
