@@ -11,10 +11,11 @@ public struct ParsedArguments: Sendable {
     private var flags: Set<String> = []
 
     /// Reads `arguments` against the options (which take a value) and flags (which do not);
-    /// the options in `repeatable` may be given more than once (``values(_:)``).
+    /// the options in `repeatable` may be given more than once (``values(_:)``). An unknown
+    /// option names the one meant: from `mistaken` (`-o` -> `--output`), else the nearest name.
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, or a repeated option.
     public init(_ arguments: [String], options: Set<String>, flags: Set<String>,
-                repeatable: Set<String> = []) throws(CLIError) {
+                repeatable: Set<String> = [], mistaken: [String: String] = [:]) throws(CLIError) {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -49,7 +50,8 @@ public struct ParsedArguments: Sendable {
                 guard values[name] == nil || repeatable.contains(name) else { throw .usage("\(name) is given twice") }
                 values[name, default: []].append(value)
             } else {
-                throw .usage("unknown option \(name)")
+                let meant = mistaken[name] ?? KeySuggestion.nearest(to: name, in: (options.union(flags)).sorted())
+                throw .usage("unknown option \(TextFormat.clipped(name))" + (meant.map { "; did you mean \($0)?" } ?? ""))
             }
         }
     }
@@ -66,40 +68,16 @@ public struct ParsedArguments: Sendable {
 
     /// Every value of a repeatable option, in order (empty when not given).
     public func values(_ name: String) -> [String] { values[name] ?? [] }
+}
 
-    /// An option parsed as a whole number within a range.
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
-        try read(name) { text throws(CoreError) in try TypedValue.int(text, name: name, in: range) }
+/// The command line as an operation's options: the flag of each declaration.
+extension ParsedArguments: OptionSource {
+    public func given(_ option: OptionDeclaration) -> String? {
+        guard option.isFlag else { return value(option.flag) }
+        return flag(option.flag) ? String(option.defaultValue != "true") : nil
     }
 
-    /// An option parsed as a number.
-    public func double(_ name: String) throws(CLIError) -> Double? {
-        try read(name) { text throws(CoreError) in try TypedValue.double(text, name: name) }
-    }
+    public func every(_ option: OptionDeclaration) -> [String] { values(option.flag) }
 
-    /// An option parsed as one of an enum's raw values.
-    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type)
-        throws(CLIError) -> Choice? where Choice.RawValue == String {
-        try read(name) { text throws(CoreError) in try TypedValue.choice(text, name: name, type) }
-    }
-
-    /// An option read by `parse`, nil when absent; a failure is a usage error with its sentence.
-    private func read<Value>(_ name: String, _ parse: (String) throws(CoreError) -> Value) throws(CLIError) -> Value? {
-        guard let text = value(name) else { return nil }
-        do {
-            return try parse(text)
-        } catch {
-            throw .usage(error.description)
-        }
-    }
-
-    /// An option parsed as `WxH`.
-    public func size(_ name: String) throws(CLIError) -> PixelSize? {
-        guard let text = value(name) else { return nil }
-        do {
-            return try PixelSize(parsing: text)
-        } catch {
-            throw .usage("\(name): \(error)")
-        }
-    }
+    public func spelling(_ option: OptionDeclaration) -> String { option.flag }
 }

@@ -16,6 +16,11 @@ public enum CLIError: Error, Equatable, Sendable {
         }
     }
 
+    /// Runs `read`, the reading of an operation's options: each ``CoreError`` is a usage error with its sentence.
+    static func reading<Value>(_ read: () throws(CoreError) -> Value) throws(CLIError) -> Value {
+        do { return try read() } catch { throw .usage(error.description) }
+    }
+
     /// A failure carrying an imaging error's code and message.
     static func imaging(_ error: ImagingError, file: String? = nil) -> CLIError {
         .failed(code: error.code, message: (file.map { "\($0): " } ?? "") + error.message)

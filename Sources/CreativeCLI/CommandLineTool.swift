@@ -14,12 +14,15 @@ protocol Subcommand {
     static var flags: Set<String> { get }
     /// Options that may be given more than once (none unless a command says so).
     static var repeatable: Set<String> { get }
+    /// Flags people give by mistake, to the flag meant (`-o` -> `--output`).
+    static var mistaken: [String: String] { get }
     /// Runs with parsed arguments; returns the exit code.
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32
 }
 
 extension Subcommand {
     static var repeatable: Set<String> { [] }
+    static var mistaken: [String: String] { [:] }
 }
 
 /// The root command: reads the subcommand, runs it, maps errors to exit codes.
@@ -38,41 +41,53 @@ public enum CommandLineTool {
     /// Runs the tool with the arguments after the program name; returns the exit code.
     public static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
-            Streams.errLine("creative-tool: missing command")
-            Streams.errLine(overview)
+            Streams.errLine("creative-tool: missing command (\(subcommands.map { $0.name }.joined(separator: ", ")))")
+            Streams.errLine("see 'creative-tool --help'")
             return ExitCode.usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            return printed(overview + "\n", command: nil)
+            guard let topic = arguments.dropFirst().first else { return printed(overview + "\n", command: nil) }
+            return help(topic)
         }
         if first == "--version" {
             let library = VipsRuntime.libraryPath.map { ", \($0)" } ?? ""
             return printed("creative-tool \(version) (libvips \(VipsRuntime.version)\(library))\n", command: nil)
         }
-        guard let command = subcommands.first(where: { $0.name == first }) else {
-            Streams.errEscaped("creative-tool: unknown command '\(first)'")
-            Streams.errLine(overview)
-            return ExitCode.usage
-        }
+        guard let command = subcommands.first(where: { $0.name == first }) else { return unknownCommand(first) }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
             return printed(command.usage + "\n", command: command.name)
         }
+        let (options, flags, repeatable, mistaken) = (command.options, command.flags, command.repeatable, command.mistaken)
         do {
-            let parsed = try ParsedArguments(rest, options: command.options, flags: command.flags,
-                                             repeatable: command.repeatable)
+            let parsed = try ParsedArguments(rest, options: options, flags: flags, repeatable: repeatable, mistaken: mistaken)
             return try command.run(parsed)
         } catch {
             switch error {
             case .usage(let message):
+                // What is wrong and where to read on: the error must not scroll away under the help.
                 Streams.errEscaped("creative-tool \(command.name): \(message)")
-                Streams.errLine("hint: see 'creative-tool \(command.name) --help'")
-                Streams.errLine(command.usage)
+                Streams.errLine("see 'creative-tool \(command.name) --help'")
             case .failed(let code, let message):
                 Streams.errEscaped("creative-tool \(command.name): \(code): \(message)")
             }
             return error.exitCode
         }
+    }
+
+    /// `help COMMAND`: that command's help.
+    private static func help(_ topic: String) -> Int32 {
+        guard let command = subcommands.first(where: { $0.name == topic }) else { return unknownCommand(topic) }
+        return printed(command.usage + "\n", command: command.name)
+    }
+
+    /// A word that is no command: the nearest command, and where the list is.
+    private static func unknownCommand(_ word: String) -> Int32 {
+        let names = subcommands.map { $0.name }
+        let meant = KeySuggestion.nearest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? ""
+        Streams.errEscaped("creative-tool: unknown command '\(TextFormat.clipped(word))'\(meant)")
+        Streams.errLine("see 'creative-tool --help' (commands: \(names.joined(separator: ", ")))")
+        return ExitCode.usage
     }
 
     /// Prints help or version text: exit 0, or 1 with a message when standard output refuses it.
@@ -104,7 +119,7 @@ public enum CommandLineTool {
             "  " + name + String(repeating: " ", count: width - name.count + 2) + summary
         }
         return """
-        usage: creative-tool <command> [options]   (creative-tool <command> --help for details)
+        usage: creative-tool <command> [options]   (creative-tool help <command> for details)
 
         commands:
         \(lines.joined(separator: "\n"))

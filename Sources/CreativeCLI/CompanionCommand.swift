@@ -2,40 +2,40 @@ import CreativeCore
 
 /// `creative-tool companion lint`: checks a companion creative's trafficking parameters (or
 /// takeover metadata) by the player SDK's rules, before the ad reaches a device.
-enum CompanionCommand: Subcommand {
+enum CompanionCommand: DeclaredCommand {
     static let name = "companion"
     static let summary = "lint companion trafficking parameters (carousel, custom CTA) or takeover metadata"
-    static let usage = """
-    usage: creative-tool companion lint [TEXT | - | --file F] [--takeover] [--json]
-      TEXT        the parameters, comma-separated key=value (quote them for the shell; put -- before
-                  a TEXT that starts with '-')
-      -           read them from standard input
-      --file F    read them from a file ('-' is standard input)
-      --takeover  lint takeover metadata (ad_type=webview or takeoverAds), not a companion creative
-      --json      print the JSON report on standard output
-    at most \(TraffickingInput.maxBytes) bytes; one line break at the end is ignored
-    exit: 0 when valid, 1 when rejected, 64 on usage errors
-    """
-    static let options: Set<String> = ["--file"]
-    static let flags: Set<String> = ["--takeover", "--json"]
+    static let file = OptionDeclaration(
+        "file", .text(maxLength: 4096), placeholder: "F", help: "read the parameters from a file ('-' is standard input)",
+        surfaces: .commandLine)
+    static let json = CommonOptions.json.with(help: "print the JSON report on standard output")
+    static let declared = CompanionLintRequest.options.on(.commandLine) + [file, json]
+    static let help = CommandHelp(
+        synopsis: ["lint [TEXT | - | --file F] [--takeover] [--json]"],
+        operands: [("TEXT", "the parameters, comma-separated key=value (quote them for the shell; put -- before a "
+                    + "TEXT that starts with '-')"), ("-", "read them from standard input")],
+        notes: ["At most \(TraffickingInput.maxBytes) bytes; one line break at the end is ignored."],
+        examples: ["lint 'carousel_images=https://cdn.example/a.png|https://cdn.example/b.png'",
+                   "lint --takeover --file takeover.txt --json"],
+        exitCodes: "0 valid, 1 rejected, 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard let action = arguments.positionals.first else { throw .usage("missing action: companion lint") }
         guard action == "lint" else { throw .usage("unknown action '\(action)'; the action is lint") }
         let rest = arguments.positionals.dropFirst()
-        let file = arguments.value("--file")
+        let file = arguments.value(file.flag)
         guard rest.count + (file == nil ? 0 : 1) == 1 else {
             throw .usage(rest.count > 1 ? "give the parameters as one argument (quote them)"
                          : "give the parameters: TEXT, '-' (standard input) or --file F")
         }
-        let kind: CompanionLint.Kind = arguments.flag("--takeover") ? .takeover : .companion
+        let kind = try CLIError.reading { () throws(CoreError) in try CompanionLintRequest(arguments) }.kind
         let report: CompanionLintReport
         if let path = file ?? (rest.first == "-" ? "-" : nil) {
             report = try lintFile(path, kind: kind)
         } else {
             report = CompanionLint.lint(PathBytes.bytes(rest.first ?? ""), kind: kind)
         }
-        if arguments.flag("--json") {
+        if arguments.flag(json.flag) {
             try Streams.outLine(report.json.serialized())
         } else {
             for line in humanLines(report) { try Streams.outEscaped(line) }

@@ -93,36 +93,6 @@ enum Inputs {
         }
     }
 
-    /// The `--max-pixels` option, default 50 megapixels.
-    static func maxPixels(_ arguments: ParsedArguments) throws(CLIError) -> Int {
-        try arguments.int("--max-pixels", in: 1...1_000_000_000) ?? Catalog.defaultMaxPixels
-    }
-
-    /// `--device NAME` (required) and `--orientation portrait|landscape` (default portrait): a
-    /// full-screen slot of the device table.
-    static func fullScreenSlot(_ arguments: ParsedArguments) throws(CLIError) -> DeviceSlot {
-        let device = try device(arguments)
-        let orientation = try arguments.choice("--orientation", Orientation.self) ?? .portrait
-        return DeviceSlot.fullScreen(device, orientation)
-    }
-
-    /// `--device NAME` (required): a device of the table.
-    static func device(_ arguments: ParsedArguments) throws(CLIError) -> Device {
-        guard let name = arguments.value("--device") else {
-            throw .usage("--device NAME is required; one of: \(Devices.all.map(\.name).joined(separator: ", "))")
-        }
-        guard let device = Devices.named(name) else {
-            throw .usage("--device '\(TextFormat.clipped(name))' is not in the device table; one of: "
-                         + Devices.all.map(\.name).joined(separator: ", "))
-        }
-        return device
-    }
-
-    /// `--product banner|interstitial|companion`, default ``Product/defaultProduct``.
-    static func product(_ arguments: ParsedArguments) throws(CLIError) -> Product {
-        try arguments.choice("--product", Product.self) ?? .defaultProduct
-    }
-
     /// Writes an output (``FileIO/writeOutput(_:to:)``), or to standard output for `-`.
     /// - Returns: true when the bytes went to standard output (`-`, `/dev/stdout`, `/dev/fd/1`).
     @discardableResult

@@ -1,23 +1,48 @@
+import CreativeCore
 import CreativeImaging
 
-/// `--timeout S` and `--memory-budget MIB`, shared by validate, render and process.
+/// The options of the command line alone (the service takes these from its configuration):
+/// the job's limits, the files read and written, how much is said.
 enum JobLimitOptions {
-    /// The option names, for each command's option set.
-    static let names: Set<String> = ["--timeout", "--memory-budget"]
+    static let timeout = OptionDeclaration(
+        "timeout", .duration(Double.leastNonzeroMagnitude...86_400), placeholder: "S",
+        help: "the job's deadline: stop a job that runs longer (code timeout; 10s, 500ms, 2m; a bare number is seconds)",
+        defaultValue: "none", surfaces: .commandLine)
+    static let memoryBudget = OptionDeclaration(
+        "memory_budget", .byteSize(1 << 20...1 << 40), placeholder: "SIZE",
+        help: "most memory the job may hold at its peak (decode, resampling window, canvas, encoders), charged "
+            + "from the header before any work (code too_many_pixels; 64M, 1G; a bare number is MiB)",
+        defaultValue: Quantity.describe(bytes: JobLimits.defaultMemoryBudget), surfaces: .commandLine, bareUnit: 1 << 20)
+    static let maxPixels = OptionDeclaration(
+        "max_pixels", .integer(1...1_000_000_000), placeholder: "N",
+        help: "largest accepted width x height in pixels, from the header", defaultValue: "\(Catalog.defaultMaxPixels)",
+        surfaces: .commandLine)
+    static let verbose = OptionDeclaration(
+        "verbose", .toggle, help: "print each stage's time on standard error", defaultValue: "false",
+        surfaces: .commandLine, mistakenNames: ["v"])
+    static let output = OptionDeclaration(
+        "output", .text(maxLength: 4096), placeholder: "PATH|-",
+        help: "file to write (default NAME-WxH@Sx.EXT here); '-' for standard output. Its extension (.png, .jpg, "
+            + ".jpeg, .webp) is the format; with --format auto it narrows the choice to that format. A regular "
+            + "file (also through a link) is replaced atomically, never one of the inputs (output_is_input); a FIFO, "
+            + "a device or /dev/stdout is written directly",
+        surfaces: .commandLine, mistakenNames: ["o", "out"])
 
-    /// The usage lines.
-    static let usage = """
-      --timeout S       stop a job that runs longer than S seconds (code timeout; default: none)
-      --memory-budget MIB  most memory the job may hold at its peak (decode, resampling window,
-                    canvas, encoders), charged from the header before any work (code
-                    too_many_pixels; default \(JobLimits.defaultMemoryBudget >> 20))
-    """
+    /// `--max-bytes SIZE`, the largest file read, with its default.
+    static func maxBytes(default bytes: Int) -> OptionDeclaration {
+        OptionDeclaration("max_bytes", .byteSize(1...1 << 30), placeholder: "SIZE",
+                          help: "largest file read (2M, 512K; a bare number is bytes)",
+                          defaultValue: Quantity.describe(bytes: bytes), surfaces: .commandLine)
+    }
+
+    /// The job's limits, for each command's declarations.
+    static let declared = [timeout, memoryBudget]
 
     /// The limits the options give; defaults: no deadline, ``JobLimits/defaultMemoryBudget``.
     static func read(_ arguments: ParsedArguments) throws(CLIError) -> JobLimits {
-        let budget = try arguments.int("--memory-budget", in: 1...1 << 20).map { $0 << 20 } ?? JobLimits.defaultMemoryBudget
-        guard let seconds = try arguments.double("--timeout") else { return JobLimits(memoryBudget: budget) }
-        guard seconds > 0, seconds <= 86_400 else { throw .usage("--timeout: give seconds above 0, at most 86400") }
-        return JobLimits(memoryBudget: budget, timeout: seconds)
+        try CLIError.reading { () throws(CoreError) in
+            JobLimits(memoryBudget: try arguments.bytes(memoryBudget) ?? JobLimits.defaultMemoryBudget,
+                      timeout: try arguments.seconds(timeout))
+        }
     }
 }

@@ -93,15 +93,7 @@ extension FileIO {
 enum OutputFile {
     /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, in any case),
     /// or nil: another ending, none (`-`, `/dev/stdout`, `out.d/banner`).
-    static func format(named path: String) -> OutputFormat? {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
-        case "png": return .png
-        case "jpg", "jpeg": return .jpeg
-        case "webp": return .webp
-        default: return nil
-        }
-    }
+    static func format(named path: String) -> OutputFormat? { OutputFormat(fileName: path) }
 
     /// `given` (`--output`) as it is, or `defaultStem.EXT` for the written format.
     static func path(_ given: String?, defaultStem: String, format: OutputFormat) -> String {

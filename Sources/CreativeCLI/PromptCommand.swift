@@ -3,42 +3,31 @@ import CreativeImaging
 
 /// `creative-tool prompt`: the copyable AI image-generator prompt for banner artwork, from the
 /// template embedded from `Prompts/banner.txt` and the numbers of the one catalog and device plan.
-enum PromptCommand: Subcommand {
+enum PromptCommand: DeclaredCommand {
     static let name = "prompt"
     static let summary = "the copyable AI image-generator prompt for banner artwork"
-    static let usage = """
-    usage: creative-tool prompt [--size WxH] [--brand T] [--headline T] [--cta T] [--colors T] [--json]
-                                [--product \(Product.names)]
-      --size WxH     an accepted size (default: one prompt per Retina size: \(sizesText(Catalog.adaptiveSizes));
-                     interstitials: one per interstitial size)
-      --product      banner (default), companion (one prompt per recommended companion size)
-                     or interstitial (the prompt also keeps the close button's
-                     corner clear, in exact pixels)
-      --brand T      the advertiser's name (the prompt leaves room for the logo; it never draws it)
-      --headline T   the headline, to appear verbatim
-      --cta T        the call to action, to appear verbatim on a button
-      --colors T     the palette, in words or hex (for example "navy #0b3d91 and white")
-      --json         one JSON object per prompt per line: size, width, height, aspect,
-                     safe_area {x, y, width, height}, min_text_px, prompt (interstitials:
-                     close_zone {x, y, width, height} before prompt)
-    Text is inserted exactly as given. Without --headline and --cta the prompt asks for no text at all.
-    accepted sizes: \(sizesText(Catalog.entries.map(\.size)))
-    interstitial sizes: \(sizesText(Product.interstitial.sizes))
-    companion sizes: \(sizesText(Product.companion.sizes))
-    """
-    static let options: Set<String> = ["--size", "--brand", "--headline", "--cta", "--colors", "--product"]
-    static let flags: Set<String> = ["--json"]
+    static let declared = PromptRequest.options.on(.commandLine).map { option in
+        option.name == CommonOptions.json.name
+            ? option.with(help: "one JSON object per prompt per line: size, width, height, aspect, safe_area {x, y, "
+                          + "width, height}, min_text_px, prompt (interstitials: close_zone before prompt)")
+            : option
+    }
+    static let help = CommandHelp(
+        synopsis: ["[--size WxH] [--product P] [--brand T] [--headline T] [--cta T] [--colors T] [--json]"],
+        notes: ["Text is inserted exactly as given. Without --headline and --cta the prompt asks for no text at all.",
+                "Interstitial prompts also keep the close button's corner clear, in exact pixels.",
+                "accepted sizes: \(sizesText(Catalog.entries.map(\.size)))",
+                "interstitial sizes: \(sizesText(Product.interstitial.sizes))",
+                "companion sizes: \(sizesText(Product.companion.sizes))"],
+        examples: ["--size 960x150 --brand Acme --headline \"Summer sale\" --cta \"Shop now\"",
+                   "--product interstitial --json"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard arguments.positionals.isEmpty else { throw .usage("unexpected argument '\(arguments.positionals[0])'") }
-        let size = try arguments.size("--size")
-        let product = try Inputs.product(arguments)
+        let request = try CLIError.reading { () throws(CoreError) in try PromptRequest(arguments) }
         let prompts: [RenderedPrompt]
         do {
-            prompts = try BannerPrompts.render(size: size, brand: arguments.value("--brand"),
-                                               headline: arguments.value("--headline"),
-                                               cta: arguments.value("--cta"), colors: arguments.value("--colors"),
-                                               product: product)
+            prompts = try request.prompts()
         } catch {
             switch error {
             case .templateError(let message):

@@ -2,59 +2,50 @@ import CreativeCore
 import CreativeImaging
 
 /// `creative-tool select`: which candidate the ad server serves for a request.
-enum SelectCommand: Subcommand {
+enum SelectCommand: DeclaredCommand {
     static let name = "select"
     static let summary = "pick the creative the ad server serves for a slot"
-    static let usage = """
-    usage: creative-tool select --width PX [--height PX] [--mode adaptive|inline|legacy|full_screen|standard_slot]
-                                [--product \(Product.names)] CANDIDATE... [--json]
-      --width PX    screen (slot) width in pixels
-      --height PX   banner height (adaptive) or max height (inline) in pixels; for
-                    interstitials the safe area's height
-      --mode        adaptive (default with --height), inline, or legacy (default without);
-                    interstitials: full_screen (the only one); companions: standard_slot
-      --product     banner (default), interstitial, or companion (mode standard_slot: the
-                    closest aspect ratio, then the sharpest artwork that needs no upscaling)
-      CANDIDATE     an image file or a size WxH
-    """
-    static let options: Set<String> = ["--width", "--height", "--mode", "--max-pixels", "--product"]
-    static let flags: Set<String> = ["--json"]
+    static let declared = SelectRequest.options.on(.commandLine) + [JobLimitOptions.maxPixels, CommonOptions.json]
+    static let help = CommandHelp(
+        synopsis: ["--width PX [--height PX] [--mode M] [--product P] CANDIDATE... [--json]",
+                   "--width PT [--height PT] --scale N CANDIDATE... [--json]"],
+        operands: [("CANDIDATE", "an image file (its size from the header) or a size WxH in pixels")],
+        examples: ["--width 1170 --height 183 960x150 1320x204 2184x270",
+                   "--width 390 --height 61 --scale 3 banner-960.png banner-1320.png",
+                   "--product companion --width 960 --height 150 --mode standard_slot 640x100 960x150"],
+        exitCodes: "0 a candidate was picked, 1 none is eligible (no_eligible_creative) or a file failed, 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        guard let width = try arguments.int("--width", in: 1...100_000) else { throw .usage("--width PX is required") }
-        let height = try arguments.int("--height", in: 1...100_000)
-        let product = try Inputs.product(arguments)
-        let modes = SelectionMode.modes(for: product)
-        let mode = try arguments.choice("--mode", SelectionMode.self)
-            ?? (modes.contains(.adaptive) ? (height == nil ? .legacy : .adaptive) : modes[0])
-        guard modes.contains(mode) else {
-            throw .usage("--mode for \(product) must be one of \(modes.map(\.rawValue).joined(separator: ", "))")
-        }
-        if mode != .legacy && height == nil { throw .usage("--mode \(mode.rawValue) needs --height PX") }
+        let request = try CLIError.reading { () throws(CoreError) in try SelectRequest(arguments) }
         guard !arguments.positionals.isEmpty else { throw .usage("give at least one CANDIDATE (a file or WxH)") }
-        let maxPixels = try Inputs.maxPixels(arguments)
+        let maxPixels = try CLIError.reading { () throws(CoreError) in
+            try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels
+        }
         var sizes: [PixelSize] = []
         for candidate in arguments.positionals {
             sizes.append(try size(of: candidate, maxPixels: maxPixels))
         }
+        let hint = request.hint(for: sizes, widthSpelling: SelectRequest.width.flag, scaleSpelling: SelectRequest.scale.flag)
         let result: SelectionResult
         do {
-            result = try Selection.select(sizes, mode: mode, width: width, height: height, product: product)
+            result = try request.select(sizes)
         } catch {
-            throw .failed(code: "no_eligible_creative", message: error.description)
+            throw .failed(code: "no_eligible_creative", message: error.description + (hint.map { " (\($0))" } ?? ""))
         }
         let names = arguments.positionals
-        if arguments.flag("--json") {
+        if arguments.flag(CommonOptions.json.flag) {
             try Streams.outLine(SizingJSON.selection(result, names: names).serialized())
-        } else {
-            let request = height.map { "\(width)x\($0) px" } ?? "\(width) px wide"
-            try Streams.outEscaped("\(mode.rawValue) request \(request): serves \(names[result.winner]) (\(sizes[result.winner]))")
-            for (rank, ranked) in result.ranking.enumerated() {
-                let score = ranked.eligible ? scoreText(ranked.score, mode: mode) : "excluded"
-                let note = ranked.note.map { " (\($0))" } ?? ""
-                try Streams.outEscaped("  \(rank + 1). \(names[ranked.index]) \(ranked.size): \(score)\(note)")
-            }
+            return ExitCode.success
         }
+        let mode = request.mode
+        let asked = request.height.map { "\(request.width)x\($0) px" } ?? "\(request.width) px wide"
+        try Streams.outEscaped("\(mode.rawValue) request \(asked): serves \(names[result.winner]) (\(sizes[result.winner]))")
+        for (rank, ranked) in result.ranking.enumerated() {
+            let score = ranked.eligible ? scoreText(ranked.score, mode: mode) : "excluded"
+            let note = ranked.note.map { " (\($0))" } ?? ""
+            try Streams.outEscaped("  \(rank + 1). \(names[ranked.index]) \(ranked.size): \(score)\(note)")
+        }
+        if let hint { Streams.errEscaped("creative-tool select: note: \(hint)") }
         return ExitCode.success
     }
 

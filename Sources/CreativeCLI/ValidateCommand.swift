@@ -2,47 +2,51 @@ import CreativeCore
 import CreativeImaging
 
 /// `creative-tool validate`: checks uploads and reports every problem with a stable code.
-enum ValidateCommand: Subcommand {
+enum ValidateCommand: DeclaredCommand {
     static let name = "validate"
     static let summary = "check uploaded creatives: format, size, damage, animation, colour, weight, pre-flight"
-    static let usage = """
-    usage: creative-tool validate FILE... [--json] [--max-bytes N] [--max-pixels N]
-                                  [--product \(Product.names)] [--timeout S] [--memory-budget MIB] [--no-preflight]
-      FILE          a creative; '-' reads standard input
-      --json        one JSON report per file, one per line, on standard output
-      --max-bytes   largest accepted file (default 2097152, 2 MiB)
-      --max-pixels  largest accepted width x height, from the header (default 50000000)
-      --product     whose sizes are accepted: banner (default), interstitial or companion
-      --no-preflight  skip the pre-flight checks of the pixels (baked_in_bars,
-                    edge_without_border, upscaled_artwork, mostly_empty)
-    \(JobLimitOptions.usage)
-    exit: 0 when every file is valid, 1 when any is rejected, 64 on usage errors
-    """
-    static let options = Set<String>(["--max-bytes", "--max-pixels", "--product"]).union(JobLimitOptions.names)
-    static let flags: Set<String> = ["--json", "--no-preflight"]
+    static let maxBytes = JobLimitOptions.maxBytes(default: Catalog.defaultMaxBytes)
+    static let json = CommonOptions.json.with(help: "one JSON report per file, one per line, on standard output")
+    static let declared = ValidateRequest.options.on(.commandLine)
+        + [json, maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
+    static let help = CommandHelp(
+        synopsis: ["FILE... [--product P] [--json] [--no-preflight] [--max-bytes SIZE] [--max-pixels N]"],
+        operands: [("FILE", "a creative (PNG, JPEG, GIF, WebP, or an HTML5 bundle as a zip); '-' reads standard input")],
+        examples: ["banner-960x150.png", "--product interstitial --json takeover.png"],
+        exitCodes: "0 every file is valid, 1 any is rejected, 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard !arguments.positionals.isEmpty else { throw .usage("give at least one FILE") }
         if arguments.positionals.filter({ $0 == "-" }).count > 1 {
             throw .usage("standard input ('-') can be read only once")
         }
-        var limits = ValidationLimits(
-            maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
-            maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments),
-            product: try Inputs.product(arguments))
-        limits.preflight = !arguments.flag("--no-preflight")
-        let json = arguments.flag("--json")
+        let limits = try validationLimits(arguments)
+        let wantsJSON = arguments.flag(json.flag)
         var allValid = true
         for path in arguments.positionals {
             let report = validate(path, limits: limits)
             allValid = allValid && report.valid
-            if json {
+            if wantsJSON {
                 try Streams.outLine(report.json.serialized())
             } else {
                 try Streams.outEscaped(humanLine(report))
             }
         }
         return allValid ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The limits a validation (also `process`'s) is run within: `--max-bytes`, `--max-pixels`,
+    /// the job's limits, the product and `--no-preflight`.
+    static func validationLimits(_ arguments: ParsedArguments) throws(CLIError) -> ValidationLimits {
+        let job = try JobLimitOptions.read(arguments)
+        return try CLIError.reading { () throws(CoreError) in
+            let request = try ValidateRequest(arguments)
+            var limits = ValidationLimits(maxBytes: try arguments.bytes(maxBytes) ?? Catalog.defaultMaxBytes,
+                                          maxPixels: try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels,
+                                          job: job, product: request.product)
+            limits.preflight = request.preflight
+            return limits
+        }
     }
 
     /// Reads and validates one file; unreadable files become reports too.

@@ -80,7 +80,7 @@ public struct RenderedPrompt: Sendable, Hashable {
             ("aspect", .string(facts.aspect)),
             ("safe_area", facts.safeArea.json),
             ("min_text_px", .int(facts.minTextPixels)),
-        ] + (facts.product == .banner ? [] : [("close_zone", facts.closeZone.map(\.json) ?? .null)]) + [
+        ] + (facts.product.isDefault ? [] : [("close_zone", facts.closeZone.map(\.json) ?? .null)]) + [
             ("prompt", .string(text)),
         ])
     }
@@ -124,7 +124,7 @@ public enum BannerPrompt {
                            minTextPixels: minTextPixels(for: entry, assignments: assignments),
                            servedSlots: servedSlots(for: entry, assignments: assignments),
                            product: product,
-                           closeZone: product.slotRule == .fullScreenSafeArea ? CloseButton.zone(over: assignments) : nil)
+                           closeZone: product.isFullScreen ? CloseButton.zone(over: assignments) : nil)
     }
 
     /// The device slots (docs/reference.md, "process" (the device table)) where the selection rules pick this artwork.
@@ -135,7 +135,7 @@ public enum BannerPrompt {
     /// slots for a rectangle). May be empty: a 320x50 upload loses every slot to 960x150.
     /// For other products: the slots where the product's rule picks it among its recommended sizes.
     public static func servingAssignments(for size: PixelSize, product: Product = .banner) -> [SlotAssignment] {
-        if product == .banner, Catalog.entry(for: size)?.sizeClass == .adaptive {
+        if product.isDefault, Catalog.entry(for: size)?.sizeClass == .adaptive {
             return DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes).filter { $0.artwork == size }
         }
         return DevicePlan.assignments(for: size, product: product)
@@ -200,7 +200,7 @@ public enum BannerPrompt {
         }
         let headline = given(headline), cta = given(cta)
         let strip = facts.size.shape == .strip
-        let interstitial = facts.product.slotRule == .fullScreenSafeArea
+        let interstitial = facts.product.isFullScreen
         let zone = facts.closeZone
         return [
             "size": facts.size.description,

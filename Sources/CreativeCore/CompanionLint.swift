@@ -32,7 +32,11 @@ public enum CompanionLint {
     public static func lint(_ bytes: [UInt8], kind: Kind = .companion) -> CompanionLintReport {
         switch TraffickingInput.read(bytes) {
         case .problem(let problem): return rejected(problem)
-        case .text(let text): return kind == .companion ? lint(text: text) : TakeoverLint.lint(text: text)
+        case .text(let text):
+            switch kind {
+            case .companion: return lint(text: text)
+            case .takeover: return TakeoverLint.lint(text: text)
+            }
         }
     }
 

@@ -13,15 +13,20 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A prompt template that is malformed, or uses a placeholder no value was supplied for.
     /// Templates ship with the tool, so this is a bug caught by tests, never a user's mistake.
     case templateError(String)
+    /// Options that do not go together, or one an operation needs and was not given.
+    case invalidRequest(String)
+    /// A canvas over the output format's own limit (WebP 16383 pixels a side) or a caller's cap.
+    case canvasTooLarge(String)
 
     public var description: String {
         switch self {
         case .invalidSize(let text), .invalidScale(let text), .invalidNumber(let text),
-             .noEligibleCandidate(let text), .templateError(let text):
+             .noEligibleCandidate(let text), .templateError(let text), .invalidRequest(let text),
+             .canvasTooLarge(let text):
             return text
         case .sizeNotAllowed(let size, let product):
             let allowed = product.sizes.map(\.description).joined(separator: ", ")
-            let what = product == .banner ? "" : " \(product)"
+            let what = product.isDefault ? "" : " \(product)"
             return "\(size) is not an accepted\(what) size; accepted: \(allowed)"
         }
     }

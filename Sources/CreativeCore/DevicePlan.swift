@@ -36,6 +36,14 @@ public struct DeviceSlot: Sendable, Hashable {
                           sizing: .fullScreen)
     }
 
+    /// The anchored banner slot of a device in an orientation: the screen's width, the height of
+    /// the rule capped by the screen's height, at the device's scale.
+    public static func anchored(_ device: Device, _ orientation: Orientation, rule: AnchoredRule = .qartvelo) -> DeviceSlot {
+        let screen = device.screen(orientation)
+        let slot = SlotMath.anchoredSlot(width: screen.width, screenHeight: screen.height, rule: rule, scale: device.scale)
+        return DeviceSlot(device: device, orientation: orientation, slot: slot, sizing: .anchored)
+    }
+
     /// The fixed standard slot of a product (``Product/standardSlotPoints``) on a device, at its
     /// scale; nil when the product has none for the device's class.
     public static func standard(_ device: Device, product: Product) -> DeviceSlot? {
@@ -127,14 +135,7 @@ public enum DevicePlan {
     /// Every device of the table, portrait then landscape, with its anchored slot (own rule,
     /// screen-height cap applied).
     public static func anchoredSlots(rule: AnchoredRule = .qartvelo) -> [DeviceSlot] {
-        Devices.all.flatMap { device in
-            Orientation.allCases.map { orientation in
-                let screen = device.screen(orientation)
-                let slot = SlotMath.anchoredSlot(width: screen.width, screenHeight: screen.height,
-                                                 rule: rule, scale: device.scale)
-                return DeviceSlot(device: device, orientation: orientation, slot: slot, sizing: .anchored)
-            }
-        }
+        Devices.all.flatMap { device in Orientation.allCases.map { DeviceSlot.anchored(device, $0, rule: rule) } }
     }
 
     /// Every device, portrait then landscape, with an inline slot of the full width and the max height.
@@ -236,7 +237,7 @@ public enum DevicePlan {
     /// A companion competes with nothing: the one creative trafficked with a video fills the
     /// standard slot of every device, so `process` renders it into all of them.
     public static func competingSizes(with creative: PixelSize, product: Product = .banner) -> [PixelSize] {
-        if product.slotRule == .fixedStandardSlot { return [creative] }
+        if product.hasStandardSlot { return [creative] }
         var sizes = product.recommendedUploads
         if !sizes.contains(creative) { sizes.append(creative) }
         return sizes

@@ -60,9 +60,9 @@ public struct Guidance: Sendable {
     /// Builds the guidance for a product from its catalog and the device table.
     public init(product: Product = .banner, inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
         self.product = product
-        fullScreen = product.slotRule == .fullScreenSafeArea
+        fullScreen = product.isFullScreen
             ? DevicePlan.fullScreenAssignments(candidates: product.recommendedUploads, product: product) : []
-        standard = product.slotRule == .fixedStandardSlot
+        standard = product.hasStandardSlot
             ? DevicePlan.standardAssignments(candidates: product.recommendedUploads, product: product) : []
         self.inlineMaxHeight = SlotMath.inlineMaxHeight(inlineMaxHeight)
         anchored = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
@@ -76,8 +76,11 @@ public struct Guidance: Sendable {
     /// ``BannerPrompt/render(template:size:brand:headline:cta:colors:product:placeholders:)``),
     /// each with a Copy button; JSON and Markdown leave them out.
     public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = []) -> String {
-        if product.slotRule == .fullScreenSafeArea { return FullScreenGuidance(guidance: self, prompts: prompts).render(format) }
-        if product.slotRule == .fixedStandardSlot { return StandardSlotGuidance(guidance: self, prompts: prompts).render(format) }
+        switch product.slotRule {
+        case .fullScreenSafeArea: return FullScreenGuidance(guidance: self, prompts: prompts).render(format)
+        case .fixedStandardSlot: return StandardSlotGuidance(guidance: self, prompts: prompts).render(format)
+        case .anchoredOrInlineStrip: break
+        }
         return switch format {
         case .json: json.serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()

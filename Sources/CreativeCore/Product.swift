@@ -144,6 +144,45 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         recommendedUploads: [PixelSize(width: 960, height: 150), PixelSize(width: 2184, height: 270)],
         standardSlotPoints: [.phone: PixelSize(width: 320, height: 50), .tablet: PixelSize(width: 728, height: 90)])
 
+    /// Whether this is the product callers get when they name none (messages leave its name out).
+    public var isDefault: Bool { self == Self.defaultProduct }
+
+    /// Whether the product's slot on a device differs by orientation (a companion's does not).
+    public var slotHasOrientation: Bool {
+        switch slotRule {
+        case .anchoredOrInlineStrip, .fullScreenSafeArea: true
+        case .fixedStandardSlot: false
+        }
+    }
+
+    /// Whether the slot is a whole screen with a close button over the artwork (interstitials).
+    public var isFullScreen: Bool {
+        switch slotRule {
+        case .fullScreenSafeArea: true
+        case .anchoredOrInlineStrip, .fixedStandardSlot: false
+        }
+    }
+
+    /// Whether the slot is one fixed size per device class (companions).
+    public var hasStandardSlot: Bool {
+        switch slotRule {
+        case .fixedStandardSlot: true
+        case .anchoredOrInlineStrip, .fullScreenSafeArea: false
+        }
+    }
+
+    /// The slot this product gets on a device: a banner's anchored strip across the screen's
+    /// width (the SDK's rule, capped by the screen's height), an interstitial's whole screen
+    /// minus its safe-area insets, a companion's fixed standard slot (the same in both
+    /// orientations); nil when the product has none for the device's class.
+    public func slot(on device: Device, _ orientation: Orientation) -> DeviceSlot? {
+        switch slotRule {
+        case .anchoredOrInlineStrip: DeviceSlot.anchored(device, orientation)
+        case .fullScreenSafeArea: DeviceSlot.fullScreen(device, orientation)
+        case .fixedStandardSlot: DeviceSlot.standard(device, product: self)
+        }
+    }
+
     // MARK: Catalog look-ups
 
     /// The accepted sizes, in catalog order.

@@ -8,22 +8,28 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
     /// White, the bars of a JPEG when no colour is given.
     public static let white = Background.color(red: 255, green: 255, blue: 255)
 
-    /// Parses `transparent`, `#rrggbb` or `#rgb`.
-    /// - Throws: ``CoreError/invalidNumber(_:)`` for anything else.
+    /// Parses `transparent`, `#rrggbb`, `#rgb` or a CSS colour name (`red`, `navy`).
+    /// - Throws: ``CoreError/invalidNumber(_:)`` for anything else (with the nearest name, if any).
     public init(parsing text: String) throws(CoreError) {
         let lowered = text.lowercased()
         if lowered == "transparent" || lowered == "none" {
             self = .transparent
             return
         }
+        if let named = CSSColours.value(named: lowered) {
+            self = .color(red: UInt8(named >> 16 & 0xFF), green: UInt8(named >> 8 & 0xFF), blue: UInt8(named & 0xFF))
+            return
+        }
         var hex = Substring(lowered)
         guard hex.first == "#" else {
-            throw .invalidNumber("background '\(text)' is not '#rrggbb' or 'transparent'")
+            let near = KeySuggestion.nearest(to: lowered, in: CSSColours.names).map { "; did you mean '\($0)'?" } ?? ""
+            throw .invalidNumber("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name "
+                                 + "or 'transparent'\(near)")
         }
         hex = hex.dropFirst()
         if hex.count == 3 { hex = Substring(hex.map { "\($0)\($0)" }.joined()) }
         guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
-            throw .invalidNumber("background '\(text)' is not '#rrggbb' or 'transparent'")
+            throw .invalidNumber("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name or 'transparent'")
         }
         self = .color(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
@@ -46,6 +52,18 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The file name extension.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, in any case),
+    /// or nil: another ending, none (`-`, `/dev/stdout`, `out.d/banner`).
+    public init?(fileName path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        case "webp": self = .webp
+        default: return nil
+        }
+    }
+
     /// The HTTP media type.
     public var mediaType: String { "image/\(rawValue)" }
     /// The format's name for people: `PNG`, `JPEG`, `WebP`.

@@ -206,7 +206,7 @@ public enum ValidationRules {
         let nearest = product.nearest(to: size).map(\.description).joined(separator: " or ")
         let rotated = product.entry(for: PixelSize(width: size.height, height: size.width)) != nil
             ? " (it is an accepted size turned on its side)" : ""
-        let what = product == .banner ? "" : " \(product)"
+        let what = product.isDefault ? "" : " \(product)"
         return ValidationIssue(.dimensionsNotAllowed,
                                "\(size) is not an accepted\(what) size\(rotated); the nearest are \(nearest). "
                                + "Export the artwork at exactly one of: "

@@ -138,7 +138,7 @@ public enum CreativeJob {
         }
         let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet), format: .png,
                               encoding: "PNG")
-        let closeZone: JSONValue? = product.slotRule == .fullScreenSafeArea
+        let closeZone: JSONValue? = product.isFullScreen
             ? CloseButton.zone(over: assignments).map(\.json) ?? .null : nil
         return JobResult(report: report, files: renders.map(\.1) + [preview],
                          manifest: manifest(report, renders: renders, preview: preview, closeZone: closeZone))
@@ -183,9 +183,9 @@ public enum CreativeJob {
     /// Companions write `product` alone.
     static func manifest(_ report: ValidationReport, renders: [(SlotAssignment, JobFile)], preview: JobFile?,
                          closeZone: JSONValue? = nil) -> JSONValue {
-        let productFields: [(String, JSONValue)] = report.product == .banner ? []
+        let productFields: [(String, JSONValue)] = report.product.isDefault ? []
             : [("product", .string(report.product.rawValue))]
-                + (report.product.slotRule == .fullScreenSafeArea ? [("close_zone", closeZone ?? .null)] : [])
+                + (report.product.isFullScreen ? [("close_zone", closeZone ?? .null)] : [])
         return .object([("report", report.json)] + productFields + [
             ("renders", .array(renders.map { assignment, file in
                 .object(assignment.jsonFields + [

@@ -20,7 +20,7 @@ public enum PreviewSheet {
     /// slot of the product (banners: anchored or inline; companions: each device's standard slot;
     /// interstitials: every screen, ``drawFullScreen``).
     public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner) throws(ImagingError) -> [UInt8] {
-        if product.slotRule == .fullScreenSafeArea {
+        if product.isFullScreen {
             return try drawFullScreen(decoded, creative: creative, product: product)
         }
         let slots = DevicePlan.slots(for: creative, product: product)

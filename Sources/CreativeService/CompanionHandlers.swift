@@ -7,11 +7,10 @@ enum CompanionHandlers {
     /// 413 with that limit); `?takeover=true` lints takeover metadata. Answers 200 with the lint
     /// report whether the parameters are valid or not (see `valid` and `errors`).
     static func lint(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["takeover"])
         guard request.body.count <= TraffickingInput.maxBytes else {
             throw .payloadTooLarge(limit: TraffickingInput.maxBytes)
         }
-        let kind: CompanionLint.Kind = try request.query.bool("takeover") ?? false ? .takeover : .companion
+        let kind = try ServiceError.reading { () throws(CoreError) in try CompanionLintRequest(request.query) }.kind
         return .json(CompanionLint.lint(request.body, kind: kind).json)
     }
 }

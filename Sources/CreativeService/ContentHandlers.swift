@@ -3,56 +3,30 @@ import CreativeImaging
 
 /// `GET /v1/guidance` and `GET /v1/prompt`: text computed from the one catalog, no pixels.
 enum ContentHandlers {
-    /// `?format=json|markdown|html` (default json) `&product=banner|interstitial`: the same text as
-    /// `creative-tool guidance`; with `format=html`, `&brand=&headline=&cta=&colors=` fill its prompts.
+    /// ``GuidanceRequest`` by its query names: `?format=json|markdown|html` (default json)
+    /// `&product=`: the same text as `creative-tool guidance`; with `format=html`,
+    /// `&brand=&headline=&cta=&colors=` fill its prompts.
     static func guidance(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        let query = request.query
-        try query.check(allowed: promptTexts.union(["format", "product"]))
-        let format = try query.choice("format", GuidanceFormat.self) ?? .json
-        let product = try query.product()
-        try checkPromptTexts(query)
-        var prompts: [RenderedPrompt] = []
-        if format == .html {
-            do {
-                prompts = try BannerPrompts.guidance(product: product, brand: query.value("brand"), headline: query.value("headline"),
-                                                     cta: query.value("cta"), colors: query.value("colors"))
-            } catch {
-                throw .internalError(error.description)
-            }
-        } else if let given = promptTexts.sorted().first(where: { query.value($0) != nil }) {
-            throw .badRequest("\(given) fills the prompts of format=html")
-        }
-        let body = Guidance(product: product).render(format, prompts: prompts)
-        var response = Response(contentType: format.mediaType, body: Array(body.utf8))
-        if format == .html {
+        let guidance = try ServiceError.reading { () throws(CoreError) in try GuidanceRequest(request.query) }
+        let prompts: [RenderedPrompt]
+        do { prompts = try guidance.prompts() } catch { throw .internalError(error.description) }
+        let body = Guidance(product: guidance.product).render(guidance.format, prompts: prompts)
+        var response = Response(contentType: guidance.format.mediaType, body: Array(body.utf8))
+        if guidance.format == .html {
             // Its inline style sheet, style attributes and Copy-button script, by hash; nothing else.
             response.headers = [(SecurityHeaders.name, SecurityHeaders.pagePolicy(for: body)), ("Referrer-Policy", "no-referrer")]
         }
         return response
     }
 
-    /// The user texts of a prompt.
-    static let promptTexts: Set<String> = ["brand", "headline", "cta", "colors"]
-
-    /// At most 500 characters each.
-    static func checkPromptTexts(_ query: Query) throws(ServiceError) {
-        for name in promptTexts.sorted() {
-            if let value = query.value(name), value.count > 500 { throw .badRequest("\(name) is over 500 characters") }
-        }
-    }
-
-    /// `?size=WxH&brand=&headline=&cta=&colors=&product=`: a JSON array of the prompt objects that
-    /// `creative-tool prompt --json` prints one per line (one per recommended size without `size`).
+    /// ``PromptRequest`` by its query names, `?size=WxH&brand=&headline=&cta=&colors=&product=`: a
+    /// JSON array of the prompt objects that `creative-tool prompt --json` prints one per line
+    /// (one per recommended size without `size`).
     static func prompt(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        let query = request.query
-        try query.check(allowed: promptTexts.union(["size", "product"]))
-        let product = try query.product()
-        try checkPromptTexts(query)
-        let size = try query.size("size")
+        let prompt = try ServiceError.reading { () throws(CoreError) in try PromptRequest(request.query) }
         let prompts: [RenderedPrompt]
         do {
-            prompts = try BannerPrompts.render(size: size, brand: query.value("brand"), headline: query.value("headline"),
-                                               cta: query.value("cta"), colors: query.value("colors"), product: product)
+            prompts = try prompt.prompts()
         } catch {
             if case .templateError(let message) = error { throw .internalError(message) }
             throw .badRequest("size: \(error.description)")
@@ -76,16 +50,9 @@ enum ProcessHandlers {
     /// Rejected: 422 with the validation report, like render; 422 `timeout` past the job's deadline.
     /// `?product=` as for validate; `?format=` as `process --format` (`auto` by default).
     static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["filename", "product", "format", "inline", "file"])
-        let name = try ImageHandlers.fileName(request.query.value("filename"))
-        let product = try request.query.product()
-        let format = try request.query.choice("format", FormatChoice.self) ?? .auto
-        let inline = try request.query.bool("inline") ?? true
-        let wanted = request.query.value("file")
-        if let wanted {
-            guard request.query.value("inline") == nil else { throw .badRequest("give inline or file, not both") }
-            guard !wanted.isEmpty, wanted.count <= 255 else { throw .badRequest("file must name one file of the answer") }
-        }
+        let name = try ImageHandlers.fileName(request.query.value(ValidateRequest.fileName.name))
+        let asked = try ServiceError.reading { () throws(CoreError) in try ProcessRequest(request.query) }
+        let (product, format, inline, wanted) = (asked.product, asked.format, asked.inline, asked.file)
         let upload = Upload(request.body, fileName: name)
         let result = try context.runJob(request, memory: {
             ImageHandlers.jobMemory(upload, product: product, for: .process)

@@ -9,9 +9,8 @@ enum ImageHandlers {
     /// Answers 200 with the report whether the creative is valid or not; 422 `timeout` (with the
     /// report) when its decode ran past the job's deadline.
     static func validate(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: ["filename", "product"])
-        let name = try fileName(request.query.value("filename"))
-        let product = try request.query.product()
+        let name = try fileName(request.query.value(ValidateRequest.fileName.name))
+        let product = try ServiceError.reading { () throws(CoreError) in try ValidateRequest(request.query) }.product
         let upload = Upload(request.body, fileName: name)
         let report = try context.runJob(request, memory: { jobMemory(upload, product: product, for: .validate) }) { job throws(ServiceError) in
             let report = Validator.validate(upload, limits: ValidationLimits(job: job.limits, product: product))
@@ -27,81 +26,23 @@ enum ImageHandlers {
     /// such cap; a service must not let one request take gigabytes.
     static let maxCanvasPixels = 16_777_216
 
-    /// Query parameters of a render, as the CLI's flags: `slot=WxH` (points, required), `scale`,
-    /// `background`, `format` (`png`, `jpeg`, `webp` or `auto`), `quality` (JPEG and WebP, 1-100),
-    /// `enlarge=false` (the CLI's `--no-enlarge`); or, with
-    /// `product=interstitial`, `device=NAME&orientation=portrait|landscape` instead of `slot` and
-    /// `scale`: the device's whole screen, the artwork fitted in its safe area; with
-    /// `product=companion`, `device=NAME` instead of `slot` and `scale`: the device's standard slot.
-    static func renderSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
-        var settings = try placedSettings(query)
-        if let refusal = settings.format.canvasRefusal(settings.canvas) { throw .canvasTooLarge("format: \(refusal)") }
-        settings.quality = try query.int("quality", in: 1...100)
-        if settings.quality != nil, let refusal = settings.format.qualityRefusal {
-            throw .badRequest("quality is for format=jpeg or webp (\(refusal))")
+    /// A render's query (``RenderRequest``: the CLI's flags by their query names): `slot=WxH` or
+    /// `WxH@Nx` (points), `scale`, `background`, `format`, `quality`, `enlarge=false`; or
+    /// `device=NAME&orientation=O` for the product's slot on a device.
+    static func renderRequest(_ query: Query) throws(ServiceError) -> RenderRequest {
+        return try ServiceError.reading { () throws(CoreError) in
+            try RenderRequest(query, maxCanvasPixels: maxCanvasPixels)
         }
-        return settings
-    }
-
-    private static func placedSettings(_ query: Query) throws(ServiceError) -> RenderSettings {
-        try query.check(allowed: ["slot", "scale", "background", "format", "quality", "enlarge", "product", "device",
-                                  "orientation"])
-        let product = try query.product()
-        let fullScreen = try query.fullScreenSlot()
-        let format = try query.choice("format", FormatChoice.self) ?? .png
-        let enlarge = try query.bool("enlarge") ?? true
-        if product.slotRule == .fixedStandardSlot, let device = try query.device() {
-            // A companion's device: its fixed standard slot stands for slot and scale.
-            guard query.value("slot") == nil, query.value("scale") == nil, query.value("orientation") == nil else {
-                throw .badRequest("give either slot and scale or device, not both; a \(product) slot has no orientation")
-            }
-            guard let standard = DeviceSlot.standard(device, product: product) else {
-                throw .badRequest("\(product) has no standard slot for \(device.name)")
-            }
-            do {
-                return try RenderSettings(slot: standard.slot.points, scale: standard.slot.scale, format: format,
-                                          background: query.value("background"), enlarge: enlarge)
-            } catch {
-                throw .badRequest(TextFormat.clipped(error.description, 120))
-            }
-        }
-        let settings: RenderSettings
-        if let fullScreen {
-            guard product.slotRule == .fullScreenSafeArea else {
-                throw .badRequest("device and orientation need product=interstitial")
-            }
-            guard query.value("slot") == nil, query.value("scale") == nil else {
-                throw .badRequest("give either slot and scale or device and orientation, not both")
-            }
-            do {
-                settings = try RenderSettings(fullScreen: fullScreen, format: format,
-                                              background: query.value("background"), enlarge: enlarge)
-            } catch {
-                throw .badRequest(TextFormat.clipped(error.description, 120))
-            }
-            return settings
-        }
-        guard let points = try query.size("slot") else { throw .badRequest("slot=WxH is required (for example 390x61)") }
-        let scale = try query.double("scale") ?? 1
-        do {
-            settings = try RenderSettings(slot: points, scale: scale, format: format,
-                                          background: query.value("background"), enlarge: enlarge)
-        } catch {
-            throw .badRequest(TextFormat.clipped(error.description, 120))
-        }
-        guard settings.canvas.area <= maxCanvasPixels else {
-            throw .badRequest("slot x scale is \(settings.canvas) pixels, over the service's cap of \(maxCanvasPixels) pixels")
-        }
-        return settings
     }
 
     /// The body is the creative (empty: the built-in test artwork picked for the slot, as the CLI
     /// does with no file); answers the image. A creative that cannot be opened or decoded -> 422
     /// with its validation report.
     static func render(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        let settings = try renderSettings(request.query)
+        let renderRequest = try renderRequest(request.query)
+        let settings = renderRequest.settings
         if settings.area != nil, request.body.isEmpty {
-            throw .badRequest("an interstitial render needs the artwork as the body")
+            throw .badRequest("an \(renderRequest.product) render needs the artwork as the body")
         }
         // The job's whole cost (JobCost: decode, resampling window, canvas, encoders), from the
         // header of the one source the job then renders.
@@ -123,6 +64,10 @@ enum ImageHandlers {
         }
         var response = Response(contentType: encoded.format.mediaType, body: encoded.bytes)
         response.headers.append(("X-Creative-Encoding", encoded.detail))
+        if !request.body.isEmpty, case .success(let source)? = opened,
+           let note = renderRequest.note(forArtwork: source.displayedSize) {
+            response.headers.append(("X-Creative-Note", note))
+        }
         return response
     }
 

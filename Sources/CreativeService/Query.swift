@@ -13,9 +13,10 @@ public struct Query: Sendable {
         var seen: Set<String> = []
         for (name, _) in pairs {
             guard allowed.contains(name) else {
-                let known = allowed.sorted().joined(separator: ", ")
-                throw .badRequest("unknown query parameter '\(TextFormat.clipped(name))'"
-                                  + (known.isEmpty ? "; this route takes none" : "; known: \(known)"))
+                let known = allowed.sorted()
+                let meant = KeySuggestion.nearest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw .badRequest("unknown query parameter '\(TextFormat.clipped(name))'\(meant)"
+                                  + (known.isEmpty ? "; this route takes none" : "; known: \(known.joined(separator: ", "))"))
             }
             guard seen.insert(name).inserted else { throw .badRequest("query parameter '\(name)' is given twice") }
         }
@@ -23,45 +24,31 @@ public struct Query: Sendable {
 
     /// The value of a parameter, or nil.
     public func value(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
+}
 
-    /// A whole number within a range.
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(ServiceError) -> Int? {
-        try read(name) { text throws(CoreError) in try TypedValue.int(text, name: name, in: range, quoteLimit: 64) }
+/// A query as an operation's options: each declaration's name.
+extension Query: OptionSource {
+    public func given(_ option: OptionDeclaration) -> String? { value(option.name) }
+
+    public func every(_ option: OptionDeclaration) -> [String] { pairs.filter { $0.0 == option.name }.map(\.1) }
+
+    public func spelling(_ option: OptionDeclaration) -> String { option.name }
+
+    /// Rejects names the operation does not declare for queries (and `extra` names of the route's own).
+    func check(_ options: OptionList, extra: Set<String> = []) throws(ServiceError) {
+        try check(allowed: options.queryNames.union(extra))
     }
+}
 
-    /// A finite number.
-    public func double(_ name: String) throws(ServiceError) -> Double? {
-        try read(name) { text throws(CoreError) in try TypedValue.double(text, name: name, quoteLimit: 64) }
-    }
-
-    /// `true` or `false`.
-    public func bool(_ name: String) throws(ServiceError) -> Bool? {
-        try read(name) { text throws(CoreError) in try TypedValue.bool(text, name: name, quoteLimit: 64) }
-    }
-
-    /// One of an enum's raw values.
-    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type)
-        throws(ServiceError) -> Choice? where Choice.RawValue == String {
-        try read(name) { text throws(CoreError) in try TypedValue.choice(text, name: name, type, quoteLimit: 64) }
-    }
-
-    /// A parameter read by `parse`, nil when absent; a failure is a 400 with its sentence.
-    private func read<Value>(_ name: String, _ parse: (String) throws(CoreError) -> Value) throws(ServiceError) -> Value? {
-        guard let text = value(name) else { return nil }
+extension ServiceError {
+    /// Runs `read`, the reading of an operation's options: a canvas over a format's limit is 400
+    /// `canvas_too_large`, every other ``CoreError`` 400 `bad_request` with its sentence.
+    static func reading<Value>(_ read: () throws(CoreError) -> Value) throws(ServiceError) -> Value {
         do {
-            return try parse(text)
+            return try read()
         } catch {
-            throw .badRequest(error.description)
-        }
-    }
-
-    /// A `WxH` size.
-    public func size(_ name: String) throws(ServiceError) -> PixelSize? {
-        guard let text = value(name) else { return nil }
-        do {
-            return try PixelSize(parsing: text)
-        } catch {
-            throw .badRequest("\(name): \(TextFormat.clipped(error.description, 200))")
+            if case .canvasTooLarge(let text) = error { throw .canvasTooLarge(text) }
+            throw .badRequest(TextFormat.clipped(error.description, 300))
         }
     }
 }

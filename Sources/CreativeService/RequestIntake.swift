@@ -117,6 +117,7 @@ struct RequestIntake {
         }
         let response: Response
         do {
+            try request.query.check(route.parameters)
             response = try route.handler(request, context)
         } catch {
             response = error.response

@@ -14,6 +14,9 @@ struct Route: Sendable {
     let uploads: Bool
     /// A route's own body limit, when neither of those suits it (413 above it).
     var bodyLimit: Int? = nil
+    /// The query parameters the route takes (an operation's declarations): the allow-list that
+    /// ``RequestIntake`` checks before the handler runs, and what `openapi.yaml` must list.
+    var parameters = OptionList([])
     let handler: Handler
 
     /// `/v1` routes need the token when one is configured; health and metrics routes never do.
@@ -74,15 +77,22 @@ struct Router: Sendable {
         Route(method: "GET", pattern: "/healthz", takesBody: false, uploads: false, handler: HealthHandlers.healthz),
         Route(method: "GET", pattern: "/readyz", takesBody: false, uploads: false, handler: HealthHandlers.readyz),
         Route(method: "GET", pattern: "/metrics", takesBody: false, uploads: false, handler: HealthHandlers.metrics),
-        Route(method: "POST", pattern: "/v1/validate", takesBody: true, uploads: true, handler: ImageHandlers.validate),
-        Route(method: "POST", pattern: "/v1/render", takesBody: true, uploads: true, handler: ImageHandlers.render),
-        Route(method: "GET", pattern: "/v1/slot", takesBody: false, uploads: false, handler: SizingHandlers.slot),
-        Route(method: "POST", pattern: "/v1/select", takesBody: true, uploads: false, handler: SizingHandlers.select),
+        Route(method: "POST", pattern: "/v1/validate", takesBody: true, uploads: true, parameters: ValidateRequest.options,
+              handler: ImageHandlers.validate),
+        Route(method: "POST", pattern: "/v1/render", takesBody: true, uploads: true, parameters: RenderRequest.options,
+              handler: ImageHandlers.render),
+        Route(method: "GET", pattern: "/v1/slot", takesBody: false, uploads: false, parameters: SlotRequest.options,
+              handler: SizingHandlers.slot),
+        Route(method: "POST", pattern: "/v1/select", takesBody: true, uploads: false, parameters: OptionList([CommonOptions.product]),
+              handler: SizingHandlers.select),
         Route(method: "GET", pattern: "/v1/test-artwork/{size}.png", takesBody: false, uploads: false, handler: ArtworkHandlers.artwork),
-        Route(method: "GET", pattern: "/v1/guidance", takesBody: false, uploads: false, handler: ContentHandlers.guidance),
-        Route(method: "GET", pattern: "/v1/prompt", takesBody: false, uploads: false, handler: ContentHandlers.prompt),
-        Route(method: "POST", pattern: "/v1/process", takesBody: true, uploads: true, handler: ProcessHandlers.process),
+        Route(method: "GET", pattern: "/v1/guidance", takesBody: false, uploads: false, parameters: GuidanceRequest.options,
+              handler: ContentHandlers.guidance),
+        Route(method: "GET", pattern: "/v1/prompt", takesBody: false, uploads: false, parameters: PromptRequest.options,
+              handler: ContentHandlers.prompt),
+        Route(method: "POST", pattern: "/v1/process", takesBody: true, uploads: true, parameters: ProcessRequest.options,
+              handler: ProcessHandlers.process),
         Route(method: "POST", pattern: "/v1/companion/lint", takesBody: true, uploads: false,
-              bodyLimit: TraffickingInput.maxBytes, handler: CompanionHandlers.lint),
+              bodyLimit: TraffickingInput.maxBytes, parameters: CompanionLintRequest.options, handler: CompanionHandlers.lint),
     ])
 }

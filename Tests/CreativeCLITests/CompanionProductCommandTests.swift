@@ -77,7 +77,7 @@ final class CompanionProductCommandTests: XCTestCase {
         let device = try Tool.run(["render", phone, tablet, "--product", "companion", "--device", "iPhone SE",
                                    "--output", "d.png"], in: folder)
         XCTAssertEqual(device.status, 0, device.stderr)
-        XCTAssertTrue(device.text.contains("640x100 px (slot 320x50 pt @2x), 960x150 artwork shown at 640x100"), device.text)
+        XCTAssertTrue(device.text.contains("640x100 px (slot 320x50 pt @2x, iPhone SE), 960x150 artwork shown at 640x100"), device.text)
         XCTAssertEqual(try Tool.run(["render", phone, "--product", "companion", "--device", "iPhone SE", "--scale", "3"],
                                     in: folder).status, 64)
         let letterboxed = try Tool.run(["render", phone, "--product", "companion", "--slot", "728x90", "--scale", "2",

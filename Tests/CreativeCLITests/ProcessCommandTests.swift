@@ -365,7 +365,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(try Tool.run(["guidance"]).text, Guidance().render(.json), "JSON by default")
         let refused = try Tool.run(["guidance", "--format", "pdf"])
         XCTAssertEqual(refused.status, 64)
-        XCTAssertTrue(refused.stderr.contains("usage"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("see 'creative-tool guidance --help'"), refused.stderr)
         XCTAssertEqual(refused.stdout, [])
         XCTAssertEqual(try Tool.run(["guidance", "extra"]).status, 64)
     }

@@ -133,8 +133,9 @@ final class ValidateCommandTests: ScratchFolderTestCase {
             let run = try validate(arguments, stdin: [])
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
             XCTAssertEqual(run.text, "", "\(arguments): nothing on standard output")
-            XCTAssertTrue(run.stderr.contains("hint:") && run.stderr.contains("usage: creative-tool validate"),
-                          "\(arguments): \(run.stderr)")
+            // What is wrong and where to read on, in at most 3 lines: the help does not bury the error.
+            XCTAssertTrue(run.stderr.hasSuffix("see 'creative-tool validate --help'\n"), "\(arguments): \(run.stderr)")
+            XCTAssertLessThanOrEqual(run.stderr.split(separator: "\n").count, 3, "\(arguments): \(run.stderr)")
         }
         let help = try validate(["--help"])
         XCTAssertEqual(help.status, 0)

@@ -59,10 +59,15 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(try Background(parsing: "#ffffff"), .white)
         XCTAssertEqual(try Background(parsing: "transparent"), .transparent)
         XCTAssertEqual(try Background(parsing: "TRANSPARENT"), .transparent)
+        // The CSS colour names, in any case.
+        XCTAssertEqual(try Background(parsing: "red"), .color(red: 255, green: 0, blue: 0))
+        XCTAssertEqual(try Background(parsing: "Navy"), .color(red: 0, green: 0, blue: 128))
+        XCTAssertEqual(try Background(parsing: "rebeccapurple"), .color(red: 0x66, green: 0x33, blue: 0x99))
+        XCTAssertEqual(try Background(parsing: "gray"), .color(red: 128, green: 128, blue: 128))
     }
 
     func testRejectsBadBackgrounds() {
-        for text in ["", "#", "red", "ff0000", "#ff00", "#ff00000", "#gggggg", "#12345g", "#-12345",
+        for text in ["", "#", "reddish", "ff0000", "#ff00", "#ff00000", "#gggggg", "#12345g", "#-12345",
                      "#+12345", "# ff000", "#ff 000", "rgb(255,0,0)", "#ｆｆ0000"] {
             XCTAssertThrowsError(try Background(parsing: text), "'\(text)'") { error in
                 guard case CoreError.invalidNumber = error else {

@@ -58,7 +58,7 @@ final class ErrorStatusTests: XCTestCase {
         XCTAssertEqual(wrong.headers["allow"], "POST")
         assertError(HTTPClient.request(port, "DELETE", "/healthz"), 405, "method_not_allowed")
         assertError(HTTPClient.request(port, "POST", "/v1/slot?width=320", body: []), 405, "method_not_allowed")
-        for query in ["", "?slot=abc", "?slot=320x50&scale=9", "?slot=320x50&format=gif", "?slot=320x50&background=red",
+        for query in ["", "?slot=abc", "?slot=320x50&scale=9", "?slot=320x50&format=gif", "?slot=320x50&background=reddish",
                       "?slot=320x50&format=jpeg&background=transparent", "?slot=320x50&slot=320x50",
                       "?slot=320x50&bogus=1", "?slot=99999x1", "?slot=320x50&enlarge=maybe"] {
             assertError(HTTPClient.request(port, "POST", "/v1/render\(query)", body: []), 400, "bad_request")

@@ -6,14 +6,7 @@ import XCTest
 
 /// `product=interstitial` and `product=companion` on the routes that depend on the product.
 final class InterstitialRouteTests: ServerTestCase {
-    /// A solid blue PNG of a size.
-    private func png(_ width: Int, _ height: Int) throws -> [UInt8] {
-        let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
-            .with("bands", .int(3)).image()
-        let blue = try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
-            .with("b", .doubles([0, 0, 255])).with("uchar", .bool(true)).image()
-        return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("strip", .bool(true)).bytes()
-    }
+    private func png(_ width: Int, _ height: Int) throws -> [UInt8] { try Fixture.bluePNG(width, height) }
 
     func testValidateAndProcessTakeTheProduct() throws {
         let tall = try png(1080, 1920)
@@ -38,7 +31,10 @@ final class InterstitialRouteTests: ServerTestCase {
                                         body: try png(1080, 1920))
         XCTAssertEqual(render.status, 200)
         XCTAssertEqual(try ImageSource(bytes: render.body).displayedSize, PixelSize(width: 1179, height: 2556))
-        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/render?device=iPhone%2015", body: try png(1080, 1920)).status, 400)
+        // A banner on a device: its anchored strip across the screen (393x61 pt @3x).
+        let banner = HTTPClient.request(port, "POST", "/v1/render?device=iPhone%2015", body: try png(960, 150))
+        XCTAssertEqual(banner.status, 200)
+        XCTAssertEqual(try ImageSource(bytes: banner.body).displayedSize, PixelSize(width: 1179, height: 183))
 
         let slot = HTTPClient.request(port, "GET", "/v1/slot?product=interstitial&device=iPhone%2015&orientation=landscape")
         XCTAssertEqual(slot.status, 200)

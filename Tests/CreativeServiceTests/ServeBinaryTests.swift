@@ -222,13 +222,14 @@ final class ServeBinaryTests: XCTestCase {
     func testJobLimitFlags() throws {
         let base = ["serve", "--port", "0", "--admin-port", "0"]
         for bad in [["--job-timeout", "0"], ["--job-timeout", "soon"], ["--drain-timeout", "-1"], ["--budget-wait", "x"],
-                    ["--job-memory-budget", "1024"],
+                    ["--job-memory-budget", "512K"], ["--job-memory-budget", "\(32 << 20)"], ["--timeout", "15"],
                     // The largest upload and the largest job's decode must fit in the budget together.
-                    ["--memory-budget", "\(64 << 20)"]] {
+                    ["--memory-budget", "64M"]] {
             XCTAssertEqual(try runBinary(base + bad, environment: [:]), 64, bad.joined(separator: " "))
         }
-        let running = try Fixture.startBinary(["--job-timeout", "2.5", "--drain-timeout", "3", "--job-memory-budget", "\(32 << 20)",
-                                               "--memory-budget", "\(40 << 20)"])
+        // One meaning per flag name: a bare memory budget is MiB, as the CLI's --memory-budget.
+        let running = try Fixture.startBinary(["--job-timeout", "2.5", "--drain-timeout", "3s", "--job-memory-budget", "32",
+                                               "--memory-budget", "40M"])
         kill(running.process.processIdentifier, SIGTERM)
         XCTAssertEqual(running.exitStatus(within: 10), 0)
         XCTAssertTrue(running.firstLine.contains(#""job_timeout":2.5"#), running.firstLine)

@@ -1,3 +1,4 @@
+import CreativeImaging
 import Foundation
 import XCTest
 @testable import CreativeService
@@ -19,6 +20,15 @@ enum Fixture {
         config.logRequests = false
         configure(&config)
         return try Server(config: config)
+    }
+
+    /// A solid blue PNG of a size.
+    static func bluePNG(_ width: Int, _ height: Int) throws -> [UInt8] {
+        let black = try VipsOperation("black").with("width", .int(width)).with("height", .int(height))
+            .with("bands", .int(3)).image()
+        let blue = try VipsOperation("linear").with("in", .image(black)).with("a", .doubles([1, 1, 1]))
+            .with("b", .doubles([0, 0, 255])).with("uchar", .bool(true)).image()
+        return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("strip", .bool(true)).bytes()
     }
 
     /// The built `creative-tool` beside the test bundle (`swift build` puts both in one folder).

@@ -1,0 +1,86 @@
+import CreativeCore
+
+/// A command whose options are declarations (``OptionDeclaration``): its flags, its `--help`
+/// and its "did you mean" all come from them.
+protocol DeclaredCommand: Subcommand {
+    /// Every option the command line takes, in help order.
+    static var declared: [OptionDeclaration] { get }
+    /// The rest of the help: synopsis, operands, notes, examples, exit codes.
+    static var help: CommandHelp { get }
+}
+
+extension DeclaredCommand {
+    static var usage: String { help.text(command: name, options: declared) }
+    static var options: Set<String> { Set(declared.filter { !$0.isFlag }.map(\.flag)) }
+    static var flags: Set<String> { Set(declared.filter(\.isFlag).map(\.flag)) }
+    static var repeatable: Set<String> { Set(declared.filter(\.repeatable).map(\.flag)) }
+    static var mistaken: [String: String] { CommandHelp.mistaken(declared) }
+}
+
+/// The parts of a command's `--help` that are not options.
+struct CommandHelp {
+    /// Each usage line after `creative-tool NAME`.
+    var synopsis: [String]
+    /// Positional arguments and what they are.
+    var operands: [(String, String)] = []
+    /// Sentences after the options.
+    var notes: [String] = []
+    /// Whole command lines to copy.
+    var examples: [String]
+    /// What each exit code means for this command.
+    var exitCodes = "0 success, 1 the job failed, 64 usage error"
+
+    /// Width of the name column, and of the whole text.
+    private static let column = 24, width = 100
+
+    /// The whole help text.
+    func text(command: String, options: [OptionDeclaration]) -> String {
+        var lines = synopsis.enumerated().map { index, line in
+            (index == 0 ? "usage: " : "       ") + "creative-tool \(command) \(line)"
+        }
+        for (name, meaning) in operands { lines += Self.row(name, meaning) }
+        if !options.isEmpty { lines.append("options:") }
+        for option in options {
+            let name = option.flag + (option.placeholder.isEmpty ? "" : " \(option.placeholder)")
+            let fallback = option.isFlag ? nil : option.defaultValue.map { " (default \($0))" }
+            lines += Self.row(name, option.help + (fallback ?? ""))
+        }
+        lines += notes
+        lines.append("examples:")
+        lines += examples.map { "  creative-tool \(command) \($0)" }
+        lines.append("exit codes: \(exitCodes)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `  NAME      text`, the text wrapped under itself.
+    private static func row(_ name: String, _ text: String) -> [String] {
+        var lines: [String] = []
+        var line = "  " + name
+        if line.count + 2 > column {
+            lines.append(line)
+            line = ""
+        }
+        line += String(repeating: " ", count: column - line.count)
+        var started = false
+        for word in text.split(separator: " ") {
+            if started, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: column)
+                started = false
+            }
+            line += (started ? " " : "") + word
+            started = true
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// The flags people give by mistake, to the flag meant: `-o` and `--out` -> `--output`.
+    static func mistaken(_ options: [OptionDeclaration]) -> [String: String] {
+        var map: [String: String] = [:]
+        for option in options {
+            for name in option.mistakenNames { map[(name.count == 1 ? "-" : "--") + name] = option.flag }
+        }
+        return map
+    }
+}

@@ -1,0 +1,119 @@
+/// Where an operation reads its options from: the command line (`ParsedArguments`) or an HTTP
+/// query (`Query`). Both give text by the declared name; the typed readers below are the one
+/// reading both share, so the two accept the same text and say the same thing about the rest.
+/// Every failure is a ``CoreError`` whose sentence names the option as this caller spells it.
+public protocol OptionSource {
+    /// The text given for an option, nil when absent; for a ``OptionDeclaration/Kind/toggle``
+    /// `true` or `false` (a flag given on the command line is the opposite of the default).
+    func given(_ option: OptionDeclaration) -> String?
+    /// Every text given for a repeatable option, in order.
+    func every(_ option: OptionDeclaration) -> [String]
+    /// How this caller writes the option in messages: `--slot` or `slot`.
+    func spelling(_ option: OptionDeclaration) -> String
+}
+
+extension OptionSource {
+    /// Whether the option was given.
+    public func has(_ option: OptionDeclaration) -> Bool { given(option) != nil }
+
+    /// The first of `options` that was given, for rules that refuse them together.
+    public func firstGiven(_ options: [OptionDeclaration]) -> OptionDeclaration? { options.first(where: has) }
+
+    /// A ``OptionDeclaration/Kind/integer`` option.
+    public func int(_ option: OptionDeclaration) throws(CoreError) -> Int? {
+        guard let text = given(option) else { return nil }
+        guard case .integer(let range) = option.kind else { preconditionFailure("\(option.name) is no integer") }
+        return try TypedValue.int(text, name: spelling(option), in: range, quoteLimit: 64)
+    }
+
+    /// A ``OptionDeclaration/Kind/number`` option.
+    public func number(_ option: OptionDeclaration) throws(CoreError) -> Double? {
+        guard let text = given(option) else { return nil }
+        let value = try TypedValue.double(text, name: spelling(option), quoteLimit: 64)
+        if case .number(let range) = option.kind, !range.contains(value) {
+            throw .invalidNumber("\(spelling(option)) must be a number from \(TextFormat.scale(range.lowerBound)) to "
+                                 + "\(TextFormat.scale(range.upperBound)), not '\(TextFormat.clipped(text))'")
+        }
+        return value
+    }
+
+    /// A `WxH` option.
+    public func size(_ option: OptionDeclaration) throws(CoreError) -> PixelSize? {
+        guard let text = given(option) else { return nil }
+        do { return try PixelSize(parsing: text) } catch {
+            throw .invalidSize("\(spelling(option)): \(TextFormat.clipped(error.description, 200))")
+        }
+    }
+
+    /// A slot option: `WxH` (points) with no scale, or `WxH@Nx` with its scale.
+    public func slot(_ option: OptionDeclaration) throws(CoreError) -> (points: PixelSize, scale: Double?)? {
+        guard let text = given(option) else { return nil }
+        let at = text.firstIndex(of: "@") ?? text.endIndex
+        let sizeText = String(text[..<at])
+        let points: PixelSize
+        do { points = try PixelSize(parsing: sizeText) } catch {
+            throw .invalidSize("\(spelling(option)): \(TextFormat.clipped(error.description, 200))")
+        }
+        guard at < text.endIndex else { return (points, nil) }
+        var scaleText = Substring(text[text.index(after: at)...])
+        if scaleText.last == "x" || scaleText.last == "X" { scaleText = scaleText.dropLast() }
+        guard let scale = Double(scaleText), scale.isFinite else {
+            throw .invalidSize("\(spelling(option)): '\(TextFormat.clipped(text))' is not WxH or WxH@Nx (for example 390x61@3x)")
+        }
+        try SlotMath.checkScale(scale)
+        return (points, scale)
+    }
+
+    /// A ``OptionDeclaration/Kind/choice`` option as an enum; a near miss names the value meant.
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ option: OptionDeclaration, _ type: Choice.Type)
+        throws(CoreError) -> Choice? where Choice.RawValue == String {
+        guard let text = given(option) else { return nil }
+        if let choice = Choice(rawValue: text.lowercased()) { return choice }
+        let names = Choice.allCases.map(\.rawValue)
+        let meant = option.mistakenValues[text.lowercased()] ?? KeySuggestion.nearest(to: text, in: names)
+        throw .invalidNumber("\(spelling(option)) must be one of \(names.joined(separator: ", ")), not "
+                             + "'\(TextFormat.clipped(text))'" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
+    }
+
+    /// A ``OptionDeclaration/Kind/text`` option, at most its length.
+    public func text(_ option: OptionDeclaration) throws(CoreError) -> String? {
+        guard let text = given(option) else { return nil }
+        if case .text(let maxLength) = option.kind, text.count > maxLength {
+            throw .invalidNumber("\(spelling(option)) is over \(maxLength) characters")
+        }
+        return text
+    }
+
+    /// A toggle: what was given, else its default.
+    public func toggle(_ option: OptionDeclaration) throws(CoreError) -> Bool {
+        guard let text = given(option) else { return option.defaultValue == "true" }
+        return try TypedValue.bool(text, name: spelling(option), quoteLimit: 64)
+    }
+
+    /// A ``OptionDeclaration/Kind/byteSize`` option in bytes.
+    public func bytes(_ option: OptionDeclaration) throws(CoreError) -> Int? {
+        guard let text = given(option) else { return nil }
+        guard case .byteSize(let range) = option.kind else { preconditionFailure("\(option.name) is no byte size") }
+        return try Quantity.bytes(text, name: spelling(option), in: range, bareUnit: option.bareUnit)
+    }
+
+    /// A ``OptionDeclaration/Kind/duration`` option in seconds.
+    public func seconds(_ option: OptionDeclaration) throws(CoreError) -> Double? {
+        guard let text = given(option) else { return nil }
+        guard case .duration(let range) = option.kind else { preconditionFailure("\(option.name) is no duration") }
+        return try Quantity.seconds(text, name: spelling(option), in: range)
+    }
+
+    /// A device of the table named by the option; a near miss names the device meant.
+    public func device(_ option: OptionDeclaration) throws(CoreError) -> Device? {
+        guard let name = given(option) else { return nil }
+        if let device = Devices.named(name) { return device }
+        let names = Devices.all.map(\.name)
+        if let meant = KeySuggestion.nearest(to: name, in: names) {
+            throw .invalidNumber("\(spelling(option)) '\(TextFormat.clipped(name))' is not in the device table; "
+                                 + "did you mean '\(meant)'?")
+        }
+        throw .invalidNumber("\(spelling(option)) '\(TextFormat.clipped(name))' is not in the device table; one of: "
+                             + names.joined(separator: ", "))
+    }
+}

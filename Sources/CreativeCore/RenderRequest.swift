@@ -1,0 +1,172 @@
+/// A render as callers ask for it (`creative-tool render`, `POST /v1/render`): its options,
+/// declared once, and its rules, in this one place. The CLI and the service read it from their
+/// own ``OptionSource`` and then only run the render and present the answer.
+public struct RenderRequest: Sendable {
+    /// `--slot WxH[@Nx]`.
+    public static let slot = OptionDeclaration(
+        "slot", .slot, placeholder: "WxH[@Nx]",
+        help: "slot size in points, optionally with its scale (390x61 or 390x61@3x); required unless a device is given",
+        mistakenNames: ["size"])
+    /// `--scale N`.
+    public static let scale = OptionDeclaration(
+        "scale", .number(1...4), placeholder: "N",
+        help: "pixels per point, 1 to 4 (2.625 for Android xxhdpi); or write it in the slot: 390x61@3x",
+        defaultValue: "1")
+    /// `--background C`.
+    public static let background = OptionDeclaration(
+        "background", .text(maxLength: 64), placeholder: "C",
+        help: "bar colour: '#rrggbb', '#rgb', a CSS colour name (red, navy) or 'transparent' "
+            + "(default: transparent; white for JPEG)",
+        mistakenNames: ["bg", "color", "colour"])
+    /// `--format F`.
+    public static let format = OptionDeclaration(
+        "format", .choice(FormatChoice.allCases.map(\.rawValue)), placeholder: "F",
+        help: "png (lossless, the smallest exact PNG), jpeg, webp, or auto (the smallest of PNG, palette PNG, "
+            + "WebP and, opaque only, JPEG that keeps SSIM >= 0.98); an output name's extension decides it "
+            + "when this is not given",
+        defaultValue: FormatChoice.png.rawValue, mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
+    /// `--quality Q`.
+    public static let quality = OptionDeclaration(
+        "quality", .integer(1...100), placeholder: "Q", help: "JPEG or WebP quality, 1 to 100", defaultValue: "85")
+    /// `--no-enlarge`, `enlarge=false`.
+    public static let enlarge = OptionDeclaration(
+        "enlarge", .toggle, help: "never scale the artwork above its own size (in a query: enlarge=false)",
+        defaultValue: "true")
+
+    /// Every option of a render, in help order.
+    public static let options = OptionList([slot, scale, CommonOptions.device, CommonOptions.orientation,
+                                            CommonOptions.product, background, format, quality, enlarge])
+
+    /// Where the render goes: a slot in points at a scale, or a product's slot on a device.
+    public enum Target: Sendable, Equatable {
+        case slot(Slot)
+        case device(DeviceSlot)
+    }
+
+    public let product: Product
+    public let target: Target
+    /// The canvas, format, background, quality and placement area.
+    public let settings: RenderSettings
+
+    /// Reads and checks a render.
+    /// - Parameters:
+    ///   - outputName: the file the render is written to (the command line's `--output`): its
+    ///     extension names the format when `format` is not given, and must agree when it is.
+    ///   - maxCanvasPixels: the caller's cap on the canvas (the service's), nil for none.
+    /// - Throws: ``CoreError`` for every wrong value and every pair of options that do not go together.
+    public init(_ source: some OptionSource, outputName: String? = nil, maxCanvasPixels: Int? = nil) throws(CoreError) {
+        product = try CommonOptions.product(source)
+        let deviceSlot = try CommonOptions.deviceSlot(source, product: product)
+        if deviceSlot != nil, let given = source.firstGiven([Self.slot, Self.scale]) {
+            throw .invalidRequest("give either \(source.spelling(Self.slot)) or \(source.spelling(CommonOptions.device)), "
+                                  + "not both (\(source.spelling(given)) was given with a device)")
+        }
+        let (format, narrowed) = try Self.format(source, outputName: outputName)
+        var background = try source.text(Self.background)
+        if narrowed == .jpeg, background == nil { background = "#ffffff" }
+        let enlarge = try source.toggle(Self.enlarge)
+        var settings: RenderSettings
+        if let deviceSlot {
+            target = .device(deviceSlot)
+            settings = product.isFullScreen
+                ? try RenderSettings(fullScreen: deviceSlot, format: format, background: background, enlarge: enlarge)
+                : try RenderSettings(slot: deviceSlot.slot.points, scale: deviceSlot.slot.scale, format: format,
+                                     background: background, enlarge: enlarge)
+        } else {
+            guard let given = try source.slot(Self.slot) else {
+                throw .invalidRequest("\(source.spelling(Self.slot)) WxH is required (for example 390x61@3x), "
+                                      + "or \(source.spelling(CommonOptions.device)) NAME")
+            }
+            let scale = try Self.scale(given.scale, source)
+            target = .slot(Slot(points: given.points, scale: scale))
+            settings = try RenderSettings(slot: given.points, scale: scale, format: format, background: background,
+                                          enlarge: enlarge)
+        }
+        if let refusal = format.canvasRefusal(settings.canvas) {
+            throw .canvasTooLarge("\(source.spelling(Self.format)) \(format.rawValue): \(refusal)")
+        }
+        if let maxCanvasPixels, settings.canvas.area > maxCanvasPixels {
+            throw .invalidRequest("slot x scale is \(settings.canvas) pixels, over the service's cap of \(maxCanvasPixels) pixels")
+        }
+        settings.quality = try source.int(Self.quality)
+        if settings.quality != nil, let refusal = format.qualityRefusal {
+            throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) jpeg or webp (\(refusal))")
+        }
+        settings.autoFormats = narrowed.map { [$0] }
+        self.settings = settings
+    }
+
+    /// The scale: the slot's `@Nx`, `scale`, or 1; both given must agree.
+    private static func scale(_ inSlot: Double?, _ source: some OptionSource) throws(CoreError) -> Double {
+        let given = try source.number(scale)
+        if let inSlot, let given, inSlot != given {
+            throw .invalidRequest("\(source.spelling(slot)) says @\(TextFormat.scale(inSlot))x and "
+                                  + "\(source.spelling(scale)) \(TextFormat.scale(given)); give the scale once")
+        }
+        return inSlot ?? given ?? 1
+    }
+
+    /// The format asked for, and for `auto` written under a name that names a format, that
+    /// format (the choice is narrowed to it: the file named is the file written).
+    private static func format(_ source: some OptionSource, outputName: String?) throws(CoreError)
+        -> (FormatChoice, narrowed: OutputFormat?) {
+        let given = try source.choice(format, FormatChoice.self)
+        guard let outputName, let named = OutputFormat(fileName: outputName) else { return (given ?? .png, nil) }
+        switch given {
+        case nil: return (FormatChoice(rawValue: named.rawValue) ?? .png, nil)
+        case .auto?:
+            if named == .jpeg, let background = source.given(background),
+               (try? Background(parsing: background)) == .transparent {
+                throw .invalidRequest("'\(TextFormat.clipped(outputName))' is a JPEG, which cannot be transparent; give "
+                                      + "\(source.spelling(Self.background)) '#rrggbb', or name a .png or .webp output")
+            }
+            return (.auto, named)
+        case let fixed?:
+            guard fixed.fixed == named else {
+                throw .invalidRequest("\(source.spelling(format)) \(fixed.rawValue) disagrees with the output name "
+                                      + "'\(TextFormat.clipped(outputName))' (\(named.displayName)); drop "
+                                      + "\(source.spelling(format)) or rename the output")
+            }
+            return (fixed, nil)
+        }
+    }
+
+    /// What the choice among several artworks asks for: the pixels the artwork is fitted in
+    /// (the safe area of a full screen, else the canvas) and the product's first selection mode.
+    public var selection: (pixels: PixelSize, mode: SelectionMode) {
+        (settings.area?.size ?? settings.canvas, SelectionMode.modes(for: product)[0])
+    }
+
+    /// The target for people: `slot 390x61 pt @3x`, or the device's slot with its name.
+    public var targetDescription: String {
+        switch target {
+        case .slot(let slot):
+            return "slot \(slot.points) pt @\(TextFormat.scale(slot.scale))x"
+        case .device(let deviceSlot):
+            let scale = "@\(TextFormat.scale(deviceSlot.slot.scale))x"
+            if product.isFullScreen {
+                return "\(deviceSlot.device.name) \(deviceSlot.orientation.rawValue), safe area \(deviceSlot.slot.points) pt \(scale)"
+            }
+            let orientation = product.slotHasOrientation ? " \(deviceSlot.orientation.rawValue)" : ""
+            return "slot \(deviceSlot.slot.points) pt \(scale), \(deviceSlot.device.name)\(orientation)"
+        }
+    }
+
+    /// The default output name after the artwork's stem: `NAME-390x61@3x`, or a full screen's identifier.
+    public func defaultStem(_ stem: String) -> String {
+        if case .device(let deviceSlot) = target, product.isFullScreen { return "\(stem)-\(deviceSlot.identifier)" }
+        let slot: Slot = switch target {
+        case .slot(let slot): slot
+        case .device(let deviceSlot): deviceSlot.slot
+        }
+        return "\(stem)-\(slot.points)@\(TextFormat.scale(slot.scale))x"
+    }
+
+    /// A one-line note when the artwork is not a size the product accepts: `validate` would reject it.
+    public func note(forArtwork size: PixelSize) -> String? {
+        guard product.entry(for: size) == nil else { return nil }
+        let near = product.nearest(to: size).map(\.description).joined(separator: " or ")
+        return "\(size) is not an accepted\(product.isDefault ? "" : " \(product)") size, so validate would "
+            + "reject it (nearest: \(near))"
+    }
+}

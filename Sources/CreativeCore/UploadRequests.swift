@@ -1,0 +1,64 @@
+/// Validation as callers ask for it (`creative-tool validate`, `POST /v1/validate`).
+public struct ValidateRequest: Sendable {
+    /// `filename=`: the service's label for the upload (the CLI names files as operands).
+    public static let fileName = OptionDeclaration(
+        "filename", .text(maxLength: 255), placeholder: "NAME",
+        help: "name for the report and the extension check (never opened)", defaultValue: "upload", surfaces: .query)
+    /// `--no-preflight`.
+    public static let preflight = OptionDeclaration(
+        "preflight", .toggle, help: "run the pre-flight checks of the pixels (baked_in_bars, edge_without_border, "
+            + "upscaled_artwork, mostly_empty); --no-preflight skips them", defaultValue: "true", surfaces: .commandLine)
+    /// Every option, in help order.
+    public static let options = OptionList([CommonOptions.product.with(help: "whose sizes are accepted: "
+                                                + Product.allCases.map(\.rawValue).joined(separator: ", ")),
+                                            fileName, preflight])
+
+    public let product: Product
+    public let preflight: Bool
+
+    /// - Throws: ``CoreError`` for a wrong value.
+    public init(_ source: some OptionSource) throws(CoreError) {
+        product = try CommonOptions.product(source)
+        preflight = try source.toggle(Self.preflight)
+    }
+}
+
+/// The upload pipeline's job as callers ask for it (`creative-tool process`, `POST /v1/process`).
+public struct ProcessRequest: Sendable {
+    public static let format = RenderRequest.format.with(
+        help: "how the renders are written: auto (the smallest of PNG, palette PNG and WebP that keeps SSIM >= 0.98, "
+            + "named in the manifest), png (lossless), webp or jpeg (quality 85; JPEG bars are white)",
+        defaultValue: FormatChoice.auto.rawValue)
+    /// `inline=false`: the answer lists the files without their bytes.
+    public static let inline = OptionDeclaration(
+        "inline", .toggle, help: "false: the files' names, SHA-256 and sizes without their bytes",
+        defaultValue: "true", surfaces: .query)
+    /// `file=NAME`: one file of the answer, as itself.
+    public static let file = OptionDeclaration(
+        "file", .text(maxLength: 255), placeholder: "NAME", help: "one file of the answer, in its own media type",
+        surfaces: .query)
+    /// Every option, in help order.
+    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], format,
+                                            ValidateRequest.fileName, inline, file])
+
+    public let product: Product
+    public let format: FormatChoice
+    /// Whether the answer carries the files' bytes.
+    public let inline: Bool
+    /// The one file asked for, nil for all.
+    public let file: String?
+
+    /// - Throws: ``CoreError`` for a wrong value, or `inline` with `file`.
+    public init(_ source: some OptionSource) throws(CoreError) {
+        product = try CommonOptions.product(source)
+        format = try source.choice(Self.format, FormatChoice.self) ?? .auto
+        inline = try source.toggle(Self.inline)
+        file = try source.text(Self.file)
+        if let file {
+            if source.has(Self.inline) {
+                throw .invalidRequest("give \(source.spelling(Self.inline)) or \(source.spelling(Self.file)), not both")
+            }
+            guard !file.isEmpty else { throw .invalidRequest("\(source.spelling(Self.file)) must name one file of the answer") }
+        }
+    }
+}

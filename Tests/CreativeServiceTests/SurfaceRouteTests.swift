@@ -1,0 +1,96 @@
+import CreativeCore
+import CreativeImaging
+import Foundation
+import XCTest
+@testable import CreativeService
+
+/// The routes read the same declarations as the command line: the same slots (`WxH@Nx`, a
+/// device for every product), the same answers, the same "did you mean".
+final class SurfaceRouteTests: ServerTestCase {
+    private func png(_ width: Int, _ height: Int) throws -> [UInt8] { try Fixture.bluePNG(width, height) }
+
+    /// `creative-tool render FILE ARGUMENTS --output -`: the bytes written.
+    private func cliRender(_ artwork: [UInt8], _ arguments: [String]) throws -> [UInt8] {
+        guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
+            throw XCTSkip("build the tool first (make test runs swift build)")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("surface-\(UUID().uuidString).png")
+        try Data(artwork).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = Fixture.binary
+        process.arguments = ["render", file.path, "--output", "-"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
+        return bytes
+    }
+
+    func testSlotsWithTheirScaleAndBannerDevicesGiveTheCommandLinesAnswer() throws {
+        let artwork = try png(960, 150)
+        let cases: [(query: String, arguments: [String], size: PixelSize)] = [
+            ("slot=390x61@3x", ["--slot", "390x61@3x"], PixelSize(width: 1170, height: 183)),
+            ("device=iPhone%2015", ["--device", "iPhone 15"], PixelSize(width: 1179, height: 183)),
+            ("device=iPhone%2015&orientation=landscape&format=jpeg", ["--device", "iPhone 15", "--orientation", "landscape",
+                                                                      "--format", "jpeg"], PixelSize(width: 2556, height: 174)),
+        ]
+        for (query, arguments, size) in cases {
+            let answer = HTTPClient.request(port, "POST", "/v1/render?\(query)", body: artwork)
+            XCTAssertEqual(answer.status, 200, query)
+            XCTAssertEqual(try ImageSource(bytes: answer.body).displayedSize, size, query)
+            XCTAssertEqual(answer.body, try cliRender(artwork, arguments), "\(query): the same bytes as the CLI")
+        }
+        let slot = HTTPClient.request(port, "GET", "/v1/slot?device=iPhone%2015")
+        XCTAssertEqual(slot.status, 200)
+        XCTAssertEqual(slot.json?["width_pixels"] as? Int, 1179)
+        XCTAssertEqual(slot.json?["height_points"] as? Int, 61)
+    }
+
+    func testASizeValidateWouldRejectIsNotedInAHeader() throws {
+        let odd = HTTPClient.request(port, "POST", "/v1/render?slot=320x50", body: try png(961, 150))
+        XCTAssertEqual(odd.status, 200)
+        XCTAssertTrue(odd.headers["x-creative-note"]?.contains("961x150 is not an accepted size") ?? false, "\(odd.headers)")
+        let accepted = HTTPClient.request(port, "POST", "/v1/render?slot=320x50", body: try png(960, 150))
+        XCTAssertNil(accepted.headers["x-creative-note"])
+    }
+
+    func testMistakesNameTheFix() throws {
+        let cases = [("/v1/render?slot=320x50&format=jpg", "did you mean 'jpeg'?"),
+                     ("/v1/render?slot=320x50&formt=png", "did you mean 'format'?"),
+                     ("/v1/render?device=iPhone15", "did you mean 'iPhone 15'?"),
+                     ("/v1/render?slot=320x50&product=intersitial", "did you mean 'interstitial'?"),
+                     ("/v1/render?slot=320x50@3x&scale=2", "give the scale once")]
+        for (path, fix) in cases {
+            let answer = HTTPClient.request(port, "POST", path, body: [])
+            XCTAssertEqual(answer.status, 400, path)
+            XCTAssertTrue(message(answer).contains(fix), "\(path): \(message(answer))")
+        }
+        let select = HTTPClient.request(port, "POST", "/v1/select",
+                                        body: Array(#"{"width": 390, "height": 61, "scale": 3, "candidates": ["960x150", "1320x204"]}"#.utf8))
+        XCTAssertEqual(select.status, 200)
+        XCTAssertEqual(select.json?["width"] as? Int, 1170)
+        let typo = HTTPClient.request(port, "POST", "/v1/select", body: Array(#"{"widht": 390, "candidates": ["960x150"]}"#.utf8))
+        XCTAssertEqual(typo.status, 400)
+        XCTAssertTrue(message(typo).contains("did you mean 'width'?"), message(typo))
+    }
+
+    private func message(_ answer: HTTPResult) -> String {
+        (answer.json?["error"] as? [String: Any])?["message"] as? String ?? ""
+    }
+
+    func testTheRoutesAllowExactlyTheirDeclaredParameters() throws {
+        for route in Router.service.routes where !route.pattern.contains("{") {
+            for name in route.parameters.queryNames.sorted() {
+                let answer = HTTPClient.request(port, route.method, "\(route.pattern)?\(name)=zzz", body: [])
+                XCTAssertFalse(message(answer).contains("unknown query parameter"), "\(route.pattern) \(name): \(message(answer))")
+            }
+            let unknown = HTTPClient.request(port, route.method, "\(route.pattern)?not_declared=1", body: [])
+            XCTAssertEqual(unknown.status, 400, route.pattern)
+            XCTAssertTrue(message(unknown).contains("unknown query parameter 'not_declared'"), message(unknown))
+        }
+    }
+}
