@@ -22,7 +22,7 @@ enum ContentHandlers {
         } else if let given = promptTexts.sorted().first(where: { query.value($0) != nil }) {
             throw .badRequest("\(given) fills the prompts of format=html")
         }
-        let body = Guidance(product: product).render(format, prompts: prompts)
+        let body = Guidance(product: product).render(format, prompts: prompts, testArtworkBase: "/v1/test-artwork/")
         var response = Response(contentType: format.mediaType, body: Array(body.utf8))
         if format == .html {
             // Its inline style sheet, style attributes and Copy-button script, by hash; nothing else.

@@ -6,7 +6,8 @@ loopback port.
     Tests/Browser/test_pages.py BINARY [--screenshots DIR]
 
 Prints one line per check and the closing line `browser: N passed, M failed`; exits 1 when a
-check fails or Chromium cannot start (never a skip). With --screenshots, also saves the guidance
+check fails or Chromium cannot start (never a skip). CREATIVE_BROWSER_CHECKS=WORD runs only the
+checks whose names hold WORD. With --screenshots, also saves the guidance
 page and the try-it page (after a valid upload) at 375 and 1280 CSS pixels wide in DIR.
 """
 import json
@@ -30,6 +31,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
+    from view_checks import ViewChecks
 except ImportError as missing:  # a failure, never a skip: scripts/install-deps.sh browser installs it
     print("browser: FAILED: %s (Debian's python3-selenium: scripts/install-deps.sh browser)" % missing)
     print("browser: 0 passed, 1 failed")
@@ -91,7 +93,7 @@ class Service_:
         self.log.close()
 
 
-class Pages:
+class Pages(ViewChecks):
     def __init__(self, binary, work, screenshots):
         self.binary, self.work, self.screenshots = binary, work, screenshots
         self.open = Service_(binary, work, "open")
@@ -568,7 +570,8 @@ def main():
             print("browser: 0 passed, 1 failed")
             return 1
         try:
-            checks = [name for name in dir(Pages) if name.startswith("test_")]
+            only = os.environ.get("CREATIVE_BROWSER_CHECKS", "")
+            checks = [name for name in dir(Pages) if name.startswith("test_") and only in name]
             for name in checks:
                 try:
                     getattr(pages, name)()
