@@ -274,7 +274,7 @@ public enum Validator {
                                                deadline: deadline)
             }
             for issue in findings.issues {
-                report.add(issue.code, issue.message)
+                report.add(issue.code, issue.message, regions: issue.regions)
             }
         } catch .timeout(let seconds) {
             report.add(.timeout, ImagingError.timeout(seconds: seconds).message)
