@@ -194,20 +194,20 @@ class Pages(ViewChecks):
             pass
 
     def renders_ready(self):
-        """Every device slot listed has its render, decoded, at the slot's pixel width."""
-        slots = self.driver.execute_script(
-            "return [].map.call(document.querySelectorAll('#slots li'), function (li) {"
-            " return [li.getAttribute('data-slot'), li.getAttribute('data-scale')] })")
+        """Every device slot the upload is served in has its render, decoded, at the slot's pixel
+        width; returns how many."""
+        self.wait(lambda: self.driver.execute_script("return document.getElementById('status').textContent") == "Renders ready",
+                  "Renders ready", 120)
         self.wait(lambda: self.driver.execute_script(
-            "var i = document.querySelectorAll('#renders img'); return i.length === arguments[0] &&"
-            " [].every.call(i, function (img) { return img.complete && img.naturalWidth > 0 })", len(slots)),
-            "%d renders" % len(slots))
-        widths = self.driver.execute_script(
-            "return [].map.call(document.querySelectorAll('#renders img'), function (i) { return i.naturalWidth })")
-        expected = [round(int(slot.split("x")[0]) * float(scale)) for slot, scale in slots]
-        if widths != expected:
-            fail("render widths %s, slots %s" % (widths, expected))
-        return len(slots)
+            "var i = document.querySelectorAll('#renders img.render'); return i.length > 0 &&"
+            " [].every.call(i, function (img) { return img.complete && img.naturalWidth > 0 })"), "every render", 120)
+        pairs = self.driver.execute_script(
+            "return [].map.call(document.querySelectorAll('#renders figure.slot'), function (f) {"
+            " return [Number(f.getAttribute('data-slot-pixels').split('x')[0]), f.querySelector('img.render').naturalWidth] })")
+        for slot, width in pairs:
+            if slot != width:
+                fail("a render %d px wide in a slot of %d px" % (width, slot))
+        return len(pairs)
 
     CONTRAST = """
     function rgba(text) { var m = text.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; }
@@ -244,6 +244,12 @@ class Pages(ViewChecks):
         self.verdict("valid.png", "valid")
         self.renders_ready()
         low += self.low_contrast()
+        # The other products' pages: an interstitial's screens and warnings, the guidance pages.
+        self.try_upload("interstitial", self.artwork("bars-1080x1920.png", 1080, 1920, bars=300))
+        low += self.low_contrast()
+        for product in ["interstitial", "companion"]:
+            self.guidance_page(product)
+            low += self.low_contrast()
         if low:
             fail("text under WCAG AA contrast: %s" % low[:10])
 
@@ -445,8 +451,16 @@ class Pages(ViewChecks):
     def test_try_it_page_from_the_keyboard(self):
         self.load(self.open.base + "/")
         self.press(Keys.TAB)
+        if self.focused("value") != "banner":
+            fail("the first Tab does not reach the product choice")
+        # Arrow keys move the choice, as in every radio group; Tab goes on to the file picker.
+        self.press(Keys.ARROW_RIGHT)
+        if self.focused("value") != "interstitial" or not self.driver.find_element(By.CSS_SELECTOR, "input[value=interstitial]").is_selected():
+            fail("the arrow key does not choose the next product")
+        self.press(Keys.ARROW_LEFT)
+        self.press(Keys.TAB)
         if self.focused("id") != "file":
-            fail("the first Tab does not reach the file picker")
+            fail("Tab does not go on to the file picker")
         # A picked file arrives through the same input a keyboard user opens with Enter or Space.
         self.driver.find_element(By.ID, "file").send_keys(self.files["valid.png"])
         self.verdict("valid.png", "valid")
