@@ -7,8 +7,8 @@ loopback port.
 
 Prints one line per check and the closing line `browser: N passed, M failed`; exits 1 when a
 check fails or Chromium cannot start (never a skip). CREATIVE_BROWSER_CHECKS=WORD runs only the
-checks whose names hold WORD. With --screenshots, also saves the guidance
-page and the try-it page (after a valid upload) at 375 and 1280 CSS pixels wide in DIR.
+checks whose names hold WORD. With --screenshots, also saves the guidance page and the try-it
+page (after uploads) at 375 and 1280 CSS pixels wide in DIR (Pages.save_screenshots).
 """
 import json
 import os
@@ -476,38 +476,44 @@ class Pages(ViewChecks):
     # screenshots
 
     def save_screenshots(self):
+        """The pages as the docs show them, at 375 and 1280 CSS pixels wide: the try-it page after
+        uploads (whole pages), the guidance page's first screen and its prompts after Copy (one
+        screen each), an interstitial's templates section."""
         os.makedirs(self.screenshots, exist_ok=True)
         saved = []
-        for name, url, upload in [("guidance", self.open.base + "/v1/guidance?format=html", None),
-                                  ("try-it", self.open.base + "/", "valid.png")]:
-            for width in (375, 1280):
-                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                            {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 500})
-                self.load(url)
-                if upload:
-                    self.upload(upload)
-                    self.verdict(upload, "valid")
-                    self.renders_ready()
-                    self.wait(lambda: self.driver.find_elements(By.ID, "preview-link"), "the preview link")
+
+        def shoot(name, width, prepare, whole):
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                        {"width": width, "height": 820, "deviceScaleFactor": 1, "mobile": width < 500})
+            prepare()
+            if whole:
                 height = self.driver.execute_script("return document.documentElement.scrollHeight")
                 self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
-                path = os.path.join(self.screenshots, "%s-%d.png" % (name, width))
-                if not self.driver.save_screenshot(path):
-                    fail("no screenshot " + path)
-                saved.append(path)
-        # The prompts as a person sees them after pressing Copy: one screen, not the whole page.
-        for width in (375, 1280):
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                        {"width": width, "height": 820, "deviceScaleFactor": 1, "mobile": width < 500})
+            path = os.path.join(self.screenshots, "%s-%d.png" % (name, width))
+            if not self.driver.save_screenshot(path):
+                fail("no screenshot " + path)
+            saved.append(path)
+
+        def copied():
             self.guidance({})
             self.driver.execute_script("document.getElementById('prompts').scrollIntoView()")
             self.driver.find_element(By.CSS_SELECTOR, "button[data-copy='prompt-960x150']").click()
             self.wait(lambda: self.status("960x150") == "Copied", "Copied")
-            path = os.path.join(self.screenshots, "guidance-prompts-%d.png" % width)
-            if not self.driver.save_screenshot(path):
-                fail("no screenshot " + path)
-            saved.append(path)
+
+        def templates():
+            self.guidance_page("interstitial")
+            self.driver.execute_script("document.getElementById('templates').scrollIntoView()")
+
+        banner = self.artwork("wide-2184x270.png", 2184, 270)
+        inter = self.artwork("inter-1080x1920.png", 1080, 1920)
+        for width in (375, 1280):
+            shoot("try-it", width, lambda: self.try_upload("banner", banner), True)
+            shoot("guidance-top", width, lambda: self.guidance_page("banner"), False)
+            shoot("guidance-prompts", width, copied, False)
+        shoot("try-it-rejected", 375, lambda: self.try_upload("banner", self.files["wide-961x150.png"], "rejected"), True)
+        shoot("try-it-interstitial", 1280, lambda: self.try_upload("interstitial", inter), True)
+        shoot("guidance-templates", 1280, templates, False)
         self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         return saved
 
