@@ -35,7 +35,7 @@ public enum PreviewSheet {
     public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner,
                             warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
         if product.slotRule == .fullScreenSafeArea {
-            return try drawFullScreen(decoded, creative: creative, product: product)
+            return try drawFullScreen(decoded, creative: creative, product: product, warnings: warnings)
         }
         let bars = Preflight.bars(decoded)
         // The largest scale whose sheet fits the charge; the lettering is the same at every scale.
