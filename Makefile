@@ -32,7 +32,7 @@ test: deps
 	scripts/test.sh
 
 # The guidance page (out/docs/guidance.html) and screenshots of it and of the try-it page at 375
-# and 1280 px, taken by the browser tests in headless Chromium (out/docs/*.png).
+# and 1280 px, taken by the browser tests in headless Chromium (docs/*.png, shown by README.md).
 docs: build
 	scripts/docs.sh $(BIN) $(OUT)/docs
 

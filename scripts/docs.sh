@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The advertiser guidance as a page, and pictures of it and of the try-it page (`serve`'s `GET /`):
 #   OUTPUT_DIR/guidance.html   `creative-tool guidance --format html` (one self-contained page)
-#   OUTPUT_DIR/guidance-{375,1280}.png, guidance-prompts-{375,1280}.png, try-it-{375,1280}.png
+#   docs/try-it-{375,1280}.png, try-it-rejected-375.png, try-it-interstitial-1280.png,
+#   docs/guidance-top-{375,1280}.png, guidance-prompts-{375,1280}.png, guidance-templates-1280.png
 #                              headless Chromium screenshots at a phone's and a desktop's width,
-#                              taken by the browser tests (Tests/Browser/test_pages.py)
+#                              taken by the browser tests (Tests/Browser/test_pages.py), shown
+#                              by README.md and docs/reference.md
 #
 #   scripts/docs.sh [BINARY [OUTPUT_DIR]]     (default: the built binary, out/docs)
 #
@@ -37,6 +39,6 @@ out="$(cd "$out" && pwd)"
 mv "$out/guidance.html.tmp" "$out/guidance.html"
 echo "$out/guidance.html"
 
-# The browser tests against `serve`, saving the pages at 375 and 1280 CSS pixels wide.
-rm -f "$out"/guidance.png "$out"/guidance-*.png "$out"/try-it-*.png
-/usr/bin/python3 Tests/Browser/test_pages.py "$tool" --screenshots "$out"
+# The browser tests against `serve`, saving the pages at 375 and 1280 CSS pixels wide into docs/.
+rm -f docs/guidance-*.png docs/try-it-*.png
+/usr/bin/python3 Tests/Browser/test_pages.py "$tool" --screenshots docs

@@ -75,16 +75,20 @@ public struct Guidance: Sendable {
     /// The document in a format. The HTML page ends with `prompts` (one per accepted size, from
     /// ``BannerPrompt/render(template:size:brand:headline:cta:colors:product:placeholders:)``),
     /// each with a Copy button; JSON and Markdown leave them out.
-    public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = []) -> String {
+    /// `testArtworkBase`: where the HTML page links the test artwork (`/v1/test-artwork/` when
+    /// the service serves it); nil names the command that writes it instead.
+    public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = [], testArtworkBase: String? = nil) -> String {
         switch product.slotRule {
-        case .fullScreenSafeArea: return FullScreenGuidance(guidance: self, prompts: prompts).render(format)
-        case .fixedStandardSlot: return StandardSlotGuidance(guidance: self, prompts: prompts).render(format)
+        case .fullScreenSafeArea:
+            return FullScreenGuidance(guidance: self, prompts: prompts, testArtworkBase: testArtworkBase).render(format)
+        case .fixedStandardSlot:
+            return StandardSlotGuidance(guidance: self, prompts: prompts, testArtworkBase: testArtworkBase).render(format)
         case .anchoredOrInlineStrip: break
         }
         return switch format {
         case .json: json.serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()
-        case .html: GuidanceHTML(self, prompts: prompts).render()
+        case .html: GuidanceHTML(self, prompts: prompts, testArtworkBase: testArtworkBase).render()
         }
     }
 
@@ -134,18 +138,19 @@ public struct Guidance: Sendable {
          "- At most \(Catalog.defaultMaxPixels / 1_000_000) megapixels.", ""]
     }
 
-    /// The opening of a product's HTML guidance page, up to and with its `<h1>`.
-    static func htmlHead(title: String) -> String {
+    /// The opening of a product's HTML guidance page, up to and with its `<h1>` and its table of
+    /// contents (the prompts, `sections`, formats).
+    static func htmlHead(title: String, sections: [GuidancePage.Section], withPrompts: Bool) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
             + "<title>\(title)</title><style>\(GuidanceHTML.style)</style></head><body><main>\n<h1>\(title)</h1>\n"
+            + GuidancePage.contents(sections, withPrompts: withPrompts)
     }
 
-    /// The "Formats and weight" section and the end of a product's HTML guidance page.
     /// The end of every product's HTML page: formats and weight, then the prompts with their
     /// Copy buttons (``PromptSection``).
     static func formatsHTMLTail(prompts: [RenderedPrompt]) -> String {
-        "<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(formatsNote)) Keep files under "
+        GuidancePage.heading(GuidancePage.formats) + "<p class=\"lead\">\(TextFormat.markupEscaped(formatsNote)) Keep files under "
             + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
             + PromptSection(prompts).render() + "</main></body></html>\n"
     }

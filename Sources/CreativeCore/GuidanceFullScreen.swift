@@ -4,6 +4,8 @@
 struct FullScreenGuidance: ProductGuidance {
     let guidance: Guidance
     let prompts: [RenderedPrompt]
+    /// Where the HTML page links the test artwork (``GuidancePage/templatesSection(_:testArtworkBase:)``).
+    var testArtworkBase: String?
 
     static let fitNote = "The ad is presented full screen. The artwork is shown whole (aspect fit, never stretched or "
         + "cropped) and centred in the screen's safe area, clear of the notch, Dynamic Island, home indicator and "
@@ -93,30 +95,37 @@ struct FullScreenGuidance: ProductGuidance {
 
     func html() -> String {
         let title = "\(product.title) artwork guidance"
-        var html = Guidance.htmlHead(title: title)
+        let sizes = GuidancePage.Section(id: "sizes", title: "Accepted sizes")
+        let close = GuidancePage.Section(id: "close", title: "Close button")
+        let screens = GuidancePage.Section(id: "screens", title: "Screens by device")
+        var html = Guidance.htmlHead(title: title, sections: [sizes, GuidancePage.templates, close, screens], withPrompts: !prompts.isEmpty)
         html += "<p class=\"lead\">\(TextFormat.markupEscaped(Self.fitNote))</p>\n"
-        html += "<h2>Accepted sizes</h2>\n<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th>"
+        html += GuidancePage.heading(sizes)
+        var table = "<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th>"
             + "<th>what it is</th><th>safe area (x, y, width × height)</th><th>close zone (x, y, width × height)</th>"
             + "<th class=\"num\">slots served</th></tr>"
         for entry in product.entries {
             let area = SafeArea(artwork: entry.size)
-            html += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
+            table += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
                 + "\(BannerPrompt.aspectText(entry.size))</td><td>\(TextFormat.markupEscaped(entry.purpose))</td>"
                 + "<td>\(area.x), \(area.y), \(area.width) × \(area.height)</td><td>\(zoneText(entry.size))</td>"
                 + "<td class=\"num\">\(slots(showing: entry.size).count)</td></tr>"
         }
-        html += "</table>\n<h2>Close button</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Self.closeNote))</p>\n"
-        html += "<h2>Screens by device</h2>\n<table><tr><th>device</th><th>orientation</th><th>screen (pt)</th>"
+        html += GuidancePage.scrolling(table + "</table>", label: sizes.title)
+            + GuidancePage.templatesSection(product, testArtworkBase: testArtworkBase)
+            + GuidancePage.heading(close) + "<p class=\"lead\">\(TextFormat.markupEscaped(Self.closeNote))</p>\n"
+            + GuidancePage.heading(screens)
+        table = "<table><tr><th>device</th><th>orientation</th><th>screen (pt)</th>"
             + "<th>insets (pt, top/left/bottom/right)</th><th>safe area (pt)</th><th>scale</th><th>screen (px)</th>"
             + "<th>artwork</th><th>shown at (px)</th><th class=\"num\">fills</th></tr>"
         for assignment in guidance.fullScreen {
             let slot = assignment.deviceSlot
-            html += "<tr><td>\(TextFormat.markupEscaped(slot.device.name))</td><td>\(slot.orientation.rawValue)</td>"
+            table += "<tr><td>\(TextFormat.markupEscaped(slot.device.name))</td><td>\(slot.orientation.rawValue)</td>"
                 + "<td>\(slot.screenPoints)</td><td>\(insetsText(slot.insets))</td><td>\(slot.slot.points)</td>"
                 + "<td>@\(TextFormat.scale(slot.slot.scale))x</td><td>\(assignment.placement.canvas)</td>"
                 + "<td>\(assignment.artwork)</td><td>\(assignment.placement.content)</td>"
                 + "<td class=\"num\">\(TextFormat.percent(assignment.placement.fillShare))</td></tr>"
         }
-        return html + "</table>\n" + Guidance.formatsHTMLTail(prompts: prompts)
+        return html + GuidancePage.scrolling(table + "</table>", label: screens.title) + Guidance.formatsHTMLTail(prompts: prompts)
     }
 }

@@ -3,11 +3,20 @@
 struct GuidanceHTML {
     let guidance: Guidance
     let prompts: [RenderedPrompt]
+    /// Where the page links the test artwork (``GuidancePage/templatesSection(_:testArtworkBase:)``).
+    let testArtworkBase: String?
 
-    init(_ guidance: Guidance, prompts: [RenderedPrompt] = []) {
+    init(_ guidance: Guidance, prompts: [RenderedPrompt] = [], testArtworkBase: String? = nil) {
         self.guidance = guidance
         self.prompts = prompts
+        self.testArtworkBase = testArtworkBase
     }
+
+    static let upload = GuidancePage.Section(id: "upload", title: "Upload these")
+    static let sizes = GuidancePage.Section(id: "sizes", title: "Accepted sizes")
+    static let safeArea = GuidancePage.Section(id: "safe-area", title: "Safe area and text size")
+    static let anchored = GuidancePage.Section(id: "anchored", title: "Anchored slots by device")
+    static let inline = GuidancePage.Section(id: "inline", title: "Inline slots")
 
     static let style = """
     body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b2330;margin:0;background:#f6f8fb}
@@ -21,46 +30,46 @@ struct GuidanceHTML {
     .slot i{position:absolute;top:0;bottom:0;background:#0b3d91}
     .cards{display:flex;flex-wrap:wrap;gap:12px}.card{background:#fff;border:1px solid #d9dee7;padding:12px 16px;flex:1 1 280px}
     .card b{font-size:18px}.muted{color:#5b6676}
-    @media (max-width:700px){main{padding:12px}table{display:block;overflow-x:auto}}
-    """ + PromptSection.style
+    @media (max-width:700px){main{padding:12px}}
+    """ + PromptSection.style + GuidancePage.style
 
     func render() -> String {
-        var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-            + "<title>Banner artwork guidance</title><style>\(GuidanceHTML.style)</style></head><body><main>\n"
-        html += "<h1>Banner artwork guidance</h1>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.coverageNote))</p>\n"
-        html += "<h2>Upload these</h2>\n<div class=\"cards\">"
+        var html = Guidance.htmlHead(title: "Banner artwork guidance", sections: [
+            Self.upload, GuidancePage.templates, Self.sizes, Self.safeArea, Self.anchored, Self.inline,
+        ], withPrompts: !prompts.isEmpty)
+        html += "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.coverageNote))</p>\n"
+        html += GuidancePage.heading(Self.upload) + "<div class=\"cards\">"
         for size in Catalog.adaptiveSizes {
             let entry = Catalog.entry(for: size)
             html += "<div class=\"card\"><b>\(size) px</b><br><span class=\"muted\">\(BannerPrompt.aspectText(size)) · "
                 + "\(TextFormat.markupEscaped(entry?.purpose ?? ""))</span><br>shown in \(guidance.slots(servedBy: size).count) "
                 + "of \(guidance.anchored.count) device slots</div>"
         }
-        html += "</div>\n<h2>Accepted sizes</h2>\n<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th>"
-            + "<th>what it is</th></tr>"
+        html += "</div>\n" + GuidancePage.templatesSection(.banner, testArtworkBase: testArtworkBase)
+        var table = "<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th><th>what it is</th></tr>"
         for entry in Catalog.entries {
-            html += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
+            table += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
                 + "\(BannerPrompt.aspectText(entry.size))</td><td>\(TextFormat.markupEscaped(entry.purpose))</td></tr>"
         }
-        html += "</table>\n<h2>Safe area and text size</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.safeAreaNote))</p>\n"
-            + "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th class=\"num\">smallest text (px)</th></tr>"
+        html += GuidancePage.heading(Self.sizes) + GuidancePage.scrolling(table + "</table>", label: Self.sizes.title)
+            + GuidancePage.heading(Self.safeArea) + "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.safeAreaNote))</p>\n"
+        table = "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th class=\"num\">smallest text (px)</th></tr>"
         for entry in Catalog.entries {
             let area = SafeArea(artwork: entry.size)
             let text = guidance.minTextPixels(for: entry.size).map(String.init) ?? "-"
-            html += "<tr><td>\(entry.size)</td><td>\(area.x), \(area.y), \(area.width) × \(area.height)</td>"
+            table += "<tr><td>\(entry.size)</td><td>\(area.x), \(area.y), \(area.width) × \(area.height)</td>"
                 + "<td class=\"num\">\(text)</td></tr>"
         }
-        html += "</table>\n<h2>Anchored slots by device</h2>\n<p class=\"lead\">Slot height: <code>floor(width × 50 / 320)"
+        html += GuidancePage.scrolling(table + "</table>", label: Self.safeArea.title)
+            + GuidancePage.heading(Self.anchored) + "<p class=\"lead\">Slot height: <code>floor(width × 50 / 320)"
             + "</code>, 50 to 90 pt, at most 15% of the screen height. The bar shows where the artwork sits across the slot's width.</p>\n"
-        html += table(guidance.anchored)
-        html += "<h2>Inline slots</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.inlineNote)) Max height: "
-            + "\(guidance.inlineMaxHeight) pt.</p>\n" + table(guidance.inline)
-        html += "<h2>Formats and weight</h2>\n<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.formatsNote)) Keep files under "
-            + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
-        return html + PromptSection(prompts).render() + "</main></body></html>\n"
+        html += GuidancePage.scrolling(slotTable(guidance.anchored), label: Self.anchored.title)
+        html += GuidancePage.heading(Self.inline) + "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.inlineNote)) Max height: "
+            + "\(guidance.inlineMaxHeight) pt.</p>\n" + GuidancePage.scrolling(slotTable(guidance.inline), label: Self.inline.title)
+        return html + Guidance.formatsHTMLTail(prompts: prompts)
     }
 
-    private func table(_ assignments: [SlotAssignment]) -> String {
+    private func slotTable(_ assignments: [SlotAssignment]) -> String {
         var html = "<table><tr><th>device</th><th>orientation</th><th>slot (pt)</th><th>scale</th><th>slot (px)</th>"
             + "<th>artwork</th><th>shown at (px)</th><th class=\"num\">fills</th><th></th></tr>"
         for assignment in assignments {
@@ -74,6 +83,6 @@ struct GuidanceHTML {
                 + "<td class=\"num\">\(TextFormat.percent(placement.fillShare))</td>"
                 + "<td><span class=\"slot\"><i style=\"left:\(Int(left.rounded()))%;width:\(Int(width.rounded()))%\"></i></span></td></tr>"
         }
-        return html + "</table>\n"
+        return html + "</table>"
     }
 }

@@ -41,7 +41,7 @@ struct PromptSection {
     func render() -> String {
         guard !prompts.isEmpty else { return "" }
         let placeholders = BannerPrompt.placeholders.map { "<mark>\(TextFormat.markupEscaped($0.text))</mark>" }
-        var html = "<h2 id=\"prompts\">AI prompts</h2>\n<p class=\"lead\">One prompt per size for an AI image generator. "
+        var html = GuidancePage.heading(GuidancePage.prompts) + "<p class=\"lead\">One prompt per size for an AI image generator. "
             + "Copy it, and replace \(placeholders.joined(separator: ", ")) where they are marked. "
             + "It asks for the exact size, safe area and text height above.</p>\n"
         for prompt in prompts {

@@ -4,6 +4,8 @@
 struct StandardSlotGuidance: ProductGuidance {
     let guidance: Guidance
     let prompts: [RenderedPrompt]
+    /// Where the HTML page links the test artwork (``GuidancePage/templatesSection(_:testArtworkBase:)``).
+    var testArtworkBase: String?
 
     /// The slot per device class, for people: `phone 320x50 pt, tablet 728x90 pt`.
     var slotText: String {
@@ -98,16 +100,20 @@ struct StandardSlotGuidance: ProductGuidance {
     }
 
     func html() -> String {
-        func table(_ header: [String], _ rows: [[String]]) -> String {
-            "<table><tr>" + header.map { "<th>\(TextFormat.markupEscaped($0))</th>" }.joined() + "</tr>"
+        func table(_ header: [String], _ rows: [[String]], _ section: GuidancePage.Section) -> String {
+            GuidancePage.heading(section) + GuidancePage.scrolling("<table><tr>"
+                + header.map { "<th>\(TextFormat.markupEscaped($0))</th>" }.joined() + "</tr>"
                 + rows.map { "<tr>" + $0.map { "<td>\(TextFormat.markupEscaped($0))</td>" }.joined() + "</tr>" }.joined()
-                + "</table>\n"
+                + "</table>", label: section.title)
         }
-        return Guidance.htmlHead(title: "\(product.title) artwork guidance")
+        let sizes = GuidancePage.Section(id: "sizes", title: "Accepted sizes")
+        let devices = GuidancePage.Section(id: "devices", title: "Standard slot by device")
+        return Guidance.htmlHead(title: "\(product.title) artwork guidance", sections: [sizes, GuidancePage.templates, devices], withPrompts: !prompts.isEmpty)
             + "<p class=\"lead\">\(TextFormat.markupEscaped(slotNote))</p>\n"
             + "<p class=\"lead\">\(TextFormat.markupEscaped(Self.fitNote))</p>\n"
-            + "<h2>Accepted sizes</h2>\n" + table(Self.sizeHeader, sizeRows())
-            + "<h2>Standard slot by device</h2>\n" + table(Self.deviceHeader, deviceRows())
+            + table(Self.sizeHeader, sizeRows(), sizes)
+            + GuidancePage.templatesSection(product, testArtworkBase: testArtworkBase)
+            + table(Self.deviceHeader, deviceRows(), devices)
             + Guidance.formatsHTMLTail(prompts: prompts)
     }
 }

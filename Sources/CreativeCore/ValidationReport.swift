@@ -94,10 +94,15 @@ public enum ValidationCode: String, Sendable, CaseIterable {
 public struct ValidationIssue: Sendable, Equatable {
     public let code: ValidationCode
     public let message: String
+    /// Where on the artwork the issue is, in its pixels (baked-in bars, edges without a border),
+    /// for a page to draw it; empty when it is about the whole file. In JSON as `regions`, only
+    /// when there are any.
+    public let regions: [PixelRect]
 
-    public init(_ code: ValidationCode, _ message: String) {
+    public init(_ code: ValidationCode, _ message: String, regions: [PixelRect] = []) {
         self.code = code
         self.message = message
+        self.regions = regions
     }
 }
 
@@ -150,11 +155,11 @@ public struct ValidationReport: Sendable {
     public var catalogEntry: CatalogEntry? { dimensions.flatMap(product.entry(for:)) }
 
     /// Adds an issue to errors or warnings by its code.
-    public mutating func add(_ code: ValidationCode, _ message: String) {
+    public mutating func add(_ code: ValidationCode, _ message: String, regions: [PixelRect] = []) {
         if code.isWarning {
-            warnings.append(ValidationIssue(code, message))
+            warnings.append(ValidationIssue(code, message, regions: regions))
         } else {
-            errors.append(ValidationIssue(code, message))
+            errors.append(ValidationIssue(code, message, regions: regions))
         }
     }
 
@@ -174,7 +179,13 @@ public struct ValidationReport: Sendable {
     /// The report as JSON, fields in the documented order.
     public var json: JSONValue {
         func issues(_ list: [ValidationIssue]) -> JSONValue {
-            .array(list.map { .object([("code", .string($0.code.rawValue)), ("message", .string($0.message))]) })
+            .array(list.map { issue in
+                .object([("code", .string(issue.code.rawValue)), ("message", .string(issue.message))]
+                        + (issue.regions.isEmpty ? [] : [("regions", .array(issue.regions.map { rect in
+                            .object([("x", .int(rect.x)), ("y", .int(rect.y)), ("width", .int(rect.width)),
+                                     ("height", .int(rect.height))])
+                        }))]))
+            })
         }
         let bundleFields: [(String, JSONValue)] = bundle.map { facts in
             [("files", .int(facts.files)), ("bytes_uncompressed", .int(facts.bytesUncompressed)),

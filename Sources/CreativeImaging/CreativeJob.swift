@@ -106,7 +106,8 @@ public enum CreativeJob {
         let outcomes = ParallelWork.run(count: remaining.count + 1, width: plan.width) { index throws(ImagingError) -> JobPiece in
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
-                return .sheet(try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product))
+                return .sheet(try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product,
+                                                    warnings: report.warnings))
             }
             try deadline?.check()
             let (content, placements) = remaining[index - 1]

@@ -148,9 +148,14 @@ public enum Preflight {
             result.bars = bars
             let content = bars.content(of: size)
             let sides = bars.top + bars.bottom > 0 ? "top and bottom" : "left and right"
+            let rectangles = [PixelRect(x: 0, y: 0, width: size.width, height: bars.top),
+                              PixelRect(x: 0, y: size.height - bars.bottom, width: size.width, height: bars.bottom),
+                              PixelRect(x: 0, y: 0, width: bars.left, height: size.height),
+                              PixelRect(x: size.width - bars.right, y: 0, width: bars.right, height: size.height)]
             result.issues.append(ValidationIssue(.bakedInBars,
                 "flat bars along the \(sides) edges are part of the artwork; the content is only \(content) "
-                + "and would be letterboxed again, ending up small. Re-export the content at \(size) without bars"))
+                + "and would be letterboxed again, ending up small. Re-export the content at \(size) without bars",
+                regions: rectangles.filter { $0.width > 0 && $0.height > 0 }))
         }
         try deadline?.check()
         for dark in [false, true] {
@@ -160,9 +165,19 @@ public enum Preflight {
             // At least two edges make half the perimeter.
             let names = edges.dropLast().map(\.rawValue).joined(separator: ", ") + " and " + (edges.last?.rawValue ?? "")
             let tone = dark ? "near-black" : "near-white"
+            let lines = frameLines
+            let frame: [PixelRect] = edges.map { edge in
+                switch edge {
+                case .top: PixelRect(x: 0, y: 0, width: size.width, height: lines)
+                case .bottom: PixelRect(x: 0, y: size.height - lines, width: size.width, height: lines)
+                case .left: PixelRect(x: 0, y: 0, width: lines, height: size.height)
+                case .right: PixelRect(x: size.width - lines, y: 0, width: lines, height: size.height)
+                }
+            }
             result.issues.append(ValidationIssue(.edgeWithoutBorder,
                 "the \(names) edges are \(tone) with no border; the ad would blend into a \(dark ? "dark" : "white") "
-                + "app background. Add a 1 px border in a contrasting colour (e.g. \(dark ? "#808080" : "#c0c0c0"))"))
+                + "app background. Add a 1 px border in a contrasting colour (e.g. \(dark ? "#808080" : "#c0c0c0"))",
+                regions: frame))
             break
         }
         try deadline?.check()

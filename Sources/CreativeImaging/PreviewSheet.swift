@@ -1,15 +1,27 @@
 import CreativeCore
 
-/// One PNG showing a creative in every device slot of the table, each labelled with the
-/// device, the slot and how much of it the creative fills. Slots are drawn at their size in
-/// points by the same render pipeline as `render`, on a grey slot so the letterbox shows.
+/// One PNG showing a creative in every device slot of the product, for a person deciding from
+/// pictures: a summary at the top (where it is served, the worst and best fill, each warning
+/// written out), then the slots grouped by device class and orientation, each labelled with the
+/// device, the slot and its fill. Slots the creative is served in are drawn at
+/// ``servedPointScale`` sheet pixels per point by the same render pipeline as `render`, on a grey
+/// slot so the letterbox shows; slots where another size is served are dimmed, at 1x, and say
+/// which size is served there.
 public enum PreviewSheet {
-    static let margin = 16
-    static let rowGap = 14
+    static let margin = 24
+    static let rowGap = 18
     /// Gap between a label and the slot under it: smaller than ``rowGap``, so each label reads
     /// as belonging to its own slot.
-    static let labelGap = 4
+    static let labelGap = 6
+    /// Space above a group's heading.
+    static let groupGap = 34
     static let labelPixels = 15
+    /// Text size of the banner and companion sheet (drawn at 2x points).
+    static let rowLabelPixels = 22
+    /// The summary wraps at the widest slot, or at this width when the slots are narrower.
+    static let minimumTextWidth = 800
+    /// The summary's lines break before this many characters (about ``minimumTextWidth`` at 22 px).
+    static let summaryColumns = 64
     static let paper: [Double] = [255, 255, 255]
     static let slotGrey: [Double] = [214, 219, 227]
     static let ink: [Double] = [27, 35, 48]
@@ -18,66 +30,74 @@ public enum PreviewSheet {
 
     /// Draws the sheet for a decoded (upright, sRGB) creative of the given displayed size: every
     /// slot of the product (banners: anchored or inline; companions: each device's standard slot;
-    /// interstitials: every screen, ``drawFullScreen``).
-    public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner) throws(ImagingError) -> [UInt8] {
+    /// interstitials: every screen, ``drawFullScreen``). `warnings`: the validation report's,
+    /// written out in the summary.
+    public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner,
+                            warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
         if product.isFullScreen {
-            return try drawFullScreen(decoded, creative: creative, product: product)
+            return try drawFullScreen(decoded, creative: creative, product: product, warnings: warnings)
         }
-        let slots = DevicePlan.slots(for: creative, product: product)
-        let candidates = DevicePlan.competingSizes(with: creative, product: product)
+        let bars = Preflight.bars(decoded)
+        // The largest scale whose sheet fits the charge; the lettering is the same at every scale.
+        // Captions and summary do not depend on the scale: lettered once, laid out per scale.
+        let plain = Self.groups(creative, product: product, scale: 1)
+        let lettering = try Layout.Lettering(plain, creative: creative, product: product,
+                                             summary: Self.summary(creative, groups: plain, warnings: warnings, bars: bars != nil))
+        func fits(_ layout: Layout) -> Bool { (layout.size.pixelCount ?? Int.max) <= ProcessPlan.sheetPixels(product) }
+        var chosen: (groups: [Group], layout: Layout)?
+        for (index, scale) in servedPointScales.enumerated() {
+            let groups = Self.groups(creative, product: product, scale: scale)
+            let layout = try Layout(groups, lettering: lettering, scaleIndex: index)
+            chosen = (groups, layout)
+            if fits(layout) { break }
+        }
+        // Still over at 1x (a long list of warnings): the summary is cut short until it fits.
+        if let (groups, layout) = chosen, !fits(layout) {
+            for lines in stride(from: lettering.summary.count - 1, through: 0, by: -1) {
+                let shorter = try Layout(groups, lettering: lettering, scaleIndex: servedPointScales.count - 1, summaryLines: lines)
+                chosen = (groups, shorter)
+                if fits(shorter) { break }
+            }
+        }
+        guard let (groups, layout) = chosen else { throw .operationFailed("no preview sheet layout") }
+        let rows = groups.flatMap(\.rows)
         // Slots are small: scale once to the biggest slot content, then each slot from that
         // (one large reduction and many small ones cost far less than many large ones).
-        let canvases = slots.map { canvasPoints($0, creative: creative) }
-        let contents = canvases.map { Placement(source: creative, canvas: $0).content }
-        let biggest = contents.max { $0.height < $1.height } ?? creative
+        let biggest = rows.map(\.placement.content).max { $0.height < $1.height } ?? creative
         let previewSource = biggest.height < decoded.height
             ? try ScaleStep.thumbnail(decoded, to: biggest).materialized() : decoded
-        let bars = Preflight.bars(decoded)
-        let title = try lettering(lines: ["Preview of \(creative) in every device slot (slot in points; grey is letterbox"
-                                          + (bars == nil ? ")" : "; red outlines bars baked into the artwork)")],
-                                  bold: true)[0]
-        var captions: [String] = []
-        for (deviceSlot, canvas) in zip(slots, canvases) {
-            let picked = DevicePlan.pick(candidates, for: deviceSlot, product: product)
-            let pickNote = picked == creative ? "picked here" : "here \(picked.map(\.description) ?? "nothing") is picked"
-            captions.append("\(deviceSlot.device.name) · \(deviceSlot.orientationName) · \(canvas) pt "
-                            + "@\(TextFormat.scale(deviceSlot.slot.scale))x · fills "
-                            + "\(TextFormat.percent(Placement(source: creative, canvas: canvas).fillShare, decimals: 1)) · \(pickNote)")
-        }
-        let labels = try lettering(lines: captions)
-        // Layout: the title, then per slot its caption and the slot, top to bottom.
-        var height = margin + title.height
-        var width = title.width
-        for (label, canvas) in zip(labels, canvases) {
-            height += rowGap + label.height + labelGap + canvas.height
-            width = max(width, label.width, canvas.width)
-        }
         // One white canvas in memory; every piece is drawn into it in place.
-        let sheet = try paperCanvas(PixelSize(width: width + 2 * margin, height: height + margin))
-        try drawImage(title, on: sheet, x: margin, y: margin)
-        var top = margin + title.height
+        let sheet = try paperCanvas(layout.size)
+        for (piece, at) in layout.text { try drawImage(piece, on: sheet, x: at.x, y: at.y) }
         // Slots of one content size share one resample, flattened onto the slot grey by the
-        // render steps (sRGB, 8-bit, alpha over the background).
+        // render steps (sRGB, 8-bit, alpha over the background); dimmed ones once more.
         var contentBySize: [PixelSize: VImage] = [:]
-        for (label, canvas) in zip(labels, canvases) {
-            top += rowGap
-            try drawImage(label, on: sheet, x: margin, y: top)
-            top += label.height + labelGap
-            let placement = Placement(source: previewSource.size, canvas: canvas)
-            try drawRect(PixelRect(x: margin, y: top, width: canvas.width, height: canvas.height), ink: slotGrey, on: sheet)
-            let content: VImage
+        var dimmedBySize: [PixelSize: VImage] = [:]
+        let dimmedGrey = slotGrey.map { $0 * dimmedShare + 255 * (1 - dimmedShare) }
+        for (row, at) in zip(rows, layout.slots) {
+            let placement = Placement(source: previewSource.size, canvas: row.canvas)
+            try drawRect(PixelRect(x: at.x, y: at.y, width: row.canvas.width, height: row.canvas.height),
+                         ink: row.served ? slotGrey : dimmedGrey, on: sheet)
+            var content: VImage
             if let cached = contentBySize[placement.content] {
                 content = cached
             } else {
                 content = try Self.content(previewSource, size: placement.content, background: slotGrey)
                 contentBySize[placement.content] = content
             }
-            try drawImage(content, on: sheet, x: margin + placement.x, y: top + placement.y)
-            if let bars {
-                try markBars(bars, creative: creative, on: sheet, x: margin + placement.x, y: top + placement.y,
+            if !row.served {
+                if let cached = dimmedBySize[placement.content] {
+                    content = cached
+                } else {
+                    content = try dimmed(content)
+                    dimmedBySize[placement.content] = content
+                }
+            }
+            try drawImage(content, on: sheet, x: at.x + placement.x, y: at.y + placement.y)
+            if let bars, row.served {
+                try markBars(bars, creative: creative, on: sheet, x: at.x + placement.x, y: at.y + placement.y,
                              content: placement.content)
             }
-            top += canvas.height
         }
         return try encodeSheet(sheet)
     }
@@ -143,17 +163,14 @@ public enum PreviewSheet {
         return canvas
     }
 
-    /// Dark text on white, one 3-band image per line. All lines are laid out by Pango in one
-    /// call (same font on every line, so every line has the same pitch) and cut apart.
-    static func lettering(lines: [String], bold: Bool = false) throws(ImagingError) -> [VImage] {
+    /// Dark text (or `colour`) on white, one 3-band image per line, `pixels` tall. All lines are
+    /// laid out by Pango in one call (same font on every line, so every line has the same pitch)
+    /// and cut apart.
+    static func lettering(lines: [String], bold: Bool = false, colour: [Double] = ink,
+                          pixels: Int = labelPixels) throws(ImagingError) -> [VImage] {
+        guard !lines.isEmpty else { return [] }
         let escaped = lines.map { TextFormat.markupEscaped($0).replacing("\n", with: " ") }
-        let mask = try VipsOperation("text").with("text", .string(escaped.joined(separator: "\n")))
-            .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(labelPixels)px")).with("dpi", .int(72))
-            .image()
-        // Ink over paper by coverage, per band: paper + (ink - paper) * mask / 255.
-        let block = try VipsOperation("linear").with("in", .image(mask))
-            .with("a", .doubles(zip(ink, paper).map { ($0 - $1) / 255 })).with("b", .doubles(paper))
-            .with("uchar", .bool(true)).image().materialized()
+        let block = try inked(text: escaped.joined(separator: "\n"), bold: bold, colour: colour, pixels: pixels, width: nil)
         let pitch = Double(block.height) / Double(lines.count)
         var images: [VImage] = []
         for index in lines.indices {
@@ -164,5 +181,17 @@ public enum PreviewSheet {
                 .with("width", .int(block.width)).with("height", .int(max(1, bottom - top))).image())
         }
         return images
+    }
+
+    /// Pango-laid text (markup already escaped), ink over paper by coverage, per band:
+    /// paper + (ink - paper) * mask / 255.
+    private static func inked(text: String, bold: Bool, colour: [Double], pixels: Int, width: Int?) throws(ImagingError) -> VImage {
+        var operation = VipsOperation("text").with("text", .string(text))
+            .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(pixels)px")).with("dpi", .int(72))
+        if let width { operation = operation.with("width", .int(width)) }
+        let mask = try operation.image()
+        return try VipsOperation("linear").with("in", .image(mask))
+            .with("a", .doubles(zip(colour, paper).map { ($0 - $1) / 255 })).with("b", .doubles(paper))
+            .with("uchar", .bool(true)).image().materialized()
     }
 }

@@ -9,11 +9,16 @@ extension PreviewSheet {
     static let artworkHeight = 360
     static let insetShade: [Double] = [120, 128, 140]
     static let closeRed: [Double] = [220, 30, 30]
+    /// The summary of a full-screen sheet: lines of at most this many characters, at most
+    /// ``fullScreenSummaryLines`` of them (then a line saying the manifest has every warning).
+    static let fullScreenSummaryColumns = 150
+    static let fullScreenSummaryLines = 11
 
     /// The sheet of a full-screen product: the artwork with its close zone outlined, then every
     /// device screen in both orientations at its proportions, the safe-area insets shaded, the
     /// artwork fitted in the safe area, and the close button's square outlined.
-    static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product) throws(ImagingError) -> [UInt8] {
+    static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product,
+                               warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
         let plan = DevicePlan.plan(with: creative, product: product)
         let zone = CloseButton.zone(over: plan.filter { $0.artwork == creative })
         let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen (a third of the size in "
@@ -48,13 +53,29 @@ extension PreviewSheet {
         }
         var labels = try lettering(lines: captions)
         labels.insert(try lettering(lines: [zoneText])[0], at: 0)
-        // Layout: title, the artwork and its caption, then the screens in rows.
-        var top = margin + title.height + rowGap
+        // The summary in words: where it is served, the worst and best fill, every warning.
+        let served = screens.filter { $0.assignment.artwork == creative }
+        var words = ["Served on \(served.count) of \(screens.count) screens; dimmed: another size is served there."]
+        let fills = served.map { ($0.assignment.deviceSlot, DevicePlan.fullScreenPlacement(creative, in: $0.assignment.deviceSlot).fillShare) }
+        if let worst = fills.min(by: { $0.1 < $1.1 }), let best = fills.max(by: { $0.1 < $1.1 }) {
+            words[0] += " Worst fill \(TextFormat.percent(worst.1, decimals: 1)) (\(worst.0.device.name) \(worst.0.orientation.rawValue)), "
+                + "best \(TextFormat.percent(best.1, decimals: 1)) (\(best.0.device.name) \(best.0.orientation.rawValue))."
+        }
+        words.append(warnings.isEmpty ? "No warnings." : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s"):")
+        var summaryLines = (words + warnings.map { "\($0.code.rawValue): \($0.message)" })
+            .flatMap { Layout.wrap($0, columns: fullScreenSummaryColumns) }
+        if summaryLines.count > fullScreenSummaryLines {
+            summaryLines = summaryLines.prefix(fullScreenSummaryLines - 1) + ["... and more: every warning is in manifest.json."]
+        }
+        let summary = try lettering(lines: summaryLines)
+        let summaryHeight = summary.reduce(0) { $0 + $1.height }
+        // Layout: title, summary, the artwork and its caption, then the screens in rows.
+        var top = margin + title.height + labelGap + summaryHeight + rowGap
         let artworkTop = top
         top += shown.height + labelGap
         let zoneLabelTop = top
         top += labels[0].height
-        var width = max(title.width, shown.width, labels[0].width)
+        var width = max(title.width, shown.width, labels[0].width, summary.map(\.width).max() ?? 0)
         var positions: [(x: Int, y: Int)] = []
         var x = 0, rowHeight = 0
         top += rowGap
@@ -74,6 +95,11 @@ extension PreviewSheet {
         top += rowHeight
         let sheet = try paperCanvas(PixelSize(width: width + 2 * margin, height: top + margin))
         try drawImage(title, on: sheet, x: margin, y: margin)
+        var lineTop = margin + title.height + labelGap
+        for line in summary {
+            try drawImage(line, on: sheet, x: margin, y: lineTop)
+            lineTop += line.height
+        }
         let source = shown.height < decoded.height ? try ScaleStep.thumbnail(decoded, to: shown).materialized() : decoded
         try drawImage(try content(source, size: shown, background: slotGrey), on: sheet, x: margin, y: artworkTop)
         if let zone {
@@ -86,23 +112,35 @@ extension PreviewSheet {
         }
         try drawImage(labels[0], on: sheet, x: margin, y: zoneLabelTop)
         var contentBySize: [PixelSize: VImage] = [:]
+        var dimmedBySize: [PixelSize: VImage] = [:]
+        func dim(_ colour: [Double]) -> [Double] { colour.map { $0 * dimmedShare + 255 * (1 - dimmedShare) } }
         for (index, (screen, position)) in zip(screens, positions).enumerated() {
+            let isServed = screen.assignment.artwork == creative
             let first = labels[1 + 2 * index], second = labels[2 + 2 * index]
             try drawImage(first, on: sheet, x: position.x, y: position.y)
             try drawImage(second, on: sheet, x: position.x, y: position.y + first.height)
             let originX = position.x, originY = position.y + first.height + second.height + labelGap
             // The screen in letterbox grey, the insets shaded over it, the artwork in the safe area.
             try drawRect(PixelRect(x: originX, y: originY, width: screen.size.width, height: screen.size.height),
-                         ink: insetShade, on: sheet)
+                         ink: isServed ? insetShade : dim(insetShade), on: sheet)
             try drawRect(PixelRect(x: originX + screen.area.x, y: originY + screen.area.y,
-                                   width: screen.area.width, height: screen.area.height), ink: slotGrey, on: sheet)
+                                   width: screen.area.width, height: screen.area.height),
+                         ink: isServed ? slotGrey : dim(slotGrey), on: sheet)
             let placement = screen.placement
-            let picture: VImage
+            var picture: VImage
             if let cached = contentBySize[placement.content] {
                 picture = cached
             } else {
                 picture = try content(source, size: placement.content, background: slotGrey)
                 contentBySize[placement.content] = picture
+            }
+            if !isServed {
+                if let cached = dimmedBySize[placement.content] {
+                    picture = cached
+                } else {
+                    picture = try dimmed(picture)
+                    dimmedBySize[placement.content] = picture
+                }
             }
             try drawImage(picture, on: sheet, x: originX + placement.x, y: originY + placement.y)
             try outlineRect(PixelRect(x: originX + screen.button.x, y: originY + screen.button.y,

@@ -15,14 +15,16 @@ public struct ProcessPlan: Sendable, Equatable {
     public let autoLossless: Bool
 
     /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
-    /// creatives, so only catalog sizes. Measured over every catalog size of each product
-    /// (banners: 706x8053 for 300x250; interstitials 1552x3243; companions 760x1449), with a
-    /// tenth more; a test draws every catalog size's sheet and checks it.
+    /// creatives, so only catalog sizes. Banners and companions: the sheet is drawn at the
+    /// largest scale that fits this (``PreviewSheet/servedPointScales``; at 1x a summary too long
+    /// is cut short), so this bounds it by construction (with every warning written out at
+    /// length: banners 1414x4415 for 2184x270, companions 848x2808). Interstitials: 1497x3459
+    /// measured, with a tenth more. A test draws every catalog size's sheet and checks it.
     public static func sheetPixels(_ product: Product) -> Int {
         switch product.slotRule {
         case .anchoredOrInlineStrip: 6_250_000
         case .fullScreenSafeArea: 5_550_000
-        case .fixedStandardSlot: 1_250_000
+        case .fixedStandardSlot: 2_400_000
         }
     }
 

@@ -65,7 +65,7 @@ extension Validator {
                                                deadline: deadline)
             }
             for issue in findings.issues {
-                report.add(issue.code, issue.message)
+                report.add(issue.code, issue.message, regions: issue.regions)
             }
         } catch .timeout(let seconds) {
             report.add(.timeout, ImagingError.timeout(seconds: seconds).message)

@@ -10,7 +10,7 @@ enum ContentHandlers {
         let guidance = try ServiceError.reading { () throws(CoreError) in try GuidanceRequest(request.query) }
         let prompts: [RenderedPrompt]
         do { prompts = try guidance.prompts() } catch { throw .internalError(error.description) }
-        let body = Guidance(product: guidance.product).render(guidance.format, prompts: prompts)
+        let body = Guidance(product: guidance.product).render(guidance.format, prompts: prompts, testArtworkBase: "/v1/test-artwork/")
         var response = Response(contentType: guidance.format.mediaType, body: Array(body.utf8))
         if guidance.format == .html {
             // Its inline style sheet, style attributes and Copy-button script, by hash; nothing else.

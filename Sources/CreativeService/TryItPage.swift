@@ -1,26 +1,22 @@
 import CreativeCore
 import CreativeImaging
 
-/// `GET /`: a page where a person tries an upload before submitting it. It posts the file to
-/// `/v1/validate` and shows the report (errors and warnings with their messages, the size);
-/// for a valid file, renders into a few device slots from `/v1/render` and a link to the
-/// preview sheet from `/v1/process`. One self-contained page from the binary: inline style and
-/// script allowed by their hashes in a Content-Security-Policy, no framework, no outside
-/// requests. File names and report text are inserted with `textContent`, never as markup.
-/// Behind `--token-file` the page asks for the token once (after the first 401) and keeps it in
-/// `sessionStorage`; the page itself holds nothing secret and needs no token.
+/// `GET /`: a page where a person tries an upload before submitting it, for any product
+/// (banner, interstitial, companion). It posts the file to `/v1/validate` and shows the report
+/// beside the picture, its warnings drawn where they are (`regions`); a rejection shows its reason
+/// and, for a near miss, the accepted size it nearly is. For a valid file it runs `/v1/process`
+/// and shows every device slot the upload is served in, grouped by device class and orientation:
+/// each in a simple device frame at its screen's aspect, the letterbox hatched, the fill share,
+/// the encoding and bytes served; interstitials with their safe area and close-button square; a
+/// click opens the render at 1:1 device pixels. Slots where another size is served say which.
+/// One self-contained page from the binary: inline style and script allowed by their hashes in
+/// a Content-Security-Policy, no framework, no outside requests. File names and report text are
+/// inserted with `textContent`, never as markup. Behind `--token-file` the page asks for the
+/// token once (after the first 401) and keeps it in `sessionStorage`; the page itself holds
+/// nothing secret and needs no token.
 enum TryItPage {
     /// The route's path.
     static let path = "/"
-
-    /// The anchored device slots the page renders a valid upload into: a small and a large
-    /// phone, an Android phone and a tablet, portrait, from the one device plan.
-    static let slots: [DeviceSlot] = {
-        let wanted = ["iPhone SE", "iPhone 15", "Android Pixel", "iPad Air"]
-        let portrait = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
-            .map(\.deviceSlot).filter { $0.orientation == .portrait }
-        return wanted.compactMap { name in portrait.first { $0.device.name == name } }
-    }()
 
     static func page(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         try request.query.check(allowed: [])
@@ -31,104 +27,71 @@ enum TryItPage {
 
     static let style = """
     body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b2330;margin:0;background:#f6f8fb}
-    main{max-width:960px;margin:0 auto;padding:24px}
-    h1{font-size:26px;margin:0 0 8px}h2{font-size:19px;margin:24px 0 8px}h3{font-size:16px;margin:16px 0 6px}
+    main{max-width:1100px;margin:0 auto;padding:24px}
+    h1{font-size:26px;margin:0 0 8px}h2{font-size:21px;margin:28px 0 8px}h3{font-size:16px;margin:16px 0 6px}
     .lead,.muted{color:#3b4656}
+    fieldset{border:1px solid #d9dee7;background:#fff;margin:12px 0;padding:8px 16px;display:flex;flex-wrap:wrap;gap:4px 20px}
+    legend{font-weight:600;padding:0 4px}fieldset label{display:inline-flex;align-items:center;gap:6px;min-height:32px}
     #drop{display:block;border:2px dashed #5b6676;background:#fff;padding:24px;text-align:center;border-radius:6px}
     #drop.over{border-color:#0b3d91;background:#eef2f8}
     #drop input{display:block;margin:12px auto 0;font:inherit;max-width:100%}
     input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #b35c00;outline-offset:2px}
     form{background:#fff;border:1px solid #d9dee7;padding:12px 16px;margin:16px 0}
     form input{font:inherit;padding:6px;border:1px solid #5b6676;max-width:100%}
-    button{font:inherit;font-weight:600;padding:6px 18px;color:#fff;background:#0b3d91;border:2px solid #0b3d91;border-radius:4px;cursor:pointer}
+    form button,#zoom-close{font:inherit;font-weight:600;padding:6px 18px;color:#fff;background:#0b3d91;border:2px solid #0b3d91;border-radius:4px;cursor:pointer}
     #status{font-weight:600}
-    .verdict{font-size:19px;overflow-wrap:anywhere}.valid{color:#1d6b32}.rejected{color:#a3140f}
+    .verdict{font-size:19px;font-weight:600;overflow-wrap:anywhere}.valid{color:#1d6b32}.rejected{color:#a3140f}
     dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;background:#fff;border:1px solid #d9dee7;padding:10px 16px}
-    dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-    ul.findings{padding-left:20px}ul.findings li{margin:4px 0;overflow-wrap:anywhere}
+    dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere;min-width:0}
+    .upload{display:flex;flex-wrap:wrap;gap:16px;margin:16px 0;align-items:flex-start}.upload figure{flex:2 1 320px;margin:0;min-width:0}
+    .side{flex:1 1 260px;min-width:0}.findings{padding-left:20px;margin:4px 0}.findings li{margin:6px 0;overflow-wrap:anywhere}
+    .pic{position:relative;display:block;max-width:100%;line-height:0}.pic img{display:block;width:100%;height:auto}
+    .artwork .pic{background-image:linear-gradient(45deg,#e7ebf1 25%,transparent 25%,transparent 75%,#e7ebf1 75%),linear-gradient(45deg,#e7ebf1 25%,#fff 25%,#fff 75%,#e7ebf1 75%);background-size:16px 16px;background-position:0 0,8px 8px;outline:1px solid #9aa4b2}
+    .mark{position:absolute;box-sizing:border-box;border:2px solid #c4001a;box-shadow:0 0 0 1px #fff;min-width:3px;min-height:3px}
+    .nearbox{position:absolute;box-sizing:border-box;border:2px dashed #0b3d91;box-shadow:0 0 0 2px #fff}
+    .badge{display:inline-block;min-width:18px;padding:0 4px;margin-right:6px;border-radius:9px;background:#a3140f;color:#fff;font:700 12px/18px system-ui,sans-serif;text-align:center}
+    .badge.onpic{position:absolute;width:auto;height:auto;margin:2px}
+    .nearmiss{background:#fff4d6;border-left:4px solid #7a5200;padding:8px 12px}
     code{font:13px ui-monospace,"DejaVu Sans Mono",monospace;background:#eef2f8;padding:1px 4px}
-    .renders{list-style:none;padding:0;display:flex;flex-direction:column;gap:12px}
-    .renders figure{margin:0}.renders img{display:block;max-width:100%;height:auto;background-image:linear-gradient(45deg,#e7ebf1 25%,transparent 25%,transparent 75%,#e7ebf1 75%),linear-gradient(45deg,#e7ebf1 25%,#fff 25%,#fff 75%,#e7ebf1 75%);background-size:16px 16px;background-position:0 0,8px 8px;outline:1px solid #9aa4b2}
-    figcaption{font-size:14px;color:#3b4656}
+    .summary{font-size:17px;background:#fff;border:1px solid #d9dee7;padding:10px 16px}
+    .slots,.others{list-style:none;padding:0;margin:0}.slots{display:flex;flex-wrap:wrap;gap:12px;margin:0 0 12px}.slots>li{flex:1 1 340px;min-width:0}.slots.screens>li{flex:0 1 260px}.slots.screens>li.wide{flex-basis:460px}.others li{margin:4px 0;color:#3b4656;overflow-wrap:anywhere}
+    .slot{margin:0;background:#fff;border:1px solid #d9dee7;padding:10px}.views{display:flex;gap:14px;align-items:flex-end;flex-wrap:wrap}
+    .frame{position:relative;flex:none;background:#fff;border:6px solid #1b2330;border-radius:14px;overflow:hidden}.frame.tall{width:84px}.frame.wide{width:170px}
+    .spot{position:absolute;left:0;right:0;bottom:0;background:#d6dbe3}.spot img{display:block;width:100%;height:100%}
+    button.zoom{display:block;flex:1 1 200px;min-width:0;padding:0;border:0;background:none;cursor:zoom-in;text-align:left}
+    .render-box{background:#d6dbe3;outline:1px solid #5b6676}.render-box img{height:100%}
+    .screen{border:6px solid #1b2330;border-radius:16px;overflow:hidden}.screen.tall{max-width:240px}.screen.wide{max-width:440px}
+    .hatch{position:absolute;background:repeating-linear-gradient(135deg,rgba(27,35,48,.55) 0 2px,rgba(255,255,255,.35) 2px 7px)}
+    .safe{position:absolute;box-sizing:border-box;border:2px dashed #0b3d91}
+    .close{position:absolute;box-sizing:border-box;border:2px solid #c4001a;background:rgba(196,0,26,.25)}
+    figcaption{font-size:14px;color:#3b4656;line-height:1.5;margin-top:6px;overflow-wrap:anywhere}figcaption b{color:#1b2330}
+    .error{color:#a3140f}
+    #zoom{max-width:calc(100vw - 24px);max-height:calc(100vh - 24px);padding:12px;border:1px solid #5b6676;box-sizing:border-box;overflow:auto}
+    #zoom::backdrop{background:rgba(27,35,48,.6)}#zoom img{display:block;max-width:none}
     a{color:#0b3d91}
-    @media (max-width:700px){main{padding:12px}}
-    """
-
-    /// Every piece of caller or server text goes in through `textContent` (`el`), never as markup.
-    static let script = """
-    (function(){
-    'use strict';
-    var KEY='creative-tool-token',pending=null,urls=[],run=0;
-    function $(id){return document.getElementById(id)}
-    function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined&&text!==null)e.textContent=String(text);if(cls)e.className=cls;return e}
-    function say(t){$('status').textContent=t}
-    function auth(){var t=sessionStorage.getItem(KEY);return t?{'Authorization':'Bearer '+t}:{}}
-    function post(path,file){return fetch(path,{method:'POST',body:file,headers:auth(),cache:'no-store'}).then(function(r){
-      if(r.status===401){sessionStorage.removeItem(KEY);var e=new Error('token');e.auth=true;throw e}return r})}
-    function problem(r){return r.json().then(function(j){var e=j&&j.error||{};return (e.code||('HTTP '+r.status))+': '+(e.message||'')},function(){return 'HTTP '+r.status})}
-    function clear(){urls.forEach(function(u){URL.revokeObjectURL(u)});urls=[];var r=$('result');while(r.firstChild)r.removeChild(r.firstChild);return r}
-    function row(dl,k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v))}
-    function findings(box,title,list,cls){if(!list||!list.length)return;box.appendChild(el('h3',title));var ul=el('ul',null,'findings');
-      list.forEach(function(f){var li=el('li',null,cls);li.appendChild(el('code',f.code,'code'));li.appendChild(document.createTextNode(' '));li.appendChild(el('span',f.message,'message'));ul.appendChild(li)});box.appendChild(ul)}
-    function report(box,name,j){
-      var v=el('p',name+': '+(j.valid?'valid':'rejected'),'verdict '+(j.valid?'valid':'rejected'));v.id='verdict';box.appendChild(v);
-      var dl=el('dl');row(dl,'file',name);row(dl,'format',j.format||'unknown');
-      row(dl,'dimensions',j.width&&j.height?j.width+' x '+j.height+' px':'unknown');row(dl,'bytes',j.bytes);
-      row(dl,'size',j.size?j.size+(j.size_class?' ('+j.size_class+')':''):'not an accepted size');box.appendChild(dl);
-      findings(box,'Errors',j.errors,'error');findings(box,'Warnings',j.warnings,'warning')}
-    function renders(box,file,mine){box.appendChild(el('h3','Renders'));var ul=el('ul',null,'renders');ul.id='renders';box.appendChild(ul);
-      return Promise.all([].map.call(document.querySelectorAll('#slots li'),function(s){
-        var li=el('li'),fig=el('figure'),cap=el('figcaption',s.textContent+': rendering...');fig.appendChild(cap);li.appendChild(fig);ul.appendChild(li);
-        var q='/v1/render?slot='+encodeURIComponent(s.getAttribute('data-slot'))+'&scale='+encodeURIComponent(s.getAttribute('data-scale'));
-        return post(q,file).then(function(r){if(!r.ok)return problem(r).then(function(t){throw new Error(t)});return r.blob()}).then(function(b){
-          if(mine!==run)return;var u=URL.createObjectURL(b);urls.push(u);var img=el('img');img.alt='The upload in '+s.textContent;
-          img.width=Number(s.getAttribute('data-width'));img.src=u;fig.insertBefore(img,cap);cap.textContent=s.textContent},
-          function(e){if(e.auth)throw e;cap.textContent=s.textContent+': '+e.message})}))}
-    function b64(s){var bin=atob(s),a=new Uint8Array(bin.length);for(var i=0;i<bin.length;i++)a[i]=bin.charCodeAt(i);return a}
-    function preview(box,file,name,mine){var p=el('p','Preview sheet: preparing...');p.id='preview';box.appendChild(p);
-      return post('/v1/process?filename='+encodeURIComponent(name),file).then(function(r){if(!r.ok)return problem(r).then(function(t){throw new Error(t)});return r.json()}).then(function(j){
-        if(mine!==run)return;var f=(j.files||[]).filter(function(f){return f.name==='preview.png'})[0];if(!f)throw new Error('no preview sheet');
-        var u=URL.createObjectURL(new Blob([b64(f.base64)],{type:'image/png'}));urls.push(u);p.textContent='';
-        var a=el('a','Preview sheet (every device slot, PNG)');a.id='preview-link';a.href=u;a.target='_blank';a.rel='noopener';p.appendChild(a)},
-        function(e){if(e.auth)throw e;p.textContent='Preview sheet: '+e.message})}
-    function check(file){
-      if(!file)return;var mine=++run,name=file.name||'upload',box=clear();pending=file;say('Checking '+name+'...');
-      post('/v1/validate?filename='+encodeURIComponent(name),file).then(function(r){if(!r.ok)return problem(r).then(function(t){throw new Error(t)});return r.json()}).then(function(j){
-        if(mine!==run)return;report(box,name,j);say(name+': '+(j.valid?'valid':'rejected'));
-        if(!j.valid){pending=null;return}
-        return Promise.all([renders(box,file,mine),preview(box,file,name,mine)]).then(function(){if(mine===run){pending=null;say(name+': valid; renders ready')}})
-      }).catch(function(e){if(mine!==run)return;if(e.auth){ask();return}pending=null;say(name+': '+e.message)})}
-    function ask(){var f=$('token-form');f.hidden=false;say('This service needs an access token.');$('token').focus()}
-    $('token-form').addEventListener('submit',function(ev){ev.preventDefault();var t=$('token').value.trim();if(!t)return;
-      sessionStorage.setItem(KEY,t);$('token').value='';$('token-form').hidden=true;if(pending)check(pending)});
-    $('file').addEventListener('change',function(){check(this.files[0])});
-    var d=$('drop');['dragenter','dragover'].forEach(function(n){d.addEventListener(n,function(ev){ev.preventDefault();d.classList.add('over')})});
-    ['dragleave','drop'].forEach(function(n){d.addEventListener(n,function(){d.classList.remove('over')})});
-    d.addEventListener('drop',function(ev){ev.preventDefault();var f=ev.dataTransfer&&ev.dataTransfer.files[0];if(f)check(f)});
-    })();
+    @media (max-width:700px){main{padding:12px}.frame.tall{width:60px}.frame.wide{width:110px}}
     """
 
     static let html: String = {
-        var items = ""
-        for slot in slots {
-            let label = "\(slot.device.name) \(slot.orientation.rawValue), \(slot.slot.points) pt @\(TextFormat.scale(slot.slot.scale))x"
-            items += "<li data-slot=\"\(slot.slot.points)\" data-scale=\"\(TextFormat.scale(slot.slot.scale))\" "
-                + "data-width=\"\(slot.slot.points.width)\">\(TextFormat.markupEscaped(label))</li>"
-        }
-        let sizes = Catalog.entries.map(\.size.description).joined(separator: ", ")
+        let choices = Product.allCases.enumerated().map { index, product in
+            "<label><input type=\"radio\" name=\"product\" value=\"\(product.rawValue)\"\(index == 0 ? " checked" : "")>"
+                + "\(TextFormat.markupEscaped(product.title))</label>"
+        }.joined()
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-            + "<title>Try a banner upload</title><style>\(style)</style></head><body><main>\n"
-            + "<h1>Try a banner upload</h1>\n<p class=\"lead\">See, before submitting, whether the artwork is accepted, "
-            + "why not, and how it looks in device slots. Accepted sizes: \(sizes) pixels; PNG, JPEG, GIF or WebP, "
+            + "<title>Try an upload</title><style>\(style)</style></head><body><main>\n"
+            + "<h1>Try an upload</h1>\n<p class=\"lead\">See, before submitting, whether the artwork is accepted, "
+            + "why not, and how it looks on phones and tablets in every slot it is served in. PNG, JPEG, GIF or WebP, "
             + "static. The file is checked by this service and kept nowhere.</p>\n"
+            + "<fieldset id=\"product\"><legend>Product</legend>\(choices)</fieldset>\n<p id=\"sizes\" class=\"muted\"></p>\n"
             + "<label id=\"drop\" for=\"file\">Drop an image here, or choose one:"
             + "<input type=\"file\" id=\"file\" accept=\"image/png,image/jpeg,image/gif,image/webp\"></label>\n"
             + "<form id=\"token-form\" hidden><label for=\"token\">Access token of this service</label> "
             + "<input id=\"token\" type=\"password\" autocomplete=\"off\"> <button type=\"submit\">Use token</button>"
             + "<p class=\"muted\">Kept in this tab only (session storage) and sent to this service alone.</p></form>\n"
             + "<p id=\"status\" role=\"status\"></p>\n<section id=\"result\" aria-label=\"Result\"></section>\n"
-            + "<h2>Device slots shown</h2>\n<ul id=\"slots\">\(items)</ul>\n"
+            + "<dialog id=\"zoom\" aria-labelledby=\"zoom-caption\"><p><button type=\"button\" id=\"zoom-close\">Close</button> "
+            + "<span id=\"zoom-caption\"></span></p><img id=\"zoom-img\" alt=\"The render at 1:1 device pixels\"></dialog>\n"
             + "<noscript><p>This page needs JavaScript. Without it: <code>POST /v1/validate</code> with the file as body.</p></noscript>\n"
             + "<script>\(script)</script>\n</main></body></html>\n"
     }()

@@ -6,8 +6,9 @@ loopback port.
     Tests/Browser/test_pages.py BINARY [--screenshots DIR]
 
 Prints one line per check and the closing line `browser: N passed, M failed`; exits 1 when a
-check fails or Chromium cannot start (never a skip). With --screenshots, also saves the guidance
-page and the try-it page (after a valid upload) at 375 and 1280 CSS pixels wide in DIR.
+check fails or Chromium cannot start (never a skip). CREATIVE_BROWSER_CHECKS=WORD runs only the
+checks whose names hold WORD. With --screenshots, also saves the guidance page and the try-it
+page (after uploads) at 375 and 1280 CSS pixels wide in DIR (Pages.save_screenshots).
 """
 import json
 import os
@@ -30,6 +31,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
+    from view_checks import ViewChecks
 except ImportError as missing:  # a failure, never a skip: scripts/install-deps.sh browser installs it
     print("browser: FAILED: %s (Debian's python3-selenium: scripts/install-deps.sh browser)" % missing)
     print("browser: 0 passed, 1 failed")
@@ -91,7 +93,7 @@ class Service_:
         self.log.close()
 
 
-class Pages:
+class Pages(ViewChecks):
     def __init__(self, binary, work, screenshots):
         self.binary, self.work, self.screenshots = binary, work, screenshots
         self.open = Service_(binary, work, "open")
@@ -192,20 +194,20 @@ class Pages:
             pass
 
     def renders_ready(self):
-        """Every device slot listed has its render, decoded, at the slot's pixel width."""
-        slots = self.driver.execute_script(
-            "return [].map.call(document.querySelectorAll('#slots li'), function (li) {"
-            " return [li.getAttribute('data-slot'), li.getAttribute('data-scale')] })")
+        """Every device slot the upload is served in has its render, decoded, at the slot's pixel
+        width; returns how many."""
+        self.wait(lambda: self.driver.execute_script("return document.getElementById('status').textContent") == "Renders ready",
+                  "Renders ready", 120)
         self.wait(lambda: self.driver.execute_script(
-            "var i = document.querySelectorAll('#renders img'); return i.length === arguments[0] &&"
-            " [].every.call(i, function (img) { return img.complete && img.naturalWidth > 0 })", len(slots)),
-            "%d renders" % len(slots))
-        widths = self.driver.execute_script(
-            "return [].map.call(document.querySelectorAll('#renders img'), function (i) { return i.naturalWidth })")
-        expected = [round(int(slot.split("x")[0]) * float(scale)) for slot, scale in slots]
-        if widths != expected:
-            fail("render widths %s, slots %s" % (widths, expected))
-        return len(slots)
+            "var i = document.querySelectorAll('#renders img.render'); return i.length > 0 &&"
+            " [].every.call(i, function (img) { return img.complete && img.naturalWidth > 0 })"), "every render", 120)
+        pairs = self.driver.execute_script(
+            "return [].map.call(document.querySelectorAll('#renders figure.slot'), function (f) {"
+            " return [Number(f.getAttribute('data-slot-pixels').split('x')[0]), f.querySelector('img.render').naturalWidth] })")
+        for slot, width in pairs:
+            if slot != width:
+                fail("a render %d px wide in a slot of %d px" % (width, slot))
+        return len(pairs)
 
     CONTRAST = """
     function rgba(text) { var m = text.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; }
@@ -242,6 +244,12 @@ class Pages:
         self.verdict("valid.png", "valid")
         self.renders_ready()
         low += self.low_contrast()
+        # The other products' pages: an interstitial's screens and warnings, the guidance pages.
+        self.try_upload("interstitial", self.artwork("bars-1080x1920.png", 1080, 1920, bars=300))
+        low += self.low_contrast()
+        for product in ["interstitial", "companion"]:
+            self.guidance_page(product)
+            low += self.low_contrast()
         if low:
             fail("text under WCAG AA contrast: %s" % low[:10])
 
@@ -443,8 +451,16 @@ class Pages:
     def test_try_it_page_from_the_keyboard(self):
         self.load(self.open.base + "/")
         self.press(Keys.TAB)
+        if self.focused("value") != "banner":
+            fail("the first Tab does not reach the product choice")
+        # Arrow keys move the choice, as in every radio group; Tab goes on to the file picker.
+        self.press(Keys.ARROW_RIGHT)
+        if self.focused("value") != "interstitial" or not self.driver.find_element(By.CSS_SELECTOR, "input[value=interstitial]").is_selected():
+            fail("the arrow key does not choose the next product")
+        self.press(Keys.ARROW_LEFT)
+        self.press(Keys.TAB)
         if self.focused("id") != "file":
-            fail("the first Tab does not reach the file picker")
+            fail("Tab does not go on to the file picker")
         # A picked file arrives through the same input a keyboard user opens with Enter or Space.
         self.driver.find_element(By.ID, "file").send_keys(self.files["valid.png"])
         self.verdict("valid.png", "valid")
@@ -460,38 +476,44 @@ class Pages:
     # screenshots
 
     def save_screenshots(self):
+        """The pages as the docs show them, at 375 and 1280 CSS pixels wide: the try-it page after
+        uploads (whole pages), the guidance page's first screen and its prompts after Copy (one
+        screen each), an interstitial's templates section."""
         os.makedirs(self.screenshots, exist_ok=True)
         saved = []
-        for name, url, upload in [("guidance", self.open.base + "/v1/guidance?format=html", None),
-                                  ("try-it", self.open.base + "/", "valid.png")]:
-            for width in (375, 1280):
-                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                            {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 500})
-                self.load(url)
-                if upload:
-                    self.upload(upload)
-                    self.verdict(upload, "valid")
-                    self.renders_ready()
-                    self.wait(lambda: self.driver.find_elements(By.ID, "preview-link"), "the preview link")
+
+        def shoot(name, width, prepare, whole):
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                        {"width": width, "height": 820, "deviceScaleFactor": 1, "mobile": width < 500})
+            prepare()
+            if whole:
                 height = self.driver.execute_script("return document.documentElement.scrollHeight")
                 self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
-                path = os.path.join(self.screenshots, "%s-%d.png" % (name, width))
-                if not self.driver.save_screenshot(path):
-                    fail("no screenshot " + path)
-                saved.append(path)
-        # The prompts as a person sees them after pressing Copy: one screen, not the whole page.
-        for width in (375, 1280):
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                        {"width": width, "height": 820, "deviceScaleFactor": 1, "mobile": width < 500})
+            path = os.path.join(self.screenshots, "%s-%d.png" % (name, width))
+            if not self.driver.save_screenshot(path):
+                fail("no screenshot " + path)
+            saved.append(path)
+
+        def copied():
             self.guidance({})
             self.driver.execute_script("document.getElementById('prompts').scrollIntoView()")
             self.driver.find_element(By.CSS_SELECTOR, "button[data-copy='prompt-960x150']").click()
             self.wait(lambda: self.status("960x150") == "Copied", "Copied")
-            path = os.path.join(self.screenshots, "guidance-prompts-%d.png" % width)
-            if not self.driver.save_screenshot(path):
-                fail("no screenshot " + path)
-            saved.append(path)
+
+        def templates():
+            self.guidance_page("interstitial")
+            self.driver.execute_script("document.getElementById('templates').scrollIntoView()")
+
+        banner = self.artwork("wide-2184x270.png", 2184, 270)
+        inter = self.artwork("inter-1080x1920.png", 1080, 1920)
+        for width in (375, 1280):
+            shoot("try-it", width, lambda: self.try_upload("banner", banner), True)
+            shoot("guidance-top", width, lambda: self.guidance_page("banner"), False)
+            shoot("guidance-prompts", width, copied, False)
+        shoot("try-it-rejected", 375, lambda: self.try_upload("banner", self.files["wide-961x150.png"], "rejected"), True)
+        shoot("try-it-interstitial", 1280, lambda: self.try_upload("interstitial", inter), True)
+        shoot("guidance-templates", 1280, templates, False)
         self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         return saved
 
@@ -568,7 +590,8 @@ def main():
             print("browser: 0 passed, 1 failed")
             return 1
         try:
-            checks = [name for name in dir(Pages) if name.startswith("test_")]
+            only = os.environ.get("CREATIVE_BROWSER_CHECKS", "")
+            checks = [name for name in dir(Pages) if name.startswith("test_") and only in name]
             for name in checks:
                 try:
                     getattr(pages, name)()

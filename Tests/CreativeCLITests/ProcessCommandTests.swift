@@ -163,7 +163,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
             let previewPath = out.appendingPathComponent("preview.png").path
             let preview = try ImageSource(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: previewPath))))
             XCTAssertEqual(preview.format, .png)
-            XCTAssertGreaterThan(preview.header.width, 1000, name)
+            XCTAssertGreaterThan(preview.header.width, 800, name)
             XCTAssertGreaterThan(preview.header.height, 28 * 15, "a row per device slot")
             // Decoded whole and strictly, in a child: its only fault is not being a banner size.
             // (Decoding it here would raise this test process's peak memory, which every later

@@ -52,9 +52,13 @@ final class GuidancePromptsTests: XCTestCase {
             let lower = html.lowercased()
             XCTAssertEqual(lower.components(separatedBy: "<script>").count, 2, "one inline script")
             XCTAssertEqual(lower.components(separatedBy: "<script").count, 2, "no script with src")
-            for forbidden in ["http://", "https://", "//", "src=", "href=", "<link", "<img", "<iframe", "@import", "url(",
+            for forbidden in ["http://", "https://", "//", "src=", "<link", "<img", "<iframe", "@import", "url(",
                               "fetch(", "xmlhttprequest", "innerhtml"] {
                 XCTAssertFalse(lower.contains(forbidden), "contains \(forbidden)")
+            }
+            // Links only to the page's own sections and to the templates written into it.
+            for link in html.components(separatedBy: " href=\"").dropFirst().map({ $0.components(separatedBy: "\"")[0] }) {
+                XCTAssertTrue(link.hasPrefix("#") || link.hasPrefix("data:image/svg+xml,"), link)
             }
         }
         XCTAssertFalse(Guidance().render(.html).contains("<script"), "no prompts, no script")

@@ -262,11 +262,16 @@ final class GuidanceTests: XCTestCase {
         let lower = html.lowercased()
         XCTAssertTrue(lower.hasPrefix("<!doctype html>"))
         XCTAssertTrue(lower.hasSuffix("</html>\n"))
-        for forbidden in ["<script", "http://", "https://", "//", "src=", "href=", "<link", "<img", "<iframe",
+        for forbidden in ["<script", "http://", "https://", "//", "src=", "<link", "<img", "<iframe",
                           "@import", "url(", "javascript:"] {
             // `//` alone would also catch protocol-relative URLs.
             XCTAssertFalse(lower.contains(forbidden), "contains \(forbidden)")
         }
+        // Links go to the page's own sections or are templates written into the page itself.
+        let links = html.components(separatedBy: " href=\"").dropFirst().map { $0.components(separatedBy: "\"")[0] }
+        XCTAssertEqual(links.filter { $0.hasPrefix("data:image/svg+xml,") }.count, 3, "a template per Retina size")
+        for link in links { XCTAssertTrue(link.hasPrefix("#") || link.hasPrefix("data:image/svg+xml,"), link) }
+        for target in links.filter({ $0.hasPrefix("#") }) { XCTAssertTrue(html.contains(" id=\"\(target.dropFirst())\""), target) }
         XCTAssertEqual(lower.components(separatedBy: "<style>").count, 2, "one inline style sheet")
         XCTAssertTrue(lower.contains("</style>"))
         XCTAssertTrue(lower.contains("<meta charset=\"utf-8\">"))

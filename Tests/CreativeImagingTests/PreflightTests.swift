@@ -26,6 +26,11 @@ final class PreflightTests: XCTestCase {
         XCTAssertTrue(bars.message.contains("Re-export the content at 960x150 without bars"), bars.message)
         let edges = try XCTUnwrap(report.warnings.first { $0.code == .edgeWithoutBorder })
         XCTAssertTrue(edges.message.hasPrefix("the top and bottom edges are near-white"), edges.message)
+        // Where they are, for a page to draw them: the two 25 px bars, the two 2 px edges.
+        XCTAssertEqual(bars.regions, [PixelRect(x: 0, y: 0, width: 960, height: 25), PixelRect(x: 0, y: 125, width: 960, height: 25)])
+        XCTAssertEqual(edges.regions, [PixelRect(x: 0, y: 0, width: 960, height: 2), PixelRect(x: 0, y: 148, width: 960, height: 2)])
+        let json = report.json.serialized()
+        XCTAssertTrue(json.contains("\"regions\":[{\"x\":0,\"y\":0,\"width\":960,\"height\":25},"), json)
 
         let empty = Validator.validate(try Fixtures.png(Fixtures.solid(728, 90, [0, 0, 0], alpha: 0)), fileName: "e.png")
         XCTAssertTrue(empty.valid)

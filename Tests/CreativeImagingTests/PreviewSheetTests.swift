@@ -42,4 +42,61 @@ final class PreviewSheetTests: XCTestCase {
         let bannerSheet = try PixelReader(encoded: try PreviewSheet.draw(banner, creative: PixelSize(width: 960, height: 150)))
         XCTAssertTrue(redPixels(bannerSheet).isEmpty)
     }
+
+    /// `process` is charged for the largest sheet of its product (``ProcessPlan/sheetPixels(_:)``):
+    /// every catalog size's sheet, with every warning written out at length (the summary cut
+    /// short where even 1x would not fit), fits the charge, and the charge stays within a quarter
+    /// of the largest (it is measured, not guessed).
+    func testEveryCatalogSizesSheetFitsTheChargedPixels() throws {
+        // Every warning at once, each 260 characters (the checks' longest message, baked_in_bars
+        // with a 4-digit size, is about 220).
+        let warnings = ValidationCode.allCases.filter(\.isWarning).map {
+            ValidationIssue($0, String(String(repeating: "a message as long as the longest the checks write ", count: 6).prefix(260)))
+        }
+        for product in Product.allCases {
+            var largest = (pixels: 0, size: "")
+            for size in product.sizes {
+                let decoded = try Fixtures.solid(size.width, size.height, [30, 90, 160]).materialized()
+                let sheet = try Fixtures.decode(PreviewSheet.draw(decoded, creative: size, product: product, warnings: warnings))
+                let pixels = sheet.width * sheet.height
+                XCTAssertLessThanOrEqual(pixels, ProcessPlan.sheetPixels(product), "\(product) \(size): \(sheet.width)x\(sheet.height)")
+                if pixels > largest.pixels { largest = (pixels, "\(size): \(sheet.width)x\(sheet.height)") }
+            }
+            XCTAssertLessThan(ProcessPlan.sheetPixels(product), largest.pixels * 5 / 4, "\(product): largest \(largest.size)")
+        }
+    }
+
+    /// A banner sheet draws the slots it is served in at 2x points and the others dimmed at 1x,
+    /// grouped, under a summary: 960x150 is served in the three narrowest phone slots.
+    func testBannerSheetIsRetinaWhereServedAndDimmedElsewhere() throws {
+        let creative = PixelSize(width: 960, height: 150)
+        let groups = PreviewSheet.groups(creative, product: .banner, scale: 2)
+        XCTAssertEqual(groups.map(\.title), ["Phones, portrait: served in 3 of 9", "Phones, landscape: served in 0 of 9",
+                                             "Tablets, portrait: served in 0 of 5", "Tablets, landscape: served in 0 of 5"])
+        for row in groups.flatMap(\.rows) {
+            let points = row.assignment.deviceSlot.slot.points
+            XCTAssertEqual(row.canvas, row.served ? PixelSize(width: points.width * 2, height: points.height * 2)
+                                                  : PixelSize(width: (points.width + 1) / 2, height: (points.height + 1) / 2))
+            XCTAssertEqual(PreviewSheet.caption(row, creative: creative).hasSuffix(" · served here"), row.served)
+        }
+        let warning = ValidationIssue(.edgeWithoutBorder, "the top and bottom edges are near-white with no border")
+        let summary = PreviewSheet.summary(creative, groups: groups, warnings: [warning], bars: false)
+        XCTAssertTrue(summary[0].hasPrefix("Served in 3 of 28 device slots. Worst fill "), summary[0])
+        XCTAssertEqual(summary.last, "edge_without_border: the top and bottom edges are near-white with no border")
+        // Drawn: a served phone row's pixels are twice its points, and the dimmed rows are light.
+        let decoded = try Fixtures.solid(960, 150, [0, 0, 160]).materialized()
+        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, warnings: [warning]))
+        var navy = 0, dimmedNavy = 0
+        let dim = UInt8((160 * PreviewSheet.dimmedShare + 255 * (1 - PreviewSheet.dimmedShare)).rounded())
+        for y in 0..<sheet.height {
+            for x in 0..<sheet.width {
+                let pixel = sheet[x, y]
+                if pixel[0] < 8 && pixel[1] < 8 && pixel[2] > 150 { navy += 1 }
+                if pixel[2] == dim || pixel[2] == dim - 1 || pixel[2] == dim + 1, pixel[0] > 150 && pixel[0] < 175 { dimmedNavy += 1 }
+            }
+        }
+        let served = groups[0].rows.filter(\.served).map { $0.placement.content.pixelCount ?? 0 }.reduce(0, +)
+        XCTAssertEqual(Double(navy), Double(served), accuracy: Double(served) * 0.02, "the served rows at 2x")
+        XCTAssertGreaterThan(dimmedNavy, 20 * 160 * 25, "the 25 other rows, dimmed")
+    }
 }

@@ -11,12 +11,13 @@ final class ContentRouteTests: ServerTestCase {
             let result = HTTPClient.request(port, "GET", "/v1/guidance?format=\(format.rawValue)")
             XCTAssertEqual(result.status, 200)
             XCTAssertEqual(result.headers["content-type"], format.mediaType)
-            XCTAssertEqual(result.text, Guidance().render(format, prompts: format == .html ? try BannerPrompts.guidance() : []))
+            XCTAssertEqual(result.text, Guidance().render(format, prompts: format == .html ? try BannerPrompts.guidance() : [],
+                                                          testArtworkBase: "/v1/test-artwork/"))
         }
         let filled = HTTPClient.request(port, "GET", "/v1/guidance?format=html&brand=Acme%20%3Cb%3E&headline=Fly&cta=Go&colors=navy")
         XCTAssertEqual(filled.status, 200)
         XCTAssertEqual(filled.text, Guidance().render(.html, prompts: try BannerPrompts.guidance(
-            brand: "Acme <b>", headline: "Fly", cta: "Go", colors: "navy")))
+            brand: "Acme <b>", headline: "Fly", cta: "Go", colors: "navy"), testArtworkBase: "/v1/test-artwork/"))
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=json&brand=Acme").status, 400)
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=html&cta=" + String(repeating: "x", count: 501)).status, 400)
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance").headers["content-type"], "application/json")

@@ -44,11 +44,33 @@ final class TryItPageTests: XCTestCase {
         XCTAssertEqual(HTTPClient.request(server.adminPort, "GET", "/").status, 404, "the admin listener serves probes only")
     }
 
-    func testTheSlotsAreDeviceSlotsOfThePlan() {
-        XCTAssertEqual(TryItPage.slots.map { "\($0.device.name) \($0.slot.points)@\(TextFormat.scale($0.slot.scale))" },
-                       ["iPhone SE 320x50@2", "iPhone 15 393x61@3", "Android Pixel 412x64@2.625", "iPad Air 820x90@2"])
-        for slot in TryItPage.slots {
-            XCTAssertTrue(TryItPage.html.contains("data-slot=\"\(slot.slot.points)\" data-scale=\"\(TextFormat.scale(slot.slot.scale))\""))
+    /// The plan the page carries is the device plan: per product and accepted size, every slot of
+    /// the product with the size served there, the same slots `process` renders the size into.
+    func testThePageCarriesTheDevicePlanOfEveryProduct() throws {
+        guard case .object(let products) = TryItPlan.json else { return XCTFail("not an object") }
+        XCTAssertEqual(products.map(\.0), ["banner", "interstitial", "companion"])
+        for (name, value) in products {
+            let product = try XCTUnwrap(Product(rawValue: name))
+            let text = JSONValue.object([(name, value)]).serialized()
+            for size in product.sizes {
+                let plan = DevicePlan.plan(with: size, product: product)
+                let served = DevicePlan.assignments(for: size, product: product)
+                XCTAssertFalse(plan.isEmpty, "\(name) \(size)")
+                XCTAssertLessThanOrEqual(served.count, plan.count)
+                XCTAssertTrue(text.contains("\"\(size)\":["), "\(name) \(size)")
+            }
         }
+        // 960x150 among the banner uploads: the slots it is served in, and which size the others get.
+        let banner = DevicePlan.plan(with: PixelSize(width: 960, height: 150))
+        XCTAssertEqual(banner.filter { $0.artwork.description == "960x150" }.count, 3)
+        let first = try XCTUnwrap(banner.first { $0.artwork.description != "960x150" })
+        XCTAssertTrue(TryItPlan.literal.contains(TryItPlan.slotJSON(first, product: .banner).serialized()))
+        // An interstitial slot carries its safe area and the close button's square, in screen pixels.
+        let screen = try XCTUnwrap(DevicePlan.plan(with: PixelSize(width: 1080, height: 1920), product: .interstitial).first)
+        let close = CloseButton.square(in: screen.deviceSlot)
+        XCTAssertTrue(TryItPlan.slotJSON(screen, product: .interstitial).serialized()
+            .contains("\"close\":[\(close.x),\(close.y),\(close.width),\(close.height)]"))
+        XCTAssertFalse(TryItPlan.literal.contains("<"), "nothing in the script literal can close the script")
+        XCTAssertTrue(TryItPage.html.contains("<input type=\"radio\" name=\"product\" value=\"interstitial\">"))
     }
 }

@@ -1,0 +1,113 @@
+import CreativeCore
+
+extension PreviewSheet {
+    /// Where everything of a banner or companion sheet goes: the title and the summary, then per
+    /// group its heading and its slots, each under its caption, flowing left to right and onto
+    /// the next line when the sheet's width is used up (served slots are wide and get a line
+    /// each; the dimmed ones share lines).
+    struct Layout {
+        /// The sheet, margins included.
+        let size: PixelSize
+        /// Every lettered piece and its top-left corner.
+        let text: [(VImage, (x: Int, y: Int))]
+        /// The top-left corner of each row's slot, in the rows' order.
+        let slots: [(x: Int, y: Int)]
+
+        /// The lettering, the same at every scale, in three Pango calls: the title and the group
+        /// headings (bold); one line per scale saying it, the summary (wrapped by words at
+        /// ``PreviewSheet/summaryColumns``) and the served captions (ink); the dimmed captions
+        /// (smaller, grey).
+        struct Lettering {
+            let title: VImage
+            let headings: [VImage]
+            let served: [VImage]
+            let others: [VImage]
+            /// The summary's lines, one under the other.
+            let summary: [VImage]
+            /// "Served slots at 2x points, ...", per scale of ``PreviewSheet/servedPointScales``.
+            let scaleLines: [VImage]
+            /// The line that ends a summary cut short to fit the sheet's pixels.
+            let more: VImage
+
+            init(_ groups: [Group], creative: PixelSize, product: Product, summary lines: [String]) throws(ImagingError) {
+                let rows = groups.flatMap(\.rows)
+                let bold = try lettering(lines: ["Preview of \(creative) (\(product.title.lowercased())) in every device slot"]
+                                         + groups.map(\.title), bold: true, pixels: rowLabelPixels + 2)
+                title = bold[0]
+                headings = Array(bold.dropFirst())
+                let scales = servedPointScales.map { "Served slots at \(TextFormat.scale($0))x points, the others dimmed at half size." }
+                let wrapped = lines.flatMap { wrap($0, columns: summaryColumns) }
+                let cut = "... and more: every warning is in manifest.json."
+                let inked = try lettering(lines: scales + [cut] + wrapped + rows.filter(\.served).map { caption($0, creative: creative) },
+                                          pixels: rowLabelPixels)
+                scaleLines = Array(inked.prefix(scales.count))
+                more = inked[scales.count]
+                summary = Array(inked.dropFirst(scales.count + 1).prefix(wrapped.count))
+                served = Array(inked.dropFirst(scales.count + 1 + wrapped.count))
+                others = try lettering(lines: rows.filter { !$0.served }.map { caption($0, creative: creative) },
+                                       colour: greyInk, pixels: labelPixels + 1)
+            }
+        }
+
+        /// The layout of `groups` (drawn at ``PreviewSheet/servedPointScales``[`scaleIndex`]), with
+        /// at most `summaryLines` of the summary (then the line that says there is more).
+        init(_ groups: [Group], lettering: Lettering, scaleIndex: Int, summaryLines: Int? = nil) throws(ImagingError) {
+            let rows = groups.flatMap(\.rows)
+            let width = max(minimumTextWidth, rows.map(\.canvas.width).max() ?? 0)
+            let title = lettering.title, headings = lettering.headings
+            let scaleLine = lettering.scaleLines[scaleIndex]
+            var served = lettering.served[...], others = lettering.others[...]
+            var text: [(VImage, (x: Int, y: Int))] = [(title, (margin, margin)), (scaleLine, (margin, margin + title.height + labelGap))]
+            var slots: [(x: Int, y: Int)] = []
+            var top = margin + title.height + labelGap + scaleLine.height
+            var widest = max(width, title.width, scaleLine.width)
+            let shown = summaryLines.map { $0 < lettering.summary.count ? Array(lettering.summary.prefix($0)) + [lettering.more] : nil }
+            for line in (shown ?? nil) ?? lettering.summary {
+                text.append((line, (margin, top)))
+                top += line.height
+                widest = max(widest, line.width)
+            }
+            for (group, heading) in zip(groups, headings) {
+                top += groupGap
+                text.append((heading, (margin, top)))
+                top += heading.height
+                widest = max(widest, heading.width)
+                var x = 0, lineHeight = 0
+                top += rowGap
+                for row in group.rows {
+                    guard let label = row.served ? served.popFirst() : others.popFirst() else {
+                        throw .operationFailed("a preview caption is missing")
+                    }
+                    let itemWidth = max(label.width, row.canvas.width)
+                    if x > 0 && x + itemWidth > width {
+                        top += lineHeight + rowGap
+                        x = 0
+                        lineHeight = 0
+                    }
+                    text.append((label, (margin + x, top)))
+                    slots.append((margin + x, top + label.height + labelGap))
+                    lineHeight = max(lineHeight, label.height + labelGap + row.canvas.height)
+                    widest = max(widest, x + itemWidth)
+                    x += itemWidth + rowGap * 2
+                }
+                top += lineHeight
+            }
+            size = PixelSize(width: widest + 2 * margin, height: top + margin)
+            self.text = text
+            self.slots = slots
+        }
+    
+        /// A text cut into lines of at most `columns` characters at spaces (a longer word stays whole).
+        static func wrap(_ text: String, columns: Int) -> [String] {
+            var lines: [String] = [], line = ""
+            for word in text.split(separator: " ") {
+                if !line.isEmpty && line.count + 1 + word.count > columns {
+                    lines.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            return lines + (line.isEmpty ? [] : [line])
+        }
+}
+}

@@ -1,0 +1,91 @@
+import CreativeCore
+
+extension PreviewSheet {
+    /// Sheet pixels per point in a slot the creative is served in, best first: Retina (2x) so
+    /// its sharpness can be judged, or the largest step whose sheet fits the pixels `process` is
+    /// charged for (``ProcessPlan/sheetPixels(_:)``; a strip served in every wide tablet slot).
+    public static let servedPointScales = [2.0, 1.75, 1.5, 1.25, 1.0]
+    /// Sheet pixels per point in a slot where another size is served: a dimmed reminder, small.
+    public static let otherPointScale = 0.5
+    /// Share of the artwork's colour kept in a dimmed row (the rest is paper).
+    static let dimmedShare = 0.35
+    static let greyInk: [Double] = [74, 84, 100]
+
+    /// One row of the sheet: a slot of the product's plan with what is served there.
+    struct Row {
+        let assignment: SlotAssignment
+        let served: Bool
+        /// The slot on the sheet, in sheet pixels (points x the row's scale).
+        let canvas: PixelSize
+        let placement: Placement
+    }
+
+    /// A group of rows: one device class and orientation, in the sheet's order.
+    struct Group {
+        let title: String
+        let rows: [Row]
+    }
+
+    /// The plan's slots as rows, grouped phones then tablets, portrait then landscape; slots
+    /// served drawn at `scale` sheet pixels per point.
+    static func groups(_ creative: PixelSize, product: Product, scale servedScale: Double) -> [Group] {
+        let rows = DevicePlan.plan(with: creative, product: product).map { assignment -> Row in
+            let served = assignment.artwork == creative
+            let points = canvasPoints(assignment.deviceSlot, creative: creative)
+            let scale = served ? servedScale : otherPointScale
+            let canvas = PixelSize(width: Int((Double(points.width) * scale).rounded()),
+                                   height: Int((Double(points.height) * scale).rounded()))
+            return Row(assignment: assignment, served: served, canvas: canvas, placement: Placement(source: creative, canvas: canvas))
+        }
+        let order: [(DeviceClass, String, String)] = [
+            (.phone, "portrait", "Phones, portrait"), (.phone, "landscape", "Phones, landscape"),
+            (.tablet, "portrait", "Tablets, portrait"), (.tablet, "landscape", "Tablets, landscape"),
+            (.phone, "any", "Phones"), (.tablet, "any", "Tablets"),
+        ]
+        return order.compactMap { deviceClass, orientation, title in
+            let here = rows.filter {
+                $0.assignment.deviceSlot.device.deviceClass == deviceClass && $0.assignment.deviceSlot.orientationName == orientation
+            }
+            guard !here.isEmpty else { return nil }
+            return Group(title: "\(title): served in \(here.filter(\.served).count) of \(here.count)", rows: here)
+        }
+    }
+
+    /// The summary at the top, in words: where it is served, the worst and best fill, what the
+    /// marks mean, and each warning of the validation report written out.
+    static func summary(_ creative: PixelSize, groups: [Group], warnings: [ValidationIssue], bars: Bool) -> [String] {
+        let rows = groups.flatMap(\.rows)
+        let served = rows.filter(\.served)
+        func named(_ row: Row) -> String {
+            let slot = row.assignment.deviceSlot
+            return slot.device.name + (slot.sizing == .standard ? "" : " " + slot.orientationName)
+        }
+        var lines = ["Served in \(served.count) of \(rows.count) device slots."]
+        let fills = served.map { ($0, $0.assignment.placement.fillShare) }
+        if let worst = fills.min(by: { $0.1 < $1.1 }), let best = fills.max(by: { $0.1 < $1.1 }) {
+            lines[0] += " Worst fill \(TextFormat.percent(worst.1, decimals: 1)) (\(named(worst.0))), best "
+                + "\(TextFormat.percent(best.1, decimals: 1)) (\(named(best.0)))."
+        }
+        lines.append("Grey: letterbox" + (bars ? "; red outlines: bars baked into the artwork." : "."))
+        lines.append(warnings.isEmpty ? "No warnings." : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s"):")
+        lines += warnings.map { "\($0.code.rawValue): \($0.message)" }
+        return lines
+    }
+
+    /// The caption of a row: the slot, its fill and whether this creative is served there
+    /// (short for a dimmed row: it is lettered smaller and several share a line).
+    static func caption(_ row: Row, creative: PixelSize) -> String {
+        let slot = row.assignment.deviceSlot
+        let points = canvasPoints(slot, creative: creative)
+        let name = slot.device.name + (slot.sizing == .standard ? "" : " " + slot.orientationName)
+        guard row.served else { return "\(name) · \(points) pt: \(row.assignment.artwork) is served here" }
+        return "\(name) · \(points) pt @\(TextFormat.scale(slot.slot.scale))x · fills "
+            + "\(TextFormat.percent(row.assignment.placement.fillShare, decimals: 1)) · served here"
+    }
+
+    /// A dimmed copy of a 3-band piece: `dimmedShare` of its colour over paper.
+    static func dimmed(_ piece: VImage) throws(ImagingError) -> VImage {
+        try VipsOperation("linear").with("in", .image(piece)).with("a", .doubles([dimmedShare]))
+            .with("b", .doubles([255 * (1 - dimmedShare)])).with("uchar", .bool(true)).image().materialized()
+    }
+}

@@ -1,0 +1,120 @@
+extension TryItPage {
+    /// The page's one script. Every piece of caller or server text goes in through `textContent`
+    /// (`el`), never as markup; positions are set through the style object (no style attribute).
+    /// A valid upload: `/v1/validate`, then `/v1/process` (inline; over the answer cap the
+    /// manifest alone, each render from `/v1/render` as PNG, two at a time).
+    static let script = "(function(){\n'use strict';\nvar PLAN=" + TryItPlan.literal + ";\n" + """
+    var KEY='creative-tool-token',pending=null,last=null,urls=[],run=0,queue=[],busy=0;
+    function $(id){return document.getElementById(id)}
+    function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined&&text!==null)e.textContent=String(text);if(cls)e.className=cls;return e}
+    function say(t){$('status').textContent=t}
+    function product(){return document.querySelector('input[name=product]:checked').value}
+    function dims(s){var p=String(s).split('x');return [Number(p[0]),Number(p[1])]}
+    function pct(x){return (x*100).toFixed(1)+'%'}
+    function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+(n/1000).toLocaleString('en-US',{maximumFractionDigits:1})+' KB)':'')}
+    function place(e,x,y,w,h,W,H){e.style.left=(x/W*100)+'%';e.style.top=(y/H*100)+'%';e.style.width=(w/W*100)+'%';e.style.height=(h/H*100)+'%';return e}
+    function auth(){var t=sessionStorage.getItem(KEY);return t?{'Authorization':'Bearer '+t}:{}}
+    function post(path,file){return fetch(path,{method:'POST',body:file,headers:auth(),cache:'no-store'}).then(function(r){
+      if(r.status===401){sessionStorage.removeItem(KEY);var e=new Error('token');e.auth=true;throw e}return r})}
+    function problem(r){return r.json().then(function(j){var e=j&&j.error||{};var x=new Error((e.code||('HTTP '+r.status))+': '+(e.message||''));x.code=e.code;return x},function(){return new Error('HTTP '+r.status)})}
+    function json(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.json()}
+    function url(blob){var u=URL.createObjectURL(blob);urls.push(u);return u}
+    function clear(){urls.forEach(function(u){URL.revokeObjectURL(u)});urls=[];queue=[];var r=$('result');while(r.firstChild)r.removeChild(r.firstChild);return r}
+    function row(dl,k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v))}
+    function b64(s){var bin=atob(s),a=new Uint8Array(bin.length);for(var i=0;i<bin.length;i++)a[i]=bin.charCodeAt(i);return a}
+    function sizes(){return PLAN[product()].sizes}
+    function showSizes(){var p=PLAN[product()];$('sizes').textContent=p.title+' sizes accepted: '+p.sizes.join(', ')+' pixels.'}
+    function nearMiss(w,h){var best=null,gap=1;sizes().forEach(function(s){var d=dims(s),g=Math.max(Math.abs(d[0]-w)/d[0],Math.abs(d[1]-h)/d[1]);if(g<gap){gap=g;best=s}});return gap<=0.05?best:null}
+    function report(box,name,j){
+      var v=el('p',name+': '+(j.valid?'valid':'rejected'),'verdict '+(j.valid?'valid':'rejected'));v.id='verdict';box.appendChild(v);
+      var dl=el('dl');row(dl,'file',name);row(dl,'product',PLAN[product()].title);row(dl,'format',j.format||'unknown');
+      row(dl,'dimensions',j.width&&j.height?j.width+' x '+j.height+' px':'unknown');row(dl,'bytes',j.bytes===null||j.bytes===undefined?'unknown':bytes(j.bytes));
+      row(dl,'size',j.size?j.size+(j.size_class?' ('+j.size_class+')':''):'not an accepted size');box.appendChild(dl)}
+    function findings(list,title,items,cls,marks){if(!items||!items.length)return;list.appendChild(el('h3',title));var ol=el('ol',null,'findings');
+      items.forEach(function(f){var li=el('li',null,cls);if(f.regions&&f.regions.length){li.appendChild(el('span',String(marks.indexOf(f)+1),'badge'))}
+        li.appendChild(el('code',f.code,'code'));li.appendChild(document.createTextNode(' '));li.appendChild(el('span',f.message,'message'));ol.appendChild(li)});list.appendChild(ol)}
+    function picture(box,file,j){
+      var wrap=el('div',null,'upload'),fig=el('figure',null,'artwork'),pic=el('div',null,'pic'),img=el('img');img.alt='The upload as it is';
+      img.src=url(file);img.onerror=function(){pic.replaceChild(el('p','This browser cannot show the file either.','muted'),img)};pic.appendChild(img);fig.appendChild(pic);
+      var W=j.width,H=j.height,marks=(j.warnings||[]).concat(j.errors||[]).filter(function(f){return f.regions&&f.regions.length});
+      if(W&&H){pic.style.maxWidth=Math.min(W,960,Math.round(W*480/H))+'px';marks.forEach(function(f,i){f.regions.forEach(function(r){
+        var m=place(el('span',null,'mark'),r.x,r.y,r.width,r.height,W,H);m.setAttribute('data-code',f.code);m.title=f.code;pic.appendChild(m)});
+        var b=place(el('span',String(i+1),'badge onpic'),f.regions[0].x,f.regions[0].y,1,1,W,H);pic.appendChild(b)})}
+      var cap=el('figcaption','The upload'+(marks.length?'; outlined in red: where each numbered finding is':''),null);fig.appendChild(cap);wrap.appendChild(fig);
+      var side=el('div',null,'side');findings(side,'Errors',j.errors,'error',marks);findings(side,'Warnings',j.warnings,'warning',marks);
+      var near=!j.valid&&W&&H&&!j.size?nearMiss(W,H):null;
+      if(near){var d=dims(near),p=el('p',null,'nearmiss');p.id='near-miss';var dw=W-d[0],dh=H-d[1],off=[];
+        if(dw)off.push(Math.abs(dw)+' px '+(dw>0?'wider':'narrower'));if(dh)off.push(Math.abs(dh)+' px '+(dh>0?'taller':'shorter'));
+        p.appendChild(el('b','Nearly '+near+'. '));p.appendChild(document.createTextNode('It is '+off.join(' and ')+' than that accepted size: export it at exactly '+near+' px (dashed: '+near+').'));side.appendChild(p);
+        var n=place(el('span',null,'nearbox'),0,0,Math.min(d[0],W),Math.min(d[1],H),W,H);n.setAttribute('data-size',near);pic.appendChild(n);
+        if(dw>0)pic.appendChild(place(el('span',null,'mark'),d[0],0,dw,H,W,H));if(dh>0)pic.appendChild(place(el('span',null,'mark'),0,d[1],W,dh,W,H))}
+      if(!j.valid&&!(j.errors||[]).length)side.appendChild(el('p','Rejected.'));
+      wrap.appendChild(side);box.appendChild(wrap)}
+    function drain(){while(busy<2&&queue.length){busy++;queue.shift()().then(function(){busy--;drain()},function(){busy--;drain()})}}
+    function renderQuery(P,r){return '/v1/render?format=png&'+(P==='banner'?'slot='+r.slot_points+'&scale='+r.scale
+      :'product='+P+'&device='+encodeURIComponent(r.device)+(P==='interstitial'?'&orientation='+r.orientation:''))}
+    function zoom(src,caption){var d=$('zoom'),i=$('zoom-img');$('zoom-caption').textContent=caption;i.style.width='';
+      i.onload=function(){i.style.width=(i.naturalWidth/(window.devicePixelRatio||1))+'px'};i.src=src;if(i.complete&&i.naturalWidth)i.onload();d.showModal();$('zoom-close').focus()}
+    function slotView(li,P,s,r,files,file,mine){
+      var C=dims(r.slot_pixels),c=dims(r.content_pixels),x=r.content_x,y=r.content_y,scr=dims(s.screen),pts=dims(s.points);
+      var label=s.device+' · '+(s.orientation==='any'?'':s.orientation+' · ')+s.points+' pt @'+s.scale+'x';
+      var fig=el('figure',null,'slot'),rowEl=el('div',null,'views'),btn=el('button',null,'zoom'),pic=el('div',null,'pic render-box'),img=el('img',null,'render');
+      fig.setAttribute('data-device',s.device);fig.setAttribute('data-orientation',s.orientation);fig.setAttribute('data-slot-pixels',r.slot_pixels);
+      img.alt='The upload in '+label;btn.type='button';btn.setAttribute('aria-label','Open '+label+' at 1:1 device pixels');
+      pic.appendChild(img);[[0,0,C[0],y],[0,y+c[1],C[0],C[1]-y-c[1]],[0,y,x,c[1]],[x+c[0],y,C[0]-x-c[0],c[1]]].forEach(function(b){
+        if(b[2]>0&&b[3]>0)pic.appendChild(place(el('span',null,'hatch'),b[0],b[1],b[2],b[3],C[0],C[1]))});
+      if(s.close){var a=s.safe_area;pic.appendChild(place(el('span',null,'safe'),a[0],a[1],a[2],a[3],C[0],C[1]));
+        var k=place(el('span',null,'close'),s.close[0],s.close[1],s.close[2],s.close[3],C[0],C[1]);k.title='the close button covers this square';pic.appendChild(k);
+        pic.classList.add('screen');pic.classList.add(scr[0]>scr[1]?'wide':'tall');pic.style.aspectRatio=C[0]+' / '+C[1]}
+      else{pic.style.maxWidth=pts[0]+'px';var frame=el('div',null,'frame '+(scr[0]>scr[1]?'wide':'tall')),spot=el('div',null,'spot'),mini=el('img');
+        frame.style.aspectRatio=scr[0]+' / '+scr[1];spot.style.height=Math.max(2,pts[1]/scr[1]*100)+'%';mini.alt='';spot.appendChild(mini);frame.appendChild(spot);
+        frame.setAttribute('aria-hidden','true');rowEl.appendChild(frame)}
+      btn.appendChild(pic);rowEl.appendChild(btn);fig.appendChild(rowEl);
+      var cap=el('figcaption');cap.appendChild(el('b',label));cap.appendChild(el('span',' · fills '+pct(r.fill_share)+' of the '+(s.close?'screen':'slot')+(r.fill_share<1?' (hatched: letterbox)':'')+(s.close?'; dashed: the safe area; red: the close button':''),'fill'));
+      cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.bytes),'encoding'));fig.appendChild(cap);li.appendChild(fig);
+      function show(u){if(mine!==run)return;img.src=u;if(mini)mini.src=u;btn.onclick=function(){zoom(u,label+' at 1:1 device pixels ('+r.slot_pixels+' px)')}}
+      var mini=s.close?null:rowEl.querySelector('.spot img');
+      var f=files[r.file];if(f&&f.base64){show(url(new Blob([b64(f.base64)],{type:r.format==='png'?'image/png':'image/'+r.format})));return}
+      queue.push(function(){if(mine!==run)return Promise.resolve();return post(renderQuery(P,r),file).then(function(q){if(!q.ok)return problem(q).then(function(e){throw e});return q.blob()})
+        .then(function(b){show(url(b))},function(e){if(!e.auth)cap.appendChild(el('span',' · not shown: '+e.message,'error'))})});drain()}
+    function slots(box,P,j,m,files,file,mine){
+      var plan=PLAN[P].plans[j.size]||[],byKey={},rs=m.renders||[];rs.forEach(function(r){byKey[r.device+'|'+r.orientation]=r});
+      var worst=null,best=null;rs.forEach(function(r){if(!worst||r.fill_share<worst.fill_share)worst=r;if(!best||r.fill_share>best.fill_share)best=r});
+      var sum=el('p',null,'summary');sum.id='summary';var words='Served in '+rs.length+' of '+plan.length+' device slots';
+      if(worst)words+='; worst fill '+pct(worst.fill_share)+' ('+worst.device+' '+worst.orientation+'), best '+pct(best.fill_share)+' ('+best.device+' '+best.orientation+')';
+      var w=j.warnings||[];words+='; '+(w.length?w.length+' warning'+(w.length>1?'s':'')+': '+w.map(function(f){return f.code.replace(/_/g,' ')}).join(', '):'no warnings')+'.';
+      sum.textContent=words;box.appendChild(sum);var list=el('div');list.id='renders';box.appendChild(list);
+      [['phone','portrait','Phones, portrait'],['phone','landscape','Phones, landscape'],['tablet','portrait','Tablets, portrait'],['tablet','landscape','Tablets, landscape'],['phone','any','Phones'],['tablet','any','Tablets']].forEach(function(g){
+        var here=plan.filter(function(s){return s.class===g[0]&&s.orientation===g[1]});if(!here.length)return;
+        var sec=el('section',null,'group');sec.setAttribute('data-group',g[0]+'-'+g[1]);var n=here.filter(function(s){return byKey[s.device+'|'+s.orientation]}).length;
+        sec.appendChild(el('h3',g[2]+': served in '+n+' of '+here.length));var ul=el('ul',null,P==='interstitial'?'slots screens':'slots'),other=el('ul',null,'others');
+        here.forEach(function(s){var r=byKey[s.device+'|'+s.orientation];if(r){var li=el('li',null,s.close&&g[1]==='landscape'?'wide':null);ul.appendChild(li);slotView(li,P,s,r,files,file,mine)}
+          else other.appendChild(el('li',s.device+(s.orientation==='any'?'':' '+s.orientation)+' · '+s.points+' pt @'+s.scale+'x: here '+s.served+' would be served instead','other'))});
+        if(ul.firstChild)sec.appendChild(ul);if(other.firstChild)sec.appendChild(other);list.appendChild(sec)})}
+    function preview(box,files,file,name,query,mine){var p=el('p','Preview sheet: preparing...');p.id='preview';box.appendChild(p);
+      function link(b){if(mine!==run)return;p.textContent='';var a=el('a','Preview sheet (every device slot, PNG)');a.id='preview-link';a.href=url(b);a.target='_blank';a.rel='noopener';p.appendChild(a)}
+      var f=files['preview.png'];if(f&&f.base64){link(new Blob([b64(f.base64)],{type:'image/png'}));return Promise.resolve()}
+      return post(query+'&file=preview.png',file).then(function(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.blob()}).then(link,function(e){if(e.auth)throw e;p.textContent='Preview sheet: '+e.message})}
+    function process(box,file,name,j,mine){var P=product(),query='/v1/process?product='+P+'&filename='+encodeURIComponent(name);say('Rendering every device slot...');
+      return post(query,file).then(json).catch(function(e){if(e.code!=='answer_too_large')throw e;return post(query+'&inline=false',file).then(json)}).then(function(a){
+        if(mine!==run)return;var files={};(a.files||[]).forEach(function(f){files[f.name]=f});box.appendChild(el('h2','Where it is served'));
+        slots(box,P,j,a.manifest||{},files,file,mine);return preview(box,files,file,name,query,mine)})}
+    function check(file){
+      if(!file)return;last=file;var mine=++run,name=file.name||'upload',box=clear();pending=file;say('Checking '+name+'...');
+      post('/v1/validate?product='+product()+'&filename='+encodeURIComponent(name),file).then(json).then(function(j){
+        if(mine!==run)return;report(box,name,j);picture(box,file,j);
+        if(!j.valid){pending=null;say('Checked');return}
+        return process(box,file,name,j,mine).then(function(){if(mine===run){pending=null;say('Renders ready')}})
+      }).catch(function(e){if(mine!==run)return;if(e.auth){ask();return}pending=null;say(name+': '+e.message)})}
+    function ask(){var f=$('token-form');f.hidden=false;say('This service needs an access token.');$('token').focus()}
+    $('token-form').addEventListener('submit',function(ev){ev.preventDefault();var t=$('token').value.trim();if(!t)return;
+      sessionStorage.setItem(KEY,t);$('token').value='';$('token-form').hidden=true;if(pending)check(pending)});
+    $('file').addEventListener('change',function(){check(this.files[0])});
+    [].forEach.call(document.querySelectorAll('input[name=product]'),function(r){r.addEventListener('change',function(){showSizes();if(last)check(last)})});
+    $('zoom-close').addEventListener('click',function(){$('zoom').close()});showSizes();
+    var d=$('drop');['dragenter','dragover'].forEach(function(n){d.addEventListener(n,function(ev){ev.preventDefault();d.classList.add('over')})});
+    ['dragleave','drop'].forEach(function(n){d.addEventListener(n,function(){d.classList.remove('over')})});
+    d.addEventListener('drop',function(ev){ev.preventDefault();var f=ev.dataTransfer&&ev.dataTransfer.files[0];if(f)check(f)});
+    })();
+    """
+}
