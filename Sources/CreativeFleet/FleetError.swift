@@ -39,12 +39,16 @@ public enum FleetError: Error, Sendable, CustomStringConvertible, Equatable {
         }
     }
 
-    public var description: String {
+    /// What happened, without the code.
+    public var message: String {
         switch self {
         case .badOption(let text), .noCredentials(let text), .storeUnavailable(let text), .notFound(let text),
              .queueUnavailable(let text), .queueError(let text), .badJob(let text):
-            "\(code): \(text)"
-        case .storeRefused(let status, let text): "\(code): HTTP \(status): \(text)"
+            text
+        case .storeRefused(let status, let text): "HTTP \(status): \(text)"
         }
     }
+
+    /// `code: message`.
+    public var description: String { "\(code): \(message)" }
 }

@@ -131,3 +131,10 @@ extension RedisConnection {
         }
     }
 }
+
+extension RedisConnection {
+    /// The ID of the stream's newest entry (`XREVRANGE STREAM + - COUNT 1`), `0-0` when it has none.
+    public func lastID(of stream: String) throws(FleetError) -> String {
+        RedisConnection.entries(try run(["XREVRANGE", stream, "+", "-", "COUNT", "1"])).first?.id ?? "0-0"
+    }
+}

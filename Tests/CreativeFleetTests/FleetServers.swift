@@ -51,10 +51,9 @@ final class FleetServers: @unchecked Sendable {
     }
 
     deinit {
-        for process in [redis, weed].compactMap({ $0 }) where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // SIGTERM, so weed removes the sockets it keeps in /tmp.
+        stop(redis)
+        stop(weed)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -85,7 +84,7 @@ final class FleetServers: @unchecked Sendable {
                                    "-filer.port.grpc=\(p[5])", "-s3", "-s3.port=\(s3Port)", "-s3.port.grpc=\(p[6])",
                                    "-s3.port.iceberg=0", "-s3.port.lance=0",
                                    "-s3.config=\(folder.appendingPathComponent("s3.json").path)",
-                                   "-master.volumeSizeLimitMB=64", "-volume.max=30"], log: "weed.log")
+                                   "-master.volumeSizeLimitMB=32", "-volume.max=100"], log: "weed.log")
         let endpoint = try S3Endpoint(url: s3Endpoint, region: "us-east-1")
         try waitUntil("weed S3 gateway on \(s3Port)", seconds: 60) {
             guard let client = try? S3Client(endpoint: endpoint, credentials: self.credentials, timeout: 2) else { return false }
@@ -124,6 +123,10 @@ final class FleetServers: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = folder
+        // weed's own log files go to TMPDIR: the test's folder.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.path
+        process.environment = environment
         let logURL = folder.appendingPathComponent(log)
         if !FileManager.default.fileExists(atPath: logURL.path) { FileManager.default.createFile(atPath: logURL.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: logURL)
