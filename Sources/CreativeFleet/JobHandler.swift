@@ -56,7 +56,7 @@ final class JobHandler {
             let source = try S3Location(parsing: entry["source"] ?? "")
             TestHook.crash(config.testHook, source: source.description)
             let settings = try runner.settings(product: entry["product"], format: entry["format"])
-            answer = try retrying { () throws(FleetError) in try self.execute(source, settings: settings) }
+            answer = try retrying { () throws(FleetError) in try self.execute(source, settings: settings, entry: entry.id) }
         } catch {
             if case .badJob = error { return deadLetter(entry, deliveries: 1, error: error.description) }
             if case .badOption = error { return deadLetter(entry, deliveries: 1, error: "bad_job: \(error.message)") }
@@ -72,7 +72,7 @@ final class JobHandler {
     }
 
     /// Downloads, runs and uploads (or finds the earlier manifest).
-    private func execute(_ source: S3Location, settings: JobSettings) throws(FleetError) -> Answer {
+    private func execute(_ source: S3Location, settings: JobSettings, entry: String) throws(FleetError) -> Answer {
         let bytes: [UInt8]
         switch try store.get(source, limit: settings.maxBytes) {
         case .tooLarge(let size, let head):
@@ -98,7 +98,11 @@ final class JobHandler {
                 if try takeLock(lock) { break }
             }
         }
-        defer { _ = try? redis.run(["DEL", lock]) }
+        state.setInputLock(lock, for: entry)
+        defer {
+            _ = try? redis.run(["DEL", lock])
+            state.setInputLock(nil, for: entry)
+        }
         if let earlier = try earlierAnswer(manifest) { return earlier }
         switch runner.run(.bytes(bytes), source: source.description, settings: settings) {
         case .failure(let failure):

@@ -12,6 +12,7 @@ final class WorkerState: @unchecked Sendable {
     private var drainEnd = Double.infinity
     private var held: Set<String> = []
     private var loopsRunning = 0
+    private var beating = false
 
     /// True once a stop began: no new job is taken.
     var isStopping: Bool { lock.locked { stopping } }
@@ -25,12 +26,28 @@ final class WorkerState: @unchecked Sendable {
         }
     }
 
+    private var inputLocks: [String: String] = [:]
+
     func hold(_ id: String) { lock.locked { _ = held.insert(id) } }
-    func release(_ id: String) { lock.locked { _ = held.remove(id) } }
+    func release(_ id: String) {
+        lock.locked {
+            held.remove(id)
+            inputLocks[id] = nil
+        }
+    }
+    /// The job `id` holds the input lock `key` (nil: no longer).
+    func setInputLock(_ key: String?, for id: String) { lock.locked { inputLocks[id] = key } }
+    /// The input locks of the jobs still held.
+    var heldInputLocks: [String] { lock.locked { held.compactMap { inputLocks[$0] } } }
     var heldJobs: [String] { lock.locked { held.sorted() } }
     func loopStarted() { lock.locked { loopsRunning += 1 } }
     func loopEnded() { lock.locked { loopsRunning -= 1 } }
     var loops: Int { lock.locked { loopsRunning } }
+    /// Whether the heartbeat thread is running.
+    var heartbeatRunning: Bool {
+        get { lock.locked { beating } }
+        set { lock.locked { beating = newValue } }
+    }
 }
 
 /// `creative-tool worker`: ``WorkerConfig/concurrency`` job loops in one consumer group, a
@@ -76,7 +93,7 @@ public final class Worker: @unchecked Sendable {
                 return 1
             }
         }
-        _ = startDetachedThread(retaining: LoopStart(worker: self, index: -1), workerLoopMain)
+        state.heartbeatRunning = startDetachedThread(retaining: LoopStart(worker: self, index: -1), workerLoopMain)
         log("started", "consumer \(config.consumer) of group \(config.group) on \(config.stream), "
             + "\(config.concurrency) at once, admin port \(admin.port)")
         while true {
@@ -87,11 +104,16 @@ public final class Worker: @unchecked Sendable {
         state.stop(drainSeconds: config.drainSeconds)
         log("draining", "\(state.heldJobs.count) jobs in flight")
         while (state.loops > 0 || !state.heldJobs.isEmpty) && !state.isPastDrain { usleep(20_000) }
+        // The heartbeat ends past the drain; only then are the jobs left released, so no late
+        // beat marks them busy again.
+        while state.heartbeatRunning { usleep(20_000) }
         let left = state.heldJobs
         if !left.isEmpty {
             let redis = RedisConnection(address: config.redis)
             try? redis.setIdle(left, stream: config.stream, group: config.group, consumer: config.consumer,
                                idleSeconds: config.visibilityTimeout)
+            let locks = state.heldInputLocks
+            if !locks.isEmpty { _ = try? redis.run(["DEL"] + locks) }
         }
         admin.stop()
         log("stopped", "released \(left.count) unfinished jobs")
@@ -142,8 +164,9 @@ public final class Worker: @unchecked Sendable {
     /// The heartbeat: every third of the visibility timeout (at most 5 s), the jobs in flight are
     /// marked busy and the group's lag and pending count read.
     func heartbeatLoop() {
+        defer { state.heartbeatRunning = false }
         let redis = RedisConnection(address: config.redis)
-        while true {
+        while !state.isPastDrain && !(state.isStopping && state.loops == 0) {
             let held = state.heldJobs
             do throws(FleetError) {
                 try redis.setIdle(held, stream: config.stream, group: config.group, consumer: config.consumer, idleSeconds: 0)
@@ -152,8 +175,10 @@ public final class Worker: @unchecked Sendable {
             } catch {
                 metrics.observed(lag: nil, pending: nil)
             }
-            if state.isStopping && state.loops == 0 { return }
-            usleep(UInt32(min(5, max(0.1, config.visibilityTimeout / 3)) * 1e6))
+            let next = monotonicSeconds() + min(5, max(0.1, config.visibilityTimeout / 3))
+            while monotonicSeconds() < next && !state.isPastDrain && !(state.isStopping && state.loops == 0) {
+                usleep(50_000)
+            }
         }
     }
 

@@ -131,3 +131,67 @@ enum FleetCheck {
 
     static func sha256(_ bytes: [UInt8]) -> String { Checksum.sha256(bytes) }
 }
+
+extension WorkerProcess {
+    /// Runs `creative-tool ARGUMENTS` to its end with the servers' credentials: status and standard output.
+    static func run(_ arguments: [String], servers: FleetServers, timeout: Double = 120) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = servers.environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { kill(pid, SIGKILL) }
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    /// The admin port the worker logged at its start.
+    func adminPort(within seconds: Double = 20) -> Int? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let range = logText.range(of: "admin port ") {
+                let digits = logText[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits) { return port }
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    /// `GET /metrics` on the admin port.
+    func metrics() throws -> String {
+        guard let port = adminPort() else { return "" }
+        return Self.get("/metrics", port: port)
+    }
+
+    /// The whole answer (status line, headers, body) to `GET PATH` on a loopback port.
+    static func get(_ path: String, port: Int) -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return "" }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+}
