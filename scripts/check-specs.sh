@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Validates openapi.yaml (openapi-spec-validator) and deploy/kubernetes.yaml (kubernetes-validate),
-# both from PyPI in the project's venv (scripts/python-tools.sh).
+# Validates openapi.yaml (openapi-spec-validator) and the Kubernetes manifests in deploy/
+# (kubernetes-validate; the worker's KEDA ScaledObject, which it has no schema for, with
+# scripts/check_keda.py on KEDA's own models from cloudcoil-models-keda), all from PyPI in the
+# project's venv (scripts/python-tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 . scripts/lint-steps.sh
-need_python_tools check-specs openapi-spec-validator kubernetes-validate
+need_python_tools check-specs openapi-spec-validator kubernetes-validate cloudcoil-models-keda
 
 openapi-spec-validator openapi.yaml
 # --strict: unknown fields are errors too. The Kubernetes version is pinned so the result does not
 # depend on the tool's default.
-kubernetes-validate --strict --kubernetes-version 1.30 deploy/kubernetes.yaml
-echo "check-specs: openapi.yaml and deploy/kubernetes.yaml are valid"
+kubernetes-validate --strict --kubernetes-version 1.30 deploy/kubernetes.yaml deploy/worker.yaml
+python scripts/check_keda.py deploy/worker.yaml
+echo "check-specs: openapi.yaml, deploy/kubernetes.yaml and deploy/worker.yaml are valid"
