@@ -48,8 +48,10 @@ let package = Package(
         .target(name: "CPNGWrite", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
         // The worker's store and queue: libcurl (S3 with its own SigV4 signing) and hiredis (Redis
-        // Streams); CCurlOptions wraps curl's variadic setters, which Swift cannot call.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Streams). libcurl's header only: CCurlOptions opens the library when the store is first
+        // used (so no other command maps it and its ~25 libraries) and wraps curl's variadic
+        // setters, which Swift cannot call.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlOptions", dependencies: ["CCurl"]),
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
 

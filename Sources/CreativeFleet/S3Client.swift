@@ -24,11 +24,10 @@ public final class S3Client: @unchecked Sendable {
     /// Seconds one request may take in all.
     private let timeout: Int
 
-    private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
-    /// - Throws: ``FleetError/storeUnavailable(_:)`` when libcurl cannot start.
+    /// - Throws: ``FleetError/storeUnavailable(_:)`` when libcurl cannot be loaded or started.
     public init(endpoint: S3Endpoint, credentials: AWSCredentials, timeout: Int = 60) throws(FleetError) {
-        guard S3Client.started, let handle = curl_easy_init() else { throw .storeUnavailable("libcurl did not start") }
+        guard creative_curl_open() == 1 else { throw .storeUnavailable(String(cString: creative_curl_error())) }
+        guard let handle = curl_easy_init() else { throw .storeUnavailable("libcurl did not start") }
         self.endpoint = endpoint
         self.credentials = credentials
         self.handle = handle

@@ -1,9 +1,16 @@
-// Typed wrappers of libcurl's variadic curl_easy_setopt/curl_easy_getinfo, which Swift cannot
+// libcurl, opened with dlopen the first time the store is used (creative_curl_open), so the
+// commands that never touch S3 do not map libcurl and the ~25 libraries it links at every
+// start. Typed wrappers of the variadic curl_easy_setopt/curl_easy_getinfo, which Swift cannot
 // call, and the write callback that collects a body into a bounded buffer.
 #ifndef CREATIVE_CURL_OPTIONS_H
 #define CREATIVE_CURL_OPTIONS_H
 #include <curl/curl.h>
 #include <stddef.h>
+
+/// Loads libcurl.so.4 and resolves what is used, once; 1 when it is usable.
+int creative_curl_open(void);
+/// Why creative_curl_open failed.
+const char *creative_curl_error(void);
 
 CURLcode creative_curl_set_long(CURL *handle, CURLoption option, long value);
 CURLcode creative_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value);
