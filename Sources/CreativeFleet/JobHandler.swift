@@ -89,19 +89,24 @@ final class JobHandler {
         let manifest = folder.appending("manifest.json")
         if let earlier = try earlierAnswer(manifest) { return earlier }
         let lock = config.lockPrefix + folder.key
-        if try !takeLock(lock) {
-            // Another worker is doing this input now: its manifest answers this job too.
+        var holding = try takeLock(lock)
+        if !holding {
+            // Another worker is doing this input now: its manifest answers this job too. If it
+            // neither finishes nor lets go within the visibility timeout, the work is done here
+            // (the same bytes again: harmless).
             let deadline = monotonicSeconds() + config.visibilityTimeout
-            while monotonicSeconds() < deadline {
+            while !holding && monotonicSeconds() < deadline {
                 usleep(200_000)
                 if let earlier = try earlierAnswer(manifest) { return earlier }
-                if try takeLock(lock) { break }
+                holding = try takeLock(lock)
             }
         }
-        state.setInputLock(lock, for: entry)
+        if holding { state.setInputLock(lock, for: entry) }
         defer {
-            _ = try? redis.run(["DEL", lock])
-            state.setInputLock(nil, for: entry)
+            if holding {
+                _ = try? redis.run(["DEL", lock])
+                state.setInputLock(nil, for: entry)
+            }
         }
         if let earlier = try earlierAnswer(manifest) { return earlier }
         switch runner.run(.bytes(bytes), source: source.description, settings: settings) {
