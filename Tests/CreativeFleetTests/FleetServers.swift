@@ -128,7 +128,7 @@ final class FleetServers: @unchecked Sendable {
         environment["TMPDIR"] = folder.path
         process.environment = environment
         let logURL = folder.appendingPathComponent(log)
-        if !FileManager.default.fileExists(atPath: logURL.path) { FileManager.default.createFile(atPath: logURL.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: logURL.path) { _ = FileManager.default.createFile(atPath: logURL.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: logURL)
         handle.seekToEndOfFile()
         process.standardOutput = handle

@@ -22,7 +22,7 @@ final class WorkerProcess {
          hook: String? = nil) throws {
         self.name = name
         log = servers.folder.appendingPathComponent("worker-\(name)-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Self.binary
         process.arguments = ["worker", "--redis", servers.redisURL, "--store", "s3://\(FleetServers.bucket)/\(prefix)",
                              "--s3-endpoint", servers.s3Endpoint, "--stream", stream, "--consumer", name,
