@@ -50,10 +50,13 @@ final class FleetServers: @unchecked Sendable {
         try store.createBucket(S3Location(bucket: Self.bucket, key: ""))
     }
 
-    deinit {
-        // SIGTERM, so weed removes the sockets it keeps in /tmp.
+    deinit { shutdown() }
+
+    /// Stops both servers and removes their folder. The test classes call it from their class
+    /// `tearDown`: XCTest keeps its test case objects (and so this one) alive to the end.
+    func shutdown() {
         stop(redis)
-        stop(weed)
+        stopStore()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -98,8 +101,17 @@ final class FleetServers: @unchecked Sendable {
         }
     }
 
-    /// Stops the store (SIGTERM, then waits).
-    func stopStore() { stop(weed) }
+    /// Stops the store: SIGTERM, and SIGKILL after 3 s (weed's own shutdown takes over 20 s),
+    /// then removes the unix sockets weed leaves in the system's temporary folder for its ports.
+    func stopStore() {
+        stop(weed, grace: 3)
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        let ports = ([s3Port] + weedPorts).map { "-\($0).sock" }
+        for name in names where name.hasPrefix("seaweedfs-") && ports.contains(where: { name.hasSuffix($0) }) {
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+    }
 
     /// A client of the test store.
     func store() throws -> S3Client {
@@ -109,10 +121,10 @@ final class FleetServers: @unchecked Sendable {
     /// A connection to the test Redis.
     func queue() throws -> RedisConnection { RedisConnection(address: try RedisAddress(parsing: redisURL)) }
 
-    private func stop(_ process: Process?) {
+    private func stop(_ process: Process?, grace: Double = 15) {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(grace)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

@@ -6,7 +6,10 @@ import CreativeFleet
 final class StoreAndQueueTests: XCTestCase {
     nonisolated(unsafe) static var servers: FleetServers?
 
-    override class func tearDown() { servers = nil }
+    override class func tearDown() {
+        servers?.shutdown()
+        servers = nil
+    }
 
     private func shared() throws -> FleetServers {
         if let servers = Self.servers { return servers }

@@ -12,7 +12,10 @@ final class WorkerFleetTests: XCTestCase {
     var stream = ""
     var prefix = ""
 
-    override class func tearDown() { started = nil }
+    override class func tearDown() {
+        started?.shutdown()
+        started = nil
+    }
 
     override func setUpWithError() throws {
         if Self.started == nil { Self.started = try FleetServers() }
