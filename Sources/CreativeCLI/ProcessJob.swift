@@ -12,14 +12,6 @@ enum ProcessJob {
         let files: [(String, [UInt8])]
     }
 
-    /// `--max-bytes`, `--max-pixels`, `--product` and the job limits, as `process` reads them.
-    static func limits(_ arguments: ParsedArguments) throws(CLIError) -> ValidationLimits {
-        ValidationLimits(
-            maxBytes: try arguments.int("--max-bytes", in: 1...1 << 30) ?? Catalog.defaultMaxBytes,
-            maxPixels: try Inputs.maxPixels(arguments), job: try JobLimitOptions.read(arguments),
-            product: try Inputs.product(arguments))
-    }
-
     /// Validates, renders and draws the preview of the bytes `read` gave (a file that could not
     /// be read whole is a rejected creative, its report saying why). `name` is the report's file.
     /// - Throws: the imaging error of a valid creative that could not be rendered (code and message).

@@ -6,7 +6,7 @@ import CreativeService
 /// The worker's job: exactly `process`'s (``ProcessJob``), with the worker's limits and each
 /// entry's product and format.
 struct ProcessJobRunner: JobRunner {
-    /// `--max-bytes`, `--max-pixels` and the job limits; the product is each job's.
+    /// The limits `process` reads (``ValidateCommand/validationLimits(_:)``); the product is each job's.
     let limits: ValidationLimits
     /// The product and format of entries that name none.
     let defaultProduct: Product

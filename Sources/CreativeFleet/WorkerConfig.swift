@@ -1,9 +1,14 @@
 /// Everything `creative-tool worker` is started with.
 public struct WorkerConfig: Sendable {
+    /// The defaults, for the fields below and for the command line's help.
+    public static let defaultStream = "creative-jobs", defaultGroup = "creative-workers"
+    public static let defaultConcurrency = 2, defaultMaxDeliveries = 5
+    public static let defaultVisibilityTimeout = 60.0, defaultDrainSeconds = 30.0, defaultRetrySeconds = 20.0
+
     public var redis: RedisAddress
     /// The jobs stream and the consumer group reading it.
-    public var stream = "creative-jobs"
-    public var group = "creative-workers"
+    public var stream = Self.defaultStream
+    public var group = Self.defaultGroup
     /// This worker's name in the group (the host name by default: a pod's name).
     public var consumer: String
     /// Where results go; nil: `STREAM:results`.
@@ -15,16 +20,16 @@ public struct WorkerConfig: Sendable {
     public var endpoint: S3Endpoint
     public var credentials: AWSCredentials
     /// Jobs run at once, each on its own thread with its own connections.
-    public var concurrency = 2
+    public var concurrency = Self.defaultConcurrency
     /// Seconds a delivered job may stay unacknowledged with no heartbeat before another worker
     /// claims it (its worker is taken for dead).
-    public var visibilityTimeout = 60.0
+    public var visibilityTimeout = Self.defaultVisibilityTimeout
     /// Deliveries of one job before it goes to the dead-letter stream.
-    public var maxDeliveries = 5
+    public var maxDeliveries = Self.defaultMaxDeliveries
     /// Seconds a SIGTERM gives the jobs in flight to finish.
-    public var drainSeconds = 30.0
+    public var drainSeconds = Self.defaultDrainSeconds
     /// Seconds one delivery retries store errors (with backoff) before leaving the job pending.
-    public var retrySeconds = 20.0
+    public var retrySeconds = Self.defaultRetrySeconds
     /// Seconds XREADGROUP waits for a new entry.
     public var blockSeconds = 1.0
     public var adminHost = "127.0.0.1"
