@@ -87,7 +87,12 @@ final class WorkerCommandTests: XCTestCase {
         for arguments in [["worker", "--store", "s3://creatives/x"], ["worker", "--redis", "redis://h", "--store", "nowhere"],
                           ["worker", "--redis", "http://h", "--store", "s3://creatives/x"],
                           ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--concurrency", "0"],
-                          ["enqueue", "--redis", "redis://h", "--store", "s3://creatives/x"]] {
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--visibility-timeout", "0"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--max-bytes", "10Q"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--s3-addressing", "pth"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--consumer", ""],
+                          ["enqueue", "--redis", "redis://h", "--store", "s3://creatives/x"],
+                          ["enqueue", "a.png", "--redis", "redis://h", "--store", "s3://creatives/x", "--wait-timeout", "0"]] {
             let run = try WorkerProcess.run(arguments, servers: servers)
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.errors)")
         }
@@ -105,5 +110,31 @@ final class WorkerCommandTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 1)
         XCTAssertTrue(text.contains("no_credentials"), text)
+        // A wrong option is reported as such, not as the missing credentials; an object already on
+        // the store is enqueued without them (only the queue is written).
+        let wrong = try WorkerProcess.run(["worker", "--redis", servers.redisURL, "--store", "s3://creatives/x",
+                                           "--concurrency", "0"], servers: servers, environment: noKeys)
+        XCTAssertEqual(wrong.status, 64, wrong.errors)
+        XCTAssertTrue(wrong.errors.contains("--concurrency"), wrong.errors)
+        let stored = try WorkerProcess.run(["enqueue", "s3://\(FleetServers.bucket)/uploads/a.png"] + fleetArguments,
+                                           servers: servers, environment: noKeys)
+        XCTAssertEqual(stored.status, 0, stored.errors)
+        XCTAssertTrue(stored.output.contains("\"source\":\"s3://\(FleetServers.bucket)/uploads/a.png\""), stored.output)
+    }
+
+    func testSizesAndDurationsTakeTheirSuffixes() throws {
+        let worker = try WorkerProcess(servers, name: "suffixes", stream: stream, prefix: prefix,
+                                       extra: ["--visibility-timeout", "2m", "--retry-timeout", "500ms", "--max-bytes", "4M",
+                                               "--memory-budget", "256M", "--timeout", "30s"])
+        let file = servers.folder.appendingPathComponent("suffixes.png")
+        try Data(FleetCheck.variant(5100)).write(to: file)
+        let run = try WorkerProcess.run(["enqueue", file.path, "--wait", "--wait-timeout", "2m"] + fleetArguments,
+                                        servers: servers)
+        XCTAssertEqual(run.status, 0, run.errors + worker.logText)
+        let result = run.output.split(separator: "\n").last.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+        }
+        XCTAssertEqual(result?["status"], "valid", run.output)
+        XCTAssertEqual(result?["worker"], "suffixes", run.output)
     }
 }

@@ -134,11 +134,12 @@ enum FleetCheck {
 
 extension WorkerProcess {
     /// Runs `creative-tool ARGUMENTS` to its end with the servers' credentials: status and standard output.
-    static func run(_ arguments: [String], servers: FleetServers, timeout: Double = 120) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ arguments: [String], servers: FleetServers, environment: [String: String]? = nil,
+                    timeout: Double = 120) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.environment = servers.environment
+        process.environment = environment ?? servers.environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
