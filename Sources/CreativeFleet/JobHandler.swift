@@ -1,0 +1,201 @@
+import CreativeImaging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs one job entry to its end on one worker thread: its own Redis connection and store client.
+///
+/// The order is the contract: download (size-capped), run the job, upload every file under
+/// `PREFIX/<sha256 of the input>/<settings version>/`, `manifest.json` last; then add the result
+/// entry and acknowledge in one transaction. A manifest already there answers the job with no
+/// work. Store errors are retried with backoff for ``WorkerConfig/retrySeconds``; after that the
+/// entry stays pending (its error kept) and is delivered again after the visibility timeout.
+final class JobHandler {
+    let config: WorkerConfig
+    let runner: any JobRunner
+    let metrics: WorkerMetrics
+    let state: WorkerState
+    let redis: RedisConnection
+    let store: S3Client
+
+    init(config: WorkerConfig, runner: any JobRunner, metrics: WorkerMetrics, state: WorkerState) throws(FleetError) {
+        self.config = config
+        self.runner = runner
+        self.metrics = metrics
+        self.state = state
+        redis = RedisConnection(address: config.redis)
+        store = try S3Client(endpoint: config.endpoint, credentials: config.credentials)
+    }
+
+    /// What a job came to, for its result entry.
+    struct Answer {
+        var status: String
+        var codes: [String]
+        var manifest: String
+        var cached: Bool
+        var message = ""
+    }
+
+    /// Handles `entry`; `claimed` when it was taken from a silent worker (its delivery count is
+    /// then read, and past the maximum it is dead-lettered instead).
+    func handle(_ entry: StreamEntry, claimed: Bool) {
+        let started = monotonicSeconds()
+        metrics.jobStarted()
+        defer { metrics.jobEnded() }
+        if claimed {
+            metrics.claimedFromDeadWorker()
+            let deliveries = (try? redis.deliveries(of: entry.id, stream: config.stream, group: config.group)) ?? 1
+            if deliveries > config.maxDeliveries {
+                let last = (try? redis.run(["HGET", config.lastErrors, entry.id]).text) ?? nil
+                return deadLetter(entry, deliveries: deliveries, error: last
+                    ?? "delivered \(deliveries) times and no delivery finished (its worker stopped during the job)")
+            }
+        }
+        let answer: Answer
+        do throws(FleetError) {
+            let source = try S3Location(parsing: entry["source"] ?? "")
+            TestHook.crash(config.testHook, source: source.description)
+            let settings = try runner.settings(product: entry["product"], format: entry["format"])
+            answer = try retrying { () throws(FleetError) in try self.execute(source, settings: settings, entry: entry.id) }
+        } catch {
+            if case .badJob = error { return deadLetter(entry, deliveries: 1, error: error.description) }
+            if case .badOption = error { return deadLetter(entry, deliveries: 1, error: "bad_job: \(error.message)") }
+            if error.isTransient {
+                // Left pending: delivered again after the visibility timeout, up to the maximum.
+                _ = try? redis.run(["HSET", config.lastErrors, entry.id, error.description])
+                return
+            }
+            answer = Answer(status: "failed", codes: [error.code], manifest: "", cached: false, message: error.message)
+        }
+        publish(entry, answer)
+        metrics.published(status: answer.status, cached: answer.cached, seconds: monotonicSeconds() - started)
+    }
+
+    /// Downloads, runs and uploads (or finds the earlier manifest).
+    private func execute(_ source: S3Location, settings: JobSettings, entry: String) throws(FleetError) -> Answer {
+        let bytes: [UInt8]
+        switch try store.get(source, limit: settings.maxBytes) {
+        case .tooLarge(let size, let head):
+            // Not content-addressed (the input was not read whole): the result alone says why.
+            switch runner.run(.tooLarge(size: size, head: head), source: source.description, settings: settings) {
+            case .success(let output):
+                return Answer(status: output.valid ? "valid" : "rejected", codes: output.codes, manifest: "", cached: false)
+            case .failure(let failure):
+                return Answer(status: "failed", codes: [failure.code], manifest: "", cached: false, message: failure.message)
+            }
+        case .bytes(let whole): bytes = whole
+        }
+        let folder = config.store.appending("\(Checksum.sha256(bytes))/\(settings.version)/")
+        let manifest = folder.appending("manifest.json")
+        if let earlier = try earlierAnswer(manifest) { return earlier }
+        let lock = config.lockPrefix + folder.key
+        var holding = try takeLock(lock)
+        if !holding {
+            // Another worker is doing this input now: its manifest answers this job too. If it
+            // neither finishes nor lets go within the visibility timeout, the work is done here
+            // (the same bytes again: harmless).
+            let deadline = monotonicSeconds() + config.visibilityTimeout
+            while !holding && monotonicSeconds() < deadline {
+                usleep(200_000)
+                if let earlier = try earlierAnswer(manifest) { return earlier }
+                holding = try takeLock(lock)
+            }
+        }
+        if holding { state.setInputLock(lock, for: entry) }
+        defer {
+            if holding {
+                _ = try? redis.run(["DEL", lock])
+                state.setInputLock(nil, for: entry)
+            }
+        }
+        if let earlier = try earlierAnswer(manifest) { return earlier }
+        switch runner.run(.bytes(bytes), source: source.description, settings: settings) {
+        case .failure(let failure):
+            return Answer(status: "failed", codes: [failure.code], manifest: "", cached: false, message: failure.message)
+        case .success(let output):
+            for (index, file) in output.files.enumerated() {
+                if index == output.files.count - 1 { TestHook.hold(config.testHook, source: source.description) }
+                try retrying { () throws(FleetError) in
+                    try self.store.put(file.bytes, at: folder.appending(file.name), contentType: Self.contentType(file.name))
+                }
+            }
+            return Answer(status: output.valid ? "valid" : "rejected", codes: output.codes,
+                          manifest: manifest.description, cached: false)
+        }
+    }
+
+    /// The answer an existing manifest gives, or nil when there is none.
+    private func earlierAnswer(_ manifest: S3Location) throws(FleetError) -> Answer? {
+        let found: S3Download
+        do { found = try store.get(manifest, limit: 1 << 24) } catch .notFound { return nil }
+        guard case .bytes(let bytes) = found, let summary = runner.summary(ofManifest: bytes) else { return nil }
+        return Answer(status: summary.valid ? "valid" : "rejected", codes: summary.codes,
+                      manifest: manifest.description, cached: true)
+    }
+
+    /// `SET KEY CONSUMER NX PX visibility`: true when this worker now holds the input's lock.
+    private func takeLock(_ key: String) throws(FleetError) -> Bool {
+        let reply = try redis.run(["SET", key, config.consumer, "NX", "PX", String(Int(config.visibilityTimeout * 1000))])
+        return reply != .null
+    }
+
+    /// Adds the result entry and acknowledges the job, in one transaction, retried until Redis
+    /// answers (a restarted Redis) or the worker is stopping past its drain.
+    private func publish(_ entry: StreamEntry, _ answer: Answer) {
+        let fields: [(String, String)] = [
+            ("id", entry["id"] ?? entry.id), ("entry", entry.id), ("status", answer.status),
+            ("codes", answer.codes.joined(separator: ",")), ("manifest", answer.manifest),
+            ("source", entry["source"] ?? ""), ("cached", answer.cached ? "true" : "false"),
+            ("worker", config.consumer),
+        ] + (answer.message.isEmpty ? [] : [("message", answer.message)])
+        commit(entry.id, [["XADD", config.results, "*"] + fields.flatMap { [$0.0, $0.1] }])
+    }
+
+    /// Moves the job to the dead-letter stream with its error, and acknowledges it.
+    private func deadLetter(_ entry: StreamEntry, deliveries: Int, error: String) {
+        let fields = [("entry", entry.id), ("deliveries", String(deliveries)), ("error", error)] + entry.fields
+        commit(entry.id, [["XADD", config.deadLetters, "*"] + fields.flatMap { [$0.0, $0.1] }])
+        metrics.deadLetteredJob()
+    }
+
+    private func commit(_ id: String, _ commands: [[String]]) {
+        var pause = 0.1
+        while !state.isPastDrain {
+            do {
+                try redis.transaction(commands + [["XACK", config.stream, config.group, id],
+                                                  ["HDEL", config.lastErrors, id]])
+                return
+            } catch {
+                metrics.queueError()
+                usleep(UInt32(pause * 1e6))
+                pause = min(pause * 2, 2)
+            }
+        }
+    }
+
+    /// Runs `work`, retrying transient store errors with exponential backoff for
+    /// ``WorkerConfig/retrySeconds``.
+    private func retrying<T>(_ work: () throws(FleetError) -> T) throws(FleetError) -> T {
+        let deadline = monotonicSeconds() + config.retrySeconds
+        var pause = 0.25
+        while true {
+            do {
+                return try work()
+            } catch where error.isTransient && monotonicSeconds() + pause < deadline && !state.isPastDrain {
+                metrics.retriedStoreError()
+                usleep(UInt32(pause * 1e6))
+                pause = min(pause * 2, 4)
+            }
+        }
+    }
+
+    static func contentType(_ name: String) -> String {
+        switch name.split(separator: ".").last {
+        case "png": "image/png"
+        case "webp": "image/webp"
+        case "jpg", "jpeg": "image/jpeg"
+        case "json": "application/json"
+        default: "application/octet-stream"
+        }
+    }
+}

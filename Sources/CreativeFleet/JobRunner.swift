@@ -1,0 +1,63 @@
+/// What the worker hands the job: the source's bytes, or (over the size limit) its size and head.
+public enum JobInput: Sendable {
+    case bytes([UInt8])
+    case tooLarge(size: Int, head: [UInt8])
+}
+
+/// What a finished job wrote: whether the creative is valid, its error codes, and its files with
+/// the manifest last (the worker uploads them in this order, so the manifest is the commit point).
+public struct JobOutput: Sendable {
+    public let valid: Bool
+    public let codes: [String]
+    public let files: [(name: String, bytes: [UInt8])]
+
+    public init(valid: Bool, codes: [String], files: [(name: String, bytes: [UInt8])]) {
+        self.valid = valid
+        self.codes = codes
+        self.files = files
+    }
+}
+
+/// The settings one job runs with, already checked.
+public struct JobSettings: Sendable, Equatable {
+    /// The product and format as given (or their defaults), for the result.
+    public let product: String
+    public let format: String
+    /// The largest source read whole.
+    public let maxBytes: Int
+    /// A short fixed-width version of these settings and the tool (and its libvips): the second
+    /// part of the result's key, so a new tool or other settings never reuse an old answer.
+    public let version: String
+
+    public init(product: String, format: String, maxBytes: Int, version: String) {
+        self.product = product
+        self.format = format
+        self.maxBytes = maxBytes
+        self.version = version
+    }
+}
+
+/// The job the worker runs on each source: `process`'s, supplied by the command line layer.
+public protocol JobRunner: Sendable {
+    /// The settings for a job entry's optional `product` and `format`.
+    /// - Throws: ``FleetError/badJob(_:)`` for a product or format that does not exist.
+    func settings(product: String?, format: String?) throws(FleetError) -> JobSettings
+    /// Runs the job. `source` names the input (its `s3://` address) in the report.
+    /// - Returns: the files to write, or the failure's code and message (a job that ran out of
+    ///   time or memory: a result, not retried).
+    func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure>
+    /// Whether an existing manifest is of a valid creative, and its error codes; nil when it
+    /// cannot be read as one.
+    func summary(ofManifest bytes: [UInt8]) -> (valid: Bool, codes: [String])?
+}
+
+/// A job that ran and failed (not a rejected creative): its stable code and message.
+public struct JobFailure: Error, Sendable, Equatable {
+    public let code: String
+    public let message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The admin listener on its own, for a process that is not the HTTP service (`worker`):
+/// `GET /healthz` (liveness), `/readyz` (the caller's readiness) and `/metrics` (the caller's
+/// Prometheus text), on the service's own libmicrohttpd event-loop daemon, with its Host checks
+/// and connection deadlines.
+public final class AdminServer: @unchecked Sendable {
+    private let daemon: Daemon
+
+    /// Starts listening on `host:port` (0: a free port). `ready` gives nil when ready, else the
+    /// reason (answered 503 `not_ready`); `metrics` gives the exposition text.
+    /// - Throws: ``ServiceError/internalError(_:)`` when it cannot listen.
+    public init(host: String, port: Int, ready: @escaping @Sendable () -> String?,
+                metrics: @escaping @Sendable () -> String) throws(ServiceError) {
+        var config = ServiceConfig()
+        config.adminHost = host
+        config.adminPort = port
+        config.logRequests = false
+        let router = Router(routes: [
+            Route(method: "GET", pattern: "/healthz", takesBody: false, uploads: false, handler: HealthHandlers.healthz),
+            Route(method: "GET", pattern: "/readyz", takesBody: false, uploads: false) { request, _ throws(ServiceError) in
+                try request.query.check(allowed: [])
+                if let reason = ready() { throw .unavailable(code: "not_ready", message: reason) }
+                return .json(.object([("status", .string("ready"))]))
+            },
+            Route(method: "GET", pattern: "/metrics", takesBody: false, uploads: false) { request, _ throws(ServiceError) in
+                try request.query.check(allowed: [])
+                return Response(contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics().utf8))
+            },
+        ])
+        let context = ServiceContext(config: config, router: router)
+        daemon = try Daemon(listener: Listener(context: context, router: router, watch: context.adminWatch,
+                                               hosts: config.adminHosts),
+                            host: host, port: port, mode: .eventLoop, connectionLimit: 128, idleTimeout: 5,
+                            memoryPerConnection: 32 * 1024)
+    }
+
+    /// The bound port.
+    public var port: Int { daemon.port }
+
+    /// Closes the listener. Idempotent.
+    public func stop() { daemon.stop() }
+}

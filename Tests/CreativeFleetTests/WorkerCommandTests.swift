@@ -1,0 +1,140 @@
+import Foundation
+import XCTest
+@testable import CreativeFleet
+
+/// `enqueue --wait`, the metrics, the SIGTERM drain and the command lines, against real servers.
+final class WorkerCommandTests: XCTestCase {
+    nonisolated(unsafe) static var started: FleetServers?
+    var servers: FleetServers!
+    var stream = ""
+    var prefix = ""
+
+    override class func tearDown() {
+        started?.shutdown()
+        started = nil
+    }
+
+    override func setUpWithError() throws {
+        if Self.started == nil { Self.started = try FleetServers() }
+        servers = Self.started
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        stream = "jobs-\(tag)"
+        prefix = "run-\(tag)"
+    }
+
+    private var fleetArguments: [String] {
+        ["--redis", servers.redisURL, "--store", "s3://\(FleetServers.bucket)/\(prefix)", "--s3-endpoint", servers.s3Endpoint,
+         "--stream", stream]
+    }
+
+    func testEnqueueWaitPrintsTheResultAndTheMetricsCountIt() throws {
+        let worker = try WorkerProcess(servers, name: "solo", stream: stream, prefix: prefix)
+        let file = servers.folder.appendingPathComponent("banner.png")
+        try Data(FleetCheck.variant(5000)).write(to: file)
+        let run = try WorkerProcess.run(["enqueue", file.path, "--format", "png", "--id", "campaign-7/banner", "--wait"]
+                                        + fleetArguments, servers: servers)
+        XCTAssertEqual(run.status, 0, run.errors + worker.logText)
+        let lines = run.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+        }
+        XCTAssertEqual(lines.count, 2, run.output)
+        XCTAssertEqual(lines.first?["source"], "s3://\(FleetServers.bucket)/\(prefix)/sources/\(FleetCheck.sha256(FleetCheck.variant(5000))).png")
+        XCTAssertEqual(lines.last?["id"], "campaign-7/banner")
+        XCTAssertEqual(lines.last?["status"], "valid")
+        try XCTAssertTrue(FleetCheck.checkManifest(lines.last?["manifest"] ?? "", store: servers.store()))
+        let metrics = try worker.metrics()
+        XCTAssertTrue(metrics.contains("creative_worker_jobs_total{status=\"valid\"} 1\n"), metrics)
+        XCTAssertTrue(metrics.contains("creative_worker_job_seconds_count 1\n"), metrics)
+        // A rejected creative: exit 1, its codes in the result.
+        let small = servers.folder.appendingPathComponent("odd-size.png")
+        try Data(FleetCheck.artwork.prefix(16) + [0, 0, 0, 13]).write(to: small)
+        let rejected = try WorkerProcess.run(["enqueue", small.path, "--wait"] + fleetArguments, servers: servers)
+        XCTAssertEqual(rejected.status, 1, rejected.errors)
+        XCTAssertTrue(rejected.output.contains("\"status\":\"rejected\""), rejected.output)
+    }
+
+    /// SIGTERM: the job in flight finishes within the drain and is acknowledged, exit 0. With a
+    /// drain too short for the job, it is released (not acknowledged) and another worker takes it
+    /// at once, long before the visibility timeout.
+    func testSIGTERMFinishesOrReleasesTheJobsInFlight() throws {
+        let store = try servers.store()
+        let redis = try servers.queue()
+        let held = try FleetCheck.upload(FleetCheck.variant(6000), name: "held.png", prefix: prefix, store: store)
+        let first = try WorkerProcess(servers, name: "finisher", stream: stream, prefix: prefix,
+                                      extra: ["--drain-timeout", "20"], hook: "hold:held:2")
+        _ = try redis.add(to: stream, [("source", held), ("id", "finished")])
+        while ((try? redis.pendingCount(stream, group: "creative-workers")) ?? 0) == 0 { usleep(50_000) }
+        first.signal(SIGTERM)
+        XCTAssertEqual(first.exitStatus(within: 30), 0, first.logText)
+        XCTAssertEqual(FleetCheck.waitForEntries(stream + ":results", count: 1, seconds: 1, redis: redis).first?["id"], "finished")
+        XCTAssertEqual(try redis.pendingCount(stream, group: "creative-workers"), 0)
+
+        let long = try FleetCheck.upload(FleetCheck.variant(6001), name: "held-long.png", prefix: prefix, store: store)
+        let quitter = try WorkerProcess(servers, name: "quitter", stream: stream, prefix: prefix,
+                                        extra: ["--drain-timeout", "1", "--visibility-timeout", "300"], hook: "hold:held-long:600")
+        _ = try redis.add(to: stream, [("source", long), ("id", "released")])
+        while ((try? redis.pendingCount(stream, group: "creative-workers")) ?? 0) == 0 { usleep(50_000) }
+        quitter.signal(SIGTERM)
+        XCTAssertEqual(quitter.exitStatus(within: 10), 0, quitter.logText)
+        XCTAssertEqual(try redis.pendingCount(stream, group: "creative-workers"), 1, "released, not acknowledged")
+        let taker = try WorkerProcess(servers, name: "taker", stream: stream, prefix: prefix, extra: ["--visibility-timeout", "300"])
+        let found = FleetCheck.waitForEntries(stream + ":results", count: 2, seconds: 60, redis: redis)
+        XCTAssertEqual(found.last?["id"], "released", taker.logText)
+        XCTAssertEqual(found.last?["worker"], "taker")
+    }
+
+    func testBadCommandLinesAreUsageErrors() throws {
+        for arguments in [["worker", "--store", "s3://creatives/x"], ["worker", "--redis", "redis://h", "--store", "nowhere"],
+                          ["worker", "--redis", "http://h", "--store", "s3://creatives/x"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--concurrency", "0"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--visibility-timeout", "0"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--max-bytes", "10Q"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--s3-addressing", "pth"],
+                          ["worker", "--redis", "redis://h", "--store", "s3://creatives/x", "--consumer", ""],
+                          ["enqueue", "--redis", "redis://h", "--store", "s3://creatives/x"],
+                          ["enqueue", "a.png", "--redis", "redis://h", "--store", "s3://creatives/x", "--wait-timeout", "0"]] {
+            let run = try WorkerProcess.run(arguments, servers: servers)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.errors)")
+        }
+        var noKeys = servers.environment
+        noKeys["AWS_ACCESS_KEY_ID"] = nil
+        noKeys["AWS_SHARED_CREDENTIALS_FILE"] = servers.folder.appendingPathComponent("none").path
+        let process = Process()
+        process.executableURL = WorkerProcess.binary
+        process.arguments = ["worker", "--redis", servers.redisURL, "--store", "s3://creatives/x"]
+        process.environment = noKeys
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1)
+        XCTAssertTrue(text.contains("no_credentials"), text)
+        // A wrong option is reported as such, not as the missing credentials; an object already on
+        // the store is enqueued without them (only the queue is written).
+        let wrong = try WorkerProcess.run(["worker", "--redis", servers.redisURL, "--store", "s3://creatives/x",
+                                           "--concurrency", "0"], servers: servers, environment: noKeys)
+        XCTAssertEqual(wrong.status, 64, wrong.errors)
+        XCTAssertTrue(wrong.errors.contains("--concurrency"), wrong.errors)
+        let stored = try WorkerProcess.run(["enqueue", "s3://\(FleetServers.bucket)/uploads/a.png"] + fleetArguments,
+                                           servers: servers, environment: noKeys)
+        XCTAssertEqual(stored.status, 0, stored.errors)
+        XCTAssertTrue(stored.output.contains("\"source\":\"s3://\(FleetServers.bucket)/uploads/a.png\""), stored.output)
+    }
+
+    func testSizesAndDurationsTakeTheirSuffixes() throws {
+        let worker = try WorkerProcess(servers, name: "suffixes", stream: stream, prefix: prefix,
+                                       extra: ["--visibility-timeout", "2m", "--retry-timeout", "500ms", "--max-bytes", "4M",
+                                               "--memory-budget", "256M", "--timeout", "30s"])
+        let file = servers.folder.appendingPathComponent("suffixes.png")
+        try Data(FleetCheck.variant(5100)).write(to: file)
+        let run = try WorkerProcess.run(["enqueue", file.path, "--wait", "--wait-timeout", "2m"] + fleetArguments,
+                                        servers: servers)
+        XCTAssertEqual(run.status, 0, run.errors + worker.logText)
+        let result = run.output.split(separator: "\n").last.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+        }
+        XCTAssertEqual(result?["status"], "valid", run.output)
+        XCTAssertEqual(result?["worker"], "suffixes", run.output)
+    }
+}
