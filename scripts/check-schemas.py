@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Validates real outputs of the tool and of its service against the JSON Schemas in schemas/
 (draft 2020-12, the `jsonschema` package): validate, render, slot, select, prompt and guidance
-`--json`, process's manifest and `--json`, and the service's answers to the same operations and
-its error bodies. The inputs are made here: the test artwork, renders of it at other sizes
+`--json`, process's manifest and `--json`, companion lint, and the service's answers to the same
+operations and its error bodies. The inputs are made here: the test artwork, renders of it at other sizes
 (accepted and not), a JPEG, a truncated PNG, a text file, an HTML5 bundle.
 Prints one line per schema with the outputs it checked; exit 1 when any output does not validate.
   scripts/check-schemas.py TOOL      (scripts/check-schemas.sh runs it with the venv's Python)"""
@@ -117,6 +117,12 @@ def check_command_line(files):
             check("prompt.schema.json", answer, f"prompt --product {product} {answer['size']}")
         check("guidance.schema.json", json.loads(tool("guidance", "--format", "json", "--product", product)),
               f"guidance --product {product}")
+    for arguments in (["carousel_images=https://cdn.example/a.png|http://x/b.png,foo=1"],
+                      ["ad_type=carousel,carousel_images=https://cdn.example/a.png|https://cdn.example/b.png"],
+                      ["icon=https://cdn.example/i.png,bannerTitle=Sale,ctaUrl=https://example.com"],
+                      ["--takeover", "ad_type=webview"], ["--takeover", "ad_type=webview,campaign=x,Image_url=https://e.com/t"]):
+        for answer in json_lines(tool("companion", "lint", "--json", *arguments, expect=(0, 1)), "companion lint"):
+            check("companion-lint.schema.json", answer, "companion lint " + " ".join(arguments))
     for index, (product, name) in enumerate([("banner", "banner"), ("banner", "jpeg"), ("interstitial", "interstitial_hd"),
                                              ("companion", "companion"), ("banner", "odd"), ("banner", "truncated"),
                                              ("banner", "bundle")]):
@@ -186,6 +192,8 @@ def check_service(files):
         for product, name in (("banner", "banner"), ("interstitial", "interstitial_hd"), ("companion", "companion")):
             answer("process-answer.schema.json", "POST", f"/v1/process?product={product}&inline=false", read(name))
         answer("process-answer.schema.json", "POST", "/v1/process", read("jpeg"))
+        answer("companion-lint.schema.json", "POST", "/v1/companion/lint", b"carousel_images=https://cdn.example/a.png,x=1",
+               content_type="text/plain")
         # Errors: a rejected creative (422 with its report), a bad query, an unknown route, a wrong method.
         answer("error.schema.json", "POST", "/v1/process", read("odd"), statuses=(422,))
         answer("error.schema.json", "POST", "/v1/render?slot=390x61", read("truncated"), statuses=(422,))
