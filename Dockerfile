@@ -73,6 +73,14 @@ SHELL ["/bin/sh", "-eu", "-c"]
 RUN creative-tool test-artwork --output-dir /tmp/fonts \
     && creative-tool process /tmp/fonts/test-artwork-960x150.png --output-dir /tmp/fonts/process \
     && test -s /tmp/fonts/process/preview.png && rm -rf /tmp/fonts
+# The man page and the bash and zsh completions, written by this binary from its own option
+# declarations (docs/creative-tool.1 and docs/completions/ are the same text): `man creative-tool`
+# where a man reader is installed; bash-completion and zsh look in these folders.
+RUN install -d /usr/local/share/man/man1 /usr/local/share/bash-completion/completions \
+        /usr/local/share/zsh/site-functions \
+    && creative-tool help --format man > /usr/local/share/man/man1/creative-tool.1 \
+    && creative-tool help --format bash > /usr/local/share/bash-completion/completions/creative-tool \
+    && creative-tool help --format zsh > /usr/local/share/zsh/site-functions/_creative-tool
 
 # Numeric, so the runtime (e.g. Kubernetes runAsNonRoot) can check it is not root.
 USER 10001:10001

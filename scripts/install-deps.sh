@@ -10,6 +10,8 @@
 #   scripts/install-deps.sh bench    plus the peers the benchmarks compare against
 #   scripts/install-deps.sh browser  plus headless Chromium, its driver and Debian's Selenium
 #                                    (the browser tests and `make docs`; no PyPI needed)
+#   scripts/install-deps.sh docs     plus mandoc and zsh (scripts/check-docs.sh lints the man page and
+#                                    parses the zsh completion; groff and man come with man-db)
 #   scripts/install-deps.sh pip      Debian's pip only
 # Used by the Makefile, CI and the Dockerfile's build stages, so all three install the same.
 set -euo pipefail
@@ -28,8 +30,9 @@ case "${1:-wheel}" in
     bench) packages+=(imagemagick libvips-tools hyperfine wrk curl python3-pil python3-numpy python3-skimage time
                       pngquant optipng webp libjemalloc2 libvips-dev) ;;
     browser) packages+=(chromium chromium-driver python3-selenium) ;;
+    docs) packages+=(mandoc zsh groff-base man-db) ;;
     pip) packages=(python3-pip) ;;
-    *) echo "install-deps: unknown set '$1' (wheel, system, bench, browser, pip)" >&2; exit 64 ;;
+    *) echo "install-deps: unknown set '$1' (wheel, system, bench, browser, docs, pip)" >&2; exit 64 ;;
 esac
 
 missing=()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: build, every XCTest target (unit tests of each library, end-to-end tests
 # of the built binary and of the HTTP service), the pages in headless Chromium (Tests/Browser), the
-# specs, the Dockerfile lint. Ends with the closing line "tests: N passed, M failed, K skipped"
+# specs, the man page and completions (scripts/check-docs.sh), real outputs against the JSON Schemas
+# (scripts/check-schemas.sh), the links and anchors of the docs (scripts/check-links.py), the
+# Dockerfile lint. Ends with the closing line "tests: N passed, M failed, K skipped"
 # (scripts/test-summary.sh).
 #   LIBVIPS=wheel|system scripts/test.sh       (make test / make test LIBVIPS=system)
 set -euo pipefail
@@ -21,6 +23,9 @@ swift test --scratch-path "$SWIFT_SCRATCH" --disable-swift-testing 2>&1 | tee "$
 scripts/install-deps.sh browser || status=$?
 /usr/bin/python3 Tests/Browser/test_pages.py "$SWIFT_SCRATCH/debug/creative-tool" || status=$?
 scripts/check-specs.sh || status=$?
+scripts/check-docs.sh || status=$?
+scripts/check-schemas.sh || status=$?
+python3 scripts/check-links.py || status=$?
 scripts/lint-dockerfile.sh || status=$?
 scripts/test-summary.sh "$log" || status=1
 exit "$status"

@@ -47,6 +47,7 @@ public enum CommandLineTool {
         }
         if first == "--help" || first == "-h" || first == "help" {
             guard let topic = arguments.dropFirst().first else { return printed(overview + "\n", command: nil) }
+            if topic == "--format" { return reference(Array(arguments.dropFirst(2))) }
             return help(topic)
         }
         if first == "--version" {
@@ -79,6 +80,16 @@ public enum CommandLineTool {
     private static func help(_ topic: String) -> Int32 {
         guard let command = subcommands.first(where: { $0.name == topic }) else { return unknownCommand(topic) }
         return printed(command.usage + "\n", command: command.name)
+    }
+
+    /// `help --format markdown|man|bash|zsh`: the reference of every command (``CommandReference``).
+    private static func reference(_ rest: [String]) -> Int32 {
+        let names = CommandReference.Format.allCases.map(\.rawValue).joined(separator: ", ")
+        guard rest.count == 1, let format = CommandReference.Format(rawValue: rest[0]) else {
+            Streams.errLine("creative-tool help: --format takes one of \(names)")
+            return ExitCode.usage
+        }
+        return printed(CommandReference.text(format), command: "help")
     }
 
     /// A word that is no command: the nearest command, and where the list is.
@@ -125,6 +136,7 @@ public enum CommandLineTool {
         \(lines.joined(separator: "\n"))
 
         exit codes: 0 success, 1 creative rejected or job failed, 64 usage error
+        reference: creative-tool help --format markdown|man|bash|zsh (every command's options; man page; completion)
         """
     }
 }

@@ -1,0 +1,88 @@
+# bash completion for creative-tool. Written by 'creative-tool help --format bash'; do not edit: scripts/generate-docs.sh rewrites it.
+_creative_tool() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" options=""
+    local commands="validate render slot select test-artwork guidance prompt process companion serve"
+    COMPREPLY=()
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        mapfile -t COMPREPLY < <(compgen -W "$commands help --help --version" -- "$cur")
+        return 0
+    fi
+    case "${COMP_WORDS[1]}" in
+        help)
+            if [ "$prev" = --format ]; then _creative_tool_words 'markdown' 'man' 'bash' 'zsh'; return 0; fi
+            options="--format"
+            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && _creative_tool_words 'validate' 'render' 'slot' 'select' 'test-artwork' 'guidance' 'prompt' 'process' 'companion' 'serve' ;;
+        validate)
+            case "$prev" in
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+            esac
+            options="--product --no-preflight --json --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+        render)
+            case "$prev" in
+                --device) _creative_tool_words 'iPhone SE' 'iPhone 8' 'iPhone 14' 'iPhone 15' 'iPhone 11' 'iPhone 13 Pro Max' 'iPhone 15 Plus' 'iPad mini' 'iPad 9th gen' 'iPad Air' 'iPad Pro 11' 'iPad Pro 12.9' 'Android phone' 'Android Pixel'; return 0 ;;
+                --orientation) _creative_tool_words 'portrait' 'landscape'; return 0 ;;
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --output) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
+            esac
+            options="--slot --scale --device --orientation --product --background --format --quality --no-enlarge --output --json --cost --verbose --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+        slot)
+            case "$prev" in
+                --rule) _creative_tool_words 'qartvelo' 'google'; return 0 ;;
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --device) _creative_tool_words 'iPhone SE' 'iPhone 8' 'iPhone 14' 'iPhone 15' 'iPhone 11' 'iPhone 13 Pro Max' 'iPhone 15 Plus' 'iPad mini' 'iPad 9th gen' 'iPad Air' 'iPad Pro 11' 'iPad Pro 12.9' 'Android phone' 'Android Pixel'; return 0 ;;
+                --orientation) _creative_tool_words 'portrait' 'landscape'; return 0 ;;
+            esac
+            options="--width --screen-height --rule --inline --max-height --scale --product --device --orientation --json --help" ;;
+        select)
+            case "$prev" in
+                --mode) _creative_tool_words 'adaptive' 'inline' 'legacy' 'full_screen' 'standard_slot'; return 0 ;;
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+            esac
+            options="--width --height --mode --scale --product --max-pixels --json --help" ;;
+        test-artwork)
+            case "$prev" in
+                --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
+            esac
+            options="--output-dir --redraw --help" ;;
+        guidance)
+            case "$prev" in
+                --format) _creative_tool_words 'json' 'markdown' 'html'; return 0 ;;
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+            esac
+            options="--format --product --brand --headline --cta --colors --help" ;;
+        prompt)
+            case "$prev" in
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+            esac
+            options="--size --product --brand --headline --cta --colors --json --help" ;;
+        process)
+            case "$prev" in
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
+            esac
+            options="--product --format --output-dir --json --cost --verbose --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+        companion)
+            case "$prev" in
+                --file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
+            esac
+            options="--takeover --file --json --help" ;;
+        serve)
+            case "$prev" in
+                --token-file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
+            esac
+            options="--host --port --token-file --allow-unauthenticated --allowed-host --admin-host --admin-port --workers --queue --max-body-bytes --max-json-body-bytes --memory-budget --job-memory-budget --budget-wait --job-timeout --drain-timeout --idle-timeout --header-timeout --min-body-rate --max-connections --max-connections-per-client --max-inline-bytes --healthcheck --api-parameters --help" ;;
+    esac
+    if [[ "$cur" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur"); fi
+    return 0
+}
+# The words given (one argument each, spaces allowed) that start with the word being completed,
+# spaces escaped so a device name stays one argument.
+_creative_tool_words() {
+    local word cur="${COMP_WORDS[COMP_CWORD]}"
+    for word in "$@"; do
+        [[ "$word" == "$cur"* ]] && COMPREPLY+=("${word// /\\ }")
+    done
+}
+complete -o default -F _creative_tool creative-tool
