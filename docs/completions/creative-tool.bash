@@ -1,7 +1,7 @@
 # bash completion for creative-tool. Written by 'creative-tool help --format bash'; do not edit: scripts/generate-docs.sh rewrites it.
 _creative_tool() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" options=""
-    local commands="validate render slot select test-artwork guidance prompt process companion serve"
+    local commands="validate render slot select test-artwork guidance prompt process companion serve worker enqueue"
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
         mapfile -t COMPREPLY < <(compgen -W "$commands help --help --version" -- "$cur")
@@ -11,7 +11,7 @@ _creative_tool() {
         help)
             if [ "$prev" = --format ]; then _creative_tool_words 'markdown' 'man' 'bash' 'zsh'; return 0; fi
             options="--format"
-            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && _creative_tool_words 'validate' 'render' 'slot' 'select' 'test-artwork' 'guidance' 'prompt' 'process' 'companion' 'serve' ;;
+            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && _creative_tool_words 'validate' 'render' 'slot' 'select' 'test-artwork' 'guidance' 'prompt' 'process' 'companion' 'serve' 'worker' 'enqueue' ;;
         validate)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
@@ -73,6 +73,20 @@ _creative_tool() {
                 --token-file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
             options="--host --port --token-file --allow-unauthenticated --allowed-host --admin-host --admin-port --workers --queue --max-body-bytes --max-json-body-bytes --memory-budget --job-memory-budget --budget-wait --job-timeout --drain-timeout --idle-timeout --header-timeout --min-body-rate --max-connections --max-connections-per-client --max-inline-bytes --healthcheck --api-parameters --help" ;;
+        worker)
+            case "$prev" in
+                --s3-addressing) _creative_tool_words 'path' 'virtual'; return 0 ;;
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+            esac
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --group --consumer --dead-letter-stream --concurrency --visibility-timeout --max-deliveries --drain-timeout --retry-timeout --admin-host --admin-port --product --format --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+        enqueue)
+            case "$prev" in
+                --s3-addressing) _creative_tool_words 'path' 'virtual'; return 0 ;;
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+            esac
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --id --wait --wait-timeout --max-bytes --help" ;;
     esac
     if [[ "$cur" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur"); fi
     return 0
