@@ -165,7 +165,14 @@ extension JobCost {
     ///   (``PNGWriter``) or streamed, as ``Encoder`` decides.
     public static func render(_ source: ImageSource, settings: RenderSettings,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget) -> JobCost {
-        if let first = strictFirstRender(source, settings: settings, memoryBudget: memoryBudget) { return first }
+        renderPlan(source, settings: settings, memoryBudget: memoryBudget).cost
+    }
+
+    /// ``render(_:settings:memoryBudget:)``'s cost and whether the render decodes strictly first
+    /// (``decodesStrictlyFirst(_:settings:memoryBudget:)``), decided once for ``Renderer``.
+    static func renderPlan(_ source: ImageSource, settings: RenderSettings,
+                           memoryBudget: Int) -> (cost: JobCost, strictFirst: Bool) {
+        if let first = strictFirstRender(source, settings: settings, memoryBudget: memoryBudget) { return (first, true) }
         let placement = settings.placement(of: source.displayedSize)
         var cost = decode(source, content: placement.content)
         cost.output = output(canvas: settings.canvas, format: settings.format,
@@ -181,7 +188,7 @@ extension JobCost {
                 cost.decode = max(cost.decode, strict.decode - cost.output)
             }
         }
-        return cost
+        return (cost, false)
     }
 
     /// True when a render of `source` decodes it strictly first and scales from those pixels

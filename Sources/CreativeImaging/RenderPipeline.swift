@@ -29,7 +29,7 @@ public enum Renderer {
         let limits = limits.started()
         let deadline = limits.startDeadline()
         let placement = settings.placement(of: source.displayedSize)
-        let cost = JobCost.render(source, settings: settings, memoryBudget: limits.memoryBudget)
+        let (cost, strictFirst) = JobCost.renderPlan(source, settings: settings, memoryBudget: limits.memoryBudget)
         try limits.charge(cost)
         // What the budget leaves the encoder once the decode, overhead and pipeline are held (JobCost).
         let outputBudget = JobCost.encoderBudget(limits.memoryBudget, decode: cost.decode, canvas: settings.canvas)
@@ -38,7 +38,6 @@ public enum Renderer {
         // render (6 of 40 runs on a busy machine rendered a scrambled JPEG, 0 of 40 after a strict
         // decode): a JPEG is decoded strictly, first when the limits hold its pixels beside the
         // render (which then scales from them: one decode), else after the render.
-        let strictFirst = JobCost.decodesStrictlyFirst(source, settings: settings, memoryBudget: limits.memoryBudget)
         if strictFirst, let damage = try source.strictDecode(deadline: deadline, keepingPixels: true).damage {
             throw .corruptImage(damage)
         }
