@@ -99,14 +99,6 @@ enum ReferenceManPage {
     }
 
     private static func escaped(_ line: String) -> String {
-        var result = ""
-        for character in line {
-            switch character {
-            case "\\": result += "\\e"
-            case "-": result += "\\-"
-            default: result.append(character)
-            }
-        }
-        return result
+        TextFormat.replacing(line, ["\\": "\\e", "-": "\\-"])
     }
 }

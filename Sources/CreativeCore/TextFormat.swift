@@ -27,16 +27,15 @@ public enum TextFormat {
 
     /// Text made safe inside HTML, XML or Pango markup: `& < > " '` as entities.
     public static func markupEscaped(_ text: String) -> String {
+        replacing(text, ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
+    }
+
+    /// `text` with each character that `replacements` names written as its replacement (an
+    /// escaper's table: markup entities, Prometheus labels, roff).
+    public static func replacing(_ text: String, _ replacements: [Character: String]) -> String {
         var out = ""
         for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
+            if let replacement = replacements[character] { out += replacement } else { out.append(character) }
         }
         return out
     }

@@ -130,16 +130,7 @@ public final class Metrics: @unchecked Sendable {
 
     /// A label value as Prometheus text: backslash, double quote and line feed escaped.
     static func label(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(character)
-            }
-        }
-        return out
+        TextFormat.replacing(value, ["\\": "\\\\", "\"": "\\\"", "\n": "\\n"])
     }
 
     /// A number as Prometheus text: integers without a fraction.
