@@ -137,6 +137,17 @@ static png_structp start_read(const unsigned char *data, size_t length, reader_s
     return png;
 }
 
+/* The strict read set up, then the chunks up to the image data read, and the header kept in
+ * `result` (both readers begin so; libpng longjmps on damage). */
+static void read_header(png_structp png, png_infop info, reader_state *state, cpng_check_result *result) {
+    read_strictly(png, state);
+    png_read_info(png, info);
+    result->width = png_get_image_width(png, info);
+    result->height = png_get_image_height(png, info);
+    result->bit_depth = png_get_bit_depth(png, info);
+    result->color_type = png_get_color_type(png, info);
+}
+
 int cpng_header_check(const unsigned char *data, size_t length, cpng_check_result *result) {
     reader_state state;
     png_structp png = start_read(data, length, &state, result);
@@ -147,12 +158,7 @@ int cpng_header_check(const unsigned char *data, size_t length, cpng_check_resul
         result->ok = 0;
         return 0;
     }
-    read_strictly(png, &state);
-    png_read_info(png, info);
-    result->width = png_get_image_width(png, info);
-    result->height = png_get_image_height(png, info);
-    result->bit_depth = png_get_bit_depth(png, info);
-    result->color_type = png_get_color_type(png, info);
+    read_header(png, info, &state, result);
     png_destroy_read_struct(&png, &info, NULL);
     result->ok = result->warnings == 0;
     return result->ok;
@@ -171,12 +177,7 @@ int cpng_check_pixels(const unsigned char *data, size_t length, unsigned long lo
         result->ok = 0;
         return 0;
     }
-    read_strictly(png, &state);
-    png_read_info(png, info);
-    result->width = png_get_image_width(png, info);
-    result->height = png_get_image_height(png, info);
-    result->bit_depth = png_get_bit_depth(png, info);
-    result->color_type = png_get_color_type(png, info);
+    read_header(png, info, &state, result);
     if ((unsigned long long)result->width * result->height > max_pixels) {
         record(result, "too many pixels");
         png_error(png, "too many pixels");
