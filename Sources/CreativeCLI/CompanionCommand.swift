@@ -36,7 +36,7 @@ enum CompanionCommand: DeclaredCommand {
             report = CompanionLint.lint(PathBytes.bytes(rest.first ?? ""), kind: kind)
         }
         if arguments.flag(json.flag) {
-            try Streams.outLine(report.json.serialized())
+            try Streams.outJSON(report.json)
         } else {
             for line in humanLines(report) { try Streams.outEscaped(line) }
         }

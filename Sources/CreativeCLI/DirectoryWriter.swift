@@ -19,15 +19,10 @@ import Glibc
 /// the next run removes. A symbolic link given as the folder stays; the folder it names is
 /// replaced.
 enum DirectoryWriter {
-    /// The field `process` writes first in its manifest, naming the tool that wrote the folder.
-    static let markerKey = "written_by"
-    static let markerValue = "creative-tool process"
-
-    /// The manifest with the marker as its first field.
-    static func marked(_ manifest: JSONValue) -> JSONValue {
-        guard case .object(let fields) = manifest else { return manifest }
-        return .object([(markerKey, .string(markerValue))] + fields)
-    }
+    /// The field `process` writes first in its manifest, naming the tool that wrote the folder
+    /// (``CreativeJob/writtenBy``).
+    static let markerKey = CreativeJob.writtenBy.0
+    static let markerValue = CreativeJob.writtenBy.1
 
     /// A folder to write, after the links at its end are followed.
     struct Target {
@@ -100,8 +95,9 @@ enum DirectoryWriter {
     /// The entries of a folder that process did not write: every entry unless `manifest.json`
     /// is a regular file starting with the marker; then each entry that is not `manifest.json`
     /// or a regular file the manifest lists as a render or the preview with exactly its bytes
-    /// (`"file":NAME,"bytes":N,"sha256":HEX`, in the order CreativeJob writes them): a file
-    /// someone changed or added is never taken for process's own.
+    /// (`"file":NAME,"file_bytes":N,"sha256":HEX`, in the order CreativeJob writes them; `"bytes"`
+    /// in manifests of schema version 1): a file someone changed or added is never taken for
+    /// process's own.
     static func strays(in folder: String) -> [String] {
         let entries = names(in: folder)
         guard !entries.isEmpty else { return [] }
@@ -118,9 +114,11 @@ enum DirectoryWriter {
             guard isRegular("\(folder)/\(name)"), let bytes = try? FileIO.read("\(folder)/\(name)", limit: 1 << 26) else {
                 return true
             }
-            let fields = "\"file\":\(JSONValue.string(name).serialized()),\"bytes\":\(bytes.count),"
-                + "\"sha256\":\"\(Checksum.sha256(bytes))\""
-            return listed.firstRange(of: Array(fields.utf8)) == nil
+            let sha256 = Checksum.sha256(bytes)
+            return ["file_bytes", "bytes"].allSatisfy { key in
+                let fields = "\"file\":\(JSONValue.string(name).serialized()),\"\(key)\":\(bytes.count),\"sha256\":\"\(sha256)\""
+                return listed.firstRange(of: Array(fields.utf8)) == nil
+            }
         }
     }
 

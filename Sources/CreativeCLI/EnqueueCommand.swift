@@ -68,8 +68,8 @@ enum EnqueueCommand: DeclaredCommand {
         let (after, entry) = try FleetOptions.attempt { () throws(FleetError) in
             (try redis.lastID(of: results), try redis.add(to: fleet.stream, fields))
         }
-        try Streams.outLine(JSONValue.object([("entry", .string(entry)), ("id", .string(callerID ?? entry)),
-                                              ("source", .string(source.description))]).serialized())
+        try Streams.outJSON(.object([("entry", .string(entry)), ("id", .string(callerID ?? entry)),
+                                     ("source", .string(source.description))]))
         guard arguments.flag(wait.flag) else { return ExitCode.success }
         let found = try FleetOptions.attempt { () throws(FleetError) in
             try waitForResult(of: entry, in: results, after: after, redis: redis, seconds: waitSeconds)
@@ -77,7 +77,7 @@ enum EnqueueCommand: DeclaredCommand {
         guard let result = found else {
             throw .failed(code: "wait_timeout", message: "no result for \(entry) in \(TextFormat.scale(waitSeconds)) s")
         }
-        try Streams.outLine(JSONValue.object(result.fields.map { ($0.0, .string($0.1)) }).serialized())
+        try Streams.outJSON(.object(result.fields.map { ($0.0, .string($0.1)) }))
         return result["status"] == "valid" ? ExitCode.success : ExitCode.failure
     }
 

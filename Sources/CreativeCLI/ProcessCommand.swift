@@ -61,7 +61,7 @@ enum ProcessCommand: DeclaredCommand {
         let limits = try ValidateCommand.validationLimits(arguments)
         let source = try Inputs.openSource(arguments.positionals[0], maxBytes: limits.maxBytes, maxPixels: limits.maxPixels)
         let plan = ProcessPlan(source, product: request.product, format: request.format, memoryBudget: limits.job.memoryBudget)
-        try Streams.outLine(plan.cost.json(limits: limits.job).serialized())
+        try Streams.outJSON(plan.cost.json(limits: limits.job))
         return ExitCode.success
     }
 }

@@ -27,9 +27,9 @@ enum ProcessJob {
             }
         case .failure(let failure):
             // Missing, too large or unreadable: the validation report says which.
-            result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits))
+            result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits), input: nil)
         }
-        let manifestText = DirectoryWriter.marked(result.manifest).serialized() + "\n"
+        let manifestText = result.manifest.serialized() + "\n"
         return Output(result: result, manifestText: manifestText,
                       files: result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, Array(manifestText.utf8))])
     }

@@ -37,7 +37,7 @@ enum PromptCommand: DeclaredCommand {
             }
         }
         if arguments.flag("--json") {
-            for prompt in prompts { try Streams.outLine(prompt.json.serialized()) }
+            for prompt in prompts { try Streams.outJSON(prompt.json) }
         } else if prompts.count == 1 {
             try Streams.out(prompts[0].text + "\n")
         } else {

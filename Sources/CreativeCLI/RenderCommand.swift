@@ -43,8 +43,8 @@ enum RenderCommand: DeclaredCommand {
         let picked = try RenderSources.pick(arguments.positionals, request: request, maxBytes: readLimit, maxPixels: maxPixels)
         timer.stage("open")
         if arguments.flag(cost.flag) {
-            try Streams.outLine(JobCost.render(picked.source, settings: request.settings, memoryBudget: limits.memoryBudget)
-                .json(limits: limits).serialized())
+            try Streams.outJSON(JobCost.render(picked.source, settings: request.settings, memoryBudget: limits.memoryBudget)
+                .json(limits: limits))
             return ExitCode.success
         }
         for note in notes(picked, request: request) { Streams.errEscaped("creative-tool render: note: \(note)") }
@@ -67,8 +67,8 @@ enum RenderCommand: DeclaredCommand {
         timer.finish()
         let placement = request.settings.placement(of: picked.source.displayedSize)
         if wantsJSON {
-            try Streams.outLine(RenderAnswer.json(request, picked: picked, encoded: encoded, path: path,
-                                                  placement: placement).serialized())
+            try Streams.outJSON(RenderAnswer.json(request, picked: picked, encoded: encoded, path: path,
+                                                  placement: placement))
         } else if !toStandardOutput {
             try Streams.outEscaped("wrote \(path): \(request.settings.canvas) px (\(request.targetDescription)), "
                 + "\(picked.source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
@@ -105,13 +105,12 @@ enum RenderAnswer {
             ("input", picked.path.map(JSONValue.string) ?? .null),
             ("product", .string(request.product.rawValue)),
             ("target", .string(request.targetDescription)),
-            ("canvas_pixels", .string(request.settings.canvas.description)),
-            ("artwork_pixels", .string(picked.source.displayedSize.description)),
-            ("content_pixels", .string(placement.content.description)),
-            ("content_x", .int(placement.x)),
-            ("content_y", .int(placement.y)),
+            ("canvas_pixels", request.settings.canvas.json),
+            ("artwork_pixels", picked.source.displayedSize.json),
+            ("content_pixels", placement.content.json),
+            ("content_position_pixels", JSONContract.position(x: placement.x, y: placement.y)),
             ("format", .string(encoded.format.rawValue)),
-            ("bytes", .int(encoded.bytes.count)),
+            ("file_bytes", .int(encoded.bytes.count)),
             ("encoding", .string(encoded.detail)),
             ("note", request.note(forArtwork: picked.source.displayedSize).map(JSONValue.string) ?? .null),
         ])

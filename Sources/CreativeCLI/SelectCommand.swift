@@ -34,7 +34,7 @@ enum SelectCommand: DeclaredCommand {
         }
         let names = arguments.positionals
         if arguments.flag(CommonOptions.json.flag) {
-            try Streams.outLine(SizingJSON.selection(result, names: names).serialized())
+            try Streams.outJSON(SizingJSON.selection(result, names: names))
             return ExitCode.success
         }
         let mode = request.mode
@@ -51,7 +51,7 @@ enum SelectCommand: DeclaredCommand {
 
     private static func scoreText(_ score: Double, mode: SelectionMode) -> String {
         switch mode {
-        case .adaptive, .fullScreen, .standardSlot: "aspect distance \(JSONValue.double(score).serialized())"
+        case .anchored, .fullScreen, .standardSlot: "aspect distance \(JSONValue.double(score).serialized())"
         case .inline: "shown area \(Int(score)) px"
         case .legacy: "width \(Int(score)) px"
         }

@@ -18,7 +18,7 @@ enum SlotCommand: DeclaredCommand {
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         let request = try CLIError.reading { () throws(CoreError) in try SlotRequest(arguments) }
         if arguments.flag(CommonOptions.json.flag) {
-            try Streams.outLine(request.json.serialized())
+            try Streams.outJSON(request.json)
             return ExitCode.success
         }
         switch request.answer {

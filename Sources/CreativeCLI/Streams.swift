@@ -15,6 +15,12 @@ public enum Streams {
     /// Writes a line to standard output as it is (a JSON object per line).
     public static func outLine(_ text: String) throws(CLIError) { try out(text + "\n") }
 
+    /// Writes one JSON document on a line: `value` with `schema_version` and `tool_version` first
+    /// (``JSONContract/document(_:)``), as every `--json` output is published.
+    public static func outJSON(_ value: JSONValue) throws(CLIError) {
+        try outLine(JSONContract.document(value).serialized())
+    }
+
     /// Writes one line of human text to standard output, escaped (``TextFormat/escaped(_:)``):
     /// a name in it cannot forge another line or reach the terminal as a control sequence.
     public static func outEscaped(_ line: String) throws(CLIError) { try out(TextFormat.escaped(line) + "\n") }

@@ -27,7 +27,7 @@ enum ValidateCommand: DeclaredCommand {
             let report = validate(path, limits: limits)
             allValid = allValid && report.valid
             if wantsJSON {
-                try Streams.outLine(report.json.serialized())
+                try Streams.outJSON(report.json)
             } else {
                 try Streams.outEscaped(humanLine(report))
             }

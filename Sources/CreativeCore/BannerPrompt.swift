@@ -70,17 +70,16 @@ public struct RenderedPrompt: Sendable, Hashable {
     /// The pixel size.
     public var size: PixelSize { facts.size }
 
-    /// The JSON object of `prompt --json` and the service: size, width, height, aspect,
-    /// safe_area, min_text_px, prompt.
+    /// The JSON object of `prompt --json` and the service: product, artwork_pixels, aspect_ratio,
+    /// safe_area_pixels, min_text_height_pixels, close_zone_pixels (full-screen products), prompt.
     public var json: JSONValue {
         .object([
-            ("size", .string(size.description)),
-            ("width", .int(size.width)),
-            ("height", .int(size.height)),
-            ("aspect", .string(facts.aspect)),
-            ("safe_area", facts.safeArea.json),
-            ("min_text_px", .int(facts.minTextPixels)),
-        ] + (facts.product.isDefault ? [] : [("close_zone", facts.closeZone.map(\.json) ?? .null)]) + [
+            ("product", .string(facts.product.rawValue)),
+            ("artwork_pixels", size.json),
+            ("aspect_ratio", .double(size.aspectRatio)),
+            ("safe_area_pixels", facts.safeArea.json),
+            ("min_text_height_pixels", .int(facts.minTextPixels)),
+        ] + (facts.product.isFullScreen ? [("close_zone_pixels", facts.closeZone.map(\.json) ?? .null)] : []) + [
             ("prompt", .string(text)),
         ])
     }

@@ -34,8 +34,7 @@ public struct CatalogEntry: Sendable, Hashable {
 
     /// The fields every guidance JSON lists a size with: `size`, `width`, `height`, `class`.
     public var jsonFields: [(String, JSONValue)] {
-        [("size", .string(size.description)), ("width", .int(size.width)), ("height", .int(size.height)),
-         ("class", .string(sizeClass.rawValue))]
+        [("size_pixels", size.json), ("size_class", .string(sizeClass.rawValue))]
     }
 }
 

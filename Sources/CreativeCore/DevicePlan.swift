@@ -16,6 +16,10 @@ public struct DeviceSlot: Sendable, Hashable {
         /// A fixed standard slot of the device's class (companions), the same in both
         /// orientations: stored as portrait, named `any`.
         case standard
+
+        /// The name in JSON, the one vocabulary of slot modes `slot`, `select` and every device
+        /// listing share: `anchored`, `inline`, `full_screen`, `standard_slot`.
+        public var slotMode: String { self == .standard ? SelectionMode.standardSlot.rawValue : rawValue }
     }
 
     public init(device: Device, orientation: Orientation, slot: Slot, sizing: Sizing) {
@@ -107,13 +111,12 @@ extension SlotAssignment {
         [
             ("device", .string(deviceSlot.device.name)),
             ("orientation", .string(deviceSlot.orientationName)),
-            ("sizing", .string(deviceSlot.sizing.rawValue)),
-            ("slot_points", .string(deviceSlot.slot.points.description)),
+            ("slot_mode", .string(deviceSlot.sizing.slotMode)),
+            ("slot_points", deviceSlot.slot.points.json),
             ("scale", .double(deviceSlot.slot.scale)),
-            ("slot_pixels", .string(placement.canvas.description)),
-            ("content_pixels", .string(placement.content.description)),
-            ("content_x", .int(placement.x)),
-            ("content_y", .int(placement.y)),
+            ("slot_pixels", placement.canvas.json),
+            ("content_pixels", placement.content.json),
+            ("content_position_pixels", JSONContract.position(x: placement.x, y: placement.y)),
             ("fill_share", .double(placement.fillShare)),
         ] + fullScreenFields
     }
@@ -122,7 +125,7 @@ extension SlotAssignment {
     private var fullScreenFields: [(String, JSONValue)] {
         guard deviceSlot.sizing == .fullScreen else { return [] }
         return [
-            ("screen_points", .string(deviceSlot.screenPoints.description)),
+            ("screen_points", deviceSlot.screenPoints.json),
             ("insets_points", deviceSlot.insets.json),
             ("safe_area_pixels", deviceSlot.safeAreaPixels.json),
         ]
@@ -157,7 +160,7 @@ public enum DevicePlan {
                             product: Product = .banner) -> PixelSize? {
         let pixels = deviceSlot.sizing == .fullScreen ? deviceSlot.safeAreaPixels.size : deviceSlot.slot.pixels
         let mode: SelectionMode = switch deviceSlot.sizing {
-        case .anchored: .adaptive
+        case .anchored: .anchored
         case .inline: .inline
         case .fullScreen: .fullScreen
         case .standard: .standardSlot

@@ -29,7 +29,7 @@ extension ProductGuidance {
     /// The document in a format: JSON (one line and a line break), Markdown or HTML.
     func render(_ format: GuidanceFormat) -> String {
         switch format {
-        case .json: json.serialized() + "\n"
+        case .json: JSONContract.document(json).serialized() + "\n"
         case .markdown: markdown()
         case .html: html()
         }
@@ -39,9 +39,6 @@ extension ProductGuidance {
 /// What an advertiser needs to upload the right files, computed from the one catalog,
 /// device table and rule set, so the dashboard never says something the renderer does not do.
 public struct Guidance: Sendable {
-    /// Version of the JSON schema; bumped on any incompatible change.
-    public static let schemaVersion = 1
-
     /// Anchored slots of every device and orientation, with the Retina artwork each picks.
     public let anchored: [SlotAssignment]
     /// Inline slots of every device and orientation, with what each picks among all sizes.
@@ -86,7 +83,7 @@ public struct Guidance: Sendable {
         case .anchoredOrInlineStrip: break
         }
         return switch format {
-        case .json: json.serialized() + "\n"
+        case .json: JSONContract.document(json).serialized() + "\n"
         case .markdown: GuidanceMarkdown(self).render()
         case .html: GuidanceHTML(self, prompts: prompts, testArtworkBase: testArtworkBase).render()
         }
@@ -124,8 +121,8 @@ public struct Guidance: Sendable {
             ("accepted", .array(ImageFormat.allCases.map { .string($0.rawValue) })),
             ("static_only", .bool(true)),
             ("weight_guideline_bytes", .int(Catalog.weightGuidelineBytes)),
-            ("max_bytes", .int(Catalog.defaultMaxBytes)),
-            ("max_pixels", .int(Catalog.defaultMaxPixels)),
+            ("max_file_bytes", .int(Catalog.defaultMaxBytes)),
+            ("max_pixel_count", .int(Catalog.defaultMaxPixels)),
             ("note", .string(formatsNote)),
         ])
     }

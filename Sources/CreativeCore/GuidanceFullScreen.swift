@@ -25,20 +25,19 @@ struct FullScreenGuidance: ProductGuidance {
 
     var json: JSONValue {
         .object([
-            ("schema_version", .int(Guidance.schemaVersion)),
             ("product", .string(product.rawValue)),
             ("sizes", .array(product.entries.map { entry in
                 .object(entry.jsonFields + [
                     ("orientation", .string(entry.size.height > entry.size.width ? "portrait" : "landscape")),
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),
-                    ("serves_slots", .int(slots(showing: entry.size).count)),
-                    ("safe_area", SafeArea(artwork: entry.size).json),
-                    ("close_zone", CloseButton.zone(over: slots(showing: entry.size)).map(\.json) ?? .null),
-                    ("min_text_px", guidance.minTextPixels(for: entry.size).map { .int($0) } ?? .null),
+                    ("served_slot_count", .int(slots(showing: entry.size).count)),
+                    ("safe_area_pixels", SafeArea(artwork: entry.size).json),
+                    ("close_zone_pixels", CloseButton.zone(over: slots(showing: entry.size)).map(\.json) ?? .null),
+                    ("min_text_height_pixels", guidance.minTextPixels(for: entry.size).map { .int($0) } ?? .null),
                 ])
             })),
-            ("recommended_uploads", .array(product.recommendedUploads.map { .string($0.description) })),
+            ("recommended_upload_pixels", .array(product.recommendedUploads.map(\.json))),
             ("fit", .object([("rule", .string(product.selectionRule.rawValue)), ("note", .string(Self.fitNote))])),
             ("close_button", .object([
                 ("size_points", .int(CloseButton.sizePoints)),
@@ -49,7 +48,7 @@ struct FullScreenGuidance: ProductGuidance {
             ])),
             ("slots", .array(guidance.fullScreen.map { assignment in
                 .object(assignment.jsonFields + [
-                    ("artwork", .string(assignment.artwork.description)),
+                    ("artwork_pixels", assignment.artwork.json),
                     ("letterbox_share", .double(1 - assignment.placement.fillShare)),
                     ("close_button_pixels", CloseButton.square(in: assignment.deviceSlot).json),
                 ])

@@ -1,21 +1,20 @@
 extension Guidance {
-    /// The stable JSON document for the dashboard backend (schema in README, "guidance JSON").
+    /// The stable JSON document for the dashboard backend (schemas/guidance.schema.json).
     public var json: JSONValue {
         .object([
-            ("schema_version", .int(Guidance.schemaVersion)),
             ("sizes", .array(Catalog.entries.map { entry in
                 .object(entry.jsonFields + [
                     ("shape", .string(entry.shape.rawValue)),
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),
-                    ("retina_of", .optional(entry.retinaOf?.description)),
-                    ("serves_anchored_slots", .int(slots(servedBy: entry.size).count)),
-                    ("safe_area", SafeArea(artwork: entry.size).json),
-                    ("min_text_px", minTextPixels(for: entry.size).map { .int($0) } ?? .null),
+                    ("retina_of_pixels", entry.retinaOf?.json ?? .null),
+                    ("served_slot_count", .int(slots(servedBy: entry.size).count)),
+                    ("safe_area_pixels", SafeArea(artwork: entry.size).json),
+                    ("min_text_height_pixels", minTextPixels(for: entry.size).map { .int($0) } ?? .null),
                 ])
             })),
             ("coverage", .object([
-                ("recommended_uploads", .array(Catalog.adaptiveSizes.map { .string($0.description) })),
+                ("recommended_upload_pixels", .array(Catalog.adaptiveSizes.map(\.json))),
                 ("note", .string(Guidance.coverageNote)),
             ])),
             ("anchored", .object([
@@ -33,7 +32,7 @@ extension Guidance {
 
     static func slotJSON(_ assignment: SlotAssignment) -> JSONValue {
         .object(assignment.jsonFields + [
-            ("artwork", .string(assignment.artwork.description)),
+            ("artwork_pixels", assignment.artwork.json),
             ("letterbox_share", .double(1 - assignment.placement.fillShare)),
         ])
     }

@@ -30,23 +30,22 @@ struct StandardSlotGuidance: ProductGuidance {
 
     var json: JSONValue {
         .object([
-            ("schema_version", .int(Guidance.schemaVersion)),
             ("product", .string(product.rawValue)),
             ("sizes", .array(product.entries.map { entry in
                 .object(entry.jsonFields + [
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
                     ("purpose", .string(entry.purpose)),
-                    ("retina_of", .optional(entry.retinaOf?.description)),
-                    ("serves_slots", .int(slots(showing: entry.size).count)),
-                    ("safe_area", SafeArea(artwork: entry.size).json),
-                    ("min_text_px", guidance.minTextPixels(for: entry.size).map { .int($0) } ?? .null),
+                    ("retina_of_pixels", entry.retinaOf?.json ?? .null),
+                    ("served_slot_count", .int(slots(showing: entry.size).count)),
+                    ("safe_area_pixels", SafeArea(artwork: entry.size).json),
+                    ("min_text_height_pixels", guidance.minTextPixels(for: entry.size).map { .int($0) } ?? .null),
                 ])
             })),
-            ("recommended_uploads", .array(product.recommendedUploads.map { .string($0.description) })),
+            ("recommended_upload_pixels", .array(product.recommendedUploads.map(\.json))),
             ("slot", .object([
                 ("rule", .string(product.slotRule.rawValue)),
-                ("points", .object([DeviceClass.phone, .tablet].compactMap { deviceClass in
-                    product.standardSlotPoints[deviceClass].map { (deviceClass.rawValue, .string($0.description)) }
+                ("slot_points", .object([DeviceClass.phone, .tablet].compactMap { deviceClass in
+                    product.standardSlotPoints[deviceClass].map { (deviceClass.rawValue, $0.json) }
                 })),
                 ("note", .string(slotNote)),
             ])),
@@ -54,7 +53,7 @@ struct StandardSlotGuidance: ProductGuidance {
             ("slots", .array(guidance.standard.map { assignment in
                 .object(assignment.jsonFields + [
                     ("device_class", .string(assignment.deviceSlot.device.deviceClass.rawValue)),
-                    ("artwork", .string(assignment.artwork.description)),
+                    ("artwork_pixels", assignment.artwork.json),
                     ("letterbox_share", .double(1 - assignment.placement.fillShare)),
                 ])
             })),

@@ -27,9 +27,11 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .double(let value):
             if value.isFinite {
                 // Four decimals are enough for ratios and shares, and stable across platforms.
+                // Always with a decimal point (`1.0`, not `1`), so a number field has one JSON
+                // type whatever its value.
                 let rounded = (value * 10_000).rounded() / 10_000
                 out += rounded == rounded.rounded() && abs(rounded) < 1e15
-                    ? String(Int(rounded)) : String(rounded)
+                    ? String(Int(rounded)) + ".0" : String(rounded)
             } else {
                 out += "null"
             }
@@ -81,4 +83,35 @@ public indirect enum JSONValue: Sendable, Equatable {
 extension JSONValue {
     /// A string, or null when nil.
     public static func optional(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+}
+
+/// The published shape of every JSON output (schemas/ holds one JSON Schema per output):
+/// a size is `{"width", "height"}` under a key naming its unit (`slot_points`, `content_pixels`),
+/// a position `{"x", "y"}`, a rectangle both; counts and lengths are named apart
+/// (`max_pixel_count`, `file_bytes`); and every top-level document begins with
+/// `schema_version` and `tool_version`.
+public enum JSONContract {
+    /// The version of the shapes; raised whenever a field is renamed, removed or changes type.
+    public static let schemaVersion = 2
+
+    /// The two fields every top-level document carries: `schema_version`, `tool_version`.
+    public static var versionFields: [(String, JSONValue)] {
+        [("schema_version", .int(schemaVersion)), ("tool_version", .string(BuildInfo.version))]
+    }
+
+    /// `value` as a top-level document: an object gets ``versionFields`` first unless it has
+    /// them already (a manifest, which puts its `written_by` marker before them); anything
+    /// else is returned as it is.
+    public static func document(_ value: JSONValue) -> JSONValue {
+        guard case .object(let fields) = value, !fields.contains(where: { $0.0 == "schema_version" }) else { return value }
+        return .object(versionFields + fields)
+    }
+
+    /// `{"x": x, "y": y}`.
+    public static func position(x: Int, y: Int) -> JSONValue { .object([("x", .int(x)), ("y", .int(y))]) }
+}
+
+extension PixelSize {
+    /// `{"width": ..., "height": ...}`, in the unit the key holding it names.
+    public var json: JSONValue { .object([("width", .int(width)), ("height", .int(height))]) }
 }

@@ -7,12 +7,13 @@ public struct SelectRequest: Sendable {
         help: "screen (slot) width in pixels; in points when a scale is given")
     public static let height = OptionDeclaration(
         "height", .integer(1...100_000), placeholder: "PX",
-        help: "banner height (adaptive) or max height (inline) in pixels, in points when a scale is given; "
+        help: "banner height (anchored) or max height (inline) in pixels, in points when a scale is given; "
             + "interstitials: the safe area's height")
     public static let mode = OptionDeclaration(
         "mode", .choice(SelectionMode.allCases.map(\.rawValue)), placeholder: "M",
-        help: "banners: adaptive (default with a height), inline, or legacy (default without); "
-            + "interstitials: full_screen; companions: standard_slot")
+        help: "banners: anchored (default with a height), inline, or legacy (default without); "
+            + "interstitials: full_screen; companions: standard_slot",
+        mistakenValues: ["adaptive": "anchored", "standard": "standard_slot", "fullscreen": "full_screen"])
     public static let scale = RenderRequest.scale.with(
         help: "pixels per point, 1 to 4: width and height are then in points, as slot gives them", defaultValue: .some(nil))
 
@@ -43,7 +44,7 @@ public struct SelectRequest: Sendable {
         let height = try source.int(Self.height).map(toPixels)
         let modes = SelectionMode.modes(for: product)
         let mode = try source.choice(Self.mode, SelectionMode.self)
-            ?? (modes.contains(.adaptive) ? (height == nil ? .legacy : .adaptive) : modes[0])
+            ?? (modes.contains(.anchored) ? (height == nil ? .legacy : .anchored) : modes[0])
         guard modes.contains(mode) else {
             throw .invalidRequest("\(source.spelling(Self.mode)) for \(product) must be one of "
                                   + modes.map(\.rawValue).joined(separator: ", "))

@@ -1,7 +1,7 @@
 /// The three ways the ad server picks a creative for a request.
 public enum SelectionMode: String, Sendable, CaseIterable {
-    /// Width + banner height: the strip with the closest aspect ratio.
-    case adaptive
+    /// Width + banner height (an anchored adaptive banner): the strip with the closest aspect ratio.
+    case anchored
     /// Width + max height: every candidate fitted; the one shown biggest.
     case inline
     /// Width only: the widest strip that fits, else the narrowest.
@@ -16,7 +16,7 @@ public enum SelectionMode: String, Sendable, CaseIterable {
     /// The modes a product's selection rule uses.
     public static func modes(for product: Product) -> [SelectionMode] {
         switch product.selectionRule {
-        case .aspectRatio: [.adaptive, .inline, .legacy]
+        case .aspectRatio: [.anchored, .inline, .legacy]
         case .orientationThenAspectRatio: [.fullScreen]
         case .aspectRatioThenSharpest: [.standardSlot]
         }
@@ -31,7 +31,7 @@ public struct RankedCandidate: Sendable {
     public let size: PixelSize
     /// Whether the mode may pick it at all (anchored modes exclude rectangles).
     public let eligible: Bool
-    /// The mode's score: `|ln(ratio / slot ratio)|` (adaptive, full screen, standard slot; lower wins),
+    /// The mode's score: `|ln(ratio / slot ratio)|` (anchored, full screen, standard slot; lower wins),
     /// the fitted area in pixels (inline, higher wins), or the width (legacy).
     public let score: Double
     /// Why it was excluded, when it was.
@@ -54,7 +54,7 @@ public struct SelectionResult: Sendable {
 public enum Selection {
     /// Picks among `candidates` (pixel sizes) for a request of `width` x `height` pixels.
     /// - Parameters:
-    ///   - height: the banner height (adaptive) or max height (inline); ignored in legacy mode.
+    ///   - height: the banner height (anchored) or max height (inline); ignored in legacy mode.
     /// - Throws: ``CoreError/noEligibleCandidate(_:)`` when the mode can pick none of them,
     ///   ``CoreError/invalidNumber(_:)`` for a missing or non-positive request size.
     ///   - product: whose catalog order breaks ties.
@@ -70,7 +70,7 @@ public enum Selection {
         let ranked: [RankedCandidate]
         let tieBreak = { (a: RankedCandidate, b: RankedCandidate) in Self.tieBreak(a, b, product: product) }
         switch mode {
-        case .adaptive: ranked = adaptive(candidates, slot: PixelSize(width: width, height: height ?? 1), tieBreak)
+        case .anchored: ranked = adaptive(candidates, slot: PixelSize(width: width, height: height ?? 1), tieBreak)
         case .inline: ranked = inline(candidates, box: PixelSize(width: width, height: height ?? 1), tieBreak)
         case .legacy: ranked = legacy(candidates, width: width, tieBreak)
         case .fullScreen:

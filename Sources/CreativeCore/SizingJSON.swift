@@ -4,35 +4,29 @@ public enum SizingJSON {
     public static func anchored(width: Int, screenHeight: Int?, rule: AnchoredRule, scale: Double) -> JSONValue {
         let slot = SlotMath.anchoredSlot(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
         return .object([
-            ("mode", .string("anchored")),
+            ("slot_mode", .string(SelectionMode.anchored.rawValue)),
             ("rule", .string(rule.rawValue)),
             ("estimate", .bool(rule.isEstimate)),
             ("screen_height_points", screenHeight.map { .int($0) } ?? .null),
-            ("width_points", .int(slot.points.width)),
-            ("height_points", .int(slot.points.height)),
+            ("slot_points", slot.points.json),
             ("scale", .double(scale)),
-            ("width_pixels", .int(slot.pixels.width)),
-            ("height_pixels", .int(slot.pixels.height)),
+            ("slot_pixels", slot.pixels.json),
         ])
     }
 
     /// A full-screen slot (interstitials): the screen, its safe-area insets, and the safe area the
     /// artwork is fitted in, in points and pixels.
     public static func fullScreen(_ deviceSlot: DeviceSlot) -> JSONValue {
-        let area = deviceSlot.safeAreaPixels
-        return .object([
-            ("mode", .string("full_screen")),
+        .object([
+            ("slot_mode", .string(SelectionMode.fullScreen.rawValue)),
             ("device", .string(deviceSlot.device.name)),
             ("orientation", .string(deviceSlot.orientation.rawValue)),
-            ("screen_points", .string(deviceSlot.screenPoints.description)),
+            ("screen_points", deviceSlot.screenPoints.json),
             ("scale", .double(deviceSlot.slot.scale)),
-            ("screen_pixels", .string(deviceSlot.screenPixels.description)),
+            ("screen_pixels", deviceSlot.screenPixels.json),
             ("insets_points", deviceSlot.insets.json),
-            ("width_points", .int(deviceSlot.slot.points.width)),
-            ("height_points", .int(deviceSlot.slot.points.height)),
-            ("width_pixels", .int(area.width)),
-            ("height_pixels", .int(area.height)),
-            ("safe_area_pixels", area.json),
+            ("safe_area_points", deviceSlot.slot.points.json),
+            ("safe_area_pixels", deviceSlot.safeAreaPixels.json),
             ("close_button_pixels", CloseButton.square(in: deviceSlot).json),
         ])
     }
@@ -40,14 +34,12 @@ public enum SizingJSON {
     /// A fixed standard slot (companions): the device, its class, the slot in points and pixels.
     public static func standard(_ deviceSlot: DeviceSlot) -> JSONValue {
         .object([
-            ("mode", .string("standard_slot")),
+            ("slot_mode", .string(SelectionMode.standardSlot.rawValue)),
             ("device", .string(deviceSlot.device.name)),
             ("device_class", .string(deviceSlot.device.deviceClass.rawValue)),
-            ("width_points", .int(deviceSlot.slot.points.width)),
-            ("height_points", .int(deviceSlot.slot.points.height)),
+            ("slot_points", deviceSlot.slot.points.json),
             ("scale", .double(deviceSlot.slot.scale)),
-            ("width_pixels", .int(deviceSlot.slot.pixels.width)),
-            ("height_pixels", .int(deviceSlot.slot.pixels.height)),
+            ("slot_pixels", deviceSlot.slot.pixels.json),
         ])
     }
 
@@ -57,35 +49,35 @@ public enum SizingJSON {
         return Catalog.entries.map { ($0, SlotMath.fit($0.size, into: box)) }
     }
 
-    /// An inline view: its box and what each accepted size becomes in it.
+    /// An inline view: its largest slot (the width by the max height) and what each accepted
+    /// size becomes in it.
     public static func inline(width: Int, maxHeight: Int, scale: Double) -> JSONValue {
-        .object([
-            ("mode", .string("inline")),
-            ("width_points", .int(width)),
-            ("max_height_points", .int(maxHeight)),
+        let box = Slot(points: PixelSize(width: width, height: maxHeight), scale: scale)
+        return .object([
+            ("slot_mode", .string(SelectionMode.inline.rawValue)),
+            ("max_slot_points", box.points.json),
             ("scale", .double(scale)),
-            ("width_pixels", .int(SlotMath.pixels(width, scale: scale))),
-            ("max_height_pixels", .int(SlotMath.pixels(maxHeight, scale: scale))),
+            ("max_slot_pixels", box.pixels.json),
             ("fits", .array(inlineFits(width: width, maxHeight: maxHeight).map { entry, fitted in
-                .object([("size", .string(entry.size.description)),
-                         ("points", .string(fitted.description)),
-                         ("pixels", .string(Slot(points: fitted, scale: scale).pixels.description))])
+                .object([("artwork_pixels", entry.size.json),
+                         ("slot_points", fitted.json),
+                         ("slot_pixels", Slot(points: fitted, scale: scale).pixels.json)])
             })),
         ])
     }
 
     /// A selection: the request, the winner and the ranking, candidates named as the caller gave them.
+    /// The slot's height is null when none was given (legacy mode).
     public static func selection(_ result: SelectionResult, names: [String]) -> JSONValue {
         let winner = result.ranking.first { $0.index == result.winner }
         return .object([
-            ("mode", .string(result.mode.rawValue)),
-            ("width", .int(result.width)),
-            ("height", result.height.map { .int($0) } ?? .null),
+            ("slot_mode", .string(result.mode.rawValue)),
+            ("slot_pixels", .object([("width", .int(result.width)), ("height", result.height.map { .int($0) } ?? .null)])),
             ("winner", .object([("candidate", .string(names[result.winner])),
-                                ("size", .optional(winner?.size.description))])),
+                                ("size_pixels", winner?.size.json ?? .null)])),
             ("ranking", .array(result.ranking.map { ranked in
                 .object([("candidate", .string(names[ranked.index])),
-                         ("size", .string(ranked.size.description)),
+                         ("size_pixels", ranked.size.json),
                          ("shape", .string(ranked.size.shape.rawValue)),
                          ("eligible", .bool(ranked.eligible)),
                          ("score", ranked.eligible ? .double(ranked.score) : .null),

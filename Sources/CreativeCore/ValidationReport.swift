@@ -95,7 +95,7 @@ public struct ValidationIssue: Sendable, Equatable {
     public let code: ValidationCode
     public let message: String
     /// Where on the artwork the issue is, in its pixels (baked-in bars, edges without a border),
-    /// for a page to draw it; empty when it is about the whole file. In JSON as `regions`, only
+    /// for a page to draw it; empty when it is about the whole file. In JSON as `regions_pixels`, only
     /// when there are any.
     public let regions: [PixelRect]
 
@@ -181,24 +181,19 @@ public struct ValidationReport: Sendable {
         func issues(_ list: [ValidationIssue]) -> JSONValue {
             .array(list.map { issue in
                 .object([("code", .string(issue.code.rawValue)), ("message", .string(issue.message))]
-                        + (issue.regions.isEmpty ? [] : [("regions", .array(issue.regions.map { rect in
-                            .object([("x", .int(rect.x)), ("y", .int(rect.y)), ("width", .int(rect.width)),
-                                     ("height", .int(rect.height))])
-                        }))]))
+                        + (issue.regions.isEmpty ? [] : [("regions_pixels", .array(issue.regions.map(\.json)))]))
             })
         }
         let bundleFields: [(String, JSONValue)] = bundle.map { facts in
-            [("files", .int(facts.files)), ("bytes_uncompressed", .int(facts.bytesUncompressed)),
+            [("file_count", .int(facts.files)), ("uncompressed_bytes", .int(facts.bytesUncompressed)),
              ("entry", .optional(facts.entry))]
         } ?? []
         return .object([
             ("file", .string(file)),
             ("valid", .bool(valid)),
             ("format", .optional(bundle == nil ? format?.rawValue : "html5")),
-            ("width", dimensions.map { .int($0.width) } ?? .null),
-            ("height", dimensions.map { .int($0.height) } ?? .null),
-            ("bytes", bytes.map { .int($0) } ?? .null),
-            ("size", .optional(catalogEntry?.size.description)),
+            ("size_pixels", dimensions?.json ?? .null),
+            ("file_bytes", bytes.map { .int($0) } ?? .null),
             ("size_class", .optional(catalogEntry?.sizeClass.rawValue)),
             ("shape", .optional(dimensions?.shape.rawValue)),
             ("decoded", .bool(decoded)),

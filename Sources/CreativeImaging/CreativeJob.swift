@@ -53,7 +53,7 @@ public enum CreativeJob {
         limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
         let (report, opened) = Validator.inspect(upload, limits: limits)
-        guard report.valid, let source = opened else { return rejected(report) }
+        guard report.valid, let source = opened else { return rejected(report, input: upload.bytes) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
         let plan = ProcessPlan(source, product: limits.product, format: format, memoryBudget: limits.job.memoryBudget)
         try limits.job.charge(plan.cost)
@@ -142,7 +142,8 @@ public enum CreativeJob {
         let closeZone: JSONValue? = product.isFullScreen
             ? CloseButton.zone(over: assignments).map(\.json) ?? .null : nil
         return JobResult(report: report, files: renders.map(\.1) + [preview],
-                         manifest: manifest(report, renders: renders, preview: preview, closeZone: closeZone))
+                         manifest: manifest(report, input: upload.bytes, renders: renders, preview: preview,
+                                           closeZone: closeZone))
     }
 
     /// One render of `image` (the decoded creative, or already scaled to the placement's content)
@@ -175,29 +176,43 @@ public enum CreativeJob {
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.
-    public static func rejected(_ report: ValidationReport) -> JobResult {
-        JobResult(report: report, files: [], manifest: manifest(report, renders: [], preview: nil))
+    /// `input` is the upload's bytes, which the manifest names by SHA-256; nil when the file could
+    /// not be read whole (missing, over the size limit), whose `sha256` is then null.
+    public static func rejected(_ report: ValidationReport, input: [UInt8]?) -> JobResult {
+        JobResult(report: report, files: [], manifest: manifest(report, input: input, renders: [], preview: nil))
     }
 
-    /// `closeZone`: for full-screen products, the close zone in artwork pixels (written after the
-    /// report as `product` and `close_zone`); nil for banners, whose manifest has neither.
-    /// Companions write `product` alone.
-    static func manifest(_ report: ValidationReport, renders: [(SlotAssignment, JobFile)], preview: JobFile?,
-                         closeZone: JSONValue? = nil) -> JSONValue {
-        let productFields: [(String, JSONValue)] = report.product.isDefault ? []
-            : [("product", .string(report.product.rawValue))]
-                + (report.product.isFullScreen ? [("close_zone", closeZone ?? .null)] : [])
-        return .object([("report", report.json)] + productFields + [
+    /// The marker a manifest starts with, naming the job that wrote it (`process`, whether the
+    /// command line, the service or the worker ran it): `"written_by": "creative-tool process"`.
+    public static let writtenBy = ("written_by", "creative-tool process")
+
+    /// The manifest: ``writtenBy``, the version fields, the product, the source (`sha256` and
+    /// `file_bytes` of `input`), the report, for full-screen products `close_zone_pixels` (the
+    /// close zone in artwork pixels), each render, the preview sheet. Without `input` (a file not
+    /// read whole), the source's `sha256` is null and its `file_bytes` the report's.
+    static func manifest(_ report: ValidationReport, input: [UInt8]?, renders: [(SlotAssignment, JobFile)],
+                         preview: JobFile?, closeZone: JSONValue? = nil) -> JSONValue {
+        let sha256: JSONValue = input.map { .string(Checksum.sha256($0)) } ?? .null
+        let sourceBytes: JSONValue = (input?.count ?? report.bytes).map { .int($0) } ?? .null
+        var head: [(String, JSONValue)] = [(writtenBy.0, .string(writtenBy.1))]
+        head += JSONContract.versionFields
+        head += [
+            ("product", .string(report.product.rawValue)),
+            ("source", .object([("file", .string(report.file)), ("sha256", sha256), ("file_bytes", sourceBytes)])),
+            ("report", report.json),
+        ]
+        if report.product.isFullScreen { head.append(("close_zone_pixels", closeZone ?? .null)) }
+        return .object(head + [
             ("renders", .array(renders.map { assignment, file in
                 .object(assignment.jsonFields + [
                     ("file", .string(file.name)),
-                    ("bytes", .int(file.bytes.count)),
+                    ("file_bytes", .int(file.bytes.count)),
                     ("sha256", .string(file.sha256)),
                     ("format", .string(file.format.rawValue)),
                     ("encoding", .string(file.encoding)),
                 ])
             })),
-            ("preview", preview.map { .object([("file", .string($0.name)), ("bytes", .int($0.bytes.count)),
+            ("preview", preview.map { .object([("file", .string($0.name)), ("file_bytes", .int($0.bytes.count)),
                                                ("sha256", .string($0.sha256))]) } ?? .null),
         ])
     }

@@ -27,7 +27,7 @@ public enum TestArtwork {
     public static func source(for canvas: PixelSize) throws(ImagingError) -> ImageSource {
         let winner: PixelSize
         do {
-            let result = try Selection.select(sizes, mode: .adaptive, width: canvas.width, height: canvas.height)
+            let result = try Selection.select(sizes, mode: .anchored, width: canvas.width, height: canvas.height)
             winner = sizes[result.winner]
         } catch {
             throw .operationFailed("no test artwork fits \(canvas): \(error.description)")

@@ -19,9 +19,9 @@ enum ContentHandlers {
         return response
     }
 
-    /// ``PromptRequest`` by its query names, `?size=WxH&brand=&headline=&cta=&colors=&product=`: a
-    /// JSON array of the prompt objects that `creative-tool prompt --json` prints one per line
-    /// (one per recommended size without `size`).
+    /// ``PromptRequest`` by its query names, `?size=WxH&brand=&headline=&cta=&colors=&product=`:
+    /// `{"prompts": [...]}`, the prompt objects that `creative-tool prompt --json` prints one per
+    /// line (one per recommended size without `size`).
     static func prompt(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let prompt = try ServiceError.reading { () throws(CoreError) in try PromptRequest(request.query) }
         let prompts: [RenderedPrompt]
@@ -31,7 +31,7 @@ enum ContentHandlers {
             if case .templateError(let message) = error { throw .internalError(message) }
             throw .badRequest("size: \(error.description)")
         }
-        return .json(.array(prompts.map(\.json)))
+        return .json(.object([("prompts", .array(prompts.map(\.json)))]))
     }
 }
 
@@ -80,7 +80,7 @@ enum ProcessHandlers {
         return .json(.object([
             ("manifest", result.manifest),
             ("files", .array(result.files.map { file -> JSONValue in
-                .object([("name", .string(file.name)), ("sha256", .string(file.sha256)), ("bytes", .int(file.bytes.count))]
+                .object([("file", .string(file.name)), ("sha256", .string(file.sha256)), ("file_bytes", .int(file.bytes.count))]
                         + (inline ? [("base64", .string(Base64.encode(file.bytes)))] : []))
             })),
         ]))

@@ -38,8 +38,9 @@ public struct Response: Sendable {
         self.body = body
     }
 
-    /// A JSON response (one line, with a trailing newline).
+    /// A JSON response (one line, with a trailing newline); an object gets `schema_version` and
+    /// `tool_version` first (``JSONContract/document(_:)``).
     static func json(_ value: JSONValue, status: Int = 200) -> Response {
-        Response(status: status, contentType: "application/json", body: Array((value.serialized() + "\n").utf8))
+        Response(status: status, contentType: "application/json", body: Array((JSONContract.document(value).serialized() + "\n").utf8))
     }
 }

@@ -13,7 +13,7 @@ enum SizingHandlers {
     /// Largest number of candidates in one selection.
     static let maxCandidates = SelectRequest.maxCandidates
 
-    /// Body: `{"width": PX, "height": PX, "mode": "adaptive|inline|legacy", "scale": N, "candidates": ["WxH", ...]}`
+    /// Body: `{"width": PX, "height": PX, "mode": "anchored|inline|legacy", "scale": N, "candidates": ["WxH", ...]}`
     /// (``SelectRequest``: `height`, `mode` and `scale` optional, as the CLI's flags; with `scale`,
     /// width and height are points). `?product=`: the product's rule. No eligible candidate -> 422.
     static func select(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {

@@ -10,6 +10,8 @@ extension TryItPage {
     function say(t){$('status').textContent=t}
     function product(){return document.querySelector('input[name=product]:checked').value}
     function dims(s){var p=String(s).split('x');return [Number(p[0]),Number(p[1])]}
+    function wh(o){return [o.width,o.height]}
+    function sz(o){return o?o.width+'x'+o.height:''}
     function pct(x){return (x*100).toFixed(1)+'%'}
     function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+(n/1000).toLocaleString('en-US',{maximumFractionDigits:1})+' KB)':'')}
     function place(e,x,y,w,h,W,H){e.style.left=(x/W*100)+'%';e.style.top=(y/H*100)+'%';e.style.width=(w/W*100)+'%';e.style.height=(h/H*100)+'%';return e}
@@ -28,21 +30,21 @@ extension TryItPage {
     function report(box,name,j){
       var v=el('p',name+': '+(j.valid?'valid':'rejected'),'verdict '+(j.valid?'valid':'rejected'));v.id='verdict';box.appendChild(v);
       var dl=el('dl');row(dl,'file',name);row(dl,'product',PLAN[product()].title);row(dl,'format',j.format||'unknown');
-      row(dl,'dimensions',j.width&&j.height?j.width+' x '+j.height+' px':'unknown');row(dl,'bytes',j.bytes===null||j.bytes===undefined?'unknown':bytes(j.bytes));
-      row(dl,'size',j.size?j.size+(j.size_class?' ('+j.size_class+')':''):'not an accepted size');box.appendChild(dl)}
+      var S=j.size_pixels;row(dl,'dimensions',S?S.width+' x '+S.height+' px':'unknown');row(dl,'bytes',j.file_bytes===null||j.file_bytes===undefined?'unknown':bytes(j.file_bytes));
+      row(dl,'size',j.size_class?sz(S)+' ('+j.size_class+')':'not an accepted size');box.appendChild(dl)}
     function findings(list,title,items,cls,marks){if(!items||!items.length)return;list.appendChild(el('h3',title));var ol=el('ol',null,'findings');
-      items.forEach(function(f){var li=el('li',null,cls);if(f.regions&&f.regions.length){li.appendChild(el('span',String(marks.indexOf(f)+1),'badge'))}
+      items.forEach(function(f){var li=el('li',null,cls);if(f.regions_pixels&&f.regions_pixels.length){li.appendChild(el('span',String(marks.indexOf(f)+1),'badge'))}
         li.appendChild(el('code',f.code,'code'));li.appendChild(document.createTextNode(' '));li.appendChild(el('span',f.message,'message'));ol.appendChild(li)});list.appendChild(ol)}
     function picture(box,file,j){
       var wrap=el('div',null,'upload'),fig=el('figure',null,'artwork'),pic=el('div',null,'pic'),img=el('img');img.alt='The upload as it is';
       img.src=url(file);img.onerror=function(){pic.replaceChild(el('p','This browser cannot show the file either.','muted'),img)};pic.appendChild(img);fig.appendChild(pic);
-      var W=j.width,H=j.height,marks=(j.warnings||[]).concat(j.errors||[]).filter(function(f){return f.regions&&f.regions.length});
-      if(W&&H){pic.style.maxWidth=Math.min(W,960,Math.round(W*480/H))+'px';marks.forEach(function(f,i){f.regions.forEach(function(r){
+      var S=j.size_pixels||{},W=S.width,H=S.height,marks=(j.warnings||[]).concat(j.errors||[]).filter(function(f){return f.regions_pixels&&f.regions_pixels.length});
+      if(W&&H){pic.style.maxWidth=Math.min(W,960,Math.round(W*480/H))+'px';marks.forEach(function(f,i){f.regions_pixels.forEach(function(r){
         var m=place(el('span',null,'mark'),r.x,r.y,r.width,r.height,W,H);m.setAttribute('data-code',f.code);m.title=f.code;pic.appendChild(m)});
-        var b=place(el('span',String(i+1),'badge onpic'),f.regions[0].x,f.regions[0].y,1,1,W,H);pic.appendChild(b)})}
+        var b=place(el('span',String(i+1),'badge onpic'),f.regions_pixels[0].x,f.regions_pixels[0].y,1,1,W,H);pic.appendChild(b)})}
       var cap=el('figcaption','The upload'+(marks.length?'; outlined in red: where each numbered finding is':''),null);fig.appendChild(cap);wrap.appendChild(fig);
       var side=el('div',null,'side');findings(side,'Errors',j.errors,'error',marks);findings(side,'Warnings',j.warnings,'warning',marks);
-      var near=!j.valid&&W&&H&&!j.size?nearMiss(W,H):null;
+      var near=!j.valid&&W&&H&&!j.size_class?nearMiss(W,H):null;
       if(near){var d=dims(near),p=el('p',null,'nearmiss');p.id='near-miss';var dw=W-d[0],dh=H-d[1],off=[];
         if(dw)off.push(Math.abs(dw)+' px '+(dw>0?'wider':'narrower'));if(dh)off.push(Math.abs(dh)+' px '+(dh>0?'taller':'shorter'));
         p.appendChild(el('b','Nearly '+near+'. '));p.appendChild(document.createTextNode('It is '+off.join(' and ')+' than that accepted size: export it at exactly '+near+' px (dashed: '+near+').'));side.appendChild(p);
@@ -51,15 +53,15 @@ extension TryItPage {
       if(!j.valid&&!(j.errors||[]).length)side.appendChild(el('p','Rejected.'));
       wrap.appendChild(side);box.appendChild(wrap)}
     function drain(){while(busy<2&&queue.length){busy++;queue.shift()().then(function(){busy--;drain()},function(){busy--;drain()})}}
-    function renderQuery(P,r){return '/v1/render?format=png&'+(P==='banner'?'slot='+r.slot_points+'&scale='+r.scale
+    function renderQuery(P,r){return '/v1/render?format=png&'+(P==='banner'?'slot='+sz(r.slot_points)+'&scale='+r.scale
       :'product='+P+'&device='+encodeURIComponent(r.device)+(P==='interstitial'?'&orientation='+r.orientation:''))}
     function zoom(src,caption){var d=$('zoom'),i=$('zoom-img');$('zoom-caption').textContent=caption;i.style.width='';
       i.onload=function(){i.style.width=(i.naturalWidth/(window.devicePixelRatio||1))+'px'};i.src=src;if(i.complete&&i.naturalWidth)i.onload();d.showModal();$('zoom-close').focus()}
     function slotView(li,P,s,r,files,file,mine){
-      var C=dims(r.slot_pixels),c=dims(r.content_pixels),x=r.content_x,y=r.content_y,scr=dims(s.screen),pts=dims(s.points);
+      var C=wh(r.slot_pixels),c=wh(r.content_pixels),x=r.content_position_pixels.x,y=r.content_position_pixels.y,scr=dims(s.screen),pts=dims(s.points);
       var label=s.device+' · '+(s.orientation==='any'?'':s.orientation+' · ')+s.points+' pt @'+s.scale+'x';
       var fig=el('figure',null,'slot'),rowEl=el('div',null,'views'),btn=el('button',null,'zoom'),pic=el('div',null,'pic render-box'),img=el('img',null,'render');
-      fig.setAttribute('data-device',s.device);fig.setAttribute('data-orientation',s.orientation);fig.setAttribute('data-slot-pixels',r.slot_pixels);
+      fig.setAttribute('data-device',s.device);fig.setAttribute('data-orientation',s.orientation);fig.setAttribute('data-slot-pixels',sz(r.slot_pixels));
       img.alt='The upload in '+label;btn.type='button';btn.setAttribute('aria-label','Open '+label+' at 1:1 device pixels');
       pic.appendChild(img);[[0,0,C[0],y],[0,y+c[1],C[0],C[1]-y-c[1]],[0,y,x,c[1]],[x+c[0],y,C[0]-x-c[0],c[1]]].forEach(function(b){
         if(b[2]>0&&b[3]>0)pic.appendChild(place(el('span',null,'hatch'),b[0],b[1],b[2],b[3],C[0],C[1]))});
@@ -71,14 +73,14 @@ extension TryItPage {
         frame.setAttribute('aria-hidden','true');rowEl.appendChild(frame)}
       btn.appendChild(pic);rowEl.appendChild(btn);fig.appendChild(rowEl);
       var cap=el('figcaption');cap.appendChild(el('b',label));cap.appendChild(el('span',' · fills '+pct(r.fill_share)+' of the '+(s.close?'screen':'slot')+(r.fill_share<1?' (hatched: letterbox)':'')+(s.close?'; dashed: the safe area; red: the close button':''),'fill'));
-      cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.bytes),'encoding'));fig.appendChild(cap);li.appendChild(fig);
-      function show(u){if(mine!==run)return;img.src=u;if(mini)mini.src=u;btn.onclick=function(){zoom(u,label+' at 1:1 device pixels ('+r.slot_pixels+' px)')}}
+      cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.file_bytes),'encoding'));fig.appendChild(cap);li.appendChild(fig);
+      function show(u){if(mine!==run)return;img.src=u;if(mini)mini.src=u;btn.onclick=function(){zoom(u,label+' at 1:1 device pixels ('+sz(r.slot_pixels)+' px)')}}
       var mini=s.close?null:rowEl.querySelector('.spot img');
       var f=files[r.file];if(f&&f.base64){show(url(new Blob([b64(f.base64)],{type:r.format==='png'?'image/png':'image/'+r.format})));return}
       queue.push(function(){if(mine!==run)return Promise.resolve();return post(renderQuery(P,r),file).then(function(q){if(!q.ok)return problem(q).then(function(e){throw e});return q.blob()})
         .then(function(b){show(url(b))},function(e){if(!e.auth)cap.appendChild(el('span',' · not shown: '+e.message,'error'))})});drain()}
     function slots(box,P,j,m,files,file,mine){
-      var plan=PLAN[P].plans[j.size]||[],byKey={},rs=m.renders||[];rs.forEach(function(r){byKey[r.device+'|'+r.orientation]=r});
+      var plan=PLAN[P].plans[sz(j.size_pixels)]||[],byKey={},rs=m.renders||[];rs.forEach(function(r){byKey[r.device+'|'+r.orientation]=r});
       var worst=null,best=null;rs.forEach(function(r){if(!worst||r.fill_share<worst.fill_share)worst=r;if(!best||r.fill_share>best.fill_share)best=r});
       var sum=el('p',null,'summary');sum.id='summary';var words='Served in '+rs.length+' of '+plan.length+' device slots';
       if(worst)words+='; worst fill '+pct(worst.fill_share)+' ('+worst.device+' '+worst.orientation+'), best '+pct(best.fill_share)+' ('+best.device+' '+best.orientation+')';
@@ -97,7 +99,7 @@ extension TryItPage {
       return post(query+'&file=preview.png',file).then(function(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.blob()}).then(link,function(e){if(e.auth)throw e;p.textContent='Preview sheet: '+e.message})}
     function process(box,file,name,j,mine){var P=product(),query='/v1/process?product='+P+'&filename='+encodeURIComponent(name);say('Rendering every device slot...');
       return post(query,file).then(json).catch(function(e){if(e.code!=='answer_too_large')throw e;return post(query+'&inline=false',file).then(json)}).then(function(a){
-        if(mine!==run)return;var files={};(a.files||[]).forEach(function(f){files[f.name]=f});box.appendChild(el('h2','Where it is served'));
+        if(mine!==run)return;var files={};(a.files||[]).forEach(function(f){files[f.file]=f});box.appendChild(el('h2','Where it is served'));
         slots(box,P,j,a.manifest||{},files,file,mine);return preview(box,files,file,name,query,mine)})}
     function check(file){
       if(!file)return;last=file;var mine=++run,name=file.name||'upload',box=clear();pending=file;say('Checking '+name+'...');
