@@ -80,7 +80,7 @@ let package = Package(
         // Test images, bytes and a pixel reader shared by the imaging and end-to-end tests.
         .target(name: "CreativeTestSupport", dependencies: ["CreativeImaging", "CreativeCore", "CZip"],
                 path: "Tests/CreativeTestSupport"),
-        .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore"]),
+        .testTarget(name: "CreativeCoreTests", dependencies: ["CreativeCore", "CreativeTestSupport"]),
         .testTarget(name: "CreativeBundleTests",
                     dependencies: ["CreativeBundle", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         // Little CMS, which writes the non-sRGB colour profiles some tests embed.

@@ -97,7 +97,7 @@ class TryItChecks:
         for render in manifest["renders"]:
             slot = shown[(render["device"], render["orientation"])]
             fill = re.search(r"fills (\d+\.\d)% of the", slot["caption"])
-            served = "served as %s, %s bytes" % (render["encoding"], "{:,}".format(render["bytes"]))
+            served = "served as %s, %s bytes" % (render["encoding"], "{:,}".format(render["file_bytes"]))
             if not fill or abs(float(fill.group(1)) - render["fill_share"] * 100) > 0.051 or served not in slot["caption"] \
                     or not slot["frame"]:
                 fail("%s: caption %r, fill %s, %r (frame %s)" % (render["device"], slot["caption"], render["fill_share"], served,

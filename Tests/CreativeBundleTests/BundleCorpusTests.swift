@@ -28,9 +28,9 @@ final class BundleCorpusTests: XCTestCase {
         XCTAssertTrue(report.decoded, "the static version is decoded strictly")
         let json = report.json.serialized()
         XCTAssertTrue(json.contains(#""format":"html5""#), json)
-        XCTAssertTrue(json.contains(#""files":7,"bytes_uncompressed":"#), json)
+        XCTAssertTrue(json.contains(#""file_count":7,"uncompressed_bytes":"#), json)
         XCTAssertTrue(json.contains(#""entry":"index.html""#), json)
-        XCTAssertTrue(json.contains(#""size":"320x50","size_class":"standard""#), json)
+        XCTAssertTrue(json.contains(#""size_pixels":{"width":320,"height":50},"file_bytes":"#) && json.contains(#""size_class":"standard""#), json)
     }
 
     func testEveryAcceptedAdSizeWithAMatchingStaticImagePasses() throws {

@@ -26,10 +26,10 @@ final class BundleCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(run.status, 0, run.text + run.stderr)
         let json = try report(run)
         XCTAssertEqual(json["format"] as? String, "html5")
-        XCTAssertEqual(json["files"] as? Int, 7)
+        XCTAssertEqual(json["file_count"] as? Int, 7)
         XCTAssertEqual(json["entry"] as? String, "index.html")
-        XCTAssertGreaterThan(json["bytes_uncompressed"] as? Int ?? 0, 0)
-        XCTAssertEqual([json["width"] as? Int, json["height"] as? Int], [320, 50])
+        XCTAssertGreaterThan(json["uncompressed_bytes"] as? Int ?? 0, 0)
+        XCTAssertEqual(json.sizeText("size_pixels"), "320x50")
 
         let human = try Tool.run(["validate", good], in: folder)
         XCTAssertEqual(human.text.hasPrefix("ad.zip: valid (320x50, HTML5 bundle of 7 files, entry index.html, "), true,

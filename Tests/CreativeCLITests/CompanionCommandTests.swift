@@ -32,7 +32,7 @@ final class CompanionCommandTests: XCTestCase {
         let text = cta + ",bannerTitle=Again,ctaText=Go"
         let run = try Tool.run(["companion", "lint", "--json", text])
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.text, CompanionLint.lint(Array(text.utf8)).json.serialized() + "\n")
+        XCTAssertEqual(run.text, JSONContract.document(CompanionLint.lint(Array(text.utf8)).json).serialized() + "\n")
         XCTAssertEqual(try errorCodes(run), ["duplicate_key"])
         XCTAssertEqual(run.stderr, "")
     }

@@ -27,7 +27,7 @@ final class CompanionProductCommandTests: XCTestCase {
         let run = try Tool.run(["validate", "--product", "companion", "--json"] + files)
         XCTAssertEqual(run.status, 0, run.text)
         let reports = try run.text.split(separator: "\n").map { try object(String($0)) }
-        XCTAssertEqual(reports.map { $0["size"] as? String }, sizes)
+        XCTAssertEqual(reports.map { $0.sizeText("size_pixels") }, sizes)
         XCTAssertEqual(reports.map { $0["size_class"] as? String }, ["standard", "retina", "retina", "standard", "retina", "retina"])
 
         let rectangle = try artwork("300x250")
@@ -49,16 +49,16 @@ final class CompanionProductCommandTests: XCTestCase {
         let select = try Tool.run(["select", "--product", "companion", "--width", "640", "--height", "100", "--json"] + sizes)
         XCTAssertEqual(select.status, 0, select.stderr)
         let result = try object(select.text)
-        XCTAssertEqual(result["mode"] as? String, "standard_slot")
-        XCTAssertEqual((result["winner"] as? [String: Any])?["size"] as? String, "640x100")
+        XCTAssertEqual(result["slot_mode"] as? String, "standard_slot")
+        XCTAssertEqual((result["winner"] as? [String: Any])?.sizeText("size_pixels"), "640x100")
         XCTAssertEqual(try Tool.run(["select", "--product", "companion", "--mode", "adaptive", "--width", "640",
                                      "--height", "100", "960x150"]).status, 64)
 
         let slot = try Tool.run(["slot", "--product", "companion", "--device", "iPad Air", "--json"])
         XCTAssertEqual(slot.status, 0, slot.stderr)
         let json = try object(slot.text)
-        XCTAssertEqual([json["width_points"] as? Int, json["height_points"] as? Int], [728, 90])
-        XCTAssertEqual([json["width_pixels"] as? Int, json["height_pixels"] as? Int], [1456, 180])
+        XCTAssertEqual(json.sizeText("slot_points"), "728x90")
+        XCTAssertEqual(json.sizeText("slot_pixels"), "1456x180")
         XCTAssertEqual(json["device_class"] as? String, "tablet")
         let text = try Tool.run(["slot", "--product", "companion", "--device", "iPhone 15"])
         XCTAssertTrue(text.text.hasPrefix("320x50 pt @3x = 960x150 px, companion standard slot"), text.text)
@@ -120,18 +120,18 @@ final class CompanionProductCommandTests: XCTestCase {
             XCTAssertEqual(run.status, 0, run.stderr)
             let manifest = try object(run.text)
             XCTAssertEqual(manifest["product"] as? String, "companion")
-            XCTAssertNil(manifest["close_zone"])
+            XCTAssertNil(manifest["close_zone_pixels"])
             let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
             XCTAssertEqual(renders.compactMap { $0["device"] as? String }, devices, size)
-            XCTAssertTrue(renders.allSatisfy { $0["sizing"] as? String == "standard" && $0["orientation"] as? String == "any" })
+            XCTAssertTrue(renders.allSatisfy { $0["slot_mode"] as? String == "standard_slot" && $0["orientation"] as? String == "any" })
             for (file, want) in files {
                 let image = try pixels(out.appendingPathComponent(file))
                 XCTAssertEqual([image.width, image.height], want.size, file)
                 let box = try XCTUnwrap(image.opaqueBox())
                 XCTAssertEqual([box.x, box.y, box.width, box.height], want.content, file)
                 let render = try XCTUnwrap(renders.first { $0["file"] as? String == file })
-                XCTAssertEqual([render["content_x"] as? Int, render["content_y"] as? Int], [want.content[0], want.content[1]], file)
-                XCTAssertEqual(render["content_pixels"] as? String, "\(want.content[2])x\(want.content[3])", file)
+                XCTAssertEqual([render.position("content_position_pixels")?[0], render.position("content_position_pixels")?[1]], [want.content[0], want.content[1]], file)
+                XCTAssertEqual(render.sizeText("content_pixels"), "\(want.content[2])x\(want.content[3])", file)
             }
         }
         // A banner-only size is rejected for companions.
@@ -144,9 +144,9 @@ final class CompanionProductCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let document = try object(run.text)
         XCTAssertEqual(document["product"] as? String, "companion")
-        XCTAssertEqual((document["sizes"] as? [[String: Any]])?.map { $0["size"] as? String }, sizes)
-        XCTAssertEqual(document["recommended_uploads"] as? [String], ["960x150", "2184x270"])
-        XCTAssertEqual((document["slot"] as? [String: Any])?["points"] as? [String: String],
+        XCTAssertEqual((document["sizes"] as? [[String: Any]])?.map { $0.sizeText("size_pixels") }, sizes)
+        XCTAssertEqual((document["recommended_upload_pixels"] as? [Any])?.map(JSONShapes.size), ["960x150", "2184x270"])
+        XCTAssertEqual(((document["slot"] as? [String: Any])?["slot_points"] as? [String: Any])?.mapValues(JSONShapes.size),
                        ["phone": "320x50", "tablet": "728x90"])
         XCTAssertEqual((document["fit"] as? [String: Any])?["rule"] as? String, "aspect_ratio_then_sharpest")
         XCTAssertEqual((document["slots"] as? [Any])?.count, Devices.all.count)
@@ -160,8 +160,8 @@ final class CompanionProductCommandTests: XCTestCase {
         let prompts = try Tool.run(["prompt", "--product", "companion", "--json"])
         XCTAssertEqual(prompts.status, 0, prompts.stderr)
         let lines = try prompts.text.split(separator: "\n").map { try object(String($0)) }
-        XCTAssertEqual(lines.map { $0["size"] as? String }, ["960x150", "2184x270"])
-        XCTAssertTrue(lines.allSatisfy { $0["close_zone"] is NSNull })
+        XCTAssertEqual(lines.map { $0.sizeText("artwork_pixels") }, ["960x150", "2184x270"])
+        XCTAssertTrue(lines.allSatisfy { $0["close_zone_pixels"] == nil && $0["product"] as? String == "companion" })
         XCTAssertEqual(try Tool.run(["prompt", "--product", "companion", "--size", "640x100"]).status, 0)
         XCTAssertEqual(try Tool.run(["prompt", "--product", "companion", "--size", "1320x204"]).status, 64)
     }
@@ -171,16 +171,18 @@ final class CompanionProductCommandTests: XCTestCase {
     /// companions existed. Guidance HTML and the validation report are left out: other work changes them.
     /// The render and `process` checksums were taken again when PNG renders moved to the content-
     /// chosen writer (smallest exact colour type, filters by content).
+    /// The JSON checksums were taken again when the outputs moved to schema version 2 (sizes as
+    /// objects, the version fields, which include the tool's version).
     func testBannerAndInterstitialOutputsAreUnchanged() throws {
         let expected: [([String], String)] = [
-            (["guidance", "--product", "banner", "--format", "json"], "636b7e68861457b402c6cf0a05476fecba411458235dd3ed9547cc63e9938e64"),
+            (["guidance", "--product", "banner", "--format", "json"], "2fa9c6884a00ad3f5132d87ecb5fc589f251e800328f65a8295d550c93f10f95"),
             (["guidance", "--product", "banner", "--format", "markdown"], "5bcb05e63d127552116595e47ff0b0282dda2b9b42d02b8f56b2db226390fd36"),
-            (["prompt", "--product", "banner", "--json"], "368395c39c72e9ec838923ca482b7bdf211e3b7d695ca4759f48cb13eef5b08e"),
-            (["guidance", "--product", "interstitial", "--format", "json"], "54f7583157f5e4e531ad300f88d869696c81405f8bf4ebd2fb862565f39cf431"),
+            (["prompt", "--product", "banner", "--json"], "ef6527c168e88144c1259834b6ff7f5e6019da009198e2b3f148a87b582e9633"),
+            (["guidance", "--product", "interstitial", "--format", "json"], "fef8acc09476198ac0ff535c219911a4153ff90aa1638eaea959c795a630593f"),
             (["guidance", "--product", "interstitial", "--format", "markdown"], "01963174993f02b66a967660af433d89d8dc8783d4453a7c79b4a869bc1f0c02"),
-            (["prompt", "--product", "interstitial", "--json"], "9b17538cd6bd8da44e798592ee0eef02a0956a74eb0fc431e938b96377bcea9b"),
+            (["prompt", "--product", "interstitial", "--json"], "3f6800b978dfe5ebacea3b3477724d5309a044a297543c2fd7fed1d2d195cf44"),
             (["select", "--width", "1179", "--height", "184", "--json", "960x150", "1320x204", "2184x270", "320x50", "300x250"],
-             "e1e1b3dfffd4eb8cec29402d460e4b2b6f3700069613446976c162fc81fd02fe"),
+             "14453894f46986042ca61ab27f15b9a3a51a376d74607e355d5b6b170c164538"),
             (["render", "--slot", "390x61", "--scale", "3", "--output", "-"], "2d95d56b23bc70390d2e3edffee26d9e3ba09019d206382a3b4b5e13c24f4ef3"),
         ]
         for (arguments, sha) in expected {

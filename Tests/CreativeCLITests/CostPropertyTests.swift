@@ -54,7 +54,7 @@ final class CostPropertyTests: XCTestCase {
         let run = try Tool.run(arguments + ["--cost"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
-        return (try XCTUnwrap(json["memory"] as? Int), try XCTUnwrap(json["accepted"] as? Bool))
+        return (try XCTUnwrap(json["memory_bytes"] as? Int), try XCTUnwrap(json["accepted"] as? Bool))
     }
 
     /// A palette PNG of zeros (one PLTE entry).

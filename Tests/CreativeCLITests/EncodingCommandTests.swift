@@ -64,8 +64,8 @@ final class EncodingCommandTests: ScratchFolderTestCase {
             XCTAssertTrue(file.hasSuffix("." + format.fileExtension), file)
             XCTAssertTrue((render["encoding"] as? String ?? "").contains("auto"), "\(render)")
             let bytes = [UInt8](try Data(contentsOf: out.appendingPathComponent(file)))
-            XCTAssertEqual(bytes.count, render["bytes"] as? Int, file)
-            XCTAssertEqual(try ImageSource(bytes: bytes).displayedSize.description, render["slot_pixels"] as? String, file)
+            XCTAssertEqual(bytes.count, render["file_bytes"] as? Int, file)
+            XCTAssertEqual(try ImageSource(bytes: bytes).displayedSize.description, render.sizeText("slot_pixels"), file)
         }
         // Exactly one render was measured (the smallest); the others were written its way.
         XCTAssertEqual(renders.filter { ($0["encoding"] as? String ?? "").contains("SSIM") }.count, 1)

@@ -28,7 +28,7 @@ final class InterstitialCommandTests: XCTestCase {
         let run = try Tool.run(["validate", "--product", "interstitial", "--json"] + files)
         XCTAssertEqual(run.status, 0, run.text)
         let reports = try run.text.split(separator: "\n").map { try object(String($0)) }
-        XCTAssertEqual(reports.map { $0["size"] as? String }, sizes)
+        XCTAssertEqual(reports.map { $0.sizeText("size_pixels") }, sizes)
 
         let banner = try artwork("320x50")
         let rejected = try Tool.run(["validate", "--product", "interstitial", "--json", banner])
@@ -50,9 +50,9 @@ final class InterstitialCommandTests: XCTestCase {
         let run = try Tool.run(["slot", "--product", "interstitial", "--device", "iPhone 15", "--orientation", "portrait", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let slot = try object(run.text)
-        XCTAssertEqual(slot["screen_pixels"] as? String, "1179x2556")
-        XCTAssertEqual([slot["width_points"] as? Int, slot["height_points"] as? Int], [393, 759])
-        XCTAssertEqual([slot["width_pixels"] as? Int, slot["height_pixels"] as? Int], [1179, 2277])
+        XCTAssertEqual(slot.sizeText("screen_pixels"), "1179x2556")
+        XCTAssertEqual(slot.sizeText("safe_area_points"), "393x759")
+        XCTAssertEqual(JSONShapes.size(slot["safe_area_pixels"]), "1179x2277")
         XCTAssertEqual(slot["insets_points"] as? [String: Int], ["top": 59, "left": 0, "bottom": 34, "right": 0])
         let text = try Tool.run(["slot", "--product", "interstitial", "--device", "iPhone 15"])
         XCTAssertTrue(text.text.hasPrefix("393x759 pt @3x = 1179x2277 px"), text.text)
@@ -100,7 +100,7 @@ final class InterstitialCommandTests: XCTestCase {
         let run = try Tool.run(["prompt", "--product", "interstitial", "--size", "1080x1920", "--headline", "Play", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let prompt = try object(run.text)
-        let zone = try XCTUnwrap(prompt["close_zone"] as? [String: Int])
+        let zone = try XCTUnwrap(prompt["close_zone_pixels"] as? [String: Int])
         let expected = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
         XCTAssertEqual(zone, ["x": expected.x, "y": expected.y, "width": expected.width, "height": expected.height])
         let text = try XCTUnwrap(prompt["prompt"] as? String)
@@ -116,7 +116,7 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let manifest = try object(run.text)
         XCTAssertEqual(manifest["product"] as? String, "interstitial")
-        let zone = try XCTUnwrap(manifest["close_zone"] as? [String: Int])
+        let zone = try XCTUnwrap(manifest["close_zone_pixels"] as? [String: Int])
         let expected = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
         XCTAssertEqual(zone, ["x": expected.x, "y": expected.y, "width": expected.width, "height": expected.height])
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
@@ -129,7 +129,7 @@ final class InterstitialCommandTests: XCTestCase {
         let file = try XCTUnwrap(iPhone15["file"] as? String)
         let image = try ImageSource(bytes: [UInt8](Data(contentsOf: out.appendingPathComponent(file)))).header
         XCTAssertEqual(image.size, PixelSize(width: 1179, height: 2556))
-        XCTAssertEqual([iPhone15["content_x"] as? Int, iPhone15["content_y"] as? Int], [0, 267])
+        XCTAssertEqual([iPhone15.position("content_position_pixels")?[0], iPhone15.position("content_position_pixels")?[1]], [0, 267])
         // Rejected for banners, and a banner size is rejected for interstitials.
         let rejected = try Tool.run(["process", try artwork("960x150"), "--product", "interstitial",
                                      "--output-dir", folder.appendingPathComponent("r").path])
@@ -141,8 +141,8 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let document = try object(run.text)
         let listed = try XCTUnwrap(document["sizes"] as? [[String: Any]])
-        XCTAssertEqual(listed.map { $0["size"] as? String }, sizes)
-        XCTAssertTrue(listed.allSatisfy { $0["close_zone"] is [String: Int] && $0["safe_area"] is [String: Int] })
+        XCTAssertEqual(listed.map { $0.sizeText("size_pixels") }, sizes)
+        XCTAssertTrue(listed.allSatisfy { $0["close_zone_pixels"] is [String: Int] && $0["safe_area_pixels"] is [String: Int] })
         XCTAssertEqual(try Tool.run(["guidance", "--product", "interstitial", "--format", "html"]).status, 0)
     }
 }

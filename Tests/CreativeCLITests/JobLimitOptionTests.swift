@@ -43,7 +43,7 @@ final class JobLimitOptionTests: ScratchFolderTestCase {
         XCTAssertTrue(render.stderr.contains("too_many_pixels: i: the job would hold "), render.stderr)
         let cost = try Tool.run(["render", png, "--slot", "320x50", "--cost"], in: folder)
         let charged = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cost.stdout)) as? [String: Any])
-        let mebibytes = (try XCTUnwrap(charged["memory"] as? Int) + (1 << 20) - 1) >> 20
+        let mebibytes = (try XCTUnwrap(charged["memory_bytes"] as? Int) + (1 << 20) - 1) >> 20
         let enoughForIt = try Tool.run(["render", png, "--slot", "320x50", "--output", "-",
                                         "--memory-budget", String(mebibytes)], in: folder)
         XCTAssertEqual(enoughForIt.status, 0, enoughForIt.stderr)

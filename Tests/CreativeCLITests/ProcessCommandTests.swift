@@ -72,9 +72,9 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         for entry in listed {
             let name = entry["file"] as? String ?? ""
             let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
-            XCTAssertEqual(entry["bytes"] as? Int, bytes.count, name, file: file, line: line)
+            XCTAssertEqual(entry["file_bytes"] as? Int, bytes.count, name, file: file, line: line)
             XCTAssertEqual(entry["sha256"] as? String, sums[name], name, file: file, line: line)
-            if decode, let pixels = entry["slot_pixels"] as? String {
+            if decode, let pixels = entry.sizeText("slot_pixels") {
                 XCTAssertEqual(try ImageSource(bytes: bytes).header.size, size(pixels), name, file: file, line: line)
             }
         }
@@ -108,13 +108,13 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(slots.count, 28)
         // What `select` picks for each slot's pixels, asked once per distinct size.
         var picks: [String: String] = [:]
-        for pixels in Set(slots.compactMap { $0["slot_pixels"] as? String }) {
+        for pixels in Set(slots.compactMap { $0.sizeText("slot_pixels") }) {
             let request = try XCTUnwrap(size(pixels))
             let run = try Tool.run(["select", "--json", "--width", "\(request.width)", "--height", "\(request.height)",
                                     "960x150", "1320x204", "2184x270"])
             XCTAssertEqual(run.status, 0, run.stderr)
             let winner = try XCTUnwrap(try json(run.stdout)["winner"] as? [String: Any])
-            picks[pixels] = try XCTUnwrap(winner["size"] as? String)
+            picks[pixels] = try XCTUnwrap(winner.sizeText("size_pixels"))
         }
         let guidanceByKey = Dictionary(uniqueKeysWithValues: slots.map { (key($0), $0) })
         var rendered = 0
@@ -127,19 +127,19 @@ final class ProcessCommandTests: ScratchFolderTestCase {
             let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
             let renderedKeys = Set(renders.map(key))
             XCTAssertEqual(renderedKeys.count, renders.count, "one render per slot")
-            XCTAssertEqual(renderedKeys, Set(slots.filter { $0["artwork"] as? String == name }.map(key)),
+            XCTAssertEqual(renderedKeys, Set(slots.filter { $0.sizeText("artwork_pixels") == name }.map(key)),
                            "\(name): rendered where guidance names it")
-            XCTAssertEqual(renderedKeys, Set(slots.filter { picks[$0["slot_pixels"] as? String ?? ""] == name }.map(key)),
+            XCTAssertEqual(renderedKeys, Set(slots.filter { picks[$0.sizeText("slot_pixels") ?? ""] == name }.map(key)),
                            "\(name): rendered where select picks it")
             XCTAssertFalse(renders.isEmpty, name)
             rendered += renders.count
             for render in renders {
                 let label = "\(name) in \(key(render))"
                 let slot = try XCTUnwrap(guidanceByKey[key(render)], label)
-                XCTAssertEqual(render["sizing"] as? String, "anchored", label)
-                XCTAssertEqual(render["slot_pixels"] as? String, slot["slot_pixels"] as? String, label)
-                XCTAssertEqual(render["slot_points"] as? String, slot["slot_points"] as? String, label)
-                XCTAssertEqual(render["content_pixels"] as? String, slot["content_pixels"] as? String, label)
+                XCTAssertEqual(render["slot_mode"] as? String, "anchored", label)
+                XCTAssertEqual(render.sizeText("slot_pixels"), slot.sizeText("slot_pixels"), label)
+                XCTAssertEqual(render.sizeText("slot_points"), slot.sizeText("slot_points"), label)
+                XCTAssertEqual(render.sizeText("content_pixels"), slot.sizeText("content_pixels"), label)
                 let stated = try XCTUnwrap(render["fill_share"] as? Double, label)
                 XCTAssertEqual(stated, try XCTUnwrap(slot["fill_share"] as? Double), accuracy: 1e-9, label)
                 // The pixels: transparent letterbox, opaque artwork. The middle row and column
@@ -155,9 +155,9 @@ final class ProcessCommandTests: ScratchFolderTestCase {
                 XCTAssertTrue(column[down.start..<down.start + down.length].allSatisfy { $0 == 255 }, label)
                 let measured = Double(across.length * down.length) / Double(pixels.width * pixels.height)
                 XCTAssertEqual(measured, stated, accuracy: 0.01, label)
-                XCTAssertEqual("\(across.length)x\(down.length)", render["content_pixels"] as? String, label)
-                XCTAssertEqual(across.start, slot["content_x"] as? Int, label)
-                XCTAssertEqual(down.start, slot["content_y"] as? Int, label)
+                XCTAssertEqual("\(across.length)x\(down.length)", render.sizeText("content_pixels"), label)
+                XCTAssertEqual(across.start, slot.position("content_position_pixels")?[0], label)
+                XCTAssertEqual(down.start, slot.position("content_position_pixels")?[1], label)
             }
             // The preview sheet: a real, wide picture.
             let previewPath = out.appendingPathComponent("preview.png").path
@@ -245,7 +245,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         let run = try Tool.run(["process", artwork("1320x204"), "--output-dir", out.path + "/"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let manifest = try assertComplete(out, decode: false)
-        XCTAssertEqual((manifest["report"] as? [String: Any])?["size"] as? String, "1320x204")
+        XCTAssertEqual((manifest["report"] as? [String: Any])?.sizeText("size_pixels"), "1320x204")
         XCTAssertEqual(names(in: folder), ["out", ".out.partial-\(getpid())"],
                        "dead runs' leftovers removed; a live run's folder left alone")
     }
@@ -319,8 +319,16 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         XCTAssertTrue(run.text.hasSuffix("}\n"))
         XCTAssertEqual(run.text.filter { $0 == "\n" }.count, 1, "one object on one line")
         let printed = try json(run.stdout)
-        XCTAssertEqual(printed.keys.sorted(), ["preview", "renders", "report", "written_by"])
+        XCTAssertEqual(printed.keys.sorted(), ["preview", "product", "renders", "report", "schema_version", "source",
+                                               "tool_version", "written_by"])
         XCTAssertEqual(printed["written_by"] as? String, "creative-tool process", "the marker of process's folders")
+        XCTAssertTrue(run.text.hasPrefix(#"{"written_by":"creative-tool process","schema_version":2,"tool_version":""#),
+                      "the marker first, then the version fields")
+        XCTAssertEqual(printed["product"] as? String, "banner", "the product, banners included")
+        let source = try XCTUnwrap(printed["source"] as? [String: Any])
+        XCTAssertEqual(source["file_bytes"] as? Int, bytes.count)
+        XCTAssertEqual(source["sha256"] as? String, try sha256([URL(fileURLWithPath: artwork("960x150"))]).values.first,
+                       "the input named by its content")
         XCTAssertEqual((printed["renders"] as? [Any])?.count, 3)
         XCTAssertEqual(run.stdout, try [UInt8](Data(contentsOf: out.appendingPathComponent("manifest.json"))))
         try assertComplete(out, decode: false)

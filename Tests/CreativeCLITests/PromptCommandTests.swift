@@ -1,6 +1,7 @@
 import CreativeCore
 import CreativeImaging
 import Foundation
+import CreativeTestSupport
 import XCTest
 
 /// `creative-tool prompt` through the built binary.
@@ -71,22 +72,24 @@ final class PromptCommandTests: XCTestCase {
         let objects = try lines.map { line in
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
-        XCTAssertEqual(objects.map { $0["size"] as? String }, ["960x150", "1320x204", "2184x270"])
+        XCTAssertEqual(objects.map { $0.sizeText("artwork_pixels") }, ["960x150", "1320x204", "2184x270"])
         for object in objects {
-            XCTAssertEqual(Set(object.keys), ["size", "width", "height", "aspect", "safe_area", "min_text_px", "prompt"])
-            let width = try XCTUnwrap(object["width"] as? Int), height = try XCTUnwrap(object["height"] as? Int)
-            XCTAssertEqual(object["size"] as? String, "\(width)x\(height)")
-            let area = try XCTUnwrap(object["safe_area"] as? [String: Int])
+            XCTAssertEqual(Set(object.keys), ["schema_version", "tool_version", "product", "artwork_pixels", "aspect_ratio",
+                                              "safe_area_pixels", "min_text_height_pixels", "prompt"])
+            let artwork = try XCTUnwrap(object["artwork_pixels"] as? [String: Int])
+            let width = try XCTUnwrap(artwork["width"]), height = try XCTUnwrap(artwork["height"])
+            XCTAssertEqual(try XCTUnwrap(object["aspect_ratio"] as? Double), Double(width) / Double(height), accuracy: 1e-4)
+            let area = try XCTUnwrap(object["safe_area_pixels"] as? [String: Int])
             XCTAssertEqual(Set(area.keys), ["x", "y", "width", "height"])
             XCTAssertEqual(area["x"]! * 2 + area["width"]!, width)
             XCTAssertEqual(area["y"]! * 2 + area["height"]!, height)
-            XCTAssertGreaterThan(try XCTUnwrap(object["min_text_px"] as? Int), 0)
+            XCTAssertGreaterThan(try XCTUnwrap(object["min_text_height_pixels"] as? Int), 0)
             let prompt = try XCTUnwrap(object["prompt"] as? String)
             XCTAssertTrue(prompt.contains("for Acme \"Co\"\n{{cta}},"), prompt)
-            XCTAssertTrue(prompt.contains("aspect ratio \(object["aspect"] as? String ?? "?")"), prompt)
+            XCTAssertTrue(prompt.contains("aspect ratio \(BannerPrompt.aspectText(PixelSize(width: width, height: height)))"), prompt)
         }
         let one = try Tool.run(["prompt", "--json", "--size", "300x250"])
-        XCTAssertTrue(one.text.hasPrefix(#"{"size":"300x250","width":300,"height":250,"aspect":"1.20:1","#), one.text)
+        XCTAssertTrue(one.text.contains(#""artwork_pixels":{"width":300,"height":250},"aspect_ratio":1.2,"#), one.text)
     }
 
     func testTheBinaryCarriesTheShippedTemplate() throws {

@@ -31,7 +31,7 @@ final class RenderCandidateTests: ScratchFolderTestCase {
         XCTAssertTrue(run.text.contains("320x50 artwork"), run.text)
         XCTAssertEqual(run.stderr, "creative-tool render: note: file_too_large: \(big): \(limit + 1) bytes, over the "
                        + "limit of \(limit); left out of the choice\n"
-                       + "creative-tool render: note: picked \(small) (320x50) of 2 files by the adaptive rule for "
+                       + "creative-tool render: note: picked \(small) (320x50) of 2 files by the anchored rule for "
                        + "728x90 px; 1 left out\n")
         XCTAssertEqual(try outputs(), ["o.png"])
         // Alone, the same file still fails the command.

@@ -10,10 +10,11 @@ final class SlotSelectArtworkTests: XCTestCase {
         XCTAssertTrue(google.text.hasPrefix("390x61 pt") && google.text.contains("estimate"), google.text)
         XCTAssertTrue(try Tool.run(["slot", "--width", "390", "--screen-height", "320"]).text.hasPrefix("390x50 pt"))
         let json = try Tool.run(["slot", "--width", "390", "--scale", "3", "--json"]).text
-        XCTAssertTrue(json.contains("\"height_points\":60") && json.contains("\"width_pixels\":1170")
-                      && json.contains("\"height_pixels\":180"), json)
+        XCTAssertTrue(json.contains("\"slot_points\":{\"width\":390,\"height\":60}")
+                      && json.contains("\"slot_pixels\":{\"width\":1170,\"height\":180}"), json)
         let inline = try Tool.run(["slot", "--width", "390", "--inline", "--max-height", "10", "--json"]).text
-        XCTAssertTrue(inline.contains("\"max_height_points\":32") && inline.contains("\"points\":\"38x32\""), inline)
+        XCTAssertTrue(inline.contains("\"max_slot_points\":{\"width\":390,\"height\":32}")
+                      && inline.contains("\"slot_points\":{\"width\":38,\"height\":32}"), inline)
         XCTAssertEqual(try Tool.run(["slot"]).status, 64)
         XCTAssertEqual(try Tool.run(["slot", "--width", "390", "--rule", "apple"]).status, 64)
     }

@@ -57,22 +57,21 @@ final class ValidateCommandTests: ScratchFolderTestCase {
 
         let good = parsed[0]
         XCTAssertEqual(good["format"] as? String, "png")
-        XCTAssertEqual([good["width"] as? Int, good["height"] as? Int], [320, 50])
-        XCTAssertEqual(good["size"] as? String, "320x50")
+        XCTAssertEqual(good.sizeText("size_pixels"), "320x50")
         XCTAssertEqual(good["size_class"] as? String, "standard")
         XCTAssertEqual(good["shape"] as? String, "strip")
-        XCTAssertEqual(good["bytes"] as? Int, try Data(contentsOf: folder.appendingPathComponent("good.png")).count)
+        XCTAssertEqual(good["file_bytes"] as? Int, try Data(contentsOf: folder.appendingPathComponent("good.png")).count)
 
         let wide = parsed[1]
         XCTAssertEqual(wide["format"] as? String, "jpeg")
-        XCTAssertTrue(wide["size"] is NSNull && wide["size_class"] is NSNull)
+        XCTAssertTrue(wide.sizeText("size_pixels") != nil && wide["size_class"] is NSNull, "its size, not an accepted one")
         let message = (wide["errors"] as? [[String: Any]])?.first?["message"] as? String ?? ""
         XCTAssertTrue(message.contains("960x150"), message)
 
         let missing = parsed[2]
-        XCTAssertTrue(missing["format"] is NSNull && missing["bytes"] is NSNull && missing["width"] is NSNull)
+        XCTAssertTrue(missing["format"] is NSNull && missing["file_bytes"] is NSNull && missing["size_pixels"] is NSNull)
         XCTAssertEqual(parsed[3]["format"] as? String, "gif")
-        XCTAssertEqual(parsed[5]["bytes"] as? Int, 0)
+        XCTAssertEqual(parsed[5]["file_bytes"] as? Int, 0)
     }
 
     func testJSONFieldsComeInTheDocumentedOrder() throws {
@@ -80,8 +79,8 @@ final class ValidateCommandTests: ScratchFolderTestCase {
         let run = try validate(["rect.webp", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let line = run.text
-        let keys = ["file", "valid", "format", "width", "height", "bytes", "size", "size_class", "shape", "errors",
-                    "warnings"]
+        let keys = ["schema_version", "tool_version", "file", "valid", "format", "size_pixels", "file_bytes", "size_class",
+                    "shape", "errors", "warnings"]
         let positions = keys.map { line.range(of: "\"\($0)\":")?.lowerBound }
         XCTAssertFalse(positions.contains(nil), line)
         XCTAssertEqual(positions.compactMap { $0 }, positions.compactMap { $0 }.sorted(), line)
@@ -167,8 +166,8 @@ final class ValidateCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try reports(run, count: 1)[0]
         XCTAssertEqual(report["file"] as? String, "-")
-        XCTAssertEqual(report["bytes"] as? Int, png.count)
-        XCTAssertEqual(report["size"] as? String, "728x90")
+        XCTAssertEqual(report["file_bytes"] as? Int, png.count)
+        XCTAssertEqual(report.sizeText("size_pixels"), "728x90")
         XCTAssertEqual(codes(report, "warnings"), [], "standard input has no name to mismatch")
 
         try write(try Fixtures.encoded(320, 50, "gif"), "b.gif")
@@ -191,16 +190,16 @@ final class ValidateCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(run.stderr, "")
         let report = try reports(run, count: 1)[0]
         XCTAssertEqual(codes(report, "errors"), ["file_too_large"])
-        XCTAssertEqual(report["bytes"] as? Int, png.count, "the real size")
+        XCTAssertEqual(report["file_bytes"] as? Int, png.count, "the real size")
         XCTAssertEqual(report["format"] as? String, "png", "the header is still read")
-        XCTAssertEqual(report["size"] as? String, "320x50")
+        XCTAssertEqual(report.sizeText("size_pixels"), "320x50")
         XCTAssertEqual(try validate(["a.png", "--max-bytes", "\(png.count)"]).status, 0, "the limit is inclusive")
         XCTAssertEqual(try validate(["a.png", "--max-bytes", "\(png.count - 1)"]).status, 1)
 
         // Through standard input the size is what was read before giving up: one byte past the limit.
         let piped = try reports(try validate(["-", "--max-bytes", "100", "--json"], stdin: png), count: 1)[0]
         XCTAssertEqual(codes(piped, "errors"), ["file_too_large"])
-        XCTAssertEqual(piped["bytes"] as? Int, 101)
+        XCTAssertEqual(piped["file_bytes"] as? Int, 101)
 
         // A big file of a wrong size over the default limit of 2 MiB: both problems, from its head.
         let big = try write(try Fixtures.encoded(1200, 700, "png", options: [("compression", .int(0))]), "big.png")
@@ -208,7 +207,7 @@ final class ValidateCommandTests: ScratchFolderTestCase {
         XCTAssertGreaterThan(size, Catalog.defaultMaxBytes)
         let bigReport = try reports(try validate(["big.png", "--json"]), count: 1)[0]
         XCTAssertEqual(codes(bigReport, "errors"), ["file_too_large", "dimensions_not_allowed"])
-        XCTAssertEqual(bigReport["bytes"] as? Int, size)
+        XCTAssertEqual(bigReport["file_bytes"] as? Int, size)
     }
 
     func testMaxPixelsAndBombs() throws {
@@ -218,7 +217,7 @@ final class ValidateCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(run.status, 1)
         let parsed = try reports(run, count: 2)
         XCTAssertEqual(codes(parsed[0], "errors"), ["too_many_pixels", "dimensions_not_allowed"])
-        XCTAssertEqual(parsed[0]["width"] as? Int, 100_000)
+        XCTAssertEqual((parsed[0]["size_pixels"] as? [String: Int])?["width"], 100_000)
         XCTAssertEqual(parsed[1]["valid"] as? Bool, true)
         let capped = try reports(try validate(["a.jpg", "--max-pixels", "15999", "--json"]), count: 1)[0]
         XCTAssertEqual(codes(capped, "errors"), ["too_many_pixels"])

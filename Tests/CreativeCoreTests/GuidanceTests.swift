@@ -1,4 +1,5 @@
 import Foundation
+import CreativeTestSupport
 import XCTest
 @testable import CreativeCore
 
@@ -84,33 +85,35 @@ final class GuidanceTests: XCTestCase {
 
     func testJSONDocumentShape() throws {
         let doc = try document()
-        XCTAssertEqual(doc["schema_version"] as? Int, 1)
-        XCTAssertEqual(Array(doc.keys).sorted(), ["anchored", "coverage", "formats", "inline", "schema_version", "sizes"])
+        XCTAssertEqual(doc["schema_version"] as? Int, JSONContract.schemaVersion)
+        XCTAssertEqual(doc["tool_version"] as? String, BuildInfo.version)
+        XCTAssertEqual(Array(doc.keys).sorted(), ["anchored", "coverage", "formats", "inline", "schema_version", "sizes",
+                                                  "tool_version"])
         let sizes = try XCTUnwrap(doc["sizes"] as? [[String: Any]])
-        XCTAssertEqual(sizes.map { $0["size"] as? String }, catalogOrder)
+        XCTAssertEqual(sizes.map { $0.sizeText("size_pixels") }, catalogOrder)
         for size in sizes {
-            let name = try XCTUnwrap(size["size"] as? String)
+            let name = try XCTUnwrap(size.sizeText("size_pixels"))
             let (w, h) = parse(name)
-            XCTAssertEqual(size["width"] as? Int, w)
-            XCTAssertEqual(size["height"] as? Int, h)
-            XCTAssertEqual(size["class"] as? String, retina.contains(name) ? "adaptive" : "standard")
+            XCTAssertEqual(size["size_pixels"] as? [String: Int], ["width": w, "height": h])
+            XCTAssertEqual(size["size_class"] as? String, retina.contains(name) ? "adaptive" : "standard")
             XCTAssertEqual(size["shape"] as? String, name == "300x250" ? "rectangle" : "strip")
             // Safe area: 5% left and right, 10% top and bottom, rounded up to whole pixels.
-            let area = try XCTUnwrap(size["safe_area"] as? [String: Int], name)
+            let area = try XCTUnwrap(size["safe_area_pixels"] as? [String: Int], name)
             let x = (w * 5 + 99) / 100, y = (h * 10 + 99) / 100
             XCTAssertEqual(area, ["x": x, "y": y, "width": w - 2 * x, "height": h - 2 * y], name)
-            let minText = try XCTUnwrap(size["min_text_px"] as? Int, name)
+            let minText = try XCTUnwrap(size["min_text_height_pixels"] as? Int, name)
             XCTAssertGreaterThan(minText, 0, name)
             XCTAssertLessThan(minText, h, name)
         }
         let coverage = try XCTUnwrap(doc["coverage"] as? [String: Any])
-        XCTAssertEqual(coverage["recommended_uploads"] as? [String], retina)
+        XCTAssertEqual((coverage["recommended_upload_pixels"] as? [Any])?.map(JSONShapes.size), retina)
         let anchoredObject = try XCTUnwrap(doc["anchored"] as? [String: Any])
         XCTAssertEqual(anchoredObject["rule"] as? String, "qartvelo")
         let formats = try XCTUnwrap(doc["formats"] as? [String: Any])
         XCTAssertEqual(formats["accepted"] as? [String], ["png", "jpeg", "gif", "webp"])
         XCTAssertEqual(formats["static_only"] as? Bool, true)
-        XCTAssertEqual(formats["max_bytes"] as? Int, 2 * 1024 * 1024)
+        XCTAssertEqual(formats["max_file_bytes"] as? Int, 2 * 1024 * 1024)
+        XCTAssertEqual(formats["max_pixel_count"] as? Int, 50_000_000)
         XCTAssertEqual(formats["weight_guideline_bytes"] as? Int, 150_000)
     }
 
@@ -123,22 +126,22 @@ final class GuidanceTests: XCTestCase {
         for (slot, want) in zip(anchored, expected) {
             let label = "\(slot["device"] ?? "?") \(slot["orientation"] ?? "?")"
             XCTAssertEqual(slot["orientation"] as? String, want.orientation, label)
-            XCTAssertEqual(slot["sizing"] as? String, "anchored", label)
-            XCTAssertEqual(slot["slot_points"] as? String, "\(want.points.0)x\(want.points.1)", label)
+            XCTAssertEqual(slot["slot_mode"] as? String, "anchored", label)
+            XCTAssertEqual(slot.sizeText("slot_points"), "\(want.points.0)x\(want.points.1)", label)
             XCTAssertEqual(slot["scale"] as? Double, want.scale, label)
-            XCTAssertEqual(slot["slot_pixels"] as? String, "\(want.pixels.0)x\(want.pixels.1)", label)
-            let artwork = try XCTUnwrap(slot["artwork"] as? String, label)
+            XCTAssertEqual(slot.sizeText("slot_pixels"), "\(want.pixels.0)x\(want.pixels.1)", label)
+            let artwork = try XCTUnwrap(slot.sizeText("artwork_pixels"), label)
             XCTAssertTrue(retina.contains(artwork), "\(label): \(artwork)")
             // The selection rule, both as written here and as the library runs it for `select`.
             XCTAssertEqual(artwork, closestRetina(width: want.pixels.0, height: want.pixels.1), label)
-            let result = try Selection.select(Catalog.adaptiveSizes, mode: .adaptive,
+            let result = try Selection.select(Catalog.adaptiveSizes, mode: .anchored,
                                               width: want.pixels.0, height: want.pixels.1)
             XCTAssertEqual(Catalog.adaptiveSizes[result.winner].description, artwork, label)
             // Where it lands and how much it fills.
             let placed = fit(parse(artwork), into: want.pixels)
-            XCTAssertEqual(slot["content_pixels"] as? String, "\(placed.width)x\(placed.height)", label)
-            XCTAssertEqual(slot["content_x"] as? Int, placed.x, label)
-            XCTAssertEqual(slot["content_y"] as? Int, placed.y, label)
+            XCTAssertEqual(slot.sizeText("content_pixels"), "\(placed.width)x\(placed.height)", label)
+            XCTAssertEqual(slot.position("content_position_pixels")?[0], placed.x, label)
+            XCTAssertEqual(slot.position("content_position_pixels")?[1], placed.y, label)
             let share = try XCTUnwrap(slot["fill_share"] as? Double, label)
             XCTAssertGreaterThan(share, 0, label)
             XCTAssertLessThanOrEqual(share, 1, label)
@@ -153,9 +156,9 @@ final class GuidanceTests: XCTestCase {
         let sizes = try XCTUnwrap(doc["sizes"] as? [[String: Any]])
         var served = 0
         for size in sizes {
-            let name = try XCTUnwrap(size["size"] as? String)
-            let count = anchored.filter { $0["artwork"] as? String == name }.count
-            XCTAssertEqual(size["serves_anchored_slots"] as? Int, count, name)
+            let name = try XCTUnwrap(size.sizeText("size_pixels"))
+            let count = anchored.filter { $0.sizeText("artwork_pixels") == name }.count
+            XCTAssertEqual(size["served_slot_count"] as? Int, count, name)
             if retina.contains(name) { XCTAssertGreaterThan(count, 0, name) }
             served += count
         }
@@ -172,15 +175,15 @@ final class GuidanceTests: XCTestCase {
         let all = ["960x150", "1320x204", "2184x270", "300x250"].map(parse).map { PixelSize(width: $0.0, height: $0.1) }
         for (slot, device) in zip(inline, deviceTable.flatMap { [($0.width, $0.scale), ($0.height, $0.scale)] }) {
             let label = "\(slot["device"] ?? "?") \(slot["orientation"] ?? "?")"
-            XCTAssertEqual(slot["sizing"] as? String, "inline", label)
+            XCTAssertEqual(slot["slot_mode"] as? String, "inline", label)
             let box = (pixels(device.0, device.1), pixels(250, device.1))
-            let artwork = try XCTUnwrap(slot["artwork"] as? String, label)
+            let artwork = try XCTUnwrap(slot.sizeText("artwork_pixels"), label)
             XCTAssertTrue(catalogOrder.contains(artwork), label)
             let result = try Selection.select(all, mode: .inline, width: box.0, height: box.1)
             XCTAssertEqual(all[result.winner].description, artwork, label)
             // The view is exactly as tall as the fitted ad.
             let fitted = fit(parse(artwork), into: box)
-            XCTAssertEqual(slot["slot_pixels"] as? String, "\(box.0)x\(fitted.height)", label)
+            XCTAssertEqual(slot.sizeText("slot_pixels"), "\(box.0)x\(fitted.height)", label)
             let share = try XCTUnwrap(slot["fill_share"] as? Double, label)
             XCTAssertGreaterThan(share, 0, label)
             XCTAssertLessThanOrEqual(share, 1, label)
@@ -195,18 +198,18 @@ final class GuidanceTests: XCTestCase {
         for name in retina {
             let (w, h) = parse(name)
             let facts = try BannerPrompt.facts(for: PixelSize(width: w, height: h))
-            let serving = anchored.filter { $0["artwork"] as? String == name }
+            let serving = anchored.filter { $0.sizeText("artwork_pixels") == name }
             XCTAssertEqual(facts.servedSlots, serving.map {
-                "\($0["device"] as? String ?? "") \($0["orientation"] as? String ?? "") \($0["slot_points"] as? String ?? "") pt"
+                "\($0["device"] as? String ?? "") \($0["orientation"] as? String ?? "") \($0.sizeText("slot_points") ?? "") pt"
             }, name)
             // ceil(9 pt x artwork height / shown height in points), the worst serving slot.
             let needed = try serving.map { slot -> Int in
-                let content = parse(try XCTUnwrap(slot["content_pixels"] as? String))
+                let content = parse(try XCTUnwrap(slot.sizeText("content_pixels")))
                 let scale = try XCTUnwrap(slot["scale"] as? Double)
                 return Int((9 * Double(h) / (Double(content.1) / scale) - 1e-9).rounded(.up))
             }
-            let entry = sizes.first { $0["size"] as? String == name }
-            XCTAssertEqual(entry?["min_text_px"] as? Int, needed.max(), name)
+            let entry = sizes.first { $0.sizeText("size_pixels") == name }
+            XCTAssertEqual(entry?["min_text_height_pixels"] as? Int, needed.max(), name)
             XCTAssertEqual(facts.minTextPixels, needed.max(), name)
             XCTAssertEqual(facts.aspect, BannerPrompt.aspectText(PixelSize(width: w, height: h)), name)
         }

@@ -1,5 +1,6 @@
 import CreativeCore
 import Foundation
+import CreativeTestSupport
 import XCTest
 
 /// The interstitial product: its catalog, full-screen slots, selection, and a close zone that an
@@ -128,14 +129,14 @@ final class InterstitialTests: XCTestCase {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         XCTAssertEqual(document["product"] as? String, "interstitial")
         let sizes = try XCTUnwrap(document["sizes"] as? [[String: Any]])
-        XCTAssertEqual(sizes.map { $0["size"] as? String }, interstitialSizes)
+        XCTAssertEqual(sizes.map { $0.sizeText("size_pixels") }, interstitialSizes)
         for entry in sizes {
-            let name = try XCTUnwrap(entry["size"] as? String)
+            let name = try XCTUnwrap(entry.sizeText("size_pixels"))
             let artwork = try PixelSize(parsing: name)
             let expected = expectedZone(artwork)
             XCTAssertGreaterThan(expected.slots, 0, "\(name) is picked on some screen")
-            XCTAssertEqual(entry["serves_slots"] as? Int, expected.slots, name)
-            let zone = try XCTUnwrap(entry["close_zone"] as? [String: Int], name)
+            XCTAssertEqual(entry["served_slot_count"] as? Int, expected.slots, name)
+            let zone = try XCTUnwrap(entry["close_zone_pixels"] as? [String: Int], name)
             let want = try XCTUnwrap(expected.zone, name)
             XCTAssertEqual(zone, ["x": want.x, "y": want.y, "width": want.width, "height": want.height], name)
             // Inside the artwork, and reaching its top-right corner region.
@@ -150,9 +151,9 @@ final class InterstitialTests: XCTestCase {
         let slots = try XCTUnwrap(document["slots"] as? [[String: Any]])
         XCTAssertEqual(slots.count, 2 * Devices.all.count)
         let iPhone15 = try XCTUnwrap(slots.first { $0["device"] as? String == "iPhone 15" && $0["orientation"] as? String == "portrait" })
-        XCTAssertEqual(iPhone15["artwork"] as? String, "1080x1920")
-        XCTAssertEqual(iPhone15["slot_pixels"] as? String, "1179x2556")
-        XCTAssertEqual(iPhone15["slot_points"] as? String, "393x759")
+        XCTAssertEqual(iPhone15.sizeText("artwork_pixels"), "1080x1920")
+        XCTAssertEqual(iPhone15.sizeText("slot_pixels"), "1179x2556")
+        XCTAssertEqual(iPhone15.sizeText("slot_points"), "393x759")
         XCTAssertNotNil(iPhone15["fill_share"] as? Double)
     }
 

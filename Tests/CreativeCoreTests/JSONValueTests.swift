@@ -63,19 +63,32 @@ final class JSONValueTests: XCTestCase {
     func testDoublesRoundedToFourDecimals() {
         XCTAssertEqual(JSONValue.double(6.4).serialized(), "6.4")
         XCTAssertEqual(JSONValue.double(0.123456).serialized(), "0.1235")
-        XCTAssertEqual(JSONValue.double(0.00004).serialized(), "0")
+        XCTAssertEqual(JSONValue.double(0.00004).serialized(), "0.0")
         XCTAssertEqual(JSONValue.double(0.00005).serialized(), "0.0001")
         XCTAssertEqual(JSONValue.double(8.088888).serialized(), "8.0889")
         XCTAssertEqual(JSONValue.double(-1.23456).serialized(), "-1.2346")
         XCTAssertEqual(JSONValue.double(1.0 / 3).serialized(), "0.3333")
     }
 
-    func testWholeDoublesPrintAsIntegers() {
-        XCTAssertEqual(JSONValue.double(1).serialized(), "1")
-        XCTAssertEqual(JSONValue.double(90).serialized(), "90")
-        XCTAssertEqual(JSONValue.double(2.99999).serialized(), "3")
-        XCTAssertEqual(JSONValue.double(-0.0).serialized(), "0")
-        XCTAssertEqual(JSONValue.double(-2).serialized(), "-2")
+    /// A number field keeps one JSON type: a whole double still has its decimal point, so
+    /// `fill_share` is `1.0` beside `0.7121`, never `1`.
+    func testWholeDoublesKeepTheirDecimalPoint() {
+        XCTAssertEqual(JSONValue.double(1).serialized(), "1.0")
+        XCTAssertEqual(JSONValue.double(90).serialized(), "90.0")
+        XCTAssertEqual(JSONValue.double(2.99999).serialized(), "3.0")
+        XCTAssertEqual(JSONValue.double(-0.0).serialized(), "0.0")
+        XCTAssertEqual(JSONValue.double(-2).serialized(), "-2.0")
+        XCTAssertEqual(JSONValue.int(3).serialized(), "3", "integers stay integers")
+    }
+
+    func testDocumentsLeadWithTheVersionFields() {
+        let versions = #"{"schema_version":\#(JSONContract.schemaVersion),"tool_version":"\#(BuildInfo.version)","#
+        XCTAssertEqual(JSONContract.document(.object([("a", .int(1))])).serialized(), versions + #""a":1}"#)
+        let manifest = JSONValue.object([("written_by", .string("w"))] + JSONContract.versionFields + [("a", .int(1))])
+        XCTAssertEqual(JSONContract.document(manifest), manifest, "a document that has them is left as it is")
+        XCTAssertEqual(JSONContract.document(.array([.int(1)])), .array([.int(1)]))
+        XCTAssertEqual(PixelSize(width: 3, height: 2).json.serialized(), #"{"width":3,"height":2}"#)
+        XCTAssertEqual(JSONContract.position(x: 1, y: 0).serialized(), #"{"x":1,"y":0}"#)
     }
 
     func testNonFiniteDoublesAreNull() {

@@ -204,8 +204,9 @@ final class BannerPromptTests: XCTestCase {
         let prompt = try BannerPrompt.render(template: "P {{brand}}", size: PixelSize(width: 960, height: 150),
                                              brand: "A\"b", headline: nil, cta: nil, colors: nil)[0]
         XCTAssertEqual(prompt.json.serialized(),
-                       #"{"size":"960x150","width":960,"height":150,"aspect":"6.40:1","#
-                       + #""safe_area":{"x":48,"y":15,"width":864,"height":120},"min_text_px":27,"prompt":"P A\"b"}"#)
+                       #"{"product":"banner","artwork_pixels":{"width":960,"height":150},"aspect_ratio":6.4,"#
+                       + #""safe_area_pixels":{"x":48,"y":15,"width":864,"height":120},"min_text_height_pixels":27,"#
+                       + #""prompt":"P A\"b"}"#)
     }
 
     func testUserTextAppearsVerbatimAndOnlyWhereTheTemplateSaysSo() throws {

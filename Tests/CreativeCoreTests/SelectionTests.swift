@@ -34,9 +34,9 @@ final class SelectionTests: XCTestCase {
     // MARK: adaptive
 
     func testAdaptiveDesignExample() throws {
-        let result = try Selection.select(designCandidates, mode: .adaptive, width: 1170, height: 183)
+        let result = try Selection.select(designCandidates, mode: .anchored, width: 1170, height: 183)
         XCTAssertEqual(result.winner, 0)
-        XCTAssertEqual(result.mode, .adaptive)
+        XCTAssertEqual(result.mode, .anchored)
         XCTAssertEqual(result.width, 1170)
         XCTAssertEqual(result.height, 183)
         // Strips ranked by |ln(ratio / slot ratio)|, then the rectangle excluded at the end.
@@ -48,27 +48,27 @@ final class SelectionTests: XCTestCase {
 
     func testAdaptivePicksClosestAspectRatio() {
         // Leaderboard-shaped slot (8.09) -> 2184x270.
-        XCTAssertEqual(winner(designCandidates, .adaptive, width: 2184, height: 270), size(2184, 270))
-        XCTAssertEqual(winner(designCandidates, .adaptive, width: 1456, height: 180), size(2184, 270))
+        XCTAssertEqual(winner(designCandidates, .anchored, width: 2184, height: 270), size(2184, 270))
+        XCTAssertEqual(winner(designCandidates, .anchored, width: 1456, height: 180), size(2184, 270))
         // 440x68 slot at 3x -> 1320x204.
-        XCTAssertEqual(winner(designCandidates, .adaptive, width: 1320, height: 204), size(1320, 204))
+        XCTAssertEqual(winner(designCandidates, .anchored, width: 1320, height: 204), size(1320, 204))
         // A tall slot (ratio 2) still gets the least-letterboxed strip, never the rectangle.
-        XCTAssertEqual(winner(designCandidates, .adaptive, width: 600, height: 300), size(960, 150))
+        XCTAssertEqual(winner(designCandidates, .anchored, width: 600, height: 300), size(960, 150))
     }
 
     func testAdaptiveUsesLogDistanceNotLinearDifference() {
         // Slot ratio 4. 2:1 is |ln 0.5| = 0.693 away; 7:1 is |ln 1.75| = 0.560 away.
         // A linear difference would pick 2:1 (2 vs 3); least letterbox picks 7:1.
-        XCTAssertEqual(winner([size(200, 100), size(700, 100)], .adaptive, width: 400, height: 100), size(700, 100))
+        XCTAssertEqual(winner([size(200, 100), size(700, 100)], .anchored, width: 400, height: 100), size(700, 100))
     }
 
     func testAdaptiveTieEqualRatioPrefersLargerWidth() {
-        XCTAssertEqual(winner([size(320, 50), size(960, 150)], .adaptive, width: 1170, height: 183), size(960, 150))
-        XCTAssertEqual(winner([size(960, 150), size(320, 50)], .adaptive, width: 1170, height: 183), size(960, 150))
+        XCTAssertEqual(winner([size(320, 50), size(960, 150)], .anchored, width: 1170, height: 183), size(960, 150))
+        XCTAssertEqual(winner([size(960, 150), size(320, 50)], .anchored, width: 1170, height: 183), size(960, 150))
     }
 
     func testAdaptiveTieSameSizeFallsToInputOrder() throws {
-        let result = try Selection.select([size(960, 150), size(960, 150)], mode: .adaptive, width: 1170, height: 183)
+        let result = try Selection.select([size(960, 150), size(960, 150)], mode: .anchored, width: 1170, height: 183)
         XCTAssertEqual(result.winner, 0)
         XCTAssertEqual(result.ranking.map(\.index), [0, 1])
     }
@@ -76,13 +76,13 @@ final class SelectionTests: XCTestCase {
     func testAdaptiveRankingBreaksRatioTiesByWidth() throws {
         // 1000x125 and 2000x250 both match the 8:1 slot exactly; the wider ranks first.
         let result = try Selection.select([size(1000, 125), size(960, 150), size(2000, 250)],
-                                          mode: .adaptive, width: 800, height: 100)
+                                          mode: .anchored, width: 800, height: 100)
         XCTAssertEqual(result.ranking.map(\.size), [size(2000, 250), size(1000, 125), size(960, 150)])
         XCTAssertEqual(result.winner, 2)
     }
 
     func testAdaptiveRejectsAllRectangles() {
-        assertThrows([size(300, 250), size(320, 200)], .adaptive, width: 1170, height: 183) {
+        assertThrows([size(300, 250), size(320, 200)], .anchored, width: 1170, height: 183) {
             if case .noEligibleCandidate = $0 { return true }
             return false
         }
@@ -158,8 +158,8 @@ final class SelectionTests: XCTestCase {
             assertThrows(designCandidates, mode, width: 0, height: 183, isNumber)
             assertThrows(designCandidates, mode, width: -5, height: 183, isNumber)
         }
-        assertThrows(designCandidates, .adaptive, width: 1170, height: nil, isNumber)
-        assertThrows(designCandidates, .adaptive, width: 1170, height: 0, isNumber)
+        assertThrows(designCandidates, .anchored, width: 1170, height: nil, isNumber)
+        assertThrows(designCandidates, .anchored, width: 1170, height: 0, isNumber)
         assertThrows(designCandidates, .inline, width: 1170, height: -1, isNumber)
     }
 

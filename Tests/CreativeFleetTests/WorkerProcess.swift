@@ -114,7 +114,7 @@ enum FleetCheck {
         if let preview = manifest["preview"] as? [String: Any] { listed.append(preview) }
         for entry in listed {
             guard let name = entry["file"] as? String, let sha = entry["sha256"] as? String,
-                  let size = entry["bytes"] as? Int else {
+                  let size = entry["file_bytes"] as? Int else {
                 XCTFail("\(address): a file entry without file, bytes, sha256", file: file, line: line)
                 continue
             }

@@ -30,7 +30,7 @@ final class PreflightTests: XCTestCase {
         XCTAssertEqual(bars.regions, [PixelRect(x: 0, y: 0, width: 960, height: 25), PixelRect(x: 0, y: 125, width: 960, height: 25)])
         XCTAssertEqual(edges.regions, [PixelRect(x: 0, y: 0, width: 960, height: 2), PixelRect(x: 0, y: 148, width: 960, height: 2)])
         let json = report.json.serialized()
-        XCTAssertTrue(json.contains("\"regions\":[{\"x\":0,\"y\":0,\"width\":960,\"height\":25},"), json)
+        XCTAssertTrue(json.contains("\"regions_pixels\":[{\"x\":0,\"y\":0,\"width\":960,\"height\":25},"), json)
 
         let empty = Validator.validate(try Fixtures.png(Fixtures.solid(728, 90, [0, 0, 0], alpha: 0)), fileName: "e.png")
         XCTAssertTrue(empty.valid)

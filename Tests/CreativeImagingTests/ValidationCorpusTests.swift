@@ -48,10 +48,8 @@ final class ValidationCorpusTests: XCTestCase {
                 let json = try report.parsedJSON()
                 XCTAssertEqual(json["valid"] as? Bool, true, what)
                 XCTAssertEqual(json["format"] as? String, format.rawValue, what)
-                XCTAssertEqual(json["width"] as? Int, size.width, what)
-                XCTAssertEqual(json["height"] as? Int, size.height, what)
-                XCTAssertEqual(json["bytes"] as? Int, bytes.count, what)
-                XCTAssertEqual(json["size"] as? String, size.description, what)
+                XCTAssertEqual(json["file_bytes"] as? Int, bytes.count, what)
+                XCTAssertEqual(json.sizeText("size_pixels"), size.description, what)
                 XCTAssertEqual(json["size_class"] as? String, entry.sizeClass.rawValue, what)
                 XCTAssertEqual(json["shape"] as? String, size == PixelSize(width: 300, height: 250) ? "rectangle" : "strip",
                                what)
@@ -98,7 +96,7 @@ final class ValidationCorpusTests: XCTestCase {
                 XCTAssertTrue(message.contains("nearest are \(nearest)"), "\(what): \(message)")
                 XCTAssertTrue(message.contains(size.description), message)
                 let json = try report.parsedJSON()
-                XCTAssertTrue(json["size"] is NSNull, what)
+                XCTAssertEqual(json.sizeText("size_pixels"), size.description, "its size, though not an accepted one: \(what)")
                 XCTAssertTrue(json["size_class"] is NSNull, what)
                 XCTAssertEqual(json["shape"] as? String, size.aspectRatio >= 2 ? "strip" : "rectangle", what)
             }
@@ -203,7 +201,7 @@ final class ValidationCorpusTests: XCTestCase {
             XCTAssertEqual(report.bytes, bytes.count, name)
             let json = try report.parsedJSON()
             XCTAssertEqual(json["valid"] as? Bool, false, name)
-            XCTAssertTrue(json["format"] is NSNull && json["width"] is NSNull && json["shape"] is NSNull, name)
+            XCTAssertTrue(json["format"] is NSNull && json["size_pixels"] is NSNull && json["shape"] is NSNull, name)
         }
         let pdf = Validator.validate(Array("%PDF-1.4\n".utf8), fileName: "a.pdf")
         XCTAssertTrue(pdf.errors.first?.message.contains("PDF") ?? false, pdf.summary)
@@ -226,7 +224,7 @@ final class ValidationCorpusTests: XCTestCase {
         XCTAssertEqual(big.bytes, 3_000_000)
         XCTAssertEqual(big.dimensions, PixelSize(width: 961, height: 150))
         XCTAssertFalse(big.has(.corruptImage), "a cut head is not decoded: \(big.summary)")
-        XCTAssertEqual(try big.parsedJSON()["bytes"] as? Int, 3_000_000)
+        XCTAssertEqual(try big.parsedJSON()["file_bytes"] as? Int, 3_000_000)
 
         // Exactly at the limit is accepted.
         XCTAssertTrue(Validator.validate(png, fileName: "b.png", limits: ValidationLimits(maxBytes: png.count)).valid)

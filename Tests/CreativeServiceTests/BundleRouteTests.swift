@@ -10,7 +10,7 @@ final class BundleRouteTests: ServerTestCase {
         let bytes = try BundleCorpus.clean().bytes()
         let result = HTTPClient.request(port, "POST", "/v1/validate?filename=ad.zip", body: bytes)
         XCTAssertEqual(result.status, 200)
-        XCTAssertEqual(result.text, Validator.validate(bytes, fileName: "ad.zip").json.serialized() + "\n")
+        XCTAssertEqual(result.text, JSONContract.document(Validator.validate(bytes, fileName: "ad.zip").json).serialized() + "\n")
         XCTAssertEqual(result.json?["format"] as? String, "html5")
         XCTAssertEqual(result.json?["entry"] as? String, "index.html")
 

@@ -12,7 +12,7 @@ final class CompanionRouteTests: ServerTestCase {
                                        body: Array(cta.utf8))
         XCTAssertEqual(valid.status, 200)
         XCTAssertEqual(valid.headers["content-type"], "application/json")
-        XCTAssertEqual(valid.text, CompanionLint.lint(Array(cta.utf8)).json.serialized() + "\n")
+        XCTAssertEqual(valid.text, JSONContract.document(CompanionLint.lint(Array(cta.utf8)).json).serialized() + "\n")
         let rejected = HTTPClient.request(port, "POST", "/v1/companion/lint", body: Array((cta + ",ctaUrl=x").utf8))
         XCTAssertEqual(rejected.status, 200)
         XCTAssertEqual(rejected.json?["valid"] as? Bool, false)

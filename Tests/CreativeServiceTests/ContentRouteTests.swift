@@ -28,9 +28,10 @@ final class ContentRouteTests: ServerTestCase {
         let result = HTTPClient.request(port, "GET", "/v1/prompt?size=960x150&brand=Acme&headline=Fly%20now")
         XCTAssertEqual(result.status, 200)
         let expected = try BannerPrompts.render(size: PixelSize(width: 960, height: 150), brand: "Acme", headline: "Fly now")
-        XCTAssertEqual(result.text, JSONValue.array(expected.map(\.json)).serialized() + "\n")
+        XCTAssertEqual(result.text, JSONContract.document(.object([("prompts", .array(expected.map(\.json)))])).serialized() + "\n")
         let all = HTTPClient.request(port, "GET", "/v1/prompt")
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(all.body)) as? [Any])?.count, Catalog.adaptiveSizes.count)
+        XCTAssertEqual(((try JSONSerialization.jsonObject(with: Data(all.body)) as? [String: Any])?["prompts"] as? [Any])?.count,
+                       Catalog.adaptiveSizes.count)
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/prompt?size=961x150").status, 400)
     }
 
@@ -42,14 +43,14 @@ final class ContentRouteTests: ServerTestCase {
         let job = try CreativeJob.process(bytes, fileName: "banner.png")
         XCTAssertEqual(files.count, job.files.count)
         for (file, expected) in zip(files, job.files) {
-            XCTAssertEqual(file["name"] as? String, expected.name)
+            XCTAssertEqual(file["file"] as? String, expected.name)
             XCTAssertEqual(Data(base64Encoded: file["base64"] as? String ?? "").map { [UInt8]($0) }, expected.bytes)
         }
         XCTAssertNotNil(result.json?["manifest"] as? [String: Any])
         // format= as `process --format`: lossless PNG renders on request.
         let lossless = HTTPClient.request(port, "POST", "/v1/process?filename=banner.png&format=png", body: bytes)
         XCTAssertEqual(lossless.status, 200)
-        let names = try XCTUnwrap(lossless.json?["files"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        let names = try XCTUnwrap(lossless.json?["files"] as? [[String: Any]]).compactMap { $0["file"] as? String }
         XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") }, "\(names)")
         XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/process?format=gif", body: bytes).status, 400)
         let rejected = HTTPClient.request(port, "POST", "/v1/process", body: Array("nope".utf8))

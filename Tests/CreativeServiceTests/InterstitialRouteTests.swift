@@ -1,6 +1,7 @@
 import CreativeCore
 import CreativeImaging
 import Foundation
+import CreativeTestSupport
 import XCTest
 @testable import CreativeService
 
@@ -22,7 +23,7 @@ final class InterstitialRouteTests: ServerTestCase {
         XCTAssertEqual(processed.status, 200)
         let manifest = try XCTUnwrap(processed.json?["manifest"] as? [String: Any])
         let zone = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
-        XCTAssertEqual(manifest["close_zone"] as? [String: Int],
+        XCTAssertEqual(manifest["close_zone_pixels"] as? [String: Int],
                        ["x": zone.x, "y": zone.y, "width": zone.width, "height": zone.height])
     }
 
@@ -38,7 +39,7 @@ final class InterstitialRouteTests: ServerTestCase {
 
         let slot = HTTPClient.request(port, "GET", "/v1/slot?product=interstitial&device=iPhone%2015&orientation=landscape")
         XCTAssertEqual(slot.status, 200)
-        XCTAssertEqual(slot.json?["screen_pixels"] as? String, "2556x1179")
+        XCTAssertEqual(slot.json?.sizeText("screen_pixels"), "2556x1179")
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/slot?product=interstitial&width=390").status, 400)
 
         let guidance = HTTPClient.request(port, "GET", "/v1/guidance?product=interstitial")
@@ -50,8 +51,8 @@ final class InterstitialRouteTests: ServerTestCase {
         let select = HTTPClient.request(port, "POST", "/v1/select?product=interstitial",
                                         body: Array(#"{"width": 2202, "height": 1116, "candidates": ["1080x1920", "1920x1080"]}"#.utf8))
         XCTAssertEqual(select.status, 200)
-        XCTAssertEqual((select.json?["winner"] as? [String: Any])?["size"] as? String, "1920x1080")
-        XCTAssertEqual(select.json?["mode"] as? String, "full_screen")
+        XCTAssertEqual((select.json?["winner"] as? [String: Any])?.sizeText("size_pixels"), "1920x1080")
+        XCTAssertEqual(select.json?["slot_mode"] as? String, "full_screen")
     }
 
     /// `product=companion`: its six sizes, each device's standard slot, and its process renders.
@@ -68,8 +69,7 @@ final class InterstitialRouteTests: ServerTestCase {
 
         let slot = HTTPClient.request(port, "GET", "/v1/slot?product=companion&device=iPad%20Air")
         XCTAssertEqual(slot.status, 200)
-        XCTAssertEqual(slot.json?["width_pixels"] as? Int, 1456)
-        XCTAssertEqual(slot.json?["height_pixels"] as? Int, 180)
+        XCTAssertEqual(slot.json?.sizeText("slot_pixels"), "1456x180")
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/slot?product=companion&width=390").status, 400)
 
         let processed = HTTPClient.request(port, "POST", "/v1/process?product=companion", body: retina)
@@ -77,15 +77,15 @@ final class InterstitialRouteTests: ServerTestCase {
         let manifest = try XCTUnwrap(processed.json?["manifest"] as? [String: Any])
         XCTAssertEqual(manifest["product"] as? String, "companion")
         // A companion fills every device's standard slot: phones at their scale, iPads 1456x180.
-        XCTAssertEqual((manifest["renders"] as? [[String: Any]])?.compactMap { $0["slot_pixels"] as? String },
+        XCTAssertEqual((manifest["renders"] as? [[String: Any]])?.compactMap { $0.sizeText("slot_pixels") },
                        ["640x100", "640x100", "960x150", "960x150", "640x100", "960x150", "960x150",
                         "1456x180", "1456x180", "1456x180", "1456x180", "1456x180", "960x150", "840x131"])
 
         let select = HTTPClient.request(port, "POST", "/v1/select?product=companion",
                                         body: Array(#"{"width": 1456, "height": 180, "candidates": ["960x150", "1456x180", "2184x270"]}"#.utf8))
         XCTAssertEqual(select.status, 200)
-        XCTAssertEqual((select.json?["winner"] as? [String: Any])?["size"] as? String, "1456x180")
-        XCTAssertEqual(select.json?["mode"] as? String, "standard_slot")
+        XCTAssertEqual((select.json?["winner"] as? [String: Any])?.sizeText("size_pixels"), "1456x180")
+        XCTAssertEqual(select.json?["slot_mode"] as? String, "standard_slot")
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?product=companion").json?["product"] as? String, "companion")
         let render = HTTPClient.request(port, "POST", "/v1/render?product=companion&device=iPad%20Air", body: try png(960, 150))
         XCTAssertEqual(render.status, 200)

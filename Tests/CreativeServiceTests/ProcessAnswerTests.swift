@@ -23,15 +23,15 @@ final class ProcessAnswerTests: XCTestCase {
         XCTAssertNotNil(listing.json?["manifest"] as? [String: Any])
         let files = try XCTUnwrap(listing.json?["files"] as? [[String: Any]])
         XCTAssertGreaterThan(files.count, 2)
-        XCTAssertTrue(files.allSatisfy { $0["base64"] == nil && $0["sha256"] is String && $0["bytes"] is Int })
-        XCTAssertGreaterThan(files.reduce(0) { $0 + ($1["bytes"] as? Int ?? 0) }, 100_000)
-        for file in [files[0], try XCTUnwrap(files.first { $0["name"] as? String == "preview.png" })] {
-            let name = try XCTUnwrap(file["name"] as? String)
+        XCTAssertTrue(files.allSatisfy { $0["base64"] == nil && $0["sha256"] is String && $0["file_bytes"] is Int })
+        XCTAssertGreaterThan(files.reduce(0) { $0 + ($1["file_bytes"] as? Int ?? 0) }, 100_000)
+        for file in [files[0], try XCTUnwrap(files.first { $0["file"] as? String == "preview.png" })] {
+            let name = try XCTUnwrap(file["file"] as? String)
             let escaped = try XCTUnwrap(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._"))))
             let fetched = HTTPClient.request(server.port, "POST", "/v1/process?file=\(escaped)", body: upload)
             XCTAssertEqual(fetched.status, 200, name)
             XCTAssertTrue(fetched.headers["content-type"]?.hasPrefix("image/") ?? false, name)
-            XCTAssertEqual(fetched.body.count, file["bytes"] as? Int, name)
+            XCTAssertEqual(fetched.body.count, file["file_bytes"] as? Int, name)
             XCTAssertEqual(Checksum.sha256(fetched.body), file["sha256"] as? String, name)
             XCTAssertEqual(fetched.headers["x-creative-sha256"], file["sha256"] as? String, name)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import CreativeTestSupport
 import XCTest
 import CreativeCore
 import CreativeImaging
@@ -35,14 +36,14 @@ final class RouteTests: XCTestCase {
         let result = HTTPClient.request(port, "POST", "/v1/validate?filename=banner.png", body: bytes)
         XCTAssertEqual(result.status, 200)
         XCTAssertEqual(result.headers["content-type"], "application/json")
-        XCTAssertEqual(result.text, Validator.validate(bytes, fileName: "banner.png").json.serialized() + "\n")
+        XCTAssertEqual(result.text, JSONContract.document(Validator.validate(bytes, fileName: "banner.png").json).serialized() + "\n")
 
         // A rejected creative is still a 200 with the report (the request itself succeeded).
         var wrong = bytes
         wrong.removeLast(100)
         let damaged = HTTPClient.request(port, "POST", "/v1/validate?filename=cut.png", body: wrong)
         XCTAssertEqual(damaged.status, 200)
-        XCTAssertEqual(damaged.text, Validator.validate(wrong, fileName: "cut.png").json.serialized() + "\n")
+        XCTAssertEqual(damaged.text, JSONContract.document(Validator.validate(wrong, fileName: "cut.png").json).serialized() + "\n")
         XCTAssertEqual(damaged.json?["valid"] as? Bool, false)
 
         let unnamed = HTTPClient.request(port, "POST", "/v1/validate", body: Array("hello".utf8))
@@ -121,12 +122,13 @@ final class RouteTests: XCTestCase {
     func testSlotMatchesTheCLIFields() {
         let anchored = HTTPClient.request(port, "GET", "/v1/slot?width=390&rule=google&scale=3")
         XCTAssertEqual(anchored.status, 200)
-        XCTAssertEqual(anchored.text, #"{"mode":"anchored","rule":"google","estimate":true,"screen_height_points":null,"#
-            + #""width_points":390,"height_points":61,"scale":3,"width_pixels":1170,"height_pixels":183}"# + "\n")
+        XCTAssertEqual(anchored.text, #"{"schema_version":2,"tool_version":"\#(BuildInfo.version)","slot_mode":"anchored","#
+            + #""rule":"google","estimate":true,"screen_height_points":null,"slot_points":{"width":390,"height":61},"#
+            + #""scale":3.0,"slot_pixels":{"width":1170,"height":183}}"# + "\n")
         let capped = HTTPClient.request(port, "GET", "/v1/slot?width=728&screen_height=400")
-        XCTAssertEqual(capped.json?["height_points"] as? Int, 60)
+        XCTAssertEqual(capped.json?.sizeText("slot_points"), "728x60")
         let inline = HTTPClient.request(port, "GET", "/v1/slot?width=320&inline=true&max_height=100")
-        XCTAssertEqual(inline.json?["mode"] as? String, "inline")
+        XCTAssertEqual(inline.json?["slot_mode"] as? String, "inline")
         XCTAssertEqual((inline.json?["fits"] as? [Any])?.count, Catalog.entries.count)
     }
 
@@ -135,13 +137,13 @@ final class RouteTests: XCTestCase {
         let result = HTTPClient.request(port, "POST", "/v1/select", headers: [("Content-Type", "application/json")],
                                         body: Array(body.utf8))
         XCTAssertEqual(result.status, 200)
-        XCTAssertEqual((result.json?["winner"] as? [String: Any])?["size"] as? String, "960x150")
-        XCTAssertEqual(result.json?["mode"] as? String, "adaptive")
+        XCTAssertEqual((result.json?["winner"] as? [String: Any])?.sizeText("size_pixels"), "960x150")
+        XCTAssertEqual(result.json?["slot_mode"] as? String, "anchored")
         XCTAssertEqual((result.json?["ranking"] as? [Any])?.count, 3)
 
         let legacy = HTTPClient.request(port, "POST", "/v1/select",
                                         body: Array(#"{"width":1000,"candidates":["960x150","1320x204"]}"#.utf8))
-        XCTAssertEqual((legacy.json?["winner"] as? [String: Any])?["size"] as? String, "960x150")
+        XCTAssertEqual((legacy.json?["winner"] as? [String: Any])?.sizeText("size_pixels"), "960x150")
 
         let none = HTTPClient.request(port, "POST", "/v1/select",
                                       body: Array(#"{"width":1170,"height":183,"candidates":["300x250"]}"#.utf8))

@@ -1,6 +1,7 @@
 import CreativeCore
 import CreativeImaging
 import Foundation
+import CreativeTestSupport
 import XCTest
 @testable import CreativeService
 
@@ -46,8 +47,8 @@ final class SurfaceRouteTests: ServerTestCase {
         }
         let slot = HTTPClient.request(port, "GET", "/v1/slot?device=iPhone%2015")
         XCTAssertEqual(slot.status, 200)
-        XCTAssertEqual(slot.json?["width_pixels"] as? Int, 1179)
-        XCTAssertEqual(slot.json?["height_points"] as? Int, 61)
+        XCTAssertEqual(JSONShapes.size(slot.json?["slot_pixels"]), "1179x183")
+        XCTAssertEqual(JSONShapes.size(slot.json?["slot_points"]), "393x61")
     }
 
     func testASizeValidateWouldRejectIsNotedInAHeader() throws {
@@ -72,7 +73,7 @@ final class SurfaceRouteTests: ServerTestCase {
         let select = HTTPClient.request(port, "POST", "/v1/select",
                                         body: Array(#"{"width": 390, "height": 61, "scale": 3, "candidates": ["960x150", "1320x204"]}"#.utf8))
         XCTAssertEqual(select.status, 200)
-        XCTAssertEqual(select.json?["width"] as? Int, 1170)
+        XCTAssertEqual(JSONShapes.size(select.json?["slot_pixels"]), "1170x183")
         let typo = HTTPClient.request(port, "POST", "/v1/select", body: Array(#"{"widht": 390, "candidates": ["960x150"]}"#.utf8))
         XCTAssertEqual(typo.status, 400)
         XCTAssertTrue(message(typo).contains("did you mean 'width'?"), message(typo))

@@ -36,7 +36,7 @@ _creative_tool() {
             options="--width --screen-height --rule --inline --max-height --scale --product --device --orientation --json --help" ;;
         select)
             case "$prev" in
-                --mode) _creative_tool_words 'adaptive' 'inline' 'legacy' 'full_screen' 'standard_slot'; return 0 ;;
+                --mode) _creative_tool_words 'anchored' 'inline' 'legacy' 'full_screen' 'standard_slot'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
             esac
             options="--width --height --mode --scale --product --max-pixels --json --help" ;;
