@@ -5,7 +5,7 @@
 #   docs/guidance-top-{375,1280}.png, guidance-prompts-{375,1280}.png, guidance-templates-1280.png
 #                              headless Chromium screenshots at a phone's and a desktop's width,
 #                              taken by the browser tests (Tests/Browser/test_pages.py), shown
-#                              by README.md and docs/reference.md
+#                              by README.md, docs/reference.md and docs/http-api.md
 #
 #   scripts/docs.sh [BINARY [OUTPUT_DIR]]     (default: the built binary, out/docs)
 #

@@ -1,4 +1,4 @@
-/// The stable codes of a validation report (docs/reference.md, "validate"); callers switch on them.
+/// The stable codes of a validation report (docs/validation.md, "Codes"); callers switch on them.
 public enum ValidationCode: String, Sendable, CaseIterable {
     // Errors: any one makes the creative invalid.
     case fileNotFound = "file_not_found"

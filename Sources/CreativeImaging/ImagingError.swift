@@ -34,7 +34,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// first error (the bundle's report names them all).
     case rejectedBundle(ValidationIssue)
 
-    /// The stable error code of docs/reference.md, "validate".
+    /// The stable error code of docs/validation.md, "Codes".
     public var code: String {
         switch self {
         case .emptyFile: "empty_file"

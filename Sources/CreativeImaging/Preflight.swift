@@ -8,8 +8,8 @@ import CreativeCore
 ///
 /// They run on the decoded, upright 8-bit sRGB pixels of a size the catalog accepts (at most
 /// 2184x270 x 4 bytes), within the job's memory budget and deadline. The thresholds were set on
-/// the calibration corpus of `Tests/CreativeImagingTests/PreflightCorpus.swift` (the README
-/// gives its confusion matrix): each sits between the largest value a clean case gives and the
+/// the calibration corpus of `Tests/CreativeImagingTests/PreflightCorpus.swift` (confusion matrix:
+/// docs/validation.md, "Pre-flight checks"): each sits between the largest value a clean case gives and the
 /// smallest a bad case gives, with the margin noted.
 public enum Preflight {
     // MARK: Thresholds

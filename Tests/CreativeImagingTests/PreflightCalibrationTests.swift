@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 
 /// The calibration corpus through the whole validator: the confusion matrix of each pre-flight
-/// warning (printed; the table in docs/reference.md is this output), no false positive on the clean set,
+/// warning (printed; docs/validation.md, "Pre-flight checks", shows it), no false positive on the clean set,
 /// recall of at least 0.9 on the bad cases.
 final class PreflightCalibrationTests: XCTestCase {
     func testConfusionMatrixMeetsTheTargets() throws {

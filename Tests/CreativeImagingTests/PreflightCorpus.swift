@@ -6,7 +6,7 @@ import CreativeTestSupport
 /// accepted size, encoded as PNG, with the warnings it must (and must only) give.
 struct PreflightCase {
     let name: String
-    /// The set the case belongs to in the table in docs/reference.md (clean, bars, border, upscaled, empty).
+    /// The set the case belongs to in the table in docs/validation.md (clean, bars, border, upscaled, empty).
     let group: String
     /// The encoded file (PNG, or JPEG or WebP where the name says so).
     let png: [UInt8]
