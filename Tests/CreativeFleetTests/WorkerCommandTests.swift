@@ -35,7 +35,7 @@ final class WorkerCommandTests: XCTestCase {
                                         + fleetArguments, servers: servers)
         XCTAssertEqual(run.status, 0, run.errors + worker.logText)
         let lines = run.output.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?.compactMapValues { $0 as? String }
         }
         XCTAssertEqual(lines.count, 2, run.output)
         XCTAssertEqual(lines.first?["source"], "s3://\(FleetServers.bucket)/\(prefix)/sources/\(FleetCheck.sha256(FleetCheck.variant(5000))).png")
@@ -132,7 +132,7 @@ final class WorkerCommandTests: XCTestCase {
                                         servers: servers)
         XCTAssertEqual(run.status, 0, run.errors + worker.logText)
         let result = run.output.split(separator: "\n").last.flatMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?.compactMapValues { $0 as? String }
         }
         XCTAssertEqual(result?["status"], "valid", run.output)
         XCTAssertEqual(result?["worker"], "suffixes", run.output)
