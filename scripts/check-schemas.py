@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Validates real outputs of the tool and of its service against the JSON Schemas in schemas/
 (draft 2020-12, the `jsonschema` package): validate, render, slot, select, prompt and guidance
-`--json`, process's manifest and `--json`, companion lint, and the service's answers to the same
-operations and its error bodies. The inputs are made here: the test artwork, renders of it at other sizes
-(accepted and not), a JPEG, a truncated PNG, a text file, an HTML5 bundle.
-Prints one line per schema with the outputs it checked; exit 1 when any output does not validate.
+`--json`, render and process `--cost`, process's manifest and `--json` (also of a missing file and
+of one over the size limit), companion lint, and the service's answers to the same operations
+(GET /v1/prompt as a prompt list), /healthz and /readyz on both ports, and its error bodies. The
+inputs are made here: the test artwork, renders of it at other sizes (accepted and not), a JPEG, a
+truncated PNG, a text file, an HTML5 bundle.
+Before any output, each schema must reject a few known-bad documents (old shapes, a share as a
+string, a field too many or missing): a schema that cannot fail proves nothing.
+Prints one line per schema with the outputs it checked; exit 1 when any output does not validate,
+a known-bad document is accepted, or a schema checked nothing.
   scripts/check-schemas.py TOOL      (scripts/check-schemas.sh runs it with the venv's Python)"""
 import json
 import os
@@ -41,12 +46,130 @@ VALIDATORS = load_validators()
 checked = {}
 failures = []
 
+VERSION = {"schema_version": 2, "tool_version": "0.1.0"}
+SIZE = {"width": 960, "height": 150}
+GOOD_REPORT = {"file": "a.png", "valid": True, "format": "png", "size_pixels": SIZE, "file_bytes": 3396,
+               "size_class": "adaptive", "shape": "strip", "decoded": True, "errors": [], "warnings": []}
+GOOD_ASSIGNMENT = {"device": "iPhone SE", "orientation": "portrait", "slot_mode": "anchored",
+                   "slot_points": {"width": 320, "height": 50}, "scale": 2.0, "slot_pixels": {"width": 640, "height": 100},
+                   "content_pixels": {"width": 640, "height": 100}, "content_position_pixels": {"x": 0, "y": 0},
+                   "fill_share": 1.0}
+GOOD_RENDER = {**GOOD_ASSIGNMENT, "file": "iphone-se-portrait-320x50@2x.webp", "file_bytes": 3280, "sha256": "0" * 64,
+               "format": "webp", "encoding": "WebP quality 50"}
+GOOD_MANIFEST = {"written_by": "creative-tool process", **VERSION, "product": "banner",
+                 "source": {"file": "a.png", "sha256": "0" * 64, "file_bytes": 3396}, "report": GOOD_REPORT,
+                 "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
+GOOD_PROMPT = {"product": "banner", "artwork_pixels": SIZE, "aspect_ratio": 6.4,
+               "safe_area_pixels": {"x": 48, "y": 15, "width": 864, "height": 120}, "min_text_height_pixels": 27,
+               "prompt": "Flat digital advertising banner"}
+# (schema, document, what makes it wrong): each must be rejected. The first of each schema is a
+# good document, which must be accepted: the bad ones then fail for their own reason.
+KNOWN = [
+    ("slot.schema.json", {**VERSION, "slot_mode": "anchored", "rule": "qartvelo", "estimate": False,
+                          "screen_height_points": None, "slot_points": {"width": 390, "height": 60}, "scale": 3.0,
+                          "slot_pixels": {"width": 1170, "height": 180}}, None),
+    ("slot.schema.json", {**VERSION, "slot_mode": "anchored", "rule": "qartvelo", "estimate": False,
+                          "screen_height_points": None, "width_points": 390, "height_points": 60, "scale": 3.0,
+                          "width_pixels": 1170, "height_pixels": 180}, "the old width_points/height_points shape"),
+    ("slot.schema.json", {**VERSION, "slot_mode": "anchored", "rule": "qartvelo", "estimate": False,
+                          "screen_height_points": None, "slot_points": "390x60", "scale": 3.0,
+                          "slot_pixels": {"width": 1170, "height": 180}}, "a size as WxH text"),
+    ("slot.schema.json", {"slot_mode": "anchored", "rule": "qartvelo", "estimate": False, "screen_height_points": None,
+                          "slot_points": {"width": 390, "height": 60}, "scale": 3.0,
+                          "slot_pixels": {"width": 1170, "height": 180}}, "no version fields"),
+    ("slot.schema.json", {**VERSION, "mode": "anchored", "rule": "qartvelo", "estimate": False, "screen_height_points": None,
+                          "slot_points": {"width": 390, "height": 60}, "scale": 3.0,
+                          "slot_pixels": {"width": 1170, "height": 180}}, "mode instead of slot_mode"),
+    ("validate-report.schema.json", {**VERSION, **GOOD_REPORT}, None),
+    ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "schema_version": 1}, "schema version 1"),
+    ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "tool_version": "dev"}, "a tool_version that is not semver"),
+    ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "bytes": 3396}, "the old bytes field"),
+    ("validate-report.schema.json", {**VERSION, **{k: v for k, v in GOOD_REPORT.items() if k != "file_bytes"}},
+     "file_bytes missing"),
+    ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "valid": False}, "rejected without an error"),
+    ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "file_count": 2}, "bundle fields on a PNG"),
+    ("validate-report.schema.json", GOOD_REPORT, "a top-level report without version fields"),
+    ("manifest.schema.json", GOOD_MANIFEST, None),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "fill_share": "1"}]}, "fill_share as a string"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "scale": "2"}]}, "scale as a string"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "sizing": "anchored"}]}, "the old sizing field"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "content_x": 0}]}, "the old content_x field"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "report": {**VERSION, **GOOD_REPORT}}, "a nested report with version fields"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "close_zone_pixels": None}, "close_zone_pixels on a banner"),
+    ("manifest.schema.json", {k: v for k, v in GOOD_MANIFEST.items() if k != "source"}, "no source"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "orientation": "any"}]},
+     "orientation any outside a standard slot"),
+    ("prompt.schema.json", {**VERSION, **GOOD_PROMPT}, None),
+    ("prompt.schema.json", {**VERSION, **GOOD_PROMPT, "aspect_ratio": "6.40:1"}, "aspect_ratio as text"),
+    ("prompt.schema.json", {**VERSION, **GOOD_PROMPT, "close_zone_pixels": None}, "close_zone_pixels on a banner prompt"),
+    ("prompt-list.schema.json", {**VERSION, "prompts": [GOOD_PROMPT]}, None),
+    ("prompt-list.schema.json", [GOOD_PROMPT], "a bare array of prompts"),
+    ("prompt-list.schema.json", {**VERSION, "prompts": [{**VERSION, **GOOD_PROMPT}]}, "version fields in a nested prompt"),
+    ("select.schema.json", {**VERSION, "slot_mode": "anchored", "slot_pixels": {"width": 1170, "height": 183},
+                            "winner": {"candidate": "960x150", "size_pixels": SIZE},
+                            "ranking": [{"candidate": "960x150", "size_pixels": SIZE, "shape": "strip", "eligible": True,
+                                         "score": 0.001, "note": None}]}, None),
+    ("select.schema.json", {**VERSION, "slot_mode": "adaptive", "slot_pixels": {"width": 1170, "height": 183},
+                            "winner": {"candidate": "960x150", "size_pixels": SIZE},
+                            "ranking": [{"candidate": "960x150", "size_pixels": SIZE, "shape": "strip", "eligible": True,
+                                         "score": 0.001, "note": None}]}, "the old mode adaptive"),
+    ("select.schema.json", {**VERSION, "slot_mode": "anchored", "slot_pixels": {"width": 1170, "height": 183},
+                            "winner": {"candidate": "960x150", "size_pixels": SIZE},
+                            "ranking": [{"candidate": "960x150", "size_pixels": SIZE, "shape": "strip", "eligible": True,
+                                         "score": "0.001", "note": None}]}, "a score as a string"),
+    ("cost.schema.json", {**VERSION, "memory_bytes": 1, "decode_bytes": 1, "output_bytes": 1, "decoded_sample_count": 1,
+                          "memory_budget_bytes": 1, "max_decoded_bytes": 1, "accepted": True, "code": None}, None),
+    ("cost.schema.json", {**VERSION, "memory": 1, "decode": 1, "output": 1, "decoded_samples": 1,
+                          "memory_budget": 1, "max_decoded_bytes": 1, "accepted": True, "code": None}, "the old cost fields"),
+    ("health.schema.json", {**VERSION, "status": "ok"}, None),
+    ("health.schema.json", {"status": "ok"}, "health without version fields"),
+    ("process-answer.schema.json", {**VERSION, "manifest": GOOD_MANIFEST,
+                                    "files": [{"file": "preview.png", "sha256": "0" * 64, "file_bytes": 1}]}, None),
+    ("process-answer.schema.json", {**VERSION, "manifest": GOOD_MANIFEST,
+                                    "files": [{"name": "preview.png", "sha256": "0" * 64, "bytes": 1}]},
+     "the old name/bytes file fields"),
+]
+
+
+def self_test():
+    """Each schema accepts its good document and rejects every bad one: a schema that cannot fail proves nothing."""
+    rejected = 0
+    for schema, document, wrong in KNOWN:
+        errors = list(VALIDATORS[schema].iter_errors(document))
+        if wrong is None and errors:
+            failures.append(f"self-test: {schema} rejects its good document: {errors[0].message[:200]}")
+        elif wrong is not None and not errors:
+            failures.append(f"self-test: {schema} accepts a known-bad document ({wrong})")
+        elif wrong is not None:
+            rejected += 1
+    if not list(integers_in_decimal_fields({"renders": [{"fill_share": 1}]})):
+        failures.append("self-test: a share written without a decimal point is not reported")
+    return rejected
+
+
+# Fields that hold non-integer numbers: always written with a decimal point (`1.0`, not `1`), which
+# a schema's `type: number` cannot tell apart; json.loads reads them as float only then.
+DECIMAL_KEYS = {"scale", "fill_share", "letterbox_share", "aspect_ratio", "score"}
+
+
+def integers_in_decimal_fields(value, path=""):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in DECIMAL_KEYS and isinstance(item, int) and not isinstance(item, bool):
+                yield f"{path}/{key}"
+            yield from integers_in_decimal_fields(item, f"{path}/{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from integers_in_decimal_fields(item, f"{path}/{index}")
+
 
 def check(schema, document, what):
     errors = sorted(VALIDATORS[schema].iter_errors(document), key=lambda error: list(error.absolute_path))
     checked[schema] = checked.get(schema, 0) + 1
     for error in errors[:3]:
         failures.append(f"{schema}: {what}: at /{'/'.join(map(str, error.absolute_path))}: {error.message[:300]}")
+    for path in list(integers_in_decimal_fields(document))[:3]:
+        failures.append(f"{schema}: {what}: at {path}: a number without a decimal point")
 
 
 def tool(*arguments, expect=(0,)):
@@ -87,53 +210,91 @@ def make_inputs():
     return made
 
 
+def size_text(size):
+    """`WxH` of a {"width", "height"} object, for messages."""
+    return f"{size['width']}x{size['height']}" if isinstance(size, dict) else repr(size)
+
+
 def check_command_line(files):
     every = [files[name] for name in ("banner", "odd", "interstitial", "companion", "jpeg", "truncated", "text", "bundle")]
     for product in ("banner", "interstitial", "companion"):
-        for report in json_lines(tool("validate", "--json", "--product", product, *every, expect=(0, 1)), "validate"):
-            check("validate-report.schema.json", report, f"validate --product {product} {report['file']}")
+        for report in json_lines(tool("validate", "--json", "--product", product, *every, "missing.png", expect=(1,)),
+                                 "validate"):
+            check("validate-report.schema.json", report, f"validate --product {product} {report.get('file')}")
     for arguments in (["--slot", "390x61@3x", files["banner"], "--output", "r1.png"],
                       ["--device", "iPhone 15", files["banner_wide"], "--output", "r2.jpg"],
                       ["--product", "interstitial", "--device", "iPad Air", "--orientation", "landscape",
                        files["interstitial_hd"], "--output", "r3.webp", "--memory-budget", "256M"],
                       ["--product", "companion", "--device", "iPad Air", files["companion"], "--output", "r4.png"],
-                      ["--slot", "320x50", "--scale", "2", "--output", "r5.png"]):
+                      ["--slot", "320x50", "--scale", "2", "--output", "r5.png"],
+                      ["--slot", "320x50", files["odd"], "--output", "r6.png"]):
         for answer in json_lines(tool("render", "--json", *arguments), "render"):
             check("render.schema.json", answer, "render " + " ".join(arguments))
+    # --cost: accepted, and refused by the memory budget (still exit 0: it only reports).
+    for command, arguments in (("render", ["--slot", "390x61@3x", files["banner"]]),
+                               ("render", ["--slot", "390x61@3x", files["interstitial_hd"], "--memory-budget", "1M"]),
+                               ("render", ["--product", "interstitial", "--device", "iPad Air", files["interstitial_hd"]]),
+                               ("process", [files["banner"]]),
+                               ("process", ["--product", "interstitial", files["interstitial_hd"]]),
+                               ("process", [files["banner"], "--memory-budget", "1M"])):
+        for answer in json_lines(tool(command, "--cost", *arguments), f"{command} --cost"):
+            check("cost.schema.json", answer, f"{command} --cost " + " ".join(arguments))
     for arguments in (["--width", "390", "--scale", "3"], ["--width", "390", "--screen-height", "700", "--rule", "google"],
                       ["--width", "390", "--inline", "--max-height", "250", "--scale", "2"],
-                      ["--device", "iPhone 15", "--orientation", "landscape"],
+                      ["--device", "iPhone 15"], ["--device", "iPhone 15", "--orientation", "landscape"],
+                      ["--device", "iPhone 15", "--inline"],
                       ["--product", "interstitial", "--device", "iPad Air"],
-                      ["--product", "companion", "--device", "iPhone SE"]):
+                      ["--product", "interstitial", "--device", "iPhone 15", "--orientation", "landscape"],
+                      ["--product", "companion", "--device", "iPhone SE"],
+                      ["--product", "companion", "--device", "iPad Air"]):
         for answer in json_lines(tool("slot", "--json", *arguments), "slot"):
             check("slot.schema.json", answer, "slot " + " ".join(arguments))
-    for arguments, expect in ((["--width", "1170", "--height", "183", "960x150", "1320x204", "2184x270"], (0,)),
-                              (["--width", "390", "--height", "61", "--scale", "3", files["banner"], files["banner_wide"]], (0,)),
-                              (["--width", "390", "--mode", "legacy", "320x50", "728x90"], (0,)),
-                              (["--product", "companion", "--width", "960", "--height", "150", "640x100", "960x150"], (0,)),
-                              (["--product", "interstitial", "--width", "640", "--height", "1096", "320x480", "1080x1920"], (0,))):
-        for answer in json_lines(tool("select", "--json", *arguments, expect=expect), "select"):
+    for arguments in (["--width", "1170", "--height", "183", "960x150", "1320x204", "2184x270", "300x250"],
+                      ["--width", "390", "--height", "61", "--scale", "3", files["banner"], files["banner_wide"]],
+                      ["--width", "390", "--mode", "legacy", "320x50", "728x90"],
+                      ["--width", "390", "320x50", "728x90", "300x250"],
+                      ["--width", "390", "--height", "250", "--mode", "inline", "320x50", "728x90", "300x250"],
+                      ["--product", "companion", "--width", "960", "--height", "150", "640x100", "960x150"],
+                      ["--product", "interstitial", "--width", "640", "--height", "1096", "320x480", "1080x1920", "480x320"]):
+        for answer in json_lines(tool("select", "--json", *arguments), "select"):
             check("select.schema.json", answer, "select " + " ".join(arguments))
     for product in ("banner", "interstitial", "companion"):
         for answer in json_lines(tool("prompt", "--json", "--product", product, "--brand", "Acme", "--headline", "Sale"), "prompt"):
-            check("prompt.schema.json", answer, f"prompt --product {product} {answer['size']}")
+            check("prompt.schema.json", answer, f"prompt --product {product} {size_text(answer.get('artwork_pixels'))}")
         check("guidance.schema.json", json.loads(tool("guidance", "--format", "json", "--product", product)),
               f"guidance --product {product}")
+    for answer in json_lines(tool("prompt", "--json", "--size", "300x250", "--cta", "Buy"), "prompt"):
+        check("prompt.schema.json", answer, "prompt --size 300x250")
     for arguments in (["carousel_images=https://cdn.example/a.png|http://x/b.png,foo=1"],
                       ["ad_type=carousel,carousel_images=https://cdn.example/a.png|https://cdn.example/b.png"],
                       ["icon=https://cdn.example/i.png,bannerTitle=Sale,ctaUrl=https://example.com"],
                       ["--takeover", "ad_type=webview"], ["--takeover", "ad_type=webview,campaign=x,Image_url=https://e.com/t"]):
         for answer in json_lines(tool("companion", "lint", "--json", *arguments, expect=(0, 1)), "companion lint"):
             check("companion-lint.schema.json", answer, "companion lint " + " ".join(arguments))
-    for index, (product, name) in enumerate([("banner", "banner"), ("banner", "jpeg"), ("interstitial", "interstitial_hd"),
-                                             ("companion", "companion"), ("banner", "odd"), ("banner", "truncated"),
-                                             ("banner", "bundle")]):
+    # Valid creatives (exit 0) and rejected ones (exit 1, a manifest with the report alone): among
+    # them a file that does not exist and one over --max-bytes, neither read whole, whose source
+    # has a null sha256.
+    for index, (product, path, extra, expect) in enumerate([
+            ("banner", files["banner"], [], 0), ("banner", files["jpeg"], [], 0),
+            ("interstitial", files["interstitial_hd"], [], 0), ("companion", files["companion"], [], 0),
+            ("banner", files["odd"], [], 1), ("interstitial", files["odd"], [], 1), ("banner", files["truncated"], [], 1),
+            ("banner", files["text"], [], 1), ("banner", files["bundle"], [], 1),
+            ("banner", "missing.png", [], 1), ("interstitial", "missing.png", [], 1),
+            ("banner", files["banner"], ["--max-bytes", "1K"], 1)]):
         folder = f"process-{index}"
-        printed = tool("process", files[name], "--output-dir", folder, "--product", product, "--json", expect=(0, 1))
-        for answer in json_lines(printed, "process --json"):
-            check("manifest.schema.json", answer, f"process --json --product {product} {files[name]}")
-        with open(os.path.join(WORK, folder, "manifest.json"), encoding="utf-8") as handle:
-            check("manifest.schema.json", json.load(handle), f"{folder}/manifest.json ({product} {files[name]})")
+        what = f"process --product {product} {path} {' '.join(extra)}".rstrip()
+        printed = tool("process", path, "--output-dir", folder, "--product", product, "--json", *extra, expect=(expect,))
+        for answer in json_lines(printed, what + " --json"):
+            check("manifest.schema.json", answer, what + " --json")
+        manifest = os.path.join(WORK, folder, "manifest.json")
+        if not os.path.exists(manifest):
+            failures.append(f"{what}: wrote no {folder}/manifest.json")
+            continue
+        with open(manifest, encoding="utf-8") as handle:
+            written = json.load(handle)
+        check("manifest.schema.json", written, f"{folder}/manifest.json ({what})")
+        if (path == "missing.png" or extra) and written.get("source", {}).get("sha256", "") is not None:
+            failures.append(f"{what}: the manifest's source.sha256 is not null for a file not read whole")
 
 
 def request(port, method, path, body=None, content_type="application/octet-stream"):
@@ -152,12 +313,12 @@ def check_service(files):
         server = subprocess.Popen([TOOL, "serve", "--host", "127.0.0.1", "--port", "0", "--admin-port", "0",
                                    "--allow-unauthenticated"], stderr=log, cwd=WORK)
     try:
-        port = None
+        port = admin_port = None
         for _ in range(200):
             with open(log_path, encoding="utf-8", errors="replace") as handle:
-                found = re.search(r'"event":"listening".*?"port":([0-9]+)', handle.read())
+                found = re.search(r'"event":"listening".*?"port":([0-9]+).*?"admin_port":([0-9]+)', handle.read())
             if found:
-                port = int(found.group(1))
+                port, admin_port = int(found.group(1)), int(found.group(2))
                 break
             time.sleep(0.1)
         if port is None:
@@ -168,39 +329,59 @@ def check_service(files):
             with open(os.path.join(WORK, files[name]), "rb") as handle:
                 return handle.read()
 
-        def answer(schema, method, path, body=None, statuses=(200,), content_type="application/octet-stream"):
-            status, data = request(port, method, path, body, content_type)
+        def answer(schema, method, path, body=None, statuses=(200,), content_type="application/octet-stream", on=None):
+            status, data = request(on or port, method, path, body, content_type)
+            where = f"{method} {path}" + (" (admin port)" if on else "")
             if status not in statuses:
-                failures.append(f"{method} {path}: status {status}: {data[:200]!r}")
+                failures.append(f"{where}: status {status}: {data[:200]!r}")
                 return None
             document = json.loads(data)
-            check(schema if status < 400 else "error.schema.json", document, f"{method} {path} ({status})")
+            check(schema if status < 400 else "error.schema.json", document, f"{where} ({status})")
             return document
 
+        for on in (None, admin_port):
+            answer("health.schema.json", "GET", "/healthz", on=on)
+            answer("health.schema.json", "GET", "/readyz", on=on)
         for name in ("banner", "odd", "jpeg", "truncated", "text", "bundle"):
             answer("validate-report.schema.json", "POST", f"/v1/validate?filename={files[name]}", read(name))
         answer("validate-report.schema.json", "POST", "/v1/validate?product=interstitial", read("interstitial"))
+        answer("validate-report.schema.json", "POST", "/v1/validate?product=companion", read("companion"))
         for query in ("width=390&scale=3", "width=390&inline=true&max_height=250", "device=iPhone%2015",
-                      "product=interstitial&device=iPad%20Air", "product=companion&device=iPhone%20SE"):
+                      "device=iPhone%2015&orientation=landscape", "product=interstitial&device=iPad%20Air",
+                      "product=companion&device=iPhone%20SE"):
             answer("slot.schema.json", "GET", f"/v1/slot?{query}")
-        answer("select.schema.json", "POST", "/v1/select",
-               json.dumps({"width": 1170, "height": 183, "candidates": ["960x150", "1320x204"]}).encode(),
-               content_type="application/json")
+        for query, body in (("", {"width": 1170, "height": 183, "candidates": ["960x150", "1320x204", "300x250"]}),
+                            ("", {"width": 390, "height": 61, "scale": 3, "mode": "anchored", "candidates": ["960x150"]}),
+                            ("", {"width": 390, "mode": "legacy", "candidates": ["320x50", "728x90"]}),
+                            ("", {"width": 390, "height": 250, "mode": "inline", "candidates": ["320x50", "300x250"]}),
+                            ("?product=interstitial", {"width": 640, "height": 1096, "candidates": ["320x480", "1080x1920"]}),
+                            ("?product=companion", {"width": 960, "height": 150, "candidates": ["640x100", "960x150"]})):
+            answer("select.schema.json", "POST", "/v1/select" + query, json.dumps(body).encode(),
+                   content_type="application/json")
         for product in ("banner", "interstitial", "companion"):
             answer("guidance.schema.json", "GET", f"/v1/guidance?product={product}")
-            status, data = request(port, "GET", f"/v1/prompt?product={product}")
-            for item in json.loads(data) if status == 200 else []:
-                check("prompt.schema.json", item, f"GET /v1/prompt?product={product} {item['size']}")
+            answer("prompt-list.schema.json", "GET", f"/v1/prompt?product={product}")
+        answer("prompt-list.schema.json", "GET", "/v1/prompt?size=960x150&brand=Acme&headline=Sale")
         for product, name in (("banner", "banner"), ("interstitial", "interstitial_hd"), ("companion", "companion")):
             answer("process-answer.schema.json", "POST", f"/v1/process?product={product}&inline=false", read(name))
         answer("process-answer.schema.json", "POST", "/v1/process", read("jpeg"))
+        answer("process-answer.schema.json", "POST", "/v1/process?product=companion", read("companion"))
         answer("companion-lint.schema.json", "POST", "/v1/companion/lint", b"carousel_images=https://cdn.example/a.png,x=1",
                content_type="text/plain")
-        # Errors: a rejected creative (422 with its report), a bad query, an unknown route, a wrong method.
+        answer("companion-lint.schema.json", "POST", "/v1/companion/lint?takeover=true", b"ad_type=webview",
+               content_type="text/plain")
+        # Errors: rejected creatives (422 with the report), no eligible candidate (422), a bad
+        # query, an unknown route, a wrong method.
         answer("error.schema.json", "POST", "/v1/process", read("odd"), statuses=(422,))
+        answer("error.schema.json", "POST", "/v1/process?product=interstitial", read("text"), statuses=(422,))
         answer("error.schema.json", "POST", "/v1/render?slot=390x61", read("truncated"), statuses=(422,))
+        answer("error.schema.json", "POST", "/v1/select",
+               json.dumps({"width": 390, "height": 61, "candidates": ["300x250"]}).encode(), statuses=(422,),
+               content_type="application/json")
         answer("error.schema.json", "GET", "/v1/slot?width=abc", statuses=(400,))
         answer("error.schema.json", "GET", "/v1/slot?widht=390", statuses=(400,))
+        answer("error.schema.json", "GET", "/v1/prompt?size=961x150", statuses=(400,))
+        answer("error.schema.json", "GET", "/healthz?x=1", statuses=(400,), on=admin_port)
         answer("error.schema.json", "GET", "/v1/nothing-here", statuses=(404,))
         answer("error.schema.json", "GET", "/v1/validate", statuses=(405,))
     finally:
@@ -208,6 +389,7 @@ def check_service(files):
         server.wait(timeout=30)
 
 
+known_bad = self_test()
 with tempfile.TemporaryDirectory(prefix="check-schemas-") as WORK:
     inputs = make_inputs()
     if inputs:
@@ -226,4 +408,5 @@ for name in sorted(VALIDATORS):
 if failures:
     print(f"check-schemas: {len(failures)} failures")
     sys.exit(1)
-print(f"check-schemas: {sum(checked.values())} outputs valid against their schemas")
+print(f"check-schemas: {sum(checked.values())} outputs valid against their schemas; "
+      f"{known_bad} known-bad documents rejected")
