@@ -77,8 +77,21 @@ enum EnqueueCommand: DeclaredCommand {
         guard let result = found else {
             throw .failed(code: "wait_timeout", message: "no result for \(entry) in \(TextFormat.scale(waitSeconds)) s")
         }
-        try Streams.outJSON(.object(result.fields.map { ($0.0, .string($0.1)) }))
+        try Streams.outJSON(resultJSON(result.fields))
         return result["status"] == "valid" ? ExitCode.success : ExitCode.failure
+    }
+
+    /// A result entry as JSON, its Redis strings typed: `codes` a list (empty when none),
+    /// `cached` a boolean, an empty `manifest` (no manifest written) null; the rest strings.
+    static func resultJSON(_ fields: [(String, String)]) -> JSONValue {
+        .object(fields.map { key, value in
+            switch key {
+            case "codes": (key, .array(value.split(separator: ",").map { .string(String($0)) }))
+            case "cached": (key, .bool(value == "true"))
+            case "manifest": (key, value.isEmpty ? .null : .string(value))
+            default: (key, .string(value))
+            }
+        })
     }
 
     /// Puts a local file on the store under its content's address.

@@ -8,8 +8,9 @@ enum PromptCommand: DeclaredCommand {
     static let summary = "the copyable AI image-generator prompt for banner artwork"
     static let declared = PromptRequest.options.on(.commandLine).map { option in
         option.name == CommonOptions.json.name
-            ? option.with(help: "one JSON object per prompt per line: size, width, height, aspect, safe_area {x, y, "
-                          + "width, height}, min_text_px, prompt (interstitials: close_zone before prompt)")
+            ? option.with(help: "one JSON document per prompt per line (schemas/prompt.schema.json): product, "
+                          + "artwork_pixels, aspect_ratio, safe_area_pixels, min_text_height_pixels, prompt "
+                          + "(interstitials: close_zone_pixels before prompt)")
             : option
     }
     static let help = CommandHelp(

@@ -112,7 +112,8 @@ extension SlotAssignment {
             ("device", .string(deviceSlot.device.name)),
             ("orientation", .string(deviceSlot.orientationName)),
             ("slot_mode", .string(deviceSlot.sizing.slotMode)),
-            ("slot_points", deviceSlot.slot.points.json),
+            // The slot is the canvas: for full-screen slots the whole screen, in points and pixels.
+            ("slot_points", (deviceSlot.sizing == .fullScreen ? deviceSlot.screenPoints : deviceSlot.slot.points).json),
             ("scale", .double(deviceSlot.slot.scale)),
             ("slot_pixels", placement.canvas.json),
             ("content_pixels", placement.content.json),
@@ -121,12 +122,13 @@ extension SlotAssignment {
         ] + fullScreenFields
     }
 
-    /// For full-screen slots: the screen, the insets and the safe area the artwork is fitted in.
+    /// For full-screen slots: the insets and the safe area the artwork is fitted in, in points
+    /// (its size) and pixels (where it is on the screen).
     private var fullScreenFields: [(String, JSONValue)] {
         guard deviceSlot.sizing == .fullScreen else { return [] }
         return [
-            ("screen_points", deviceSlot.screenPoints.json),
             ("insets_points", deviceSlot.insets.json),
+            ("safe_area_points", deviceSlot.slot.points.json),
             ("safe_area_pixels", deviceSlot.safeAreaPixels.json),
         ]
     }

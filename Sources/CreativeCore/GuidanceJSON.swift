@@ -2,6 +2,7 @@ extension Guidance {
     /// The stable JSON document for the dashboard backend (schemas/guidance.schema.json).
     public var json: JSONValue {
         .object([
+            ("product", .string(Product.banner.rawValue)),
             ("sizes", .array(Catalog.entries.map { entry in
                 .object(entry.jsonFields + [
                     ("shape", .string(entry.shape.rawValue)),

@@ -175,10 +175,10 @@ final class CompanionProductCommandTests: XCTestCase {
     /// objects, the version fields, which include the tool's version).
     func testBannerAndInterstitialOutputsAreUnchanged() throws {
         let expected: [([String], String)] = [
-            (["guidance", "--product", "banner", "--format", "json"], "2fa9c6884a00ad3f5132d87ecb5fc589f251e800328f65a8295d550c93f10f95"),
+            (["guidance", "--product", "banner", "--format", "json"], "e2affc9ce6de2c9fa25fa9547a0f43286d74fa967f4c32dcb5ab813e6fe8c2f7"),
             (["guidance", "--product", "banner", "--format", "markdown"], "5bcb05e63d127552116595e47ff0b0282dda2b9b42d02b8f56b2db226390fd36"),
             (["prompt", "--product", "banner", "--json"], "ef6527c168e88144c1259834b6ff7f5e6019da009198e2b3f148a87b582e9633"),
-            (["guidance", "--product", "interstitial", "--format", "json"], "fef8acc09476198ac0ff535c219911a4153ff90aa1638eaea959c795a630593f"),
+            (["guidance", "--product", "interstitial", "--format", "json"], "44596d18c355b62d9cffefff0b2bbd74fb12ab4a9a6e3f0471a35ea4cc82dd6a"),
             (["guidance", "--product", "interstitial", "--format", "markdown"], "01963174993f02b66a967660af433d89d8dc8783d4453a7c79b4a869bc1f0c02"),
             (["prompt", "--product", "interstitial", "--json"], "3f6800b978dfe5ebacea3b3477724d5309a044a297543c2fd7fed1d2d195cf44"),
             (["select", "--width", "1179", "--height", "184", "--json", "960x150", "1320x204", "2184x270", "320x50", "300x250"],

@@ -87,8 +87,9 @@ final class GuidanceTests: XCTestCase {
         let doc = try document()
         XCTAssertEqual(doc["schema_version"] as? Int, JSONContract.schemaVersion)
         XCTAssertEqual(doc["tool_version"] as? String, BuildInfo.version)
-        XCTAssertEqual(Array(doc.keys).sorted(), ["anchored", "coverage", "formats", "inline", "schema_version", "sizes",
-                                                  "tool_version"])
+        XCTAssertEqual(Array(doc.keys).sorted(), ["anchored", "coverage", "formats", "inline", "product", "schema_version",
+                                                  "sizes", "tool_version"])
+        XCTAssertEqual(doc["product"] as? String, "banner", "every product's guidance names it")
         let sizes = try XCTUnwrap(doc["sizes"] as? [[String: Any]])
         XCTAssertEqual(sizes.map { $0.sizeText("size_pixels") }, catalogOrder)
         for size in sizes {

@@ -153,7 +153,9 @@ final class InterstitialTests: XCTestCase {
         let iPhone15 = try XCTUnwrap(slots.first { $0["device"] as? String == "iPhone 15" && $0["orientation"] as? String == "portrait" })
         XCTAssertEqual(iPhone15.sizeText("artwork_pixels"), "1080x1920")
         XCTAssertEqual(iPhone15.sizeText("slot_pixels"), "1179x2556")
-        XCTAssertEqual(iPhone15.sizeText("slot_points"), "393x759")
+        XCTAssertEqual(iPhone15.sizeText("slot_points"), "393x852", "the slot is the whole screen, in points as in pixels")
+        XCTAssertEqual(iPhone15.sizeText("safe_area_points"), "393x759")
+        XCTAssertEqual(JSONShapes.size(iPhone15["safe_area_pixels"]), "1179x2277")
         XCTAssertNotNil(iPhone15["fill_share"] as? Double)
     }
 

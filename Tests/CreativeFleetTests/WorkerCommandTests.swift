@@ -51,6 +51,12 @@ final class WorkerCommandTests: XCTestCase {
         let rejected = try WorkerProcess.run(["enqueue", small.path, "--wait"] + fleetArguments, servers: servers)
         XCTAssertEqual(rejected.status, 1, rejected.errors)
         XCTAssertTrue(rejected.output.contains("\"status\":\"rejected\""), rejected.output)
+        let lastLine = String(rejected.output.split(separator: "\n").last ?? "")
+        let parsed = try JSONSerialization.jsonObject(with: Data(lastLine.utf8))
+        let answer = try XCTUnwrap(parsed as? [String: Any], rejected.output)
+        XCTAssertEqual(answer["codes"] as? [String], ["corrupt_image"], rejected.output)
+        XCTAssertEqual(answer["cached"] as? Bool, false, "typed, not the stream's strings")
+        XCTAssertTrue((answer["manifest"] as? String)?.hasPrefix("s3://") == true, "its report on the store: \(rejected.output)")
     }
 
     /// SIGTERM: the job in flight finishes within the drain and is acknowledged, exit 0. With a
