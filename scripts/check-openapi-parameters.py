@@ -45,9 +45,9 @@ def spec_parameters(document):
     return routes
 
 
-def declared_parameters(declarations):
+def declared_parameters(document):
     return {route: {p["name"]: {key: p[key] for key in COMPARED if key in p} for p in parameters}
-            for route, parameters in declarations.items()}
+            for route, parameters in document["routes"].items()}
 
 
 def same(a, b):

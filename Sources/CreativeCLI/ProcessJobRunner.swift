@@ -32,13 +32,16 @@ struct ProcessJobRunner: JobRunner {
         } else {
             chosenFormat = defaultFormat
         }
-        // Everything that can change the answer: the tool, its libvips, and the job's settings.
-        let fingerprint = "creative-tool \(BuildInfo.version); libvips \(VipsRuntime.version); "
+        // Everything that can change the answer: the tool, its JSON shapes, its libvips, and the
+        // job's settings. The folder is named by the schema version, so a manifest of another
+        // shape is never taken for this one's answer.
+        let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
+            + "libvips \(VipsRuntime.version); "
             + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); max-bytes \(limits.maxBytes); "
             + "max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
         return JobSettings(product: chosenProduct.rawValue, format: chosenFormat.rawValue, maxBytes: limits.maxBytes,
-                           version: "v1-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
+                           version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
     }
 
     func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure> {

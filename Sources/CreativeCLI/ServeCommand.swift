@@ -31,7 +31,7 @@ enum ServeCommand: DeclaredCommand {
         config.port = ports.0 ?? environmentPorts.data ?? config.port
         config.adminPort = ports.1 ?? environmentPorts.admin ?? config.adminPort
         if arguments.flag(ServeOptions.apiParameters.flag) {
-            try Streams.outLine(APIParameters.json.serialized())
+            try Streams.outJSON(APIParameters.json)
             return ExitCode.success
         }
         if arguments.flag(ServeOptions.healthcheck.flag) {

@@ -142,14 +142,14 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
 
 extension JobCost {
     /// The charge as JSON, with the limits it is charged against and whether they cover it:
-    /// `memory_bytes`, `decode_bytes`, `output_bytes`, `decoded_sample_count`, `memory_budget_bytes`,
+    /// `memory_bytes`, `decode_bytes`, `output_bytes`, `decoded_sample_bytes`, `memory_budget_bytes`,
     /// `max_decoded_bytes`, `accepted`, and `code` (the refusal's, or null).
     public func json(limits: JobLimits) -> JSONValue {
         var refusal: ImagingError?
         do { try limits.charge(self) } catch { refusal = error }
         return .object([
             ("memory_bytes", .int(memory)), ("decode_bytes", .int(decode)), ("output_bytes", .int(output)),
-            ("decoded_sample_count", .int(decodedSamples)), ("memory_budget_bytes", .int(limits.memoryBudget)),
+            ("decoded_sample_bytes", .int(decodedSamples)), ("memory_budget_bytes", .int(limits.memoryBudget)),
             ("max_decoded_bytes", .int(limits.maxDecodedBytes)), ("accepted", .bool(refusal == nil)),
             ("code", refusal.map { .string($0.code) } ?? .null),
         ])

@@ -4,11 +4,12 @@ import CreativeCore
 /// made from the operations' declarations: `serve --api-parameters` prints it, and
 /// `scripts/check-openapi-parameters.py` compares `openapi.yaml` against it.
 public enum APIParameters {
-    /// `{"get /v1/slot": [{"name": "width", "type": "integer", ...}], ...}`, every route.
+    /// `{"routes": {"get /v1/slot": [{"name": "width", "type": "integer", ...}], ...}}`, every
+    /// route (printed as a document, with the version fields first).
     public static var json: JSONValue {
-        .object(Router.service.routes.map { route in
+        .object([("routes", .object(Router.service.routes.map { route in
             ("\(route.method.lowercased()) \(route.pattern)", .array(route.parameters.on(.query).map(schema)))
-        })
+        }))])
     }
 
     /// One parameter: its name and its schema's type, enum, minimum, maximum, maxLength and default.

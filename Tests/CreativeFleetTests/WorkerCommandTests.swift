@@ -38,6 +38,7 @@ final class WorkerCommandTests: XCTestCase {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?.compactMapValues { $0 as? String }
         }
         XCTAssertEqual(lines.count, 2, run.output)
+        try FleetCheck.assertMatchesSchema(run.output, "enqueue.schema.json")
         XCTAssertEqual(lines.first?["source"], "s3://\(FleetServers.bucket)/\(prefix)/sources/\(FleetCheck.sha256(FleetCheck.variant(5000))).png")
         XCTAssertEqual(lines.last?["id"], "campaign-7/banner")
         XCTAssertEqual(lines.last?["status"], "valid")
@@ -51,6 +52,7 @@ final class WorkerCommandTests: XCTestCase {
         let rejected = try WorkerProcess.run(["enqueue", small.path, "--wait"] + fleetArguments, servers: servers)
         XCTAssertEqual(rejected.status, 1, rejected.errors)
         XCTAssertTrue(rejected.output.contains("\"status\":\"rejected\""), rejected.output)
+        try FleetCheck.assertMatchesSchema(rejected.output, "enqueue.schema.json")
         let lastLine = String(rejected.output.split(separator: "\n").last ?? "")
         let parsed = try JSONSerialization.jsonObject(with: Data(lastLine.utf8))
         let answer = try XCTUnwrap(parsed as? [String: Any], rejected.output)

@@ -65,6 +65,30 @@ final class WorkerProcess {
 
 /// Test inputs and checks of what workers wrote.
 enum FleetCheck {
+    /// Checks every JSON line of `output` against `schema` in schemas/ with the project's validator
+    /// (`scripts/check-schemas.py --documents`, the venv's Python with `jsonschema`, which
+    /// scripts/test.sh installs first): a failure, or no validator, fails the test.
+    static func assertMatchesSchema(_ output: String, _ schema: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let root = FleetServers.packageRoot
+        let python = root.appendingPathComponent(".build/venv/bin/python3")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            return XCTFail("no validator: run scripts/python-tools.sh jsonschema", file: file, line: line)
+        }
+        let documents = FileManager.default.temporaryDirectory.appendingPathComponent("enqueue-\(UUID().uuidString).jsonl")
+        try Data(output.utf8).write(to: documents)
+        defer { try? FileManager.default.removeItem(at: documents) }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [root.appendingPathComponent("scripts/check-schemas.py").path, "--documents", schema, documents.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, text, file: file, line: line)
+    }
+
     static let artwork: [UInt8] = {
         let url = FleetServers.packageRoot.appendingPathComponent("TestImages/test-artwork-960x150.png")
         return [UInt8]((try? Data(contentsOf: url)) ?? Data())
