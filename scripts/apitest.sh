@@ -5,7 +5,7 @@
 #   scripts/apitest.sh [BIN] [MAX_EXAMPLES]
 #
 # positive_data_acceptance is left out: some requests that fit the schema are still refused by
-# rules OpenAPI 3.0 cannot express (JPEG cannot be transparent; rule/screen_height are for anchored
+# rules OpenAPI (3.1) does not express (JPEG cannot be transparent; rule/screen_height are for anchored
 # slots only; an inline selection needs a height), and 422 no_eligible_creative is a documented
 # outcome of a valid selection. Those answers are documented 400/422s, not spec violations.
 set -euo pipefail
