@@ -27,7 +27,7 @@ public enum CLIError: Error, Equatable, Sendable {
     }
 }
 
-/// The exit codes of docs/reference.md, "validate".
+/// The exit codes of docs/reference.md, "Commands" (every command's `--help` lists its own).
 public enum ExitCode {
     /// Success; for validation, every creative valid.
     public static let success: Int32 = 0
