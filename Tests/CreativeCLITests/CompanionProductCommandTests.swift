@@ -172,15 +172,16 @@ final class CompanionProductCommandTests: XCTestCase {
     /// The render and `process` checksums were taken again when PNG renders moved to the content-
     /// chosen writer (smallest exact colour type, filters by content).
     /// The JSON checksums were taken again when the outputs moved to schema version 2 (sizes as
-    /// objects, the version fields, which include the tool's version).
+    /// objects, the version fields, which include the tool's version), and the prompts' once more
+    /// when the template said "a screenshot of one" instead of "of a {{kind}}" ("of a interstitial ad").
     func testBannerAndInterstitialOutputsAreUnchanged() throws {
         let expected: [([String], String)] = [
             (["guidance", "--product", "banner", "--format", "json"], "e2affc9ce6de2c9fa25fa9547a0f43286d74fa967f4c32dcb5ab813e6fe8c2f7"),
             (["guidance", "--product", "banner", "--format", "markdown"], "5bcb05e63d127552116595e47ff0b0282dda2b9b42d02b8f56b2db226390fd36"),
-            (["prompt", "--product", "banner", "--json"], "ef6527c168e88144c1259834b6ff7f5e6019da009198e2b3f148a87b582e9633"),
+            (["prompt", "--product", "banner", "--json"], "e25ae7ea4bb5bd54ccf37f54acf2b5cf950ce6634c1976329c4a3d640bc81f4c"),
             (["guidance", "--product", "interstitial", "--format", "json"], "44596d18c355b62d9cffefff0b2bbd74fb12ab4a9a6e3f0471a35ea4cc82dd6a"),
             (["guidance", "--product", "interstitial", "--format", "markdown"], "01963174993f02b66a967660af433d89d8dc8783d4453a7c79b4a869bc1f0c02"),
-            (["prompt", "--product", "interstitial", "--json"], "3f6800b978dfe5ebacea3b3477724d5309a044a297543c2fd7fed1d2d195cf44"),
+            (["prompt", "--product", "interstitial", "--json"], "1e3ea04f1743ddebfd264e5e8e5489dca83eff7c6ef22049cb5b7b5a17ae0312"),
             (["select", "--width", "1179", "--height", "184", "--json", "960x150", "1320x204", "2184x270", "320x50", "300x250"],
              "14453894f46986042ca61ab27f15b9a3a51a376d74607e355d5b6b170c164538"),
             (["render", "--slot", "390x61", "--scale", "3", "--output", "-"], "2d95d56b23bc70390d2e3edffee26d9e3ba09019d206382a3b4b5e13c24f4ef3"),
