@@ -3,25 +3,7 @@ import XCTest
 @testable import CreativeFleet
 
 /// `enqueue --wait`, the metrics, the SIGTERM drain and the command lines, against real servers.
-final class WorkerCommandTests: XCTestCase {
-    nonisolated(unsafe) static var started: FleetServers?
-    var servers: FleetServers!
-    var stream = ""
-    var prefix = ""
-
-    override class func tearDown() {
-        started?.shutdown()
-        started = nil
-    }
-
-    override func setUpWithError() throws {
-        if Self.started == nil { Self.started = try FleetServers() }
-        servers = Self.started
-        let tag = UUID().uuidString.prefix(8).lowercased()
-        stream = "jobs-\(tag)"
-        prefix = "run-\(tag)"
-    }
-
+final class WorkerCommandTests: FleetTestCase {
     private var fleetArguments: [String] {
         ["--redis", servers.redisURL, "--store", "s3://\(FleetServers.bucket)/\(prefix)", "--s3-endpoint", servers.s3Endpoint,
          "--stream", stream]
@@ -107,17 +89,10 @@ final class WorkerCommandTests: XCTestCase {
         var noKeys = servers.environment
         noKeys["AWS_ACCESS_KEY_ID"] = nil
         noKeys["AWS_SHARED_CREDENTIALS_FILE"] = servers.folder.appendingPathComponent("none").path
-        let process = Process()
-        process.executableURL = WorkerProcess.binary
-        process.arguments = ["worker", "--redis", servers.redisURL, "--store", "s3://creatives/x"]
-        process.environment = noKeys
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 1)
-        XCTAssertTrue(text.contains("no_credentials"), text)
+        let unsigned = try WorkerProcess.run(["worker", "--redis", servers.redisURL, "--store", "s3://creatives/x"],
+                                             servers: servers, environment: noKeys)
+        XCTAssertEqual(unsigned.status, 1)
+        XCTAssertTrue(unsigned.errors.contains("no_credentials"), unsigned.errors)
         // A wrong option is reported as such, not as the missing credentials; an object already on
         // the store is enqueued without them (only the queue is written).
         let wrong = try WorkerProcess.run(["worker", "--redis", servers.redisURL, "--store", "s3://creatives/x",

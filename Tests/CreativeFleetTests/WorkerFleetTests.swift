@@ -6,25 +6,7 @@ import XCTest
 /// Jobs are added with XADD by the test itself (a pipeline's client), on the committed 960x150
 /// artwork made distinct by a text chunk, with `--format png`: small jobs, so the whole class
 /// runs in a couple of minutes on two busy cores.
-final class WorkerFleetTests: XCTestCase {
-    nonisolated(unsafe) static var started: FleetServers?
-    var servers: FleetServers!
-    var stream = ""
-    var prefix = ""
-
-    override class func tearDown() {
-        started?.shutdown()
-        started = nil
-    }
-
-    override func setUpWithError() throws {
-        if Self.started == nil { Self.started = try FleetServers() }
-        servers = Self.started
-        let tag = UUID().uuidString.prefix(8).lowercased()
-        stream = "jobs-\(tag)"
-        prefix = "run-\(tag)"
-    }
-
+final class WorkerFleetTests: FleetTestCase {
     private func results(_ count: Int, seconds: Double = 120) throws -> [StreamEntry] {
         FleetCheck.waitForEntries(stream + ":results", count: count, seconds: seconds, redis: try servers.queue())
     }

@@ -77,16 +77,9 @@ enum FleetCheck {
         let documents = FileManager.default.temporaryDirectory.appendingPathComponent("enqueue-\(UUID().uuidString).jsonl")
         try Data(output.utf8).write(to: documents)
         defer { try? FileManager.default.removeItem(at: documents) }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [root.appendingPathComponent("scripts/check-schemas.py").path, "--documents", schema, documents.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, text, file: file, line: line)
+        let checked = try WorkerProcess.runProgram(python, [root.appendingPathComponent("scripts/check-schemas.py").path,
+                                                            "--documents", schema, documents.path])
+        XCTAssertEqual(checked.status, 0, checked.output + checked.errors, file: file, line: line)
     }
 
     static let artwork: [UInt8] = {
@@ -160,10 +153,17 @@ extension WorkerProcess {
     /// Runs `creative-tool ARGUMENTS` to its end with the servers' credentials: status and standard output.
     static func run(_ arguments: [String], servers: FleetServers, environment: [String: String]? = nil,
                     timeout: Double = 120) throws -> (status: Int32, output: String, errors: String) {
+        try runProgram(binary, arguments, environment: environment ?? servers.environment, timeout: timeout)
+    }
+
+    /// Runs a program to its end (killed after `timeout` seconds), in `environment` (nil: this
+    /// process's), with no input: its status, standard output and standard error.
+    static func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                           timeout: Double = 120) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment ?? servers.environment
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
