@@ -40,23 +40,26 @@ struct ProcessJobRunner: JobRunner {
             + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); max-bytes \(limits.maxBytes); "
             + "max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
-        return JobSettings(product: chosenProduct.rawValue, format: chosenFormat.rawValue, maxBytes: limits.maxBytes,
+        return JobSettings(product: chosenProduct, format: chosenFormat, maxBytes: limits.maxBytes,
                            version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
     }
 
     func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure> {
         var limits = self.limits
-        limits.product = Product(rawValue: settings.product) ?? defaultProduct
+        limits.product = settings.product
         let read: Result<[UInt8], FileIO.ReadFailure> = switch input {
         case .bytes(let bytes): .success(bytes)
         case .tooLarge(let size, let head): .failure(.tooLarge(size: size, head: head))
         }
         do {
-            let output = try ProcessJob.run(read, name: source, limits: limits,
-                                            format: FormatChoice(rawValue: settings.format) ?? defaultFormat)
+            let output = try ProcessJob.run(read, name: source, limits: limits, format: settings.format)
             let report = output.result.report
-            return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue),
-                                      files: output.files.map { (name: $0.0, bytes: $0.1) }))
+            // The renders and the preview with the checksums the job computed, the manifest last.
+            let files = output.result.files.map { file in
+                JobOutputFile(name: file.name, bytes: file.bytes, sha256: file.sha256, contentType: file.format.mediaType)
+            } + [JobOutputFile(name: JobResult.manifestName, bytes: Array(output.manifestText.utf8), sha256: nil,
+                               contentType: GuidanceFormat.json.mediaType)]
+            return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue), files: files))
         } catch {
             switch error {
             case .failed(let code, let message): return .failure(JobFailure(code: code, message: message))

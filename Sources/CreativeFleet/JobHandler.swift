@@ -74,10 +74,11 @@ final class JobHandler {
     /// Downloads, runs and uploads (or finds the earlier manifest).
     private func execute(_ source: S3Location, settings: JobSettings, entry: String) throws(FleetError) -> Answer {
         let bytes: [UInt8]
-        switch try store.get(source, limit: settings.maxBytes) {
-        case .tooLarge(let size, let head):
+        let download = try store.get(source, limit: settings.maxBytes)
+        switch download {
+        case .tooLarge:
             // Not content-addressed (the input was not read whole): the result alone says why.
-            switch runner.run(.tooLarge(size: size, head: head), source: source.description, settings: settings) {
+            switch runner.run(download, source: source.description, settings: settings) {
             case .success(let output):
                 return Answer(status: output.valid ? "valid" : "rejected", codes: output.codes, manifest: "", cached: false)
             case .failure(let failure):
@@ -116,7 +117,8 @@ final class JobHandler {
             for (index, file) in output.files.enumerated() {
                 if index == output.files.count - 1 { TestHook.hold(config.testHook, source: source.description) }
                 try retrying { () throws(FleetError) in
-                    try self.store.put(file.bytes, at: folder.appending(file.name), contentType: Self.contentType(file.name))
+                    try self.store.put(file.bytes, at: folder.appending(file.name), contentType: file.contentType,
+                                       sha256: file.sha256)
                 }
             }
             return Answer(status: output.valid ? "valid" : "rejected", codes: output.codes,
@@ -186,16 +188,6 @@ final class JobHandler {
                 usleep(UInt32(pause * 1e6))
                 pause = min(pause * 2, 4)
             }
-        }
-    }
-
-    static func contentType(_ name: String) -> String {
-        switch name.split(separator: ".").last {
-        case "png": "image/png"
-        case "webp": "image/webp"
-        case "jpg", "jpeg": "image/jpeg"
-        case "json": "application/json"
-        default: "application/octet-stream"
         }
     }
 }

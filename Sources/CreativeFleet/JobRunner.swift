@@ -1,7 +1,20 @@
-/// What the worker hands the job: the source's bytes, or (over the size limit) its size and head.
-public enum JobInput: Sendable {
-    case bytes([UInt8])
-    case tooLarge(size: Int, head: [UInt8])
+import CreativeCore
+
+/// What the worker hands the job: the source's bytes, or (over the size limit) its size and
+/// head, as the bounded GET found them.
+public typealias JobInput = S3Download
+
+/// One file a job wrote, as the store gets it: its name in the job's folder, its bytes, their
+/// SHA-256 when the job already computed it (nil: the store computes it), and its media type.
+public struct JobOutputFile: Sendable {
+    public let name: String
+    public let bytes: [UInt8]
+    public let sha256: String?
+    public let contentType: String
+
+    public init(name: String, bytes: [UInt8], sha256: String?, contentType: String) {
+        (self.name, self.bytes, self.sha256, self.contentType) = (name, bytes, sha256, contentType)
+    }
 }
 
 /// What a finished job wrote: whether the creative is valid, its error codes, and its files with
@@ -9,9 +22,9 @@ public enum JobInput: Sendable {
 public struct JobOutput: Sendable {
     public let valid: Bool
     public let codes: [String]
-    public let files: [(name: String, bytes: [UInt8])]
+    public let files: [JobOutputFile]
 
-    public init(valid: Bool, codes: [String], files: [(name: String, bytes: [UInt8])]) {
+    public init(valid: Bool, codes: [String], files: [JobOutputFile]) {
         self.valid = valid
         self.codes = codes
         self.files = files
@@ -20,16 +33,16 @@ public struct JobOutput: Sendable {
 
 /// The settings one job runs with, already checked.
 public struct JobSettings: Sendable, Equatable {
-    /// The product and format as given (or their defaults), for the result.
-    public let product: String
-    public let format: String
+    /// The product and format as given (or their defaults).
+    public let product: Product
+    public let format: FormatChoice
     /// The largest source read whole.
     public let maxBytes: Int
     /// A short fixed-width version of these settings and the tool (and its libvips): the second
     /// part of the result's key, so a new tool or other settings never reuse an old answer.
     public let version: String
 
-    public init(product: String, format: String, maxBytes: Int, version: String) {
+    public init(product: Product, format: FormatChoice, maxBytes: Int, version: String) {
         self.product = product
         self.format = format
         self.maxBytes = maxBytes

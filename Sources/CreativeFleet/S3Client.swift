@@ -62,15 +62,16 @@ public final class S3Client: @unchecked Sendable {
         return Int(creative_curl_content_length(handle))
     }
 
-    /// Writes the object (replacing any of that key).
-    public func put(_ bytes: [UInt8], at location: S3Location, contentType: String) throws(FleetError) {
-        _ = try perform(.put(bytes, contentType: contentType), location)
+    /// Writes the object (replacing any of that key). `sha256`: the bytes' SHA-256 when the caller
+    /// already has it (a render's, from the job); nil, it is computed here.
+    public func put(_ bytes: [UInt8], at location: S3Location, contentType: String, sha256: String? = nil) throws(FleetError) {
+        _ = try perform(.put(bytes, contentType: contentType, sha256: sha256), location)
     }
 
     /// Creates the bucket of `location`; one that already exists and is ours is fine.
     public func createBucket(_ location: S3Location) throws(FleetError) {
         do {
-            _ = try perform(.put([], contentType: nil), S3Location(bucket: location.bucket, key: ""))
+            _ = try perform(.put([], contentType: nil, sha256: nil), S3Location(bucket: location.bucket, key: ""))
         } catch .storeRefused(409, _) {
             return
         }
@@ -79,7 +80,7 @@ public final class S3Client: @unchecked Sendable {
     private enum Method {
         case get(limit: Int, range: Int?)
         case head
-        case put([UInt8], contentType: String?)
+        case put([UInt8], contentType: String?, sha256: String?)
     }
 
     private enum Outcome {
@@ -97,8 +98,9 @@ public final class S3Client: @unchecked Sendable {
         // The payload's hash, signed with the headers: S3 requires it, and libcurl 7.88 neither
         // sends it nor (for a request body) hashes the body as S3 does.
         var payload: [UInt8] = []
-        if case .put(let bytes, _) = method { payload = bytes }
-        header("x-amz-content-sha256: \(Checksum.sha256(payload))")
+        var payloadSHA256: String?
+        if case .put(let bytes, _, let known) = method { (payload, payloadSHA256) = (bytes, known) }
+        header("x-amz-content-sha256: \(payloadSHA256 ?? Checksum.sha256(payload))")
         var body = creative_curl_body()
         defer { creative_curl_body_free(&body) }
         creative_curl_set_string(handle, CURLOPT_URL, url)
@@ -119,7 +121,7 @@ public final class S3Client: @unchecked Sendable {
         case .head:
             body.limit = 1 << 16
             creative_curl_set_long(handle, CURLOPT_NOBODY, 1)
-        case .put(let bytes, let contentType):
+        case .put(let bytes, let contentType, _):
             body.limit = 1 << 16
             header("Content-Type: \(contentType ?? "application/octet-stream")")
             creative_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, "PUT")
