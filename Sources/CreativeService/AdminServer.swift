@@ -20,14 +20,12 @@ public final class AdminServer: @unchecked Sendable {
         config.logRequests = false
         let router = Router(routes: [
             Route(method: "GET", pattern: "/healthz", takesBody: false, uploads: false, handler: HealthHandlers.healthz),
-            Route(method: "GET", pattern: "/readyz", takesBody: false, uploads: false) { request, _ throws(ServiceError) in
-                try request.query.check(allowed: [])
+            Route(method: "GET", pattern: "/readyz", takesBody: false, uploads: false) { _, _ throws(ServiceError) in
                 if let reason = ready() { throw .unavailable(code: "not_ready", message: reason) }
                 return .json(.object([("status", .string("ready"))]))
             },
-            Route(method: "GET", pattern: "/metrics", takesBody: false, uploads: false) { request, _ throws(ServiceError) in
-                try request.query.check(allowed: [])
-                return Response(contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics().utf8))
+            Route(method: "GET", pattern: "/metrics", takesBody: false, uploads: false) { _, _ throws(ServiceError) in
+                return Response(contentType: HealthHandlers.metricsContentType, body: Array(metrics().utf8))
             },
         ])
         let context = ServiceContext(config: config, router: router)

@@ -2,15 +2,16 @@ import CreativeCore
 
 /// `GET /healthz`, `GET /readyz`, `GET /metrics`: no token needed, no job slot taken.
 enum HealthHandlers {
+    /// Prometheus's text exposition format, the type of every `/metrics` answer.
+    static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+
     /// Liveness: the process answers HTTP.
     static func healthz(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: [])
         return .json(.object([("status", .string("ok"))]))
     }
 
     /// Readiness: libvips started and the service is not draining.
     static func readyz(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: [])
         if context.isDraining {
             throw .unavailable(code: "shutting_down", message: "the service is stopping; send work elsewhere")
         }
@@ -28,8 +29,7 @@ enum HealthHandlers {
 
     /// Prometheus text.
     static func metrics(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
-        try request.query.check(allowed: [])
-        return Response(contentType: "text/plain; version=0.0.4; charset=utf-8",
+        return Response(contentType: metricsContentType,
                         body: Array(context.metrics.render(gate: context.gate, service: context.gauges).utf8))
     }
 }

@@ -9,7 +9,7 @@ enum TryItPlan {
     /// One slot of a product's plan: device, class, orientation, slot in points and scale, the
     /// screen in points, the size served; full-screen slots add the safe area and the close
     /// button's square, in screen pixels.
-    static func slotJSON(_ assignment: SlotAssignment, product: Product) -> JSONValue {
+    static func slotJSON(_ assignment: SlotAssignment) -> JSONValue {
         let slot = assignment.deviceSlot
         var fields: [(String, JSONValue)] = [
             ("device", .string(slot.device.name)),
@@ -34,7 +34,7 @@ enum TryItPlan {
             ("title", .string(product.title)),
             ("sizes", .array(product.sizes.map { .string($0.description) })),
             ("plans", .object(product.sizes.map { size in
-                (size.description, .array(DevicePlan.plan(with: size, product: product).map { slotJSON($0, product: product) }))
+                (size.description, .array(DevicePlan.plan(with: size, product: product).map(slotJSON)))
             })),
         ]))
     })

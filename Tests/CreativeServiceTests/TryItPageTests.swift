@@ -64,11 +64,11 @@ final class TryItPageTests: XCTestCase {
         let banner = DevicePlan.plan(with: PixelSize(width: 960, height: 150))
         XCTAssertEqual(banner.filter { $0.artwork.description == "960x150" }.count, 3)
         let first = try XCTUnwrap(banner.first { $0.artwork.description != "960x150" })
-        XCTAssertTrue(TryItPlan.literal.contains(TryItPlan.slotJSON(first, product: .banner).serialized()))
+        XCTAssertTrue(TryItPlan.literal.contains(TryItPlan.slotJSON(first).serialized()))
         // An interstitial slot carries its safe area and the close button's square, in screen pixels.
         let screen = try XCTUnwrap(DevicePlan.plan(with: PixelSize(width: 1080, height: 1920), product: .interstitial).first)
         let close = CloseButton.square(in: screen.deviceSlot)
-        XCTAssertTrue(TryItPlan.slotJSON(screen, product: .interstitial).serialized()
+        XCTAssertTrue(TryItPlan.slotJSON(screen).serialized()
             .contains("\"close\":[\(close.x),\(close.y),\(close.width),\(close.height)]"))
         XCTAssertFalse(TryItPlan.literal.contains("<"), "nothing in the script literal can close the script")
         XCTAssertTrue(TryItPage.html.contains("<input type=\"radio\" name=\"product\" value=\"interstitial\">"))
