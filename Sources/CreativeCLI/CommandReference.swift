@@ -43,13 +43,13 @@ enum CommandReference {
     static func range(_ option: OptionDeclaration) -> String {
         switch option.kind {
         case .integer(let range): return "\(range.lowerBound) to \(range.upperBound)"
-        case .number(let range): return "\(number(range.lowerBound)) to \(number(range.upperBound))"
+        case .number(let range): return "\(TextFormat.scale(range.lowerBound)) to \(TextFormat.scale(range.upperBound))"
         case .choice(let names): return names.joined(separator: ", ")
         case .text(let maxLength): return "at most \(maxLength) characters"
-        case .byteSize(let range): return "\(bytes(range.lowerBound)) to \(bytes(range.upperBound))"
+        case .byteSize(let range): return "\(Quantity.describe(bytes: range.lowerBound)) to \(Quantity.describe(bytes: range.upperBound))"
         case .duration(let range):
-            let lower = range.lowerBound > 0 && range.lowerBound < 0.001 ? "more than 0" : number(range.lowerBound) + " s"
-            return "\(lower) to \(number(range.upperBound)) s"
+            let lower = range.lowerBound > 0 && range.lowerBound < 0.001 ? "more than 0" : TextFormat.scale(range.lowerBound) + " s"
+            return "\(lower) to \(TextFormat.scale(range.upperBound)) s"
         case .size, .slot, .toggle: return ""
         }
     }
@@ -96,18 +96,5 @@ enum CommandReference {
         if case .text = option.kind, option.name == "output" || option.name.hasSuffix("file") { return .file }
         if case .choice(let names) = option.kind { return .choices(names) }
         return .other
-    }
-
-    /// `1`, `2.625`, `0.001`.
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    /// `1M`, `1024G`, `512`.
-    private static func bytes(_ value: Int) -> String {
-        for (shift, suffix) in [(30, "G"), (20, "M"), (10, "K")] where value >= 1 << shift && value % (1 << shift) == 0 {
-            return "\(value >> shift)\(suffix)"
-        }
-        return String(value)
     }
 }

@@ -101,7 +101,7 @@ enum ReferenceCompletions {
 
     /// One `_arguments` spec: `'--quality[JPEG or WebP quality, 1 to 100]:Q: '`.
     private static func spec(_ option: OptionDeclaration) -> String {
-        let description = brief(option.help).replacingAll("[", with: "\\[").replacingAll("]", with: "\\]")
+        let description = brief(option.help).replacing("[", with: "\\[").replacing("]", with: "\\]")
         var spec = (option.repeatable ? "*" : "") + option.flag + "[" + description + "]"
         if !option.isFlag {
             let message = String(option.placeholder.filter { !"[]:".contains($0) })
@@ -109,7 +109,7 @@ enum ReferenceCompletions {
             case .file: spec += ":\(message):_files"
             case .directory: spec += ":\(message):_files -/"
             case .choices(let choices):
-                let words = choices.map { $0.replacingAll(" ", with: "\\ ").replacingAll("(", with: "\\(").replacingAll(")", with: "\\)") }
+                let words = choices.map { $0.replacing(" ", with: "\\ ").replacing("(", with: "\\(").replacing(")", with: "\\)") }
                 spec += ":\(message):(\(words.joined(separator: " ")))"
             case .other: spec += ":\(message): "
             }
@@ -127,6 +127,6 @@ enum ReferenceCompletions {
 
     /// `'text'`, a `'` inside written `'\''`.
     private static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingAll("'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -65,27 +65,18 @@ enum ReferenceMarkdown {
 
     /// Text for a table cell: `|` escaped, `<` kept as text.
     private static func cell(_ text: String) -> String {
-        escaped(text).replacingAll("|", with: "\\|")
+        escaped(text).replacing("|", with: "\\|")
     }
 
     private static func code(_ text: String) -> String {
-        text.isEmpty ? "" : "`" + text.replacingAll("|", with: "\\|") + "`"
+        text.isEmpty ? "" : "`" + text.replacing("|", with: "\\|") + "`"
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingAll("<", with: "&lt;")
+        text.replacing("<", with: "&lt;")
     }
 
     private static func capitalised(_ text: String) -> String {
         text.prefix(1).uppercased() + text.dropFirst()
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced (no Foundation in this module).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self { if character == target { result += replacement } else { result.append(character) } }
-        return result
     }
 }

@@ -87,12 +87,6 @@ public struct OptionDeclaration: Sendable {
     /// Whether the command line gives it without a value.
     public var isFlag: Bool { kind == .toggle }
 
-    /// The choices of a ``Kind/choice``, else empty.
-    public var choices: [String] {
-        if case .choice(let names) = kind { return names }
-        return []
-    }
-
     /// A copy for other products or another help sentence (the same option in another operation).
     public func with(help: String? = nil, defaultValue: String?? = nil, products: [Product]? = nil,
                      surfaces: Surfaces? = nil) -> OptionDeclaration {
@@ -124,7 +118,4 @@ public struct OptionList: Sendable {
         }
         return option
     }
-
-    /// Both sets, in order.
-    public static func + (lhs: OptionList, rhs: OptionList) -> OptionList { OptionList(lhs.options + rhs.options) }
 }
