@@ -159,7 +159,8 @@ def main():
     try:
         artwork = open(ARTWORK, "rb").read()
         files = []
-        for index in range(jobs + paced_jobs + jobs + jobs):
+        # Three batches of distinct inputs: serial, paced, burst.
+        for index in range(2 * jobs + paced_jobs):
             path = os.path.join(folder, f"job-{index}.png")
             with open(path, "wb") as out:
                 out.write(variant(artwork, index))
@@ -173,8 +174,7 @@ def main():
                 capture_output=True, text=True, check=True).stdout, files)
             for out in runs:
                 sources.append(out.split('"source":"')[1].split('"')[0])
-        batches = [sources[:jobs], sources[jobs:jobs + paced_jobs], sources[jobs + paced_jobs:2 * jobs + paced_jobs],
-                   sources[2 * jobs + paced_jobs:]]
+        batches = [sources[:jobs], sources[jobs:jobs + paced_jobs], sources[jobs + paced_jobs:]]
 
         # process, one file at a time: CPU per job.
         before = resource.getrusage(resource.RUSAGE_CHILDREN)

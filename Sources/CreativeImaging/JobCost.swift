@@ -159,7 +159,7 @@ extension JobCost {
     /// placement gives (shrink-on-load for JPEG and WebP) and the canvas in its format. A JPEG is
     /// decoded strictly (``strictDecode(_:)``) when the limits allow: first, held while the render
     /// scales from it, when that fits with the whole render and its file
-    /// (``decodesStrictlyFirst(_:settings:memoryBudget:)``); else after the render, whose peak is
+    /// (``renderPlan(_:settings:memoryBudget:)``); else after the render, whose peak is
     /// then the larger of the two.
     /// - Parameter memoryBudget: the job's budget, which decides whether a PNG render is held
     ///   (``PNGWriter``) or streamed, as ``Encoder`` decides.
@@ -168,8 +168,11 @@ extension JobCost {
         renderPlan(source, settings: settings, memoryBudget: memoryBudget).cost
     }
 
-    /// ``render(_:settings:memoryBudget:)``'s cost and whether the render decodes strictly first
-    /// (``decodesStrictlyFirst(_:settings:memoryBudget:)``), decided once for ``Renderer``.
+    /// ``render(_:settings:memoryBudget:)``'s cost and whether the render decodes strictly first,
+    /// decided once for ``Renderer``. It does (and scales from those pixels, so that the source is
+    /// decoded once) for a JPEG, when the strict decode, held, fits `memoryBudget` and the decode
+    /// limit beside the whole render and its file. libjpeg does not always fail a shrink-on-load
+    /// decode of damaged data; the strict decode does.
     static func renderPlan(_ source: ImageSource, settings: RenderSettings,
                            memoryBudget: Int) -> (cost: JobCost, strictFirst: Bool) {
         if let first = strictFirstRender(source, settings: settings, memoryBudget: memoryBudget) { return (first, true) }
@@ -189,14 +192,6 @@ extension JobCost {
             }
         }
         return (cost, false)
-    }
-
-    /// True when a render of `source` decodes it strictly first and scales from those pixels
-    /// (``Renderer``), so that it is decoded once: a JPEG, when the strict decode, held, fits
-    /// `memoryBudget` and the decode limit beside the whole render and its file. libjpeg does
-    /// not always fail a shrink-on-load decode of damaged data; the strict decode does.
-    public static func decodesStrictlyFirst(_ source: ImageSource, settings: RenderSettings, memoryBudget: Int) -> Bool {
-        strictFirstRender(source, settings: settings, memoryBudget: memoryBudget) != nil
     }
 
     /// The cost of a render from the strictly decoded image, when it fits; nil otherwise.

@@ -170,7 +170,7 @@ public enum PreviewSheet {
                           pixels: Int = labelPixels) throws(ImagingError) -> [VImage] {
         guard !lines.isEmpty else { return [] }
         let escaped = lines.map { TextFormat.markupEscaped($0).replacing("\n", with: " ") }
-        let block = try inked(text: escaped.joined(separator: "\n"), bold: bold, colour: colour, pixels: pixels, width: nil)
+        let block = try inked(text: escaped.joined(separator: "\n"), bold: bold, colour: colour, pixels: pixels)
         let pitch = Double(block.height) / Double(lines.count)
         var images: [VImage] = []
         for index in lines.indices {
@@ -185,11 +185,9 @@ public enum PreviewSheet {
 
     /// Pango-laid text (markup already escaped), ink over paper by coverage, per band:
     /// paper + (ink - paper) * mask / 255.
-    private static func inked(text: String, bold: Bool, colour: [Double], pixels: Int, width: Int?) throws(ImagingError) -> VImage {
-        var operation = VipsOperation("text").with("text", .string(text))
-            .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(pixels)px")).with("dpi", .int(72))
-        if let width { operation = operation.with("width", .int(width)) }
-        let mask = try operation.image()
+    private static func inked(text: String, bold: Bool, colour: [Double], pixels: Int) throws(ImagingError) -> VImage {
+        let mask = try VipsOperation("text").with("text", .string(text))
+            .with("font", .string("DejaVu Sans\(bold ? " Bold" : "") \(pixels)px")).with("dpi", .int(72)).image()
         return try VipsOperation("linear").with("in", .image(mask))
             .with("a", .doubles(zip(colour, paper).map { ($0 - $1) / 255 })).with("b", .doubles(paper))
             .with("uchar", .bool(true)).image().materialized()

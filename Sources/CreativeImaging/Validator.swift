@@ -54,8 +54,7 @@ public enum Validator {
     /// recorded in it (``Upload/report``) for a rejection to reuse.
     public static func inspect(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
-        let inspection = inspect(upload.bytes, fileName: upload.fileName, limits: limits, totalBytes: totalBytes,
-                                 anySize: false, upload: upload)
+        let inspection = inspect(upload, limits: limits, totalBytes: totalBytes, anySize: false)
         upload.record(inspection.report)
         return inspection
     }
@@ -90,9 +89,10 @@ public enum Validator {
 
     /// `anySize`: an image inside a bundle, whose size is the ad's business; it is decoded
     /// strictly whatever its size, and no catalog size is required.
-    /// `upload`: where the source is opened (once per job); nil for a bundle's own images.
-    private static func inspect(_ bytes: [UInt8], fileName: String, limits: ValidationLimits, totalBytes: Int?,
-                                anySize: Bool, upload: Upload? = nil) -> (report: ValidationReport, source: ImageSource?) {
+    /// `upload`: the bytes and where the source is opened (once per job).
+    private static func inspect(_ upload: Upload, limits: ValidationLimits, totalBytes: Int?,
+                                anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
+        let (bytes, fileName) = (upload.bytes, upload.fileName)
         // One deadline for the whole job: a bundle's images count from the bundle's start.
         var limits = limits
         limits.job = limits.job.started()
@@ -168,7 +168,7 @@ public enum Validator {
         }
         let source: ImageSource
         do {
-            source = try (upload ?? Upload(bytes, fileName: fileName)).source(maxPixels: limits.maxPixels).get()
+            source = try upload.source(maxPixels: limits.maxPixels).get()
         } catch {
             if case .tooManyPixels(let width, let height, _) = error {
                 report.dimensions = PixelSize(width: width, height: height)
@@ -225,7 +225,7 @@ public enum Validator {
         }) { image, name, asBanner in
             if asBanner { return validate(image, fileName: name, limits: imageLimits) }
             // The ad's own images may have any size, and may move (an animated GIF in an HTML5 ad).
-            return inspect(image, fileName: name, limits: imageLimits, totalBytes: nil, anySize: true).report
+            return inspect(Upload(image, fileName: name), limits: imageLimits, totalBytes: nil, anySize: true).report
                 .dropping(.dimensionsNotAllowed).dropping(.animated)
         }
         guard let still = inspection.staticImage,

@@ -83,7 +83,7 @@ final class DecodeCountTests: XCTestCase {
         let source = try ImageSource(bytes: jpeg, maxPixels: 4_000_000)
         let settings = try RenderSettings(slot: PixelSize(width: 100, height: 75), scale: 1, format: .png)
         let budget = 24 << 20
-        XCTAssertFalse(JobCost.decodesStrictlyFirst(source, settings: settings, memoryBudget: budget))
+        XCTAssertFalse(JobCost.renderPlan(source, settings: settings, memoryBudget: budget).strictFirst)
         let counts = try counted {
             _ = try Renderer.render(source, settings: settings, limits: JobLimits(memoryBudget: budget))
         }
