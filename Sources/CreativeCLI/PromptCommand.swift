@@ -6,13 +6,10 @@ import CreativeImaging
 enum PromptCommand: DeclaredCommand {
     static let name = "prompt"
     static let summary = "the copyable AI image-generator prompt for banner artwork"
-    static let declared = PromptRequest.options.on(.commandLine).map { option in
-        option.name == CommonOptions.json.name
-            ? option.with(help: "one JSON document per prompt per line (schemas/prompt.schema.json): product, "
-                          + "artwork_pixels, aspect_ratio, safe_area_pixels, min_text_height_pixels, prompt "
-                          + "(interstitials: close_zone_pixels before prompt)")
-            : option
-    }
+    static let declared = PromptRequest.options.on(.commandLine) + [CommonOptions.json.with(
+        help: "one JSON document per prompt per line (schemas/prompt.schema.json): product, artwork_pixels, "
+            + "aspect_ratio, safe_area_pixels, min_text_height_pixels, prompt (interstitials: close_zone_pixels "
+            + "before prompt)")]
     static let help = CommandHelp(
         synopsis: ["[--size WxH] [--product P] [--brand T] [--headline T] [--cta T] [--colors T] [--json]"],
         notes: ["Text is inserted exactly as given. Without --headline and --cta the prompt asks for no text at all.",

@@ -61,7 +61,7 @@ public struct PromptRequest: Sendable {
         "size", .size, placeholder: "WxH",
         help: "an accepted size in pixels (default: one prompt per recommended size of the product)")
     /// Every option, in help order.
-    public static let options = OptionList([size, CommonOptions.product] + PromptTexts.all + [CommonOptions.json])
+    public static let options = OptionList([size, CommonOptions.product] + PromptTexts.all)
 
     public let size: PixelSize?
     public let product: Product

@@ -68,11 +68,8 @@ extension OptionSource {
     public func choice<Choice: RawRepresentable & CaseIterable>(_ option: OptionDeclaration, _ type: Choice.Type)
         throws(CoreError) -> Choice? where Choice.RawValue == String {
         guard let text = given(option) else { return nil }
-        if let choice = Choice(rawValue: text.lowercased()) { return choice }
-        let names = Choice.allCases.map(\.rawValue)
-        let meant = option.mistakenValues[text.lowercased()] ?? KeySuggestion.nearest(to: text, in: names)
-        throw .invalidNumber("\(spelling(option)) must be one of \(names.joined(separator: ", ")), not "
-                             + "'\(TextFormat.clipped(text))'" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
+        return try TypedValue.choice(text, name: spelling(option), type, quoteLimit: 64,
+                                     mistakenValues: option.mistakenValues)
     }
 
     /// A ``OptionDeclaration/Kind/text`` option, at most its length.

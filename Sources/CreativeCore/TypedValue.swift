@@ -31,13 +31,16 @@ public enum TypedValue {
         }
     }
 
-    /// One of an enum's raw values, in any case.
+    /// One of an enum's raw values, in any case. With `mistakenValues` (an option's declared
+    /// mistakes, ``OptionDeclaration/mistakenValues``), a near miss also names the value meant.
     public static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ text: String, name: String, _ type: Choice.Type, quoteLimit: Int = .max
+        _ text: String, name: String, _ type: Choice.Type, quoteLimit: Int = .max, mistakenValues: [String: String]? = nil
     ) throws(CoreError) -> Choice where Choice.RawValue == String {
         guard let choice = Choice(rawValue: text.lowercased()) else {
-            let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .invalidNumber("\(name) must be one of \(allowed), not '\(TextFormat.clipped(text, quoteLimit))'")
+            let names = Choice.allCases.map(\.rawValue)
+            let meant = mistakenValues.flatMap { $0[text.lowercased()] ?? KeySuggestion.nearest(to: text, in: names) }
+            throw .invalidNumber("\(name) must be one of \(names.joined(separator: ", ")), not "
+                                 + "'\(TextFormat.clipped(text, quoteLimit))'" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
         }
         return choice
     }
