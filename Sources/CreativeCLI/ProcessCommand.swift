@@ -37,7 +37,12 @@ enum ProcessCommand: DeclaredCommand {
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
         let read = Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) })
-        let output = try ProcessJob.run(read, name: path, limits: limits, format: format)
+        let output: ProcessJob.Output
+        do throws(ImagingError) {
+            output = try ProcessJob.run(read, name: path, limits: limits, format: format)
+        } catch {
+            throw .imaging(error, file: path)
+        }
         let (result, manifestText) = (output.result, output.manifestText)
         try DirectoryWriter.write(output.files, to: target, input: path)
         if arguments.flag("--json") {

@@ -14,17 +14,13 @@ enum ProcessJob {
 
     /// Validates, renders and draws the preview of the bytes `read` gave (a file that could not
     /// be read whole is a rejected creative, its report saying why). `name` is the report's file.
-    /// - Throws: the imaging error of a valid creative that could not be rendered (code and message).
+    /// - Throws: the imaging error of a valid creative that could not be rendered.
     static func run(_ read: Result<[UInt8], FileIO.ReadFailure>, name: String, limits: ValidationLimits,
-                    format: FormatChoice) throws(CLIError) -> Output {
+                    format: FormatChoice) throws(ImagingError) -> Output {
         let result: JobResult
         switch read {
         case .success(let bytes):
-            do {
-                result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format)
-            } catch {
-                throw .imaging(error, file: name)
-            }
+            result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format)
         case .failure(let failure):
             // Missing, too large or unreadable: the validation report says which.
             result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits), input: nil)

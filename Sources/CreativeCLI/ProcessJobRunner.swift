@@ -61,10 +61,8 @@ struct ProcessJobRunner: JobRunner {
                                contentType: GuidanceFormat.json.mediaType)]
             return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue), files: files))
         } catch {
-            switch error {
-            case .failed(let code, let message): return .failure(JobFailure(code: code, message: message))
-            case .usage(let message): return .failure(JobFailure(code: "bad_job", message: message))
-            }
+            // As `process` reports it: the code, and the message after the source's name.
+            return .failure(JobFailure(code: error.code, message: "\(source): \(error.message)"))
         }
     }
 
