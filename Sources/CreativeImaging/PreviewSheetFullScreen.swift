@@ -55,17 +55,17 @@ extension PreviewSheet {
         labels.insert(try lettering(lines: [zoneText])[0], at: 0)
         // The summary in words: where it is served, the worst and best fill, every warning.
         let served = screens.filter { $0.assignment.artwork == creative }
-        var words = ["Served on \(served.count) of \(screens.count) screens; dimmed: another size is served there."]
-        let fills = served.map { ($0.assignment.deviceSlot, DevicePlan.fullScreenPlacement(creative, in: $0.assignment.deviceSlot).fillShare) }
-        if let worst = fills.min(by: { $0.1 < $1.1 }), let best = fills.max(by: { $0.1 < $1.1 }) {
-            words[0] += " Worst fill \(TextFormat.percent(worst.1, decimals: 1)) (\(worst.0.device.name) \(worst.0.orientation.rawValue)), "
-                + "best \(TextFormat.percent(best.1, decimals: 1)) (\(best.0.device.name) \(best.0.orientation.rawValue))."
+        let fills = served.map { screen in
+            let slot = screen.assignment.deviceSlot
+            return (name: "\(slot.device.name) \(slot.orientation.rawValue)",
+                    share: DevicePlan.fullScreenPlacement(creative, in: slot).fillShare)
         }
-        words.append(warnings.isEmpty ? "No warnings." : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s"):")
-        var summaryLines = (words + warnings.map { "\($0.code.rawValue): \($0.message)" })
-            .flatMap { Layout.wrap($0, columns: fullScreenSummaryColumns) }
+        let (first, written) = servedAndWarnings(
+            "Served on \(served.count) of \(screens.count) screens; dimmed: another size is served there.",
+            fills: fills, warnings: warnings)
+        var summaryLines = ([first] + written).flatMap { Layout.wrap($0, columns: fullScreenSummaryColumns) }
         if summaryLines.count > fullScreenSummaryLines {
-            summaryLines = summaryLines.prefix(fullScreenSummaryLines - 1) + ["... and more: every warning is in manifest.json."]
+            summaryLines = summaryLines.prefix(fullScreenSummaryLines - 1) + [summaryCut]
         }
         let summary = try lettering(lines: summaryLines)
         let summaryHeight = summary.reduce(0) { $0 + $1.height }

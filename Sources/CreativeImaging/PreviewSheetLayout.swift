@@ -37,8 +37,7 @@ extension PreviewSheet {
                 headings = Array(bold.dropFirst())
                 let scales = servedPointScales.map { "Served slots at \(TextFormat.scale($0))x points, the others dimmed at half size." }
                 let wrapped = lines.flatMap { wrap($0, columns: summaryColumns) }
-                let cut = "... and more: every warning is in manifest.json."
-                let inked = try lettering(lines: scales + [cut] + wrapped + rows.filter(\.served).map { caption($0, creative: creative) },
+                let inked = try lettering(lines: scales + [summaryCut] + wrapped + rows.filter(\.served).map { caption($0, creative: creative) },
                                           pixels: rowLabelPixels)
                 scaleLines = Array(inked.prefix(scales.count))
                 more = inked[scales.count]

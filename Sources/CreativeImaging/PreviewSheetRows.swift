@@ -60,17 +60,27 @@ extension PreviewSheet {
             let slot = row.assignment.deviceSlot
             return slot.device.name + (slot.sizing == .standard ? "" : " " + slot.orientationName)
         }
-        var lines = ["Served in \(served.count) of \(rows.count) device slots."]
-        let fills = served.map { ($0, $0.assignment.placement.fillShare) }
-        if let worst = fills.min(by: { $0.1 < $1.1 }), let best = fills.max(by: { $0.1 < $1.1 }) {
-            lines[0] += " Worst fill \(TextFormat.percent(worst.1, decimals: 1)) (\(named(worst.0))), best "
-                + "\(TextFormat.percent(best.1, decimals: 1)) (\(named(best.0)))."
-        }
-        lines.append("Grey: letterbox" + (bars ? "; red outlines: bars baked into the artwork." : "."))
-        lines.append(warnings.isEmpty ? "No warnings." : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s"):")
-        lines += warnings.map { "\($0.code.rawValue): \($0.message)" }
-        return lines
+        let (first, written) = servedAndWarnings("Served in \(served.count) of \(rows.count) device slots.",
+                                                 fills: served.map { (named($0), $0.assignment.placement.fillShare) },
+                                                 warnings: warnings)
+        return [first, "Grey: letterbox" + (bars ? "; red outlines: bars baked into the artwork." : ".")] + written
     }
+
+    /// What both sheets' summaries say: `opening`, then the worst and best fill and where, and
+    /// the warnings (their count, then each written out).
+    static func servedAndWarnings(_ opening: String, fills: [(name: String, share: Double)],
+                                  warnings: [ValidationIssue]) -> (served: String, warnings: [String]) {
+        var served = opening
+        if let worst = fills.min(by: { $0.share < $1.share }), let best = fills.max(by: { $0.share < $1.share }) {
+            served += " Worst fill \(TextFormat.percent(worst.share, decimals: 1)) (\(worst.name)), best "
+                + "\(TextFormat.percent(best.share, decimals: 1)) (\(best.name))."
+        }
+        let count = warnings.isEmpty ? "No warnings." : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s"):"
+        return (served, [count] + warnings.map { "\($0.code.rawValue): \($0.message)" })
+    }
+
+    /// The last line of a summary cut short.
+    static let summaryCut = "... and more: every warning is in manifest.json."
 
     /// The caption of a row: the slot, its fill and whether this creative is served there
     /// (short for a dimmed row: it is lettered smaller and several share a line).
