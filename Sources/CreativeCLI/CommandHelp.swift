@@ -61,18 +61,9 @@ struct CommandHelp {
             line = ""
         }
         line += String(repeating: " ", count: column - line.count)
-        var started = false
-        for word in text.split(separator: " ") {
-            if started, line.count + 1 + word.count > width {
-                lines.append(line)
-                line = String(repeating: " ", count: column)
-                started = false
-            }
-            line += (started ? " " : "") + word
-            started = true
-        }
-        lines.append(line)
-        return lines
+        let wrapped = TextFormat.wrap(text, columns: width - column)
+        lines.append(line + (wrapped.first ?? ""))
+        return lines + wrapped.dropFirst().map { String(repeating: " ", count: column) + $0 }
     }
 
     /// The flags people give by mistake, to the flag meant: `-o` and `--out` -> `--output`.

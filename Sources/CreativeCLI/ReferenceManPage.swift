@@ -80,16 +80,7 @@ enum ReferenceManPage {
     /// Text: backslashes and dashes escaped, wrapped at 78 columns of source (roff fills it
     /// again), a line's leading `.` or `'` kept as text.
     private static func text(_ line: String) -> String {
-        var lines: [String] = [], current = ""
-        for word in line.split(separator: " ").map({ escaped(String($0)) }) {
-            if !current.isEmpty, current.count + 1 + word.count > 78 {
-                lines.append(current)
-                current = ""
-            }
-            current += (current.isEmpty ? "" : " ") + word
-        }
-        lines.append(current)
-        return lines.map { $0.first == "." || $0.first == "'" ? "\\&" + $0 : $0 }.joined(separator: "\n")
+        TextFormat.wrap(escaped(line), columns: 78).map { $0.first == "." || $0.first == "'" ? "\\&" + $0 : $0 }.joined(separator: "\n")
     }
 
     /// A line of a no-fill block, kept as one line.

@@ -1,5 +1,19 @@
 /// Numbers and text as every output writes them (CLI lines, guidance, the preview sheet), once.
 public enum TextFormat {
+    /// A text cut into lines of at most `columns` characters at spaces (a longer word stays
+    /// whole); no line for an empty text. Help, the man page and the preview sheet wrap with it.
+    public static func wrap(_ text: String, columns: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > columns {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
+
     /// A scale as written after `@`: `3` for whole scales, `2.625` otherwise.
     public static func scale(_ scale: Double) -> String {
         scale == scale.rounded() ? String(Int(scale)) : String(scale)

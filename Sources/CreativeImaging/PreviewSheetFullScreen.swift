@@ -63,7 +63,7 @@ extension PreviewSheet {
         let (first, written) = servedAndWarnings(
             "Served on \(served.count) of \(screens.count) screens; dimmed: another size is served there.",
             fills: fills, warnings: warnings)
-        var summaryLines = ([first] + written).flatMap { Layout.wrap($0, columns: fullScreenSummaryColumns) }
+        var summaryLines = ([first] + written).flatMap { TextFormat.wrap($0, columns: fullScreenSummaryColumns) }
         if summaryLines.count > fullScreenSummaryLines {
             summaryLines = summaryLines.prefix(fullScreenSummaryLines - 1) + [summaryCut]
         }

@@ -36,7 +36,7 @@ extension PreviewSheet {
                 title = bold[0]
                 headings = Array(bold.dropFirst())
                 let scales = servedPointScales.map { "Served slots at \(TextFormat.scale($0))x points, the others dimmed at half size." }
-                let wrapped = lines.flatMap { wrap($0, columns: summaryColumns) }
+                let wrapped = lines.flatMap { TextFormat.wrap($0, columns: summaryColumns) }
                 let inked = try lettering(lines: scales + [summaryCut] + wrapped + rows.filter(\.served).map { caption($0, creative: creative) },
                                           pixels: rowLabelPixels)
                 scaleLines = Array(inked.prefix(scales.count))
@@ -95,18 +95,5 @@ extension PreviewSheet {
             self.text = text
             self.slots = slots
         }
-    
-        /// A text cut into lines of at most `columns` characters at spaces (a longer word stays whole).
-        static func wrap(_ text: String, columns: Int) -> [String] {
-            var lines: [String] = [], line = ""
-            for word in text.split(separator: " ") {
-                if !line.isEmpty && line.count + 1 + word.count > columns {
-                    lines.append(line)
-                    line = ""
-                }
-                line += (line.isEmpty ? "" : " ") + word
-            }
-            return lines + (line.isEmpty ? [] : [line])
-        }
-}
+    }
 }
