@@ -2,18 +2,28 @@ import CreativeCore
 
 /// A command whose options are declarations (``OptionDeclaration``): its flags, its `--help`
 /// and its "did you mean" all come from them.
-protocol DeclaredCommand: Subcommand {
+protocol DeclaredCommand {
+    /// The word after `creative-tool`.
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
     /// Every option the command line takes, in help order.
     static var declared: [OptionDeclaration] { get }
     /// The rest of the help: synopsis, operands, notes, examples, exit codes.
     static var help: CommandHelp { get }
+    /// Runs with parsed arguments; returns the exit code.
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32
 }
 
 extension DeclaredCommand {
+    /// The usage lines shown with `--help` and after a usage error.
     static var usage: String { help.text(command: name, options: declared) }
+    /// Options that take a value, and flags that do not (besides `--help`).
     static var options: Set<String> { Set(declared.filter { !$0.isFlag }.map(\.flag)) }
     static var flags: Set<String> { Set(declared.filter(\.isFlag).map(\.flag)) }
+    /// Options that may be given more than once.
     static var repeatable: Set<String> { Set(declared.filter(\.repeatable).map(\.flag)) }
+    /// Flags people give by mistake, to the flag meant (`-o` -> `--output`).
     static var mistaken: [String: String] { CommandHelp.mistaken(declared) }
 }
 

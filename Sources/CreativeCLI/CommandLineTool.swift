@@ -1,36 +1,12 @@
 import CreativeCore
 import CreativeImaging
 
-/// One subcommand: its name, its help, and how it runs.
-protocol Subcommand {
-    /// The word after `creative-tool`.
-    static var name: String { get }
-    /// One line for the command list.
-    static var summary: String { get }
-    /// The usage lines shown with `--help` and after a usage error.
-    static var usage: String { get }
-    /// Options that take a value, and flags that do not (besides `--help`).
-    static var options: Set<String> { get }
-    static var flags: Set<String> { get }
-    /// Options that may be given more than once (none unless a command says so).
-    static var repeatable: Set<String> { get }
-    /// Flags people give by mistake, to the flag meant (`-o` -> `--output`).
-    static var mistaken: [String: String] { get }
-    /// Runs with parsed arguments; returns the exit code.
-    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32
-}
-
-extension Subcommand {
-    static var repeatable: Set<String> { [] }
-    static var mistaken: [String: String] { [:] }
-}
-
 /// The root command: reads the subcommand, runs it, maps errors to exit codes.
 public enum CommandLineTool {
     /// The tool's version.
     public static let version = BuildInfo.version
 
-    static var subcommands: [any Subcommand.Type] {
+    static var subcommands: [any DeclaredCommand.Type] {
         [
             ValidateCommand.self, RenderCommand.self, SlotCommand.self, SelectCommand.self,
             TestArtworkCommand.self, GuidanceCommand.self, PromptCommand.self, ProcessCommand.self,

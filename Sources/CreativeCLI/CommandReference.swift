@@ -9,11 +9,6 @@ enum CommandReference {
         case markdown, man, bash, zsh
     }
 
-    /// Every command the tool has, in the command list's order.
-    static var commands: [any DeclaredCommand.Type] {
-        CommandLineTool.subcommands.compactMap { $0 as? any DeclaredCommand.Type }
-    }
-
     /// The whole document of one format.
     static func text(_ format: Format) -> String {
         switch format {

@@ -9,7 +9,7 @@ enum ReferenceCompletions {
 
     /// `complete -F _creative_tool creative-tool`: self-contained (no bash-completion helpers).
     static func bash() -> String {
-        let commands = CommandReference.commands
+        let commands = CommandLineTool.subcommands
         let names = commands.map { $0.name }.joined(separator: " ")
         let formats = CommandReference.Format.allCases.map { shellQuoted($0.rawValue) }.joined(separator: " ")
         var lines = [
@@ -65,7 +65,7 @@ enum ReferenceCompletions {
 
     /// `#compdef creative-tool`, for a folder on `fpath` (site-functions).
     static func zsh() -> String {
-        let commands = CommandReference.commands
+        let commands = CommandLineTool.subcommands
         var lines = [
             "#compdef creative-tool",
             "# zsh completion for creative-tool. " + header("zsh"),

@@ -28,7 +28,7 @@ enum ReferenceManPage {
                  + "durations ms, s, m. An option marked 'query' is the same parameter of the command's HTTP route."),
             ".SH COMMANDS",
         ]
-        for command in CommandReference.commands { lines += section(command) }
+        for command in CommandLineTool.subcommands { lines += section(command) }
         lines += [
             ".SH EXIT STATUS",
             ".TP", "0", text("success"),

@@ -21,10 +21,10 @@ enum ReferenceMarkdown {
             "| command | what it does |",
             "|---|---|",
         ]
-        for command in CommandReference.commands {
+        for command in CommandLineTool.subcommands {
             lines.append("| [\(command.name)](#\(command.name)) | \(cell(command.summary)) |")
         }
-        for command in CommandReference.commands { lines += section(command) }
+        for command in CommandLineTool.subcommands { lines += section(command) }
         return lines.joined(separator: "\n") + "\n"
     }
 
