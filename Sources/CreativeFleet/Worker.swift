@@ -73,11 +73,7 @@ public final class Worker: @unchecked Sendable {
     /// visibility timeout, so another worker claims them at once; never acknowledged). Returns
     /// the exit code: 0 after a stop, 1 when it could not start.
     public func run() -> Int32 {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for number in Server.drainSignals + Server.ignoredSignals { sigaddset(&signals, number) }
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        signal(SIGPIPE, SIG_IGN)
+        var signals = Server.blockStopSignals()
         let admin: AdminServer
         do {
             admin = try AdminServer(host: config.adminHost, port: config.adminPort,
@@ -96,11 +92,7 @@ public final class Worker: @unchecked Sendable {
         state.heartbeatRunning = startDetachedThread(retaining: LoopStart(worker: self, index: -1), workerLoopMain)
         log("started", "consumer \(config.consumer) of group \(config.group) on \(config.stream), "
             + "\(config.concurrency) at once, admin port \(admin.port)")
-        while true {
-            var received: Int32 = 0
-            guard sigwait(&signals, &received) == 0 else { continue }
-            if Server.drainSignals.contains(received) { break }
-        }
+        _ = Server.waitForStop(&signals)
         state.stop(drainSeconds: config.drainSeconds)
         log("draining", "\(state.heldJobs.count) jobs in flight")
         while (state.loops > 0 || !state.heldJobs.isEmpty) && !state.isPastDrain { usleep(20_000) }

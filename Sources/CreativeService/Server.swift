@@ -125,6 +125,29 @@ public final class Server: @unchecked Sendable {
     /// default, a core dump for debugging; SIGKILL and SIGSTOP cannot be caught.
     public static let ignoredSignals: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM]
 
+    /// Blocks ``drainSignals`` and ``ignoredSignals`` in this thread and ignores SIGPIPE. Call it
+    /// before any other thread starts, so they inherit the mask; returns the set
+    /// ``waitForStop(_:onIgnored:)`` waits on.
+    public static func blockStopSignals() -> sigset_t {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in drainSignals + ignoredSignals { sigaddset(&signals, number) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+        return signals
+    }
+
+    /// Waits (`sigwait`) until one of ``drainSignals`` arrives and returns it; each of
+    /// ``ignoredSignals`` before it goes to `onIgnored`.
+    public static func waitForStop(_ signals: inout sigset_t, onIgnored: (Int32) -> Void = { _ in }) -> Int32 {
+        while true {
+            var received: Int32 = 0
+            guard sigwait(&signals, &received) == 0 else { continue }
+            if drainSignals.contains(received) { return received }
+            onIgnored(received)
+        }
+    }
+
     /// Runs until SIGTERM or SIGINT, then stops gracefully. Returns the exit code (0 after a clean stop).
     ///
     /// The signals are blocked in this thread before any other thread starts (so MHD's and
@@ -133,11 +156,7 @@ public final class Server: @unchecked Sendable {
     /// without the drain) are ignored and logged. Log lines go through a queue, so a stalled log
     /// pipe cannot keep the main thread from draining.
     public static func serve(config: ServiceConfig) -> Int32 {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for number in drainSignals + ignoredSignals { sigaddset(&signals, number) }
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        signal(SIGPIPE, SIG_IGN)
+        var signals = blockStopSignals()
         let log = RequestLog(enabled: config.logRequests)
         let server: Server
         do {
@@ -147,15 +166,10 @@ public final class Server: @unchecked Sendable {
             LogSink.standardError.flush(seconds: 1)
             return 1
         }
-        while true {
-            var received: Int32 = 0
-            guard sigwait(&signals, &received) == 0 else { continue }
-            if drainSignals.contains(received) {
-                log.event("signal", [("signal", .int(Int(received))), ("action", .string("drain"))])
-                break
-            }
-            log.event("signal", [("signal", .int(Int(received))), ("action", .string("ignored"))])
+        let received = waitForStop(&signals) { ignored in
+            log.event("signal", [("signal", .int(Int(ignored))), ("action", .string("ignored"))])
         }
+        log.event("signal", [("signal", .int(Int(received))), ("action", .string("drain"))])
         server.stop()
         LogSink.standardError.flush(seconds: 1)
         // A job that did not end after its cancellation keeps its connection thread: the server
