@@ -510,7 +510,8 @@ process_one() {
     renders="$("$PYTHON" - "$dir/out/manifest.json" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1]))["renders"]:
-    print(r["content_pixels"], r["slot_pixels"])
+    size = lambda key: "%dx%d" % (r[key]["width"], r[key]["height"])
+    print(size("content_pixels"), size("slot_pixels"))
 PY
 )"
     local count=0 content canvas
