@@ -47,7 +47,7 @@ artifacts="$out/artifacts"
 seeds="$out/seeds"
 mkdir -p "$corpus" "$artifacts" "$seeds"
 
-pngsuite=../shared/corpus/pngsuite
+pngsuite=Tests/Corpus/pngsuite
 if [ -d "$pngsuite" ]; then
     cp "$pngsuite"/*.png "$corpus"/
 else

@@ -25,7 +25,7 @@ enum Tool {
     /// The committed 960x150 test artwork, a valid creative.
     static let artwork960x150 = packageRoot.appendingPathComponent("TestImages/test-artwork-960x150.png")
 
-    static let pngSuite = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/pngsuite")
+    static let pngSuite = packageRoot.appendingPathComponent("Tests/Corpus/pngsuite")
 
     /// Runs the tool with `arguments`. `stdout`, when given, receives standard output instead of
     /// a pipe (then `ToolRun.stdout` is empty). A run still going after `timeout` seconds is

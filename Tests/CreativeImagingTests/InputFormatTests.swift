@@ -7,8 +7,8 @@ import XCTest
 /// Every kind of accepted input renders upright, 8-bit, sRGB; refused inputs get their code.
 final class InputFormatTests: XCTestCase {
     static let pngSuite = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus/pngsuite")
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpus/pngsuite")
 
     private func renderPixels(_ bytes: [UInt8], _ canvas: PixelSize, format: FormatChoice = .png) throws -> PixelReader {
         let settings = try RenderSettings(canvas: canvas, format: format)
