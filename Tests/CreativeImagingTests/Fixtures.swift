@@ -27,13 +27,6 @@ extension Fixtures {
     static func webp(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
         try save("webpsave_buffer", image, options)
     }
-
-    /// A CMYK JPEG (converted with libvips' built-in CMYK profile).
-    static func cmykJPEG(_ image: VImage) throws -> [UInt8] {
-        let cmyk = try VipsOperation("icc_export").with("in", .image(image))
-            .with("output_profile", .string("cmyk")).image()
-        return try jpeg(cmyk)
-    }
 }
 
 // MARK: - Validation corpus helpers
@@ -42,18 +35,6 @@ extension Fixtures {
 extension Fixtures {
     /// Every accepted size, in catalog order.
     static var allowedSizes: [PixelSize] { Catalog.entries.map(\.size) }
-
-    /// Frames of `width` x `height` in different colours stacked vertically, with `page-height` set:
-    /// savers write it as an animation.
-    static func frames(_ width: Int, _ height: Int, count: Int = 2) throws -> VImage {
-        var stack = try solid(width, height, [255, 0, 0])
-        for index in 1..<count {
-            let frame = try solid(width, height, [0, Double(100 + index * 50 % 150), 255])
-            stack = try VipsOperation("join").with("in1", .image(stack)).with("in2", .image(frame))
-                .with("direction", .enumeration("vertical")).image()
-        }
-        return try stack.settingInt("page-height", height)
-    }
 
     /// An 8-bit greyscale version of an image.
     static func grey(_ image: VImage) throws -> VImage {

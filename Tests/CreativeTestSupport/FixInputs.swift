@@ -1,0 +1,61 @@
+import CreativeCore
+import CreativeImaging
+
+/// Inputs that almost pass validate, for `fix` and the validator's warnings: animations, CMYK and a
+/// photograph, made in the tests with libvips.
+extension Fixtures {
+    /// A CMYK JPEG (converted with libvips' built-in CMYK profile).
+    public static func cmykJPEG(_ image: VImage) throws -> [UInt8] {
+        let cmyk = try VipsOperation("icc_export").with("in", .image(image))
+            .with("output_profile", .string("cmyk")).image()
+        return try save("jpegsave_buffer", cmyk)
+    }
+
+    /// Frames of `width` x `height` in different colours stacked vertically, with `page-height` set:
+    /// savers write it as an animation. Frame 1 is red; frame N (N > 1) is (0, 100 + N*50 % 150, 255),
+    /// counting N from 0.
+    public static func frames(_ width: Int, _ height: Int, count: Int = 2) throws -> VImage {
+        try animation((0..<count).map { index in try solid(width, height, frameColour(index)) })
+    }
+
+    /// Frames of the same size stacked vertically, with `page-height` set: savers write an animation.
+    public static func animation(_ frames: [VImage]) throws -> VImage {
+        guard var stack = frames.first else { throw ImagingError.operationFailed("no frames") }
+        for frame in frames.dropFirst() {
+            stack = try VipsOperation("join").with("in1", .image(stack)).with("in2", .image(frame))
+                .with("direction", .enumeration("vertical")).image()
+        }
+        return try stack.settingInt("page-height", frames[0].height)
+    }
+
+    /// The colour of frame `index` (0-based) of ``frames(_:_:count:)``.
+    public static func frameColour(_ index: Int) -> [Double] {
+        index == 0 ? [255, 0, 0] : [0, Double(100 + index * 50 % 150), 255]
+    }
+
+    /// A photograph's statistics at `width` x `height`: detail at several scales (smooth noise whose
+    /// amplitude falls with its frequency), tinted bands, and sensor grain, which is what makes a photo
+    /// heavy for every encoder. The same pixels every run (libvips' noise is seeded).
+    public static func photograph(_ width: Int, _ height: Int, grain: Double = 6) throws -> VImage {
+        var texture = try VipsOperation("black").with("width", .int(width)).with("height", .int(height)).image()
+        for (index, (cell, amplitude)) in [(64, 34.0), (16, 16.0), (4, 10.0)].enumerated() {
+            let small = try VipsOperation("gaussnoise").with("width", .int(width / cell + 2))
+                .with("height", .int(height / cell + 2)).with("sigma", .double(amplitude)).with("mean", .double(0))
+                .with("seed", .int(index + 1)).image()
+            let large = try VipsOperation("resize").with("in", .image(small)).with("scale", .double(Double(cell)))
+                .with("kernel", .enumeration("cubic")).image()
+            let cropped = try VipsOperation("extract_area").with("input", .image(large)).with("left", .int(0))
+                .with("top", .int(0)).with("width", .int(width)).with("height", .int(height)).image()
+            texture = try VipsOperation("add").with("left", .image(texture)).with("right", .image(cropped)).image()
+        }
+        let tinted = try VipsOperation("linear").with("in", .image(texture)).with("a", .doubles([1, 0.9, 0.75]))
+            .with("b", .doubles([120, 135, 160])).image()
+        // Grain in three bands: one band three times as wide, folded into bands.
+        let wide = try VipsOperation("gaussnoise").with("width", .int(width * 3)).with("height", .int(height))
+            .with("sigma", .double(grain)).with("mean", .double(0)).with("seed", .int(10)).image()
+        let grainImage = try VipsOperation("bandfold").with("in", .image(wide)).with("factor", .int(3)).image()
+        let summed = try VipsOperation("add").with("left", .image(tinted)).with("right", .image(grainImage)).image()
+        let pixels = try VipsOperation("cast").with("in", .image(summed)).with("format", .enumeration("uchar")).image()
+        return try VipsOperation("copy").with("in", .image(pixels)).with("interpretation", .enumeration("srgb")).image()
+    }
+}
