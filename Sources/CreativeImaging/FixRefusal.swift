@@ -52,9 +52,8 @@ public enum FixRefusal: Sendable, Equatable {
         case .frameOutOfRange(let given, let frames):
             "--frame \(given) is not a frame of this animation: give 1 to \(frames)"
         case .notAnimated(let format):
-            format == .png
-                ? "--frame is for GIF and WebP; an animated PNG keeps its default image"
-                : "--frame is for an animated GIF or WebP; this \(format.rawValue.uppercased()) is a still image"
+            "--frame is for an animated GIF or WebP; this \(format.rawValue.uppercased()) is a still image"
+                + (format == .png ? " (an animated PNG keeps its default image)" : "")
         case .incomplete(let issues):
             "the fixed file would still not validate cleanly: "
                 + issues.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "; ")

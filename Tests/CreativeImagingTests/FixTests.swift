@@ -9,11 +9,6 @@ final class FixTests: XCTestCase {
     /// The test artwork's paper and ink (``TestArtwork``), at a point of each.
     private let paper: [UInt8] = [242, 245, 250], ink: [UInt8] = [11, 61, 145]
 
-    /// The test artwork drawn at any size: a banner that passes the pre-flight checks.
-    private func artwork(_ width: Int, _ height: Int) throws -> VImage {
-        try Fixtures.decode(try TestArtwork.generate(PixelSize(width: width, height: height)))
-    }
-
     private func fix(_ bytes: [UInt8], _ request: FixRequest = FixRequest(), name: String = "fixed",
                      limits: JobLimits = JobLimits()) throws -> FixedUpload {
         let source = try ImageSource(bytes: bytes)
@@ -101,7 +96,7 @@ final class FixTests: XCTestCase {
     }
 
     func testACMYKJPEGIsConvertedToSRGB() throws {
-        let input = try Fixtures.cmykJPEG(try artwork(960, 150))
+        let input = try Fixtures.cmykJPEG(try Fixtures.artwork(960, 150))
         XCTAssertTrue(Validator.validate(input, fileName: "cmyk.jpg").warnings.map(\.code).contains(.notSRGB))
         let fixed = try fix(input)
         XCTAssertEqual(fixed.changes.first, FixChange(.convertedToSRGB, "CMYK converted to sRGB through its embedded profile"))
@@ -116,17 +111,8 @@ final class FixTests: XCTestCase {
         assertClean(fixed)
     }
 
-    /// A 728x90 GIF of three frames: the test artwork, mirrored, then in negative.
-    private func animatedGIF() throws -> [UInt8] {
-        let still = try artwork(728, 90)
-        let mirrored = try VipsOperation("flip").with("in", .image(still)).with("direction", .enumeration("horizontal")).image()
-        let negative = try VipsOperation("invert").with("in", .image(still)).image()
-        let cast = try VipsOperation("cast").with("in", .image(negative)).with("format", .enumeration("uchar")).image()
-        return try Fixtures.gif(try Fixtures.animation([still, mirrored, cast]))
-    }
-
     func testAnAnimatedGIFKeepsItsLastFrameOrTheOneAsked() throws {
-        let input = try animatedGIF()
+        let input = try Fixtures.animatedArtworkGIF(728, 90)
         XCTAssertTrue(AnimationProbe.isAnimatedGIF(input))
         let last = try fix(input)
         XCTAssertEqual(last.format, .gif)
@@ -141,7 +127,7 @@ final class FixTests: XCTestCase {
     }
 
     func testAFrameOutsideTheAnimationOrOnAStillImageIsAUsageRefusal() throws {
-        let gif = try animatedGIF()
+        let gif = try Fixtures.animatedArtworkGIF(728, 90)
         XCTAssertEqual(try refusal(gif, FixRequest(frame: 4)), .unfixable(.frameOutOfRange(given: 4, frames: 3)))
         XCTAssertEqual(try refusal(try TestArtwork.generate(PixelSize(width: 728, height: 90)), FixRequest(frame: 1)),
                        .unfixable(.notAnimated(.png)))
@@ -149,7 +135,7 @@ final class FixTests: XCTestCase {
     }
 
     func testTheFramesBeforeTheOneKeptAreChargedAsDecoded() throws {
-        let gif = try animatedGIF()
+        let gif = try Fixtures.animatedArtworkGIF(728, 90)
         // Room for two frames' samples (728x90, 4 bands): the last frame needs three, the first one.
         let limits = JobLimits(maxDecodedBytes: 728 * 90 * 4 * 2)
         XCTAssertEqual(try refusal(gif, limits: limits)?.code, "too_many_pixels")
@@ -158,7 +144,7 @@ final class FixTests: XCTestCase {
     }
 
     func testTransparencyIsNeverFlattenedIntoAJPEG() throws {
-        let banner = try artwork(320, 50)
+        let banner = try Fixtures.artwork(320, 50)
         let translucent = try VipsOperation("bandjoin_const").with("in", .image(banner)).with("c", .doubles([128])).image()
         XCTAssertEqual(try refusal(try Fixtures.png(translucent), FixRequest(format: .jpeg)), .unfixable(.transparencyLost))
         // Opaque alpha is no transparency: the band is dropped.
@@ -168,7 +154,7 @@ final class FixTests: XCTestCase {
     }
 
     func testMetadataIsStrippedAndSaid() throws {
-        let image = try artwork(320, 50)
+        let image = try Fixtures.artwork(320, 50)
         let tagged = try image.settingInt("orientation", 1)
         let input = try Fixtures.jpeg(tagged, [("keep", .flags("exif"))])
         XCTAssertNotNil(try ImageSource(bytes: input).header.blobField("exif-data"))

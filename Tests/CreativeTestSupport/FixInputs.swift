@@ -58,4 +58,20 @@ extension Fixtures {
         let pixels = try VipsOperation("cast").with("in", .image(summed)).with("format", .enumeration("uchar")).image()
         return try VipsOperation("copy").with("in", .image(pixels)).with("interpretation", .enumeration("srgb")).image()
     }
+
+    /// The test artwork drawn at any size (``TestArtwork/generate(_:)``): a banner that passes the
+    /// pre-flight checks, whatever its size.
+    public static func artwork(_ width: Int, _ height: Int) throws -> VImage {
+        try decode(try TestArtwork.generate(PixelSize(width: width, height: height)))
+    }
+
+    /// An animated GIF of three frames of the test artwork at `width` x `height`: as drawn, mirrored,
+    /// then in negative (its paper, near white, becomes near black).
+    public static func animatedArtworkGIF(_ width: Int, _ height: Int) throws -> [UInt8] {
+        let still = try artwork(width, height)
+        let mirrored = try VipsOperation("flip").with("in", .image(still)).with("direction", .enumeration("horizontal")).image()
+        let negative = try VipsOperation("cast").with("in", .image(try VipsOperation("invert").with("in", .image(still)).image()))
+            .with("format", .enumeration("uchar")).image()
+        return try save("gifsave_buffer", try animation([still, mirrored, negative]))
+    }
 }
