@@ -17,13 +17,8 @@ public struct FixRequest: Sendable {
         "format", .choice(ImageFormat.allCases.map(\.rawValue)), placeholder: "F",
         help: "png, jpeg, gif or webp (default: the input's format; an output name's extension must agree)",
         mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
-    /// `filename=`: the service's label for the upload, as validate takes it.
-    public static let fileName = ValidateRequest.fileName.with(
-        help: "name for the report and the extension check of the answer (never opened)", defaultValue: "upload")
-
     /// Every option, in help order.
-    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], size, frame, format,
-                                            fileName])
+    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], size, frame, format])
 
     /// Most an accepted size's aspect ratio may differ from the file's for `fix` to resize to it: 1%.
     public static let maxAspectDifference = 0.01

@@ -55,6 +55,15 @@ public enum Fixer {
                            inputBytes: source.bytes.count, changes: changes, encoding: encoding.detail, report: report)
     }
 
+    /// What a fix of `source` will be charged (``fix(_:request:format:outputName:maxBytes:limits:)`` charges
+    /// it first): for the service's process-wide budget, from the header alone. Nil when the fix is
+    /// refused before anything is decoded (a size too far, a frame the animation lacks).
+    public static func plannedCost(_ source: ImageSource, request: FixRequest, memoryBudget: Int) -> JobCost? {
+        guard let animation = try? Animation(source, frame: request.frame),
+              case .success(let target) = request.target(for: source.displayedSize) else { return nil }
+        return cost(source, target: target, animation: animation, memoryBudget: memoryBudget)
+    }
+
     /// The animation a source holds, and the page kept.
     struct Animation {
         /// Frames of an animated GIF or WebP; 1 for a still image (and an animated PNG, whose default image is read).
