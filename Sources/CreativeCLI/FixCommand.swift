@@ -18,7 +18,7 @@ enum FixCommand: DeclaredCommand {
         synopsis: ["FILE --output PATH [--size WxH] [--product P] [--frame N] [--format F] [--json]"],
         operands: [("FILE", "a PNG, JPEG, GIF or WebP that almost passes validate; '-' reads standard input")],
         examples: ["banner-961x150.png --output banner-960x150.png",
-                   "photo-960x150.jpg --output photo-960x150.jpg --json",
+                   "photo.jpg --output photo-150k.jpg --json",
                    "animated-728x90.gif --frame 1 --output still-728x90.gif"],
         exitCodes: "0 written (it validates with no warning), 1 refused (its code on standard error; nothing written), "
             + "64 usage error (also a --frame the animation does not have)")

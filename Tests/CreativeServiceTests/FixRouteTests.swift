@@ -33,8 +33,8 @@ final class FixRouteTests: ServerTestCase {
     }
 
     func testAPhotographIsAnsweredAsJSONWithinTheWeight() throws {
-        let photo = try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(2184, 270, grain: 7), [("Q", .int(100))])
-        XCTAssertGreaterThan(photo.count, 1_200_000)
+        let photo = try Fixtures.heavyPhotographJPEG()
+        XCTAssertGreaterThan(photo.count, 1_300_000)
         let result = HTTPClient.request(port, "POST", "/v1/fix", headers: [("Accept", "application/json")], body: photo)
         XCTAssertEqual(result.status, 200, result.text)
         XCTAssertEqual(result.headers["content-type"], "application/json")

@@ -74,4 +74,10 @@ extension Fixtures {
             .with("format", .enumeration("uchar")).image()
         return try save("gifsave_buffer", try animation([still, mirrored, negative]))
     }
+
+    /// A 2184x270 photograph as a camera's export at JPEG quality 100: 1.3 MB (1,301,550 bytes with
+    /// libvips 8.18), nine times the 150 KB weight.
+    public static func heavyPhotographJPEG() throws -> [UInt8] {
+        try save("jpegsave_buffer", try photograph(2184, 270, grain: 8), [("Q", .int(100))])
+    }
 }
