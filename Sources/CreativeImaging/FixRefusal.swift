@@ -46,13 +46,13 @@ public enum FixRefusal: Sendable, Equatable {
             "the smallest \(over.format.rawValue.uppercased()) written was \(over.smallest) bytes, over the weight of "
                 + "\(over.maxBytes) bytes" + (over.format == .jpeg || over.format == .webp
                     ? " at the lowest quality fix uses (\(WeightFit.lossyQualities.last ?? 50))"
-                    : "; give --format jpeg or webp for a photograph")
+                    : "; write a photograph as JPEG or WebP (format jpeg or webp)")
         case .transparencyLost:
             "the image has transparent pixels and JPEG has none; keep PNG or WebP, or flatten it yourself"
         case .frameOutOfRange(let given, let frames):
-            "--frame \(given) is not a frame of this animation: give 1 to \(frames)"
+            "frame \(given) is not a frame of this animation: give 1 to \(frames)"
         case .notAnimated(let format):
-            "--frame is for an animated GIF or WebP; this \(format.rawValue.uppercased()) is a still image"
+            "a frame is chosen only from an animated GIF or WebP; this \(format.rawValue.uppercased()) is a still image"
                 + (format == .png ? " (an animated PNG keeps its default image)" : "")
         case .incomplete(let issues):
             "the fixed file would still not validate cleanly: "

@@ -95,7 +95,7 @@ final class FixCommandTests: ScratchFolderTestCase {
         // A frame the animation does not have is a usage error.
         let missing = try fix("animated.gif", "none.gif", ["--frame", "4"])
         XCTAssertEqual(missing.status, 64)
-        XCTAssertTrue(missing.stderr.hasPrefix("creative-tool fix: --frame 4 is not a frame of this animation: give 1 to 3"),
+        XCTAssertTrue(missing.stderr.hasPrefix("creative-tool fix: frame 4 is not a frame of this animation: give 1 to 3"),
                       missing.stderr)
         XCTAssertEqual(try fix("animated.gif", "none.gif", ["--frame", "0"]).status, 64)
         XCTAssertNil(bytes("none.gif"))
@@ -122,7 +122,7 @@ final class FixCommandTests: ScratchFolderTestCase {
             (["fix", "in.png", "--output", "x.jpg"], "the output name says jpeg but the file is png"),
             (["fix", "in.png", "--output", "x.png", "--format", "webp"], "--format webp disagrees with the output name"),
             (["fix", "in.png", "--output", "x.png", "--size", "961x150"], "--size 961x150 is not an accepted size"),
-            (["fix", "in.png", "--output", "x.png", "--frame", "2"], "--frame is for an animated GIF or WebP"),
+            (["fix", "in.png", "--output", "x.png", "--frame", "2"], "a frame is chosen only from an animated GIF or WebP"),
             (["fix", "in.png", "--output", "-", "--json"], "--json and --output - both write standard output"),
         ]
         for (arguments, message) in cases {

@@ -87,7 +87,7 @@ final class FixTests: XCTestCase {
         XCTAssertGreaterThan(input.count, 1_200_000)
         let error = try refusal(input)
         XCTAssertEqual(error?.code, "weight_unreachable")
-        XCTAssertTrue(error?.message.contains("give --format jpeg or webp") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("write a photograph as JPEG or WebP") ?? false, error?.message ?? "")
         let fixed = try fix(input, FixRequest(format: .jpeg))
         XCTAssertEqual(fixed.format, .jpeg)
         XCTAssertLessThanOrEqual(fixed.bytes.count, Catalog.weightGuidelineBytes)
