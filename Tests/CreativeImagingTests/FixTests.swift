@@ -193,4 +193,47 @@ final class FixTests: XCTestCase {
         XCTAssertEqual(over.maxBytes, 1000)
         XCTAssertGreaterThan(over.smallest, 1000)
     }
+
+    func testAnAnimatedWebPKeepsItsLastFrame() throws {
+        let still = try Fixtures.artwork(320, 50)
+        let negative = try VipsOperation("cast").with("in", .image(try VipsOperation("invert").with("in", .image(still)).image()))
+            .with("format", .enumeration("uchar")).image()
+        let input = try Fixtures.webp(try Fixtures.animation([still, negative]), [("lossless", .bool(true))])
+        XCTAssertTrue(AnimationProbe.isAnimatedWebP(input))
+        let fixed = try fix(input)
+        XCTAssertEqual(fixed.format, .webp)
+        XCTAssertFalse(AnimationProbe.isAnimatedWebP(fixed.bytes))
+        XCTAssertEqual(fixed.changes.first, FixChange(.frameKept, "animated WEBP of 2 frames: frame 2 (the last) kept as "
+                                                      + "the still image"))
+        XCTAssertTrue(try PixelReader(encoded: fixed.bytes).isClose(6, 6, to: paper.map { 255 - $0 }, tolerance: 12))
+        assertClean(fixed)
+    }
+
+    func testAnEXIFOrientationIsAppliedToThePixels() throws {
+        // Stored turned a quarter anticlockwise, with orientation 6 (turn clockwise to show): shown 728x90.
+        let turned = try VipsOperation("rot").with("in", .image(try Fixtures.artwork(728, 90)))
+            .with("angle", .enumeration("d270")).image()
+        let input = try Fixtures.jpeg(try turned.settingInt("orientation", 6), [("Q", .int(95))])
+        XCTAssertEqual(try ImageSource(bytes: input).displayedSize, PixelSize(width: 728, height: 90))
+        let fixed = try fix(input)
+        XCTAssertEqual(fixed.changes.first, FixChange(.rotated, "EXIF orientation 6 applied: the pixels are stored "
+                                                      + "upright as 728x90"))
+        let source = try ImageSource(bytes: fixed.bytes)
+        XCTAssertEqual(source.storedSize, PixelSize(width: 728, height: 90))
+        XCTAssertEqual(source.orientation, 1)
+        let pixels = try PixelReader(encoded: fixed.bytes)
+        XCTAssertTrue(pixels.isClose(8, 8, to: paper, tolerance: 12), "\(pixels[8, 8])")
+        XCTAssertTrue(pixels.isClose(0, 45, to: ink, tolerance: 24), "\(pixels[0, 45])")
+        assertClean(fixed)
+    }
+
+    func testGreyscaleAndSixteenBitAreWrittenAsEightBitSRGB() throws {
+        let grey = try fix(try Fixtures.png(try Fixtures.grey(try Fixtures.artwork(320, 50))))
+        XCTAssertEqual(grey.changes.first?.kind, .convertedToSRGB)
+        assertClean(grey)
+        let deep = try fix(try Fixtures.png(try Fixtures.sixteenBit(try Fixtures.artwork(320, 50))))
+        XCTAssertEqual(deep.changes.first, FixChange(.depthReduced, "16 bits a sample written as 8"))
+        XCTAssertFalse(try ImageSource(bytes: deep.bytes).header.isSixteenBit)
+        assertClean(deep)
+    }
 }
