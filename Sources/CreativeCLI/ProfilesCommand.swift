@@ -10,7 +10,7 @@ enum ProfilesCommand: DeclaredCommand {
     static let help = CommandHelp(
         synopsis: ["[--json]"],
         notes: ["validate --profile and guidance --profile apply these rules; network is the default (docs/profiles.md)."],
-        examples: ["", "--json"])
+        examples: ["--json"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard arguments.positionals.isEmpty else { throw .usage("unexpected argument '\(arguments.positionals[0])'") }
