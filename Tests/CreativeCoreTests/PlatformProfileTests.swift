@@ -8,14 +8,6 @@ final class PlatformProfileTests: XCTestCase {
     private func profile(_ name: String) throws -> PlatformProfile { try XCTUnwrap(PlatformProfiles.named(name)) }
     private func size(_ width: Int, _ height: Int) -> PixelSize { PixelSize(width: width, height: height) }
 
-    /// Options given by name, as a query gives them.
-    private struct Given: OptionSource {
-        let values: [String: String]
-        func given(_ option: OptionDeclaration) -> String? { values[option.name] }
-        func every(_ option: OptionDeclaration) -> [String] { given(option).map { [$0] } ?? [] }
-        func spelling(_ option: OptionDeclaration) -> String { option.name }
-    }
-
     func testAProfilesOwnSizeListReplacesTheProducts() throws {
         let google = try profile("google-ads")
         XCTAssertTrue(google.accepts(size(336, 280), product: .banner), "Google's, not the banner catalog's")

@@ -5,17 +5,7 @@ import XCTest
 
 /// `profile=` over HTTP (openapi.yaml's Profile parameter): the same rules and reports as
 /// `validate --profile` and `guidance --profile`.
-final class ProfileRouteTests: XCTestCase {
-    var server: Server!
-    var port: Int { server.port }
-
-    override func setUpWithError() throws { server = try Fixture.server() }
-
-    override func tearDown() {
-        server.stop(grace: 5)
-        server = nil
-    }
-
+final class ProfileRouteTests: ServerTestCase {
     private func errors(_ answer: [String: Any]?) -> [String] {
         (answer?["errors"] as? [[String: Any]] ?? []).map { "\($0["code"] as? String ?? "?") \($0["profile"] as? String ?? "-")" }
     }
