@@ -22,8 +22,12 @@ public enum ProfileChecks {
                          + bounds.joined(separator: " and ") + " pixels, and no \(product) size is")
         }
         let nearest = Product.nearest(to: size, among: accepted).map(\.description).joined(separator: " or ")
-        let bounds = profile.withinBounds(size) ? "" : (profile.minimumSize.map { " (smaller than \($0))" } ?? "")
-            + (profile.maximumSize.map { " (at most \($0))" } ?? "")
+        var bounds = ""
+        if let minimum = profile.minimumSize, size.width < minimum.width || size.height < minimum.height {
+            bounds = " (smaller than \(minimum))"
+        } else if let maximum = profile.maximumSize, size.width > maximum.width || size.height > maximum.height {
+            bounds = " (larger than \(maximum))"
+        }
         return issue(.dimensionsNotAllowed, profile, "\(size) is not a size \(profile.name) accepts\(bounds); the nearest "
                      + "are \(nearest). Export the artwork at exactly one of: " + accepted.map(\.description).joined(separator: ", "))
     }
