@@ -1,19 +1,11 @@
 import CreativeCore
 import CreativeImaging
 
-/// Inputs that almost pass validate, for `fix` and the validator's warnings: animations, CMYK and a
-/// photograph, made in the tests with libvips.
+/// Inputs that almost pass validate, for `fix` and the validator's warnings: animations and a
+/// photograph, made in the tests with libvips (a CMYK JPEG: ``cmykJPEG(_:)``).
 extension Fixtures {
-    /// A CMYK JPEG (converted with libvips' built-in CMYK profile).
-    public static func cmykJPEG(_ image: VImage) throws -> [UInt8] {
-        let cmyk = try VipsOperation("icc_export").with("in", .image(image))
-            .with("output_profile", .string("cmyk")).image()
-        return try save("jpegsave_buffer", cmyk)
-    }
-
-    /// Frames of `width` x `height` in different colours stacked vertically, with `page-height` set:
-    /// savers write it as an animation. Frame 1 is red; frame N (N > 1) is (0, 100 + N*50 % 150, 255),
-    /// counting N from 0.
+    /// Frames of `width` x `height` stacked vertically, each a solid ``frameColour(_:)``, with `page-height`
+    /// set: savers write it as an animation.
     public static func frames(_ width: Int, _ height: Int, count: Int = 2) throws -> VImage {
         try animation((0..<count).map { index in try solid(width, height, frameColour(index)) })
     }
