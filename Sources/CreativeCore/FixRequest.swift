@@ -18,13 +18,19 @@ public struct FixRequest: Sendable {
         help: "png, jpeg, gif or webp (default: the input's format; an output name's extension must agree)",
         mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
     /// Every option, in help order.
-    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], size, frame, format])
+    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name],
+                                            CommonOptions.profile.with(help: "the platforms whose rules the file must pass, "
+                                                + "comma-separated: their sizes and the strictest weight for the size "
+                                                + "(docs/profiles.md)"),
+                                            size, frame, format])
 
     /// Most an accepted size's aspect ratio may differ from the file's for `fix` to resize to it: 1%.
     public static let maxAspectDifference = 0.01
 
     /// Whose sizes are accepted.
     public let product: Product
+    /// The platform profiles the file must pass (`--profile`); empty for the product's own rules.
+    public let profiles: [PlatformProfile]
     /// The size asked for, nil for the nearest accepted size.
     public let size: PixelSize?
     /// The frame asked for, 1-based; nil for the last.
@@ -35,8 +41,10 @@ public struct FixRequest: Sendable {
     public let namedFormat: ImageFormat?
 
     /// A fix as code asks for it (no output name to agree with); `size` must be one the product accepts.
-    public init(product: Product = .defaultProduct, size: PixelSize? = nil, frame: Int? = nil, format: ImageFormat? = nil) {
+    public init(product: Product = .defaultProduct, profiles: [PlatformProfile] = [], size: PixelSize? = nil,
+                frame: Int? = nil, format: ImageFormat? = nil) {
         self.product = product
+        self.profiles = profiles
         self.size = size
         self.frame = frame
         self.format = format
@@ -51,10 +59,12 @@ public struct FixRequest: Sendable {
     ///   output name disagrees with.
     public init(_ source: some OptionSource, outputName: String? = nil) throws(CoreError) {
         product = try CommonOptions.product(source)
+        profiles = try CommonOptions.profiles(source) ?? []
         size = try source.size(Self.size)
-        if let size, product.entry(for: size) == nil {
-            throw .invalidRequest("\(source.spelling(Self.size)) \(size) is not an accepted\(product.isDefault ? "" : " \(product)") "
-                                  + "size; give one of: " + product.sizes.map(\.description).joined(separator: ", "))
+        if let size, !ProfileChecks.accepts(size, product: product, profiles: profiles) {
+            let whose = profiles.isEmpty ? (product.isDefault ? "" : " \(product)") : " \(profiles.names)"
+            throw .invalidRequest("\(source.spelling(Self.size)) \(size) is not an accepted\(whose) size; give one of: "
+                                  + Self.acceptedSizes(product, profiles).map(\.description).joined(separator: ", "))
         }
         frame = try source.int(Self.frame)
         format = try source.choice(Self.format, ImageFormat.self)
@@ -85,6 +95,22 @@ public struct FixRequest: Sendable {
         return ImageFormat.allCases.first { $0.extensions.contains(ending) }
     }
 
+    /// The sizes the file may have: the product's, or those every profile accepts (in the first's order).
+    public var acceptedSizes: [PixelSize] { Self.acceptedSizes(product, profiles) }
+
+    private static func acceptedSizes(_ product: Product, _ profiles: [PlatformProfile]) -> [PixelSize] {
+        guard let first = profiles.first else { return product.sizes }
+        return first.acceptedSizes(for: product).filter { ProfileChecks.accepts($0, product: product, profiles: profiles) }
+    }
+
+    /// The most bytes the fixed file may weigh at `size` with no error or warning: 150 KB (the guideline),
+    /// or with profiles the strictest of their limits for the size and their weight guidelines.
+    public func weightLimit(for size: PixelSize) -> Int {
+        guard !profiles.isEmpty else { return Catalog.weightGuidelineBytes }
+        let limits = [profiles.weightBudget(for: size)].compactMap { $0 } + profiles.compactMap(\.weightGuideline)
+        return limits.min() ?? Catalog.weightGuidelineBytes
+    }
+
     /// The size a file of `size` is fixed to: the one asked for, the size itself when accepted, else the
     /// accepted size nearest it when its aspect ratio is within ``maxAspectDifference``.
     /// - Returns: the size, or the nearest accepted sizes (the product's nearest-size rule) when none is near enough.
@@ -96,8 +122,9 @@ public struct FixRequest: Sendable {
             }
             return .success(chosen)
         }
-        if product.entry(for: size) != nil { return .success(size) }
-        let nearest = product.nearest(to: size)
+        let accepted = acceptedSizes
+        if accepted.contains(size) { return .success(size) }
+        let nearest = Product.nearest(to: size, among: accepted)
         if let first = nearest.first, Self.aspectDifference(size, first) < Self.maxAspectDifference { return .success(first) }
         return .failure(SizeRefusal(size: size, nearest: nearest,
                                     difference: nearest.first.map { Self.aspectDifference(size, $0) } ?? 1))

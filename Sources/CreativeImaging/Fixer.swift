@@ -11,14 +11,14 @@ import CreativeCore
 /// format (or the one asked for) within the weight (``WeightFit``), metadata stripped -> validated.
 public enum Fixer {
     /// Fixes `source` as `request` asks, written as `format`, under the name `outputName` (for the
-    /// validator's extension check), within the weight `maxBytes` (150 KB, the guideline).
+    /// validator's extension check), within the weight `maxBytes` (nil: ``FixRequest/weightLimit(for:)``,
+    /// 150 KB or the profiles').
     /// The job is charged like a render of the target size (``JobCost``), and a frame past the first
     /// for the frames decoded before it; the deadline of `limits` stops libvips.
     /// - Throws: ``ImagingError/unfixable(_:)`` for a change that is not safe or a result that would not
     ///   validate cleanly; the opening, budget, deadline and damage errors of a render.
     public static func fix(_ source: ImageSource, request: FixRequest, format: ImageFormat, outputName: String,
-                           maxBytes: Int = Catalog.weightGuidelineBytes,
-                           limits: JobLimits = JobLimits()) throws(ImagingError) -> FixedUpload {
+                           maxBytes: Int? = nil, limits: JobLimits = JobLimits()) throws(ImagingError) -> FixedUpload {
         let limits = limits.started()
         let deadline = limits.startDeadline()
         let animation = try Animation(source, frame: request.frame)
@@ -27,6 +27,7 @@ public enum Fixer {
         case .success(let size): target = size
         case .failure(let refusal): throw .unfixable(.sizeTooFar(refusal))
         }
+        let maxBytes = maxBytes ?? request.weightLimit(for: target)
         let cost = self.cost(source, target: target, animation: animation, memoryBudget: limits.memoryBudget)
         try limits.charge(cost)
         if let damage = try source.structuralDamage(deadline: deadline) { throw .corruptImage(damage) }
@@ -47,6 +48,7 @@ public enum Fixer {
         }
         var validation = ValidationLimits(job: limits, product: request.product)
         validation.maxBytes = max(Catalog.defaultMaxBytes, maxBytes)
+        validation.profiles = request.profiles
         let report = Validator.validate(encoding.bytes, fileName: outputName, limits: validation)
         guard report.valid, report.warnings.isEmpty else { throw .unfixable(.incomplete(report.errors + report.warnings)) }
         var changes = FixChanges.before(source, animation: animation, target: target)

@@ -139,4 +139,21 @@ final class FixCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.text.contains("\n  format_changed: PNG written as WEBP\n"), run.text)
     }
+
+    func testAProfilesWeightAndSizes() throws {
+        try put(try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(960, 150), [("Q", .int(100))]), "photo.jpg")
+        let run = try fix("photo.jpg", "lean.jpg", ["--profile", "iab-lean"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(bytes("lean.jpg")).count, 50_000)
+        let check = try Tool.run(["validate", "--profile", "iab-lean", "lean.jpg"], in: folder)
+        XCTAssertEqual(check.status, 0, check.text)
+        XCTAssertTrue(check.text.hasPrefix("lean.jpg: valid for iab-lean ("), check.text)
+        let unknown = try fix("photo.jpg", "x.jpg", ["--profile", "iab-laen"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("did you mean 'iab-lean'?"), unknown.stderr)
+        let size = try fix("photo.jpg", "x.jpg", ["--profile", "amazon-dsp", "--size", "960x150"])
+        XCTAssertEqual(size.status, 64)
+        XCTAssertTrue(size.stderr.contains("--size 960x150 is not an accepted amazon-dsp size; give one of: 300x250, "),
+                      size.stderr)
+    }
 }

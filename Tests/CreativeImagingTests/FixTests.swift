@@ -236,4 +236,24 @@ final class FixTests: XCTestCase {
         XCTAssertFalse(try ImageSource(bytes: deep.bytes).header.isSixteenBit)
         assertClean(deep)
     }
+
+    func testAProfileSetsTheSizesAndTheWeight() throws {
+        let lean = try XCTUnwrap(PlatformProfiles.named("iab-lean"))
+        // 960x150 is 320x50 at 3x: IAB LEAN's initial load for 320x50 is 50,000 bytes.
+        let photo = try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(960, 150), [("Q", .int(100))])
+        let request = FixRequest(profiles: [lean])
+        XCTAssertEqual(request.weightLimit(for: PixelSize(width: 960, height: 150)), 50_000)
+        XCTAssertEqual(FixRequest().weightLimit(for: PixelSize(width: 960, height: 150)), 150_000)
+        let fixed = try fix(photo, request)
+        XCTAssertLessThanOrEqual(fixed.bytes.count, 50_000)
+        XCTAssertEqual(fixed.report.profiles, [lean])
+        XCTAssertTrue(fixed.changes.last?.message.contains("within the weight of 50000 bytes") ?? false,
+                      "\(fixed.changes)")
+        // Amazon DSP takes 728x90 but not 960x150: the near miss has no size near enough there.
+        let amazon = try XCTUnwrap(PlatformProfiles.named("amazon-dsp"))
+        let nearMiss = try TestArtwork.generate(PixelSize(width: 961, height: 150))
+        XCTAssertEqual(try refusal(nearMiss, FixRequest(profiles: [amazon]))?.code, "size_too_far")
+        XCTAssertEqual(try fix(try TestArtwork.generate(PixelSize(width: 729, height: 90)), FixRequest(profiles: [amazon])).size,
+                       PixelSize(width: 728, height: 90))
+    }
 }

@@ -77,6 +77,15 @@ final class FixRouteTests: ServerTestCase {
         XCTAssertEqual(garbage.errorCode, "not_an_image")
     }
 
+    func testAProfileSetsTheWeight() throws {
+        let photo = try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(960, 150), [("Q", .int(100))])
+        let result = HTTPClient.request(port, "POST", "/v1/fix?profile=iab-lean", body: photo)
+        XCTAssertEqual(result.status, 200, result.text)
+        XCTAssertLessThanOrEqual(result.body.count, 50_000)
+        XCTAssertTrue(changes(result).last?.contains("within the weight of 50000 bytes") ?? false, "\(changes(result))")
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/fix?profile=nowhere", body: photo).status, 400)
+    }
+
     func testAcceptPicksJSONOnlyWhenAskedFor() {
         XCTAssertTrue(FixHandlers.wantsJSON("application/json"))
         XCTAssertTrue(FixHandlers.wantsJSON("image/*;q=0.5, application/json"))
