@@ -34,6 +34,30 @@ final class FixTests: XCTestCase {
         XCTAssertEqual(report.warnings, [], file: file, line: line)
     }
 
+    /// The fixed test artwork upright: paper near its top left corner, ink on its left border halfway
+    /// down; and it validates cleanly.
+    private func assertArtwork(_ fixed: FixedUpload, inkTolerance: Int, file: StaticString = #filePath,
+                               line: UInt = #line) throws {
+        let pixels = try PixelReader(encoded: fixed.bytes)
+        let middle = pixels.height / 2
+        XCTAssertTrue(pixels.isClose(8, 8, to: paper, tolerance: 12), "\(pixels[8, 8])", file: file, line: line)
+        XCTAssertTrue(pixels.isClose(0, middle, to: ink, tolerance: inkTolerance), "\(pixels[0, middle])", file: file, line: line)
+        assertClean(fixed, file: file, line: line)
+    }
+
+    /// A still file of the animation's last frame, the artwork in negative, and a clean report.
+    private func assertLastFrameKept(_ fixed: FixedUpload, _ format: ImageFormat, of frames: Int,
+                                     file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(fixed.format, format, file: file, line: line)
+        XCTAssertFalse(AnimationProbe.isAnimatedGIF(fixed.bytes) || AnimationProbe.isAnimatedWebP(fixed.bytes), file: file, line: line)
+        XCTAssertEqual(fixed.changes.first, FixChange(.frameKept, "animated \(format.rawValue.uppercased()) of \(frames) "
+                                                      + "frames: frame \(frames) (the last) kept as the still image"),
+                       file: file, line: line)
+        XCTAssertTrue(try PixelReader(encoded: fixed.bytes).isClose(6, 6, to: paper.map { 255 - $0 }, tolerance: 12),
+                      file: file, line: line)
+        assertClean(fixed, file: file, line: line)
+    }
+
     func testANearMissSizeIsResizedToTheAcceptedSizeExactly() throws {
         let input = try TestArtwork.generate(PixelSize(width: 961, height: 150))
         XCTAssertEqual(Validator.validate(input, fileName: "banner.png").errors.map(\.code), [.dimensionsNotAllowed])
@@ -105,22 +129,13 @@ final class FixTests: XCTestCase {
         XCTAssertEqual(image.bands, 3)
         // Through the CMYK profile and back: near, not exact (the saturated ink loses most). Read as
         // RGB without conversion, the paper would be the CMYK samples, near black.
-        let pixels = try PixelReader(encoded: fixed.bytes)
-        XCTAssertTrue(pixels.isClose(8, 8, to: paper, tolerance: 12), "\(pixels[8, 8])")
-        XCTAssertTrue(pixels.isClose(0, 75, to: ink, tolerance: 48), "\(pixels[0, 75])")
-        assertClean(fixed)
+        try assertArtwork(fixed, inkTolerance: 48)
     }
 
     func testAnAnimatedGIFKeepsItsLastFrameOrTheOneAsked() throws {
         let input = try Fixtures.animatedArtworkGIF(728, 90)
         XCTAssertTrue(AnimationProbe.isAnimatedGIF(input))
-        let last = try fix(input)
-        XCTAssertEqual(last.format, .gif)
-        XCTAssertFalse(AnimationProbe.isAnimatedGIF(last.bytes))
-        XCTAssertEqual(last.changes.first, FixChange(.frameKept, "animated GIF of 3 frames: frame 3 (the last) kept as "
-                                                     + "the still image"))
-        XCTAssertTrue(try PixelReader(encoded: last.bytes).isClose(8, 8, to: paper.map { 255 - $0 }))
-        assertClean(last)
+        try assertLastFrameKept(try fix(input), .gif, of: 3)
         let first = try fix(input, FixRequest(frame: 1))
         XCTAssertTrue(try PixelReader(encoded: first.bytes).isClose(8, 8, to: paper))
         assertClean(first)
@@ -196,17 +211,9 @@ final class FixTests: XCTestCase {
 
     func testAnAnimatedWebPKeepsItsLastFrame() throws {
         let still = try Fixtures.artwork(320, 50)
-        let negative = try VipsOperation("cast").with("in", .image(try VipsOperation("invert").with("in", .image(still)).image()))
-            .with("format", .enumeration("uchar")).image()
-        let input = try Fixtures.webp(try Fixtures.animation([still, negative]), [("lossless", .bool(true))])
+        let input = try Fixtures.webp(try Fixtures.animation([still, try Fixtures.negative(still)]), [("lossless", .bool(true))])
         XCTAssertTrue(AnimationProbe.isAnimatedWebP(input))
-        let fixed = try fix(input)
-        XCTAssertEqual(fixed.format, .webp)
-        XCTAssertFalse(AnimationProbe.isAnimatedWebP(fixed.bytes))
-        XCTAssertEqual(fixed.changes.first, FixChange(.frameKept, "animated WEBP of 2 frames: frame 2 (the last) kept as "
-                                                      + "the still image"))
-        XCTAssertTrue(try PixelReader(encoded: fixed.bytes).isClose(6, 6, to: paper.map { 255 - $0 }, tolerance: 12))
-        assertClean(fixed)
+        try assertLastFrameKept(try fix(input), .webp, of: 2)
     }
 
     func testAnEXIFOrientationIsAppliedToThePixels() throws {
@@ -221,10 +228,7 @@ final class FixTests: XCTestCase {
         let source = try ImageSource(bytes: fixed.bytes)
         XCTAssertEqual(source.storedSize, PixelSize(width: 728, height: 90))
         XCTAssertEqual(source.orientation, 1)
-        let pixels = try PixelReader(encoded: fixed.bytes)
-        XCTAssertTrue(pixels.isClose(8, 8, to: paper, tolerance: 12), "\(pixels[8, 8])")
-        XCTAssertTrue(pixels.isClose(0, 45, to: ink, tolerance: 24), "\(pixels[0, 45])")
-        assertClean(fixed)
+        try assertArtwork(fixed, inkTolerance: 24)
     }
 
     func testGreyscaleAndSixteenBitAreWrittenAsEightBitSRGB() throws {

@@ -62,9 +62,13 @@ extension Fixtures {
     public static func animatedArtworkGIF(_ width: Int, _ height: Int) throws -> [UInt8] {
         let still = try artwork(width, height)
         let mirrored = try VipsOperation("flip").with("in", .image(still)).with("direction", .enumeration("horizontal")).image()
-        let negative = try VipsOperation("cast").with("in", .image(try VipsOperation("invert").with("in", .image(still)).image()))
+        return try save("gifsave_buffer", try animation([still, mirrored, try negative(still)]))
+    }
+
+    /// An 8-bit image in negative (255 minus each sample).
+    public static func negative(_ image: VImage) throws -> VImage {
+        try VipsOperation("cast").with("in", .image(try VipsOperation("invert").with("in", .image(image)).image()))
             .with("format", .enumeration("uchar")).image()
-        return try save("gifsave_buffer", try animation([still, mirrored, negative]))
     }
 
     /// A 2184x270 photograph as a camera's export at JPEG quality 100: 1.3 MB (1,301,550 bytes with
