@@ -41,13 +41,9 @@ enum FixCommand: DeclaredCommand {
         let limits = try JobLimitOptions.read(arguments)
         try OutputFile.refuseInput(output, inputs: [input], writer: "fix")
         let bytes = try Inputs.readBytes(input, maxBytes: readLimit)
-        if Validator.isBundle(bytes) {
-            throw .failed(code: "unsupported_format", message: "\(input): an HTML5 bundle (zip); fix takes one image "
-                          + "(fix the bundle's static image alone)")
-        }
         let source: ImageSource
         do throws(ImagingError) {
-            source = try ImageSource(bytes: bytes, maxPixels: maxPixels)
+            source = try Fixer.open(bytes, maxPixels: maxPixels)
         } catch {
             throw .imaging(error, file: input)
         }

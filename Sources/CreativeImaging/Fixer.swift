@@ -57,6 +57,14 @@ public enum Fixer {
                            inputBytes: source.bytes.count, changes: changes, encoding: encoding.detail, report: report)
     }
 
+    /// Opens an upload for `fix`: one image; an HTML5 bundle is refused (`unsupported_format`: its static
+    /// image can be fixed alone).
+    /// - Throws: ``ImagingError/unsupportedFormat(_:)`` for a zip, else what ``ImageSource`` throws.
+    public static func open(_ bytes: [UInt8], maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) -> ImageSource {
+        if Validator.isBundle(bytes) { throw .unsupportedFormat("an HTML5 bundle (zip): fix takes one image (fix its static image alone)") }
+        return try ImageSource(bytes: bytes, maxPixels: maxPixels)
+    }
+
     /// What a fix of `source` will be charged (``fix(_:request:format:outputName:maxBytes:limits:)`` charges
     /// it first): for the service's process-wide budget, from the header alone. Nil when the fix is
     /// refused before anything is decoded (a size too far, a frame the animation lacks).

@@ -16,7 +16,7 @@ enum FixHandlers {
         let upload = Upload(request.body, fileName: "upload")
         var opened: Result<ImageSource, ImagingError>?
         let fixed = try context.runJob(request, memory: {
-            let result = upload.source()
+            let result = Result { () throws(ImagingError) in try Fixer.open(request.body) }
             opened = result
             guard case .success(let source) = result else { return 0 }
             return Fixer.plannedCost(source, request: fixRequest, memoryBudget: context.config.jobMemoryBudget)?.memory ?? 0

@@ -133,6 +133,13 @@ final class FixCommandTests: ScratchFolderTestCase {
         XCTAssertNil(bytes("x.png"))
     }
 
+    func testABundleIsRefused() throws {
+        try put([0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 26), "ad.zip")
+        let run = try fix("ad.zip", "ad.png")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("creative-tool fix: unsupported_format: ad.zip: an HTML5 bundle (zip)"), run.stderr)
+    }
+
     func testAsWebPOnRequest() throws {
         try put(try TestArtwork.generate(PixelSize(width: 321, height: 50)), "small.png")
         let run = try fix("small.png", "small.webp", ["--format", "webp"], size: PixelSize(width: 320, height: 50))

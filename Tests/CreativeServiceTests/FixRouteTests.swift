@@ -75,6 +75,9 @@ final class FixRouteTests: ServerTestCase {
         let garbage = HTTPClient.request(port, "POST", "/v1/fix", body: Array("not an image".utf8))
         XCTAssertEqual(garbage.status, 422)
         XCTAssertEqual(garbage.errorCode, "not_an_image")
+        let bundle = HTTPClient.request(port, "POST", "/v1/fix", body: [0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 26))
+        XCTAssertEqual(bundle.status, 422)
+        XCTAssertEqual(bundle.errorCode, "unsupported_format")
     }
 
     func testAProfileSetsTheWeight() throws {
