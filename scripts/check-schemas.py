@@ -251,6 +251,11 @@ def check_command_line(files):
                       ["--slot", "320x50", files["odd"], "--output", "r6.png"]):
         for answer in json_lines(tool("render", "--json", *arguments), "render"):
             check("render.schema.json", answer, "render " + " ".join(arguments))
+    # fix --json: a near miss resized (a 961x150 render), a JPEG re-encoded, one to WebP.
+    tool("render", "--slot", "961x150", "--output", "near-miss.png")
+    for arguments in (["near-miss.png", "--output", "fixed.png"], [files["jpeg"], "--output", "fixed.jpg"],
+                      ["near-miss.png", "--format", "webp", "--output", "fixed.webp"]):
+        check("fix.schema.json", json.loads(tool("fix", "--json", *arguments)), "fix --json " + " ".join(arguments))
     # --cost: accepted, and refused by the memory budget (still exit 0: it only reports).
     for command, arguments in (("render", ["--slot", "390x61@3x", files["banner"]]),
                                ("render", ["--slot", "390x61@3x", files["interstitial_hd"], "--memory-budget", "1M"]),
@@ -321,8 +326,10 @@ def check_command_line(files):
             failures.append(f"{what}: the manifest's source.sha256 is not null for a file not read whole")
 
 
-def request(port, method, path, body=None, content_type="application/octet-stream"):
+def request(port, method, path, body=None, content_type="application/octet-stream", accept=None):
     headers = {"Content-Type": content_type} if body is not None else {}
+    if accept:
+        headers["Accept"] = accept
     req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=60) as answer:
@@ -353,8 +360,9 @@ def check_service(files):
             with open(os.path.join(WORK, files[name]), "rb") as handle:
                 return handle.read()
 
-        def answer(schema, method, path, body=None, statuses=(200,), content_type="application/octet-stream", on=None):
-            status, data = request(on or port, method, path, body, content_type)
+        def answer(schema, method, path, body=None, statuses=(200,), content_type="application/octet-stream", on=None,
+                   accept=None):
+            status, data = request(on or port, method, path, body, content_type, accept)
             where = f"{method} {path}" + (" (admin port)" if on else "")
             if status not in statuses:
                 failures.append(f"{where}: status {status}: {data[:200]!r}")
@@ -397,6 +405,11 @@ def check_service(files):
                content_type="text/plain")
         answer("companion-lint.schema.json", "POST", "/v1/companion/lint?takeover=true", b"ad_type=webview",
                content_type="text/plain")
+        with open(os.path.join(WORK, "near-miss.png"), "rb") as handle:
+            near_miss = handle.read()
+        answer("fix.schema.json", "POST", "/v1/fix", near_miss, accept="application/json")
+        answer("fix.schema.json", "POST", "/v1/fix?format=webp", near_miss, accept="application/json")
+        answer("error.schema.json", "POST", "/v1/fix", read("odd"), statuses=(422,), accept="application/json")
         # Errors: rejected creatives (422 with the report), no eligible candidate (422), a bad
         # query, an unknown route, a wrong method.
         answer("error.schema.json", "POST", "/v1/process", read("odd"), statuses=(422,))

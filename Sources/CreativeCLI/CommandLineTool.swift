@@ -9,7 +9,7 @@ public enum CommandLineTool {
     static var subcommands: [any DeclaredCommand.Type] {
         [
             ValidateCommand.self, RenderCommand.self, SlotCommand.self, SelectCommand.self,
-            TestArtworkCommand.self, GuidanceCommand.self, PromptCommand.self, ProcessCommand.self,
+            TestArtworkCommand.self, GuidanceCommand.self, PromptCommand.self, ProcessCommand.self, FixCommand.self,
             CompanionCommand.self, ProfilesCommand.self, ServeCommand.self, WorkerCommand.self, EnqueueCommand.self,
         ]
     }

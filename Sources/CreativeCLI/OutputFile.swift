@@ -103,13 +103,14 @@ enum OutputFile {
     /// Refuses an output that is one of the inputs: the same regular file (device and inode),
     /// reached by any name, link or descriptor (`-` is standard output or input). An output that
     /// does not exist yet, or is no regular file (a terminal, a pipe, `/dev/null`), is no input.
+    /// - Parameter writer: who writes, for the message (`a render`, `fix`).
     /// - Throws: `output_is_input`.
-    static func refuseInput(_ output: String, inputs: [String]) throws(CLIError) {
+    static func refuseInput(_ output: String, inputs: [String], writer: String = "a render") throws(CLIError) {
         guard let written = FileIO.identity(of: output, descriptor: 1) else { return }
         for input in inputs where FileIO.identity(of: input, descriptor: 0) == written {
             let source = input == "-" ? "standard input" : "the input \(input)"
             let target = output == "-" ? "standard output" : output
-            throw .failed(code: "output_is_input", message: "\(target) is \(source): a render never replaces its "
+            throw .failed(code: "output_is_input", message: "\(target) is \(source): \(writer) never replaces its "
                           + "source; name another --output")
         }
     }

@@ -38,6 +38,11 @@ public enum AnimationProbe {
     /// size), so any frame count is found without a decoder. libvips refuses a GIF of thousands
     /// of frames as damaged before it could say it moves.
     public static func isAnimatedGIF(_ bytes: [UInt8]) -> Bool {
-        HeaderProbe.gifWalk(bytes).images > 1
+        gifFrames(bytes) > 1
+    }
+
+    /// The images (frames) a GIF holds, counted by the same walk as ``isAnimatedGIF(_:)``.
+    public static func gifFrames(_ bytes: [UInt8]) -> Int {
+        HeaderProbe.gifWalk(bytes).images
     }
 }

@@ -33,6 +33,8 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An HTML5 bundle that does not validate, so it has no static version to render: its
     /// first error (the bundle's report names them all).
     case rejectedBundle(ValidationIssue)
+    /// `fix` found a change it cannot make safely (``FixRefusal``); nothing was written.
+    case unfixable(FixRefusal)
 
     /// The stable error code of docs/validation.md, "Codes".
     public var code: String {
@@ -48,6 +50,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .operationFailed: "render_failed"
         case .io: "io_error"
         case .rejectedBundle(let issue): issue.code.rawValue
+        case .unfixable(let refusal): refusal.code
         }
     }
 
@@ -73,6 +76,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail
         case .rejectedBundle(let issue): "the HTML5 bundle is rejected (\(issue.message)), so it has no static version to render"
+        case .unfixable(let refusal): refusal.message
         }
     }
 

@@ -62,6 +62,20 @@ public final class VImage: @unchecked Sendable {
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
+    /// The names of every metadata field the image carries (`exif-data`, `xmp-data`, `png-comment-0-Title`,
+    /// and libvips' own: `width`, `bands`, ...).
+    public var fieldNames: [String] {
+        guard let fields = vips_image_get_fields(pointer) else { return [] }
+        defer { g_strfreev(fields) }
+        var names: [String] = []
+        var index = 0
+        while let field = fields[index] {
+            names.append(String(cString: field))
+            index += 1
+        }
+        return names
+    }
+
     /// An integer metadata field, or nil when absent.
     public func intField(_ name: String) -> Int? {
         guard vips_image_get_typeof(pointer, name) != 0 else { return nil }

@@ -8,15 +8,19 @@ public struct Request: Sendable {
     public var query: Query
     /// The `Content-Type` header, if any.
     public var contentType: String?
+    /// The `Accept` header, if any.
+    public var accept: String?
     public var body: [UInt8]
     /// Raised when the client goes away or the service stops: the request's job is stopped.
     var cancellation = Cancellation()
 
-    public init(method: String, path: String, query: Query = Query(), contentType: String? = nil, body: [UInt8] = []) {
+    public init(method: String, path: String, query: Query = Query(), contentType: String? = nil, accept: String? = nil,
+                body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
         self.contentType = contentType
+        self.accept = accept
         self.body = body
     }
 }

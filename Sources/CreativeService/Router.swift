@@ -90,6 +90,8 @@ struct Router: Sendable {
               handler: ContentHandlers.guidance),
         Route(method: "GET", pattern: "/v1/prompt", takesBody: false, uploads: false, parameters: PromptRequest.options,
               handler: ContentHandlers.prompt),
+        Route(method: "POST", pattern: "/v1/fix", takesBody: true, uploads: true, parameters: FixRequest.options,
+              handler: FixHandlers.fix),
         Route(method: "POST", pattern: "/v1/process", takesBody: true, uploads: true, parameters: ProcessRequest.options,
               handler: ProcessHandlers.process),
         Route(method: "POST", pattern: "/v1/companion/lint", takesBody: true, uploads: false,

@@ -36,18 +36,6 @@ extension Fixtures {
     /// Every accepted size, in catalog order.
     static var allowedSizes: [PixelSize] { Catalog.entries.map(\.size) }
 
-    /// Frames of `width` x `height` in different colours stacked vertically, with `page-height` set:
-    /// savers write it as an animation.
-    static func frames(_ width: Int, _ height: Int, count: Int = 2) throws -> VImage {
-        var stack = try solid(width, height, [255, 0, 0])
-        for index in 1..<count {
-            let frame = try solid(width, height, [0, Double(100 + index * 50 % 150), 255])
-            stack = try VipsOperation("join").with("in1", .image(stack)).with("in2", .image(frame))
-                .with("direction", .enumeration("vertical")).image()
-        }
-        return try stack.settingInt("page-height", height)
-    }
-
     /// An 8-bit greyscale version of an image.
     static func grey(_ image: VImage) throws -> VImage {
         try VipsOperation("colourspace").with("in", .image(image)).with("space", .enumeration("b-w")).image()

@@ -9,6 +9,8 @@ struct HTTPResult {
     /// Header names lowercased.
     let headers: [String: String]
     let body: [UInt8]
+    /// Every header line in order, names lowercased (a name given more than once keeps each value).
+    var fields: [(name: String, value: String)] = []
     var text: String { String(decoding: body, as: UTF8.self) }
     /// The body parsed as JSON (Foundation), for field checks.
     var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
@@ -104,12 +106,15 @@ enum HTTPClient {
         let lines = String(decoding: data[0..<split], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
         var headers: [String: String] = [:]
+        var fields: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let (name, value) = (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            headers[name] = value
+            fields.append((name, value))
         }
         var body = Array(data[(split + 4)...])
         if let length = headers["content-length"].flatMap(Int.init), length < body.count { body = Array(body[0..<length]) }
-        return HTTPResult(status: status, headers: headers, body: body)
+        return HTTPResult(status: status, headers: headers, body: body, fields: fields)
     }
 }

@@ -1,0 +1,73 @@
+import CreativeCore
+import CreativeImaging
+
+/// `creative-tool fix`: an upload-ready file from one that almost passes. The options and their rules
+/// are ``FixRequest``'s, the work ``Fixer``'s; this reads the file, writes the result and says each change.
+enum FixCommand: DeclaredCommand {
+    static let name = "fix"
+    static let summary = "write an upload-ready file from one that almost passes (near-miss size, weight, colour, "
+        + "animation, metadata)"
+    static let output = JobLimitOptions.output.with(
+        help: "the file to write (required); '-' for standard output. Its extension must name the format written. "
+            + "Never one of the inputs (output_is_input), also through a link; a regular file is replaced atomically")
+    static let json = CommonOptions.json.with(help: "print what was written and every change as one JSON object")
+    static let maxBytes = JobLimitOptions.maxBytes(default: Inputs.defaultRenderMaxBytes)
+    static let declared = FixRequest.options.on(.commandLine) + [output, json, maxBytes, JobLimitOptions.maxPixels]
+        + JobLimitOptions.declared
+    static let help = CommandHelp(
+        synopsis: ["FILE --output PATH [--size WxH] [--product P] [--frame N] [--format F] [--json]"],
+        operands: [("FILE", "a PNG, JPEG, GIF or WebP that almost passes validate; '-' reads standard input")],
+        examples: ["banner-961x150.png --output banner-960x150.png",
+                   "photo.jpg --output photo-150k.jpg --json",
+                   "animated-728x90.gif --frame 1 --output still-728x90.gif"],
+        exitCodes: "0 written (it validates with no warning), 1 refused (its code on standard error; nothing written), "
+            + "64 usage error (also a --frame the animation does not have)")
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
+        guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
+            throw .usage("give one FILE")
+        }
+        let (request, output) = try CLIError.reading { () throws(CoreError) in
+            let output = try arguments.text(Self.output)
+            return (try FixRequest(arguments, outputName: output), output)
+        }
+        guard let output else { throw .usage("give --output PATH: fix never replaces its input") }
+        let wantsJSON = arguments.flag(json.flag)
+        if wantsJSON, output == "-" { throw .usage("--json and --output - both write standard output; name a file") }
+        let (readLimit, maxPixels) = try CLIError.reading { () throws(CoreError) in
+            (try arguments.bytes(maxBytes) ?? Inputs.defaultRenderMaxBytes,
+             try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels)
+        }
+        let limits = try JobLimitOptions.read(arguments)
+        try OutputFile.refuseInput(output, inputs: [input], writer: "fix")
+        let bytes = try Inputs.readBytes(input, maxBytes: readLimit)
+        let source: ImageSource
+        do throws(ImagingError) {
+            source = try Fixer.open(bytes, maxPixels: maxPixels)
+        } catch {
+            throw .imaging(error, file: input)
+        }
+        let format = try CLIError.reading { () throws(CoreError) in try request.outputFormat(for: source.format) }
+        let fixed: FixedUpload
+        do throws(ImagingError) {
+            fixed = try Fixer.fix(source, request: request, format: format, outputName: output, limits: limits)
+        } catch .unfixable(let refusal) where refusal.isUsage {
+            throw .usage(refusal.message)
+        } catch {
+            throw .imaging(error, file: input)
+        }
+        // Again just before writing: the output may have come to be the input meanwhile.
+        try OutputFile.refuseInput(output, inputs: [input], writer: "fix")
+        let toStandardOutput = try Inputs.write(fixed.bytes, to: output)
+        if wantsJSON {
+            try Streams.outJSON(fixed.json(input: input, file: output))
+            return ExitCode.success
+        }
+        let lines = ["wrote \(output): \(fixed.size) \(fixed.format.rawValue.uppercased()), \(fixed.bytes.count) bytes, "
+                     + "valid with no warning"] + fixed.changes.map { "  \($0.kind.rawValue): \($0.message)" }
+        for line in lines {
+            if toStandardOutput { Streams.errEscaped("creative-tool fix: " + line) } else { try Streams.outEscaped(line) }
+        }
+        return ExitCode.success
+    }
+}

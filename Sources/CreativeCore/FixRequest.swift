@@ -1,0 +1,155 @@
+/// An upload made ready as callers ask for it (`creative-tool fix`, `POST /v1/fix`): its options,
+/// declared once, and their rules. The CLI and the service read it from their own ``OptionSource``;
+/// the work is `Fixer`'s (CreativeImaging).
+public struct FixRequest: Sendable {
+    /// `--size WxH`: the accepted size to fix to, instead of the nearest.
+    public static let size = OptionDeclaration(
+        "size", .size, placeholder: "WxH",
+        help: "the accepted size to write, in pixels (default: the accepted size nearest the file's, "
+            + "when its aspect ratio is within 1%)",
+        mistakenNames: ["slot", "dimensions"])
+    /// `--frame N`: the frame of an animated GIF or WebP kept as the still image, 1-based.
+    public static let frame = OptionDeclaration(
+        "frame", .integer(1...Int(Int32.max)), placeholder: "N",
+        help: "for an animated GIF or WebP, the frame kept as the still image, counted from 1 (default: the last)")
+    /// `--format F`: the format written (default: the input's).
+    public static let format = OptionDeclaration(
+        "format", .choice(ImageFormat.allCases.map(\.rawValue)), placeholder: "F",
+        help: "png, jpeg, gif or webp (default: the input's format; an output name's extension must agree)",
+        mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
+    /// Every option, in help order.
+    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name],
+                                            CommonOptions.profile.with(help: "the platforms whose rules the file must pass, "
+                                                + "comma-separated: their sizes and the strictest weight for the size "
+                                                + "(docs/profiles.md)"),
+                                            size, frame, format])
+
+    /// Most an accepted size's aspect ratio may differ from the file's for `fix` to resize to it: 1%.
+    public static let maxAspectDifference = 0.01
+
+    /// Whose sizes are accepted.
+    public let product: Product
+    /// The platform profiles the file must pass (`--profile`); empty for the product's own rules.
+    public let profiles: [PlatformProfile]
+    /// The size asked for, nil for the nearest accepted size.
+    public let size: PixelSize?
+    /// The frame asked for, 1-based; nil for the last.
+    public let frame: Int?
+    /// The format asked for, nil for the input's.
+    public let format: ImageFormat?
+    /// The format an output name's extension names (`.png`, `.jpg`, `.gif`, `.webp`), nil for none.
+    public let namedFormat: ImageFormat?
+
+    /// A fix as code asks for it (no output name to agree with); `size` must be one the product accepts.
+    public init(product: Product = .defaultProduct, profiles: [PlatformProfile] = [], size: PixelSize? = nil,
+                frame: Int? = nil, format: ImageFormat? = nil) {
+        self.product = product
+        self.profiles = profiles
+        self.size = size
+        self.frame = frame
+        self.format = format
+        namedFormat = nil
+    }
+
+    /// Reads and checks a fix.
+    /// - Parameter outputName: the file written (the command line's `--output`): its extension, when it names
+    ///   a format, must agree with `format` (or, without `format`, with the input's, which ``outputFormat(for:)``
+    ///   checks once the input is known).
+    /// - Throws: ``CoreError`` for a wrong value, a size the product does not accept, or a format the
+    ///   output name disagrees with.
+    public init(_ source: some OptionSource, outputName: String? = nil) throws(CoreError) {
+        product = try CommonOptions.product(source)
+        profiles = try CommonOptions.profiles(source) ?? []
+        size = try source.size(Self.size)
+        if let size, !ProfileChecks.accepts(size, product: product, profiles: profiles) {
+            let whose = profiles.isEmpty ? (product.isDefault ? "" : " \(product)") : " \(profiles.names)"
+            throw .invalidRequest("\(source.spelling(Self.size)) \(size) is not an accepted\(whose) size; give one of: "
+                                  + Self.acceptedSizes(product, profiles).map(\.description).joined(separator: ", "))
+        }
+        frame = try source.int(Self.frame)
+        format = try source.choice(Self.format, ImageFormat.self)
+        namedFormat = outputName.flatMap(Self.format(named:))
+        if let format, let namedFormat, format != namedFormat, let outputName {
+            throw .invalidRequest("\(source.spelling(Self.format)) \(format.rawValue) disagrees with the output name "
+                                  + "'\(TextFormat.clipped(outputName))'; drop \(source.spelling(Self.format)) or rename the output")
+        }
+    }
+
+    /// The format written for an input of `input`: the one asked for, else the input's.
+    /// - Throws: ``CoreError/invalidRequest(_:)`` when the output name names another format than the input's
+    ///   and none was asked for.
+    public func outputFormat(for input: ImageFormat) throws(CoreError) -> ImageFormat {
+        let chosen = format ?? input
+        if let namedFormat, namedFormat != chosen {
+            throw .invalidRequest("the output name says \(namedFormat.rawValue) but the file is \(input.rawValue); "
+                                  + "give --format \(namedFormat.rawValue) to convert it, or name a .\(chosen.extensions[0])")
+        }
+        return chosen
+    }
+
+    /// The format a name's extension names (any case), nil for another ending or none.
+    public static func format(named path: String) -> ImageFormat? {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return nil }
+        let ending = base[base.index(after: dot)...].lowercased()
+        return ImageFormat.allCases.first { $0.extensions.contains(ending) }
+    }
+
+    /// The sizes the file may have: the product's, or those every profile accepts (in the first's order).
+    public var acceptedSizes: [PixelSize] { Self.acceptedSizes(product, profiles) }
+
+    private static func acceptedSizes(_ product: Product, _ profiles: [PlatformProfile]) -> [PixelSize] {
+        guard let first = profiles.first else { return product.sizes }
+        return first.acceptedSizes(for: product).filter { ProfileChecks.accepts($0, product: product, profiles: profiles) }
+    }
+
+    /// The most bytes the fixed file may weigh at `size` with no error or warning: 150 KB (the guideline),
+    /// or with profiles the strictest of their limits for the size and their weight guidelines.
+    public func weightLimit(for size: PixelSize) -> Int {
+        guard !profiles.isEmpty else { return Catalog.weightGuidelineBytes }
+        let limits = [profiles.weightBudget(for: size)].compactMap { $0 } + profiles.compactMap(\.weightGuideline)
+        return limits.min() ?? Catalog.weightGuidelineBytes
+    }
+
+    /// The size a file of `size` is fixed to: the one asked for, the size itself when accepted, else the
+    /// accepted size nearest it when its aspect ratio is within ``maxAspectDifference``.
+    /// - Returns: the size, or the nearest accepted sizes (the product's nearest-size rule) when none is near enough.
+    public func target(for size: PixelSize) -> Result<PixelSize, SizeRefusal> {
+        if let chosen = self.size {
+            let difference = Self.aspectDifference(size, chosen)
+            guard difference < Self.maxAspectDifference else {
+                return .failure(SizeRefusal(size: size, nearest: [chosen], difference: difference))
+            }
+            return .success(chosen)
+        }
+        let accepted = acceptedSizes
+        if accepted.contains(size) { return .success(size) }
+        let nearest = Product.nearest(to: size, among: accepted)
+        if let first = nearest.first, Self.aspectDifference(size, first) < Self.maxAspectDifference { return .success(first) }
+        return .failure(SizeRefusal(size: size, nearest: nearest,
+                                    difference: nearest.first.map { Self.aspectDifference(size, $0) } ?? 1))
+    }
+
+    /// How far apart two shapes are: the relative difference of their aspect ratios (0.001 is 0.1%).
+    public static func aspectDifference(_ a: PixelSize, _ b: PixelSize) -> Double {
+        let ratioA = Double(a.width) / Double(max(1, a.height)), ratioB = Double(b.width) / Double(max(1, b.height))
+        return abs(ratioA - ratioB) / ratioB
+    }
+
+    /// A size no accepted size is near enough to: resizing would distort the artwork.
+    public struct SizeRefusal: Error, Sendable, Equatable {
+        /// The file's size as displayed.
+        public let size: PixelSize
+        /// The accepted sizes nearest it (or the one asked for).
+        public let nearest: [PixelSize]
+        /// The aspect-ratio difference to the nearest.
+        public let difference: Double
+
+        /// For people: what is wrong and what to export instead.
+        public var message: String {
+            let names = nearest.map(\.description).joined(separator: " or ")
+            return "\(size) is too far from \(names) to resize safely (aspect ratio \(TextFormat.percent(difference)) off, "
+                + "fix resizes within \(TextFormat.percent(FixRequest.maxAspectDifference))); export it at \(names)"
+        }
+    }
+}

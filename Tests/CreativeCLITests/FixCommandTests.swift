@@ -1,0 +1,166 @@
+import CreativeCore
+import CreativeImaging
+import CreativeTestSupport
+@testable import CreativeCLI
+import Foundation
+import XCTest
+
+/// `creative-tool fix` end to end: each near miss becomes a file that `validate` passes with no
+/// warning, each change on its own line, and the input is never touched.
+final class FixCommandTests: ScratchFolderTestCase {
+    private func put(_ bytes: [UInt8], _ name: String) throws {
+        try Data(bytes).write(to: folder.appendingPathComponent(name))
+    }
+
+    private func bytes(_ name: String) -> [UInt8]? {
+        (try? Data(contentsOf: folder.appendingPathComponent(name))).map { [UInt8]($0) }
+    }
+
+    /// Runs `fix`, then checks the input is unchanged and, on success, that `validate` passes the
+    /// output with no warning and that the output has `size`.
+    @discardableResult
+    private func fix(_ input: String, _ output: String, _ extra: [String] = [], size: PixelSize? = nil,
+                     file: StaticString = #filePath, line: UInt = #line) throws -> ToolRun {
+        let before = bytes(input)
+        let run = try Tool.run(["fix", input, "--output", output] + extra, in: folder)
+        XCTAssertEqual(bytes(input), before, "the input is untouched", file: file, line: line)
+        guard run.status == 0 else { return run }
+        let check = try Tool.run(["validate", "--json", output], in: folder)
+        XCTAssertEqual(check.status, 0, check.text, file: file, line: line)
+        let report = try Fixtures.object(check.text)
+        XCTAssertEqual((report["warnings"] as? [Any])?.count, 0, check.text, file: file, line: line)
+        if let size {
+            let dimensions = report["size_pixels"] as? [String: Int]
+            XCTAssertEqual(dimensions?["width"], size.width, file: file, line: line)
+            XCTAssertEqual(dimensions?["height"], size.height, file: file, line: line)
+        }
+        return run
+    }
+
+    func testANearMissSizeIsWrittenAtTheAcceptedSizeAndEachChangeSaid() throws {
+        try put(try TestArtwork.generate(PixelSize(width: 961, height: 150)), "banner-961x150.png")
+        XCTAssertEqual(try Tool.run(["validate", "banner-961x150.png"], in: folder).status, 1)
+        let run = try fix("banner-961x150.png", "banner.png", size: PixelSize(width: 960, height: 150))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, run.text)
+        XCTAssertTrue(lines[0].hasPrefix("wrote banner.png: 960x150 PNG, "), lines[0])
+        XCTAssertTrue(lines[0].hasSuffix(" bytes, valid with no warning"), lines[0])
+        XCTAssertEqual(lines[1], "  resized: 961x150 resized to 960x150, the accepted size (aspect ratio 0.10% off)")
+        XCTAssertTrue(lines[2].hasPrefix("  reencoded: "), lines[2])
+    }
+
+    func testASizeTooFarIsRefusedNamingTheNearestAndNothingIsWritten() throws {
+        try put(try TestArtwork.generate(PixelSize(width: 1000, height: 150)), "wide.png")
+        let run = try fix("wide.png", "out.png")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("creative-tool fix: size_too_far: wide.png: 1000x150 is too far from "
+                                           + "960x150 or 1320x204"), run.stderr)
+        XCTAssertNil(bytes("out.png"))
+    }
+
+    func testAPhotographOfOverAMegabyteIsWrittenWithinTheWeight() throws {
+        let photo = try Fixtures.heavyPhotographJPEG()
+        XCTAssertGreaterThan(photo.count, 1_300_000)
+        try put(photo, "photo.jpg")
+        let run = try fix("photo.jpg", "photo-fixed.jpg", ["--json"], size: PixelSize(width: 2184, height: 270))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let answer = try Fixtures.object(run.text)
+        XCTAssertEqual(answer["format"] as? String, "jpeg")
+        XCTAssertEqual(answer["input_bytes"] as? Int, photo.count)
+        let written = try XCTUnwrap(bytes("photo-fixed.jpg"))
+        XCTAssertEqual(answer["file_bytes"] as? Int, written.count)
+        XCTAssertLessThanOrEqual(written.count, 150_000)
+        let codes = (answer["changes"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
+        XCTAssertEqual(codes, ["metadata_stripped", "weight_reduced"])
+    }
+
+    func testACMYKJPEGIsWrittenInSRGB() throws {
+        try put(try Fixtures.cmykJPEG(try Fixtures.artwork(728, 90)), "cmyk.jpg")
+        let run = try fix("cmyk.jpg", "srgb.jpg", size: PixelSize(width: 728, height: 90))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.text.contains("\n  converted_to_srgb: CMYK converted to sRGB"), run.text)
+    }
+
+    func testAnAnimatedGIFBecomesOneStillFrame() throws {
+        try put(try Fixtures.animatedArtworkGIF(728, 90), "animated.gif")
+        let run = try fix("animated.gif", "still.gif", size: PixelSize(width: 728, height: 90))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.text.contains("\n  frame_kept: animated GIF of 3 frames: frame 3 (the last) kept as the still "
+                                        + "image\n"), run.text)
+        XCTAssertFalse(AnimationProbe.isAnimatedGIF(try XCTUnwrap(bytes("still.gif"))))
+        let first = try fix("animated.gif", "first.gif", ["--frame", "1"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.text.contains("frame 1 kept"), first.text)
+        // A frame the animation does not have is a usage error.
+        let missing = try fix("animated.gif", "none.gif", ["--frame", "4"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertTrue(missing.stderr.hasPrefix("creative-tool fix: frame 4 is not a frame of this animation: give 1 to 3"),
+                      missing.stderr)
+        XCTAssertEqual(try fix("animated.gif", "none.gif", ["--frame", "0"]).status, 64)
+        XCTAssertNil(bytes("none.gif"))
+    }
+
+    func testTheInputIsNeverTheOutputByAnyName() throws {
+        try put(try TestArtwork.generate(PixelSize(width: 961, height: 150)), "in.png")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.png").path,
+                                                   withDestinationPath: "in.png")
+        try FileManager.default.linkItem(at: folder.appendingPathComponent("in.png"),
+                                         to: folder.appendingPathComponent("hard.png"))
+        for output in ["in.png", "link.png", "hard.png", "./in.png"] {
+            let run = try fix("in.png", output)
+            XCTAssertEqual(run.status, 1, output)
+            XCTAssertTrue(run.stderr.hasPrefix("creative-tool fix: output_is_input: "), run.stderr)
+        }
+    }
+
+    func testUsageErrors() throws {
+        try put(try TestArtwork.generate(PixelSize(width: 961, height: 150)), "in.png")
+        let cases: [([String], String)] = [
+            (["fix", "in.png"], "give --output PATH"),
+            (["fix", "--output", "x.png"], "give one FILE"),
+            (["fix", "in.png", "--output", "x.jpg"], "the output name says jpeg but the file is png"),
+            (["fix", "in.png", "--output", "x.png", "--format", "webp"], "--format webp disagrees with the output name"),
+            (["fix", "in.png", "--output", "x.png", "--size", "961x150"], "--size 961x150 is not an accepted size"),
+            (["fix", "in.png", "--output", "x.png", "--frame", "2"], "a frame is chosen only from an animated GIF or WebP"),
+            (["fix", "in.png", "--output", "-", "--json"], "--json and --output - both write standard output"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Tool.run(arguments, in: folder)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        XCTAssertNil(bytes("x.png"))
+    }
+
+    func testABundleIsRefused() throws {
+        try put([0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 26), "ad.zip")
+        let run = try fix("ad.zip", "ad.png")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("creative-tool fix: unsupported_format: ad.zip: an HTML5 bundle (zip)"), run.stderr)
+    }
+
+    func testAsWebPOnRequest() throws {
+        try put(try TestArtwork.generate(PixelSize(width: 321, height: 50)), "small.png")
+        let run = try fix("small.png", "small.webp", ["--format", "webp"], size: PixelSize(width: 320, height: 50))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.text.contains("\n  format_changed: PNG written as WEBP\n"), run.text)
+    }
+
+    func testAProfilesWeightAndSizes() throws {
+        try put(try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(960, 150), [("Q", .int(100))]), "photo.jpg")
+        let run = try fix("photo.jpg", "lean.jpg", ["--profile", "iab-lean"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(bytes("lean.jpg")).count, 50_000)
+        let check = try Tool.run(["validate", "--profile", "iab-lean", "lean.jpg"], in: folder)
+        XCTAssertEqual(check.status, 0, check.text)
+        XCTAssertTrue(check.text.hasPrefix("lean.jpg: valid for iab-lean ("), check.text)
+        let unknown = try fix("photo.jpg", "x.jpg", ["--profile", "iab-laen"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("did you mean 'iab-lean'?"), unknown.stderr)
+        let size = try fix("photo.jpg", "x.jpg", ["--profile", "amazon-dsp", "--size", "960x150"])
+        XCTAssertEqual(size.status, 64)
+        XCTAssertTrue(size.stderr.contains("--size 960x150 is not an accepted amazon-dsp size; give one of: 300x250, "),
+                      size.stderr)
+    }
+}

@@ -1,0 +1,79 @@
+import CreativeCore
+import CreativeImaging
+
+/// Inputs that almost pass validate, for `fix` and the validator's warnings: animations and a
+/// photograph, made in the tests with libvips (a CMYK JPEG: ``cmykJPEG(_:)``).
+extension Fixtures {
+    /// Frames of `width` x `height` stacked vertically, each a solid ``frameColour(_:)``, with `page-height`
+    /// set: savers write it as an animation.
+    public static func frames(_ width: Int, _ height: Int, count: Int = 2) throws -> VImage {
+        try animation((0..<count).map { index in try solid(width, height, frameColour(index)) })
+    }
+
+    /// Frames of the same size stacked vertically, with `page-height` set: savers write an animation.
+    public static func animation(_ frames: [VImage]) throws -> VImage {
+        guard var stack = frames.first else { throw ImagingError.operationFailed("no frames") }
+        for frame in frames.dropFirst() {
+            stack = try VipsOperation("join").with("in1", .image(stack)).with("in2", .image(frame))
+                .with("direction", .enumeration("vertical")).image()
+        }
+        return try stack.settingInt("page-height", frames[0].height)
+    }
+
+    /// The colour of frame `index` (0-based) of ``frames(_:_:count:)``.
+    public static func frameColour(_ index: Int) -> [Double] {
+        index == 0 ? [255, 0, 0] : [0, Double(100 + index * 50 % 150), 255]
+    }
+
+    /// A photograph's statistics at `width` x `height`: detail at several scales (smooth noise whose
+    /// amplitude falls with its frequency), tinted bands, and sensor grain, which is what makes a photo
+    /// heavy for every encoder. The same pixels every run (libvips' noise is seeded).
+    public static func photograph(_ width: Int, _ height: Int, grain: Double = 6) throws -> VImage {
+        var texture = try VipsOperation("black").with("width", .int(width)).with("height", .int(height)).image()
+        for (index, (cell, amplitude)) in [(64, 34.0), (16, 16.0), (4, 10.0)].enumerated() {
+            let small = try VipsOperation("gaussnoise").with("width", .int(width / cell + 2))
+                .with("height", .int(height / cell + 2)).with("sigma", .double(amplitude)).with("mean", .double(0))
+                .with("seed", .int(index + 1)).image()
+            let large = try VipsOperation("resize").with("in", .image(small)).with("scale", .double(Double(cell)))
+                .with("kernel", .enumeration("cubic")).image()
+            let cropped = try VipsOperation("extract_area").with("input", .image(large)).with("left", .int(0))
+                .with("top", .int(0)).with("width", .int(width)).with("height", .int(height)).image()
+            texture = try VipsOperation("add").with("left", .image(texture)).with("right", .image(cropped)).image()
+        }
+        let tinted = try VipsOperation("linear").with("in", .image(texture)).with("a", .doubles([1, 0.9, 0.75]))
+            .with("b", .doubles([120, 135, 160])).image()
+        // Grain in three bands: one band three times as wide, folded into bands.
+        let wide = try VipsOperation("gaussnoise").with("width", .int(width * 3)).with("height", .int(height))
+            .with("sigma", .double(grain)).with("mean", .double(0)).with("seed", .int(10)).image()
+        let grainImage = try VipsOperation("bandfold").with("in", .image(wide)).with("factor", .int(3)).image()
+        let summed = try VipsOperation("add").with("left", .image(tinted)).with("right", .image(grainImage)).image()
+        let pixels = try VipsOperation("cast").with("in", .image(summed)).with("format", .enumeration("uchar")).image()
+        return try VipsOperation("copy").with("in", .image(pixels)).with("interpretation", .enumeration("srgb")).image()
+    }
+
+    /// The test artwork drawn at any size (``TestArtwork/generate(_:)``): a banner that passes the
+    /// pre-flight checks, whatever its size.
+    public static func artwork(_ width: Int, _ height: Int) throws -> VImage {
+        try decode(try TestArtwork.generate(PixelSize(width: width, height: height)))
+    }
+
+    /// An animated GIF of three frames of the test artwork at `width` x `height`: as drawn, mirrored,
+    /// then in negative (its paper, near white, becomes near black).
+    public static func animatedArtworkGIF(_ width: Int, _ height: Int) throws -> [UInt8] {
+        let still = try artwork(width, height)
+        let mirrored = try VipsOperation("flip").with("in", .image(still)).with("direction", .enumeration("horizontal")).image()
+        return try save("gifsave_buffer", try animation([still, mirrored, try negative(still)]))
+    }
+
+    /// An 8-bit image in negative (255 minus each sample).
+    public static func negative(_ image: VImage) throws -> VImage {
+        try VipsOperation("cast").with("in", .image(try VipsOperation("invert").with("in", .image(image)).image()))
+            .with("format", .enumeration("uchar")).image()
+    }
+
+    /// A 2184x270 photograph as a camera's export at JPEG quality 100: 1.3 MB (1,301,550 bytes with
+    /// libvips 8.18), nine times the 150 KB weight.
+    public static func heavyPhotographJPEG() throws -> [UInt8] {
+        try save("jpegsave_buffer", try photograph(2184, 270, grain: 8), [("Q", .int(100))])
+    }
+}
