@@ -9,7 +9,8 @@ enum ProcessCommand: DeclaredCommand {
         "output_dir", .text(maxLength: 4096), placeholder: "DIR",
         help: "the folder to write; it appears whole or not at all. An existing folder is replaced only when empty "
             + "or written by an earlier process run, and never when it holds the input (else exit 1, "
-            + "output_dir_not_ours, nothing changed)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
+            + "output_dir_not_ours, nothing changed). Missing parent folders are created, as render --output "
+            + "creates them; nothing is created for an input that cannot be read (file_not_found, exit 1)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
     static let json = CommonOptions.json.with(help: "print the manifest on standard output")
     static let declared = ProcessRequest.options.on(.commandLine)
         + [outputDirectory, json, RenderCommand.cost.with(help: "print what the job would be charged (JSON, as "
@@ -37,6 +38,11 @@ enum ProcessCommand: DeclaredCommand {
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
         let read = Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) })
+        // An input that cannot be read (a mistyped path, a folder) creates nothing; one over
+        // the limit is a rejected creative, and its report is written.
+        if case .failure(let failure) = read, !failure.isTooLarge {
+            throw Inputs.failure(failure, path: path, maxBytes: limits.maxBytes)
+        }
         let output: ProcessJob.Output
         do throws(ImagingError) {
             output = try ProcessJob.run(read, name: path, limits: limits, format: format)

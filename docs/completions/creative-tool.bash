@@ -25,7 +25,7 @@ _creative_tool() {
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
                 --output) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--slot --scale --device --orientation --product --background --format --quality --no-enlarge --output --json --cost --verbose --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--slot --scale --device --orientation --product --background --format --quality --lossless --effort --no-enlarge --output --json --cost --verbose --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         slot)
             case "$prev" in
                 --rule) _creative_tool_words 'qartvelo' 'google'; return 0 ;;
