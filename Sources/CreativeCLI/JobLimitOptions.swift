@@ -20,6 +20,9 @@ enum JobLimitOptions {
     static let verbose = OptionDeclaration(
         "verbose", .toggle, help: "print each stage's time on standard error", defaultValue: "false",
         surfaces: .commandLine, mistakenNames: ["v"])
+    static let quiet = OptionDeclaration(
+        "quiet", .toggle, help: "print nothing but what is asked for (--json) and errors: no notes, no 'wrote' line; "
+            + "the exit code says how it went", defaultValue: "false", surfaces: .commandLine)
     static let output = OptionDeclaration(
         "output", .text(maxLength: 4096), placeholder: "PATH|-",
         help: "file to write (default NAME-WxH@Sx.EXT here); '-' for standard output (not a terminal: "

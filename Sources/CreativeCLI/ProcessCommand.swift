@@ -15,7 +15,7 @@ enum ProcessCommand: DeclaredCommand {
     static let declared = ProcessRequest.options.on(.commandLine)
         + [outputDirectory, json, RenderCommand.cost.with(help: "print what the job would be charged (JSON, as "
                                                           + "render --cost) and write nothing"),
-           JobLimitOptions.verbose, ValidateCommand.maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
+           JobLimitOptions.verbose, JobLimitOptions.quiet, ValidateCommand.maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["FILE --output-dir DIR [--product P] [--format F] [--json] [--cost] [options]"],
         operands: [("FILE", "the creative ('-' reads standard input)")],
@@ -53,6 +53,8 @@ enum ProcessCommand: DeclaredCommand {
         try DirectoryWriter.write(output.files, to: target, input: path)
         if arguments.flag("--json") {
             try Streams.out(manifestText)
+        } else if arguments.flag(JobLimitOptions.quiet.flag) {
+            // The exit code says it; the folder holds the rest.
         } else if result.report.valid {
             let renders = result.files.count - 1
             let warnings = result.report.warnings.map { "warning \($0.code.rawValue): \($0.message)" }

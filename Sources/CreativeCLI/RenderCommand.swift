@@ -15,7 +15,8 @@ enum RenderCommand: DeclaredCommand {
     static let maxBytes = JobLimitOptions.maxBytes(default: Inputs.defaultRenderMaxBytes)
     static let json = CommonOptions.json.with(help: "print what was written as one JSON object instead of the line")
     static let declared = RenderRequest.options.on(.commandLine)
-        + [JobLimitOptions.output, json, cost, JobLimitOptions.verbose, maxBytes, JobLimitOptions.maxPixels]
+        + [JobLimitOptions.output, json, cost, JobLimitOptions.verbose, JobLimitOptions.quiet, maxBytes,
+           JobLimitOptions.maxPixels]
         + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["[FILE...] --slot WxH[@Nx] [options]", "[FILE...] --device NAME [--orientation O] [--product P] [options]"],
@@ -50,7 +51,8 @@ enum RenderCommand: DeclaredCommand {
                 .json(limits: limits))
             return ExitCode.success
         }
-        for note in notes(picked, request: request) { Streams.errEscaped("creative-tool render: note: \(note)") }
+        let quiet = arguments.flag(JobLimitOptions.quiet.flag)
+        for note in notes(picked, request: request) where !quiet { Streams.errEscaped("creative-tool render: note: \(note)") }
         if timer.enabled {
             // Before the long stage, so a render of minutes does not look stuck.
             Streams.errLine("creative-tool render: rendering \(request.settings.canvas) px (\(request.settings.format.rawValue))")
@@ -73,7 +75,7 @@ enum RenderCommand: DeclaredCommand {
         if wantsJSON {
             try Streams.outJSON(RenderAnswer.json(request, picked: picked, encoded: encoded, path: path,
                                                   placement: placement))
-        } else if !toStandardOutput {
+        } else if !toStandardOutput, !quiet {
             try Streams.outEscaped("wrote \(path): \(request.settings.canvas) px (\(request.targetDescription)), "
                 + "\(picked.source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
                 + "\(encoded.bytes.count) bytes, \(encoded.detail)")

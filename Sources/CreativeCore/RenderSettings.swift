@@ -22,7 +22,9 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
         }
         var hex = Substring(lowered)
         guard hex.first == "#" else {
-            let near = KeySuggestion.nearest(to: lowered, in: CSSColours.names).map { "; did you mean '\($0)'?" } ?? ""
+            let isHex = (hex.count == 3 || hex.count == 6) && hex.allSatisfy(\.isHexDigit)
+            let near = isHex ? "; did you mean '#\(hex)'?"
+                : KeySuggestion.nearest(to: lowered, in: CSSColours.names).map { "; did you mean '\($0)'?" } ?? ""
             throw .invalidNumber("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name "
                                  + "or 'transparent'\(near)")
         }

@@ -16,7 +16,7 @@ _creative_tool() {
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
             esac
-            options="--product --no-preflight --json --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--product --no-preflight --json --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         render)
             case "$prev" in
                 --device) _creative_tool_words 'iPhone SE' 'iPhone 8' 'iPhone 14' 'iPhone 15' 'iPhone 11' 'iPhone 13 Pro Max' 'iPhone 15 Plus' 'iPad mini' 'iPad 9th gen' 'iPad Air' 'iPad Pro 11' 'iPad Pro 12.9' 'Android phone' 'Android Pixel'; return 0 ;;
@@ -25,7 +25,7 @@ _creative_tool() {
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
                 --output) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--slot --scale --device --orientation --product --background --format --quality --lossless --effort --no-enlarge --output --json --cost --verbose --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--slot --scale --device --orientation --product --background --format --quality --lossless --effort --no-enlarge --output --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         slot)
             case "$prev" in
                 --rule) _creative_tool_words 'qartvelo' 'google'; return 0 ;;
@@ -44,7 +44,7 @@ _creative_tool() {
             case "$prev" in
                 --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
             esac
-            options="--output-dir --redraw --help" ;;
+            options="--output-dir --redraw --quiet --help" ;;
         guidance)
             case "$prev" in
                 --format) _creative_tool_words 'json' 'markdown' 'html'; return 0 ;;
@@ -62,7 +62,7 @@ _creative_tool() {
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
                 --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
             esac
-            options="--product --format --output-dir --json --cost --verbose --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--product --format --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         companion)
             case "$prev" in
                 --file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
