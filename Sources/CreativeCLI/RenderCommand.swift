@@ -102,7 +102,7 @@ enum RenderCommand: DeclaredCommand {
             notes.append("no FILE given: rendering the built-in test artwork (\(picked.source.displayedSize))\(piped)")
         }
         if let choice = picked.choice { notes.append(choice) }
-        if picked.path != nil, let note = request.note(forArtwork: picked.source.displayedSize) { notes.append(note) }
+        if picked.path != nil { notes += RenderNotes.rejections(picked.source, request: request) }
         return notes
     }
 
@@ -117,6 +117,9 @@ enum RenderCommand: DeclaredCommand {
 
 /// `render --json`: what was written, one object.
 enum RenderAnswer {
+    /// The notes in one string (`; ` between), null for none.
+    static func note(_ notes: [String]) -> JSONValue { notes.isEmpty ? .null : .string(notes.joined(separator: "; ")) }
+
     static func json(_ request: RenderRequest, picked: RenderSources.Picked, encoded: EncodedRender, path: String,
                      placement: Placement) -> JSONValue {
         .object([
@@ -131,7 +134,7 @@ enum RenderAnswer {
             ("format", .string(encoded.format.rawValue)),
             ("file_bytes", .int(encoded.bytes.count)),
             ("encoding", .string(encoded.detail)),
-            ("note", request.note(forArtwork: picked.source.displayedSize).map(JSONValue.string) ?? .null),
+            ("note", picked.path == nil ? .null : Self.note(RenderNotes.rejections(picked.source, request: request))),
         ])
     }
 }

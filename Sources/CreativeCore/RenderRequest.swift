@@ -203,6 +203,6 @@ public struct RenderRequest: Sendable {
         guard product.entry(for: size) == nil else { return nil }
         let near = product.nearest(to: size).map(\.description).joined(separator: " or ")
         return "\(size) is not an accepted\(product.isDefault ? "" : " \(product)") size, so validate would "
-            + "reject it (nearest: \(near))"
+            + "reject it (\(ValidationCode.dimensionsNotAllowed.rawValue); nearest: \(near))"
     }
 }
