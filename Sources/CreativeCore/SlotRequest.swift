@@ -50,7 +50,7 @@ public struct SlotRequest: Sendable {
             answer = try Self.banner(source, device: device)
         case .fullScreenSafeArea, .fixedStandardSlot:
             if let given = source.firstGiven(Self.bannerOnly) {
-                throw .invalidRequest("\(source.spelling(given)) is for banner slots; a \(product) slot comes from "
+                throw .invalidRequest("\(source.spelling(given)) is for banner slots; \(product.withArticle) slot comes from "
                                       + "\(source.spelling(CommonOptions.device)) NAME")
             }
             guard let slot = try CommonOptions.deviceSlot(source, product: product) else {

@@ -214,9 +214,16 @@ public enum ValidationRules {
             ? " (it is an accepted size turned on its side)" : ""
         let what = product.isDefault ? "" : " \(product)"
         return ValidationIssue(.dimensionsNotAllowed,
-                               "\(size) is not an accepted\(what) size\(rotated); the nearest are \(nearest). "
-                               + "Export the artwork at exactly one of: "
+                               "\(size) is not an accepted\(what) size\(rotated)\(otherProduct(size, product)); the "
+                               + "nearest are \(nearest). Export the artwork at exactly one of: "
                                + product.sizes.map(\.description).joined(separator: ", "))
+    }
+
+    /// ` (it is an interstitial size: give --product interstitial, product=interstitial over HTTP)`
+    /// when another product accepts the size, else empty.
+    public static func otherProduct(_ size: PixelSize, _ product: Product) -> String {
+        guard let other = product.others(accepting: size).first else { return "" }
+        return " (it is \(other.withArticle) size: give --product \(other), product=\(other) over HTTP)"
     }
 
     /// `heavy_file` when over the 150 KB guideline.
