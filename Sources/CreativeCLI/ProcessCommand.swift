@@ -25,7 +25,7 @@ enum ProcessCommand: DeclaredCommand {
         exitCodes: "0 valid and written, 1 rejected (manifest.json holds the report) or the job failed, 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        let timer = StageTimer(command: name, enabled: arguments.flag(JobLimitOptions.verbose.flag))
+        var timer = StageTimer(command: name, enabled: arguments.flag(JobLimitOptions.verbose.flag))
         guard arguments.positionals.count == 1 else { throw .usage("give exactly one FILE") }
         let request = try CLIError.reading { () throws(CoreError) in try ProcessRequest(arguments) }
         if arguments.flag(RenderCommand.cost.flag) { return try printCost(arguments, request: request) }
@@ -43,14 +43,17 @@ enum ProcessCommand: DeclaredCommand {
         if case .failure(let failure) = read, !failure.isTooLarge {
             throw Inputs.failure(failure, path: path, maxBytes: limits.maxBytes)
         }
+        timer.stage("read")
         let output: ProcessJob.Output
         do throws(ImagingError) {
             output = try ProcessJob.run(read, name: path, limits: limits, format: format)
         } catch {
             throw .imaging(error, file: path)
         }
+        timer.stage("validate, render and preview")
         let (result, manifestText) = (output.result, output.manifestText)
         try DirectoryWriter.write(output.files, to: target, input: path)
+        timer.stage("write")
         if arguments.flag("--json") {
             try Streams.out(manifestText)
         } else if arguments.flag(JobLimitOptions.quiet.flag) {

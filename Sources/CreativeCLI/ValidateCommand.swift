@@ -88,7 +88,7 @@ enum ValidateCommand: DeclaredCommand {
             if report.file == "-" {
                 what.append("\(bytes) bytes read from standard input")
             } else {
-                what.append(bytes >= 1000 ? "\(bytes / 1000) KB" : "\(bytes) bytes")
+                what.append(TextFormat.kilobytes(bytes))
             }
         }
         var line = "\(report.file): \(report.valid ? "valid" : "REJECTED")"

@@ -229,7 +229,7 @@ public enum ValidationRules {
     /// `heavy_file` when over the 150 KB guideline.
     public static func weightIssue(bytes: Int) -> ValidationIssue? {
         guard bytes > Catalog.weightGuidelineBytes else { return nil }
-        return ValidationIssue(.heavyFile, "\(bytes / 1000) KB is over the \(Catalog.weightGuidelineBytes / 1000) KB "
+        return ValidationIssue(.heavyFile, "\(TextFormat.kilobytes(bytes)) is over the \(Catalog.weightGuidelineBytes / 1000) KB "
                                + "guideline; compress it (fewer colours, PNG optimiser, or JPEG quality 80-85)")
     }
 

@@ -13,7 +13,7 @@ extension TryItPage {
     function wh(o){return [o.width,o.height]}
     function sz(o){return o?o.width+'x'+o.height:''}
     function pct(x){return (x*100).toFixed(1)+'%'}
-    function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+(n/1000).toLocaleString('en-US',{maximumFractionDigits:1})+' KB)':'')}
+    function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+Math.round(n/1000).toLocaleString('en-US')+' KB)':'')}
     function place(e,x,y,w,h,W,H){e.style.left=(x/W*100)+'%';e.style.top=(y/H*100)+'%';e.style.width=(w/W*100)+'%';e.style.height=(h/H*100)+'%';return e}
     function auth(){var t=sessionStorage.getItem(KEY);return t?{'Authorization':'Bearer '+t}:{}}
     function post(path,file){return fetch(path,{method:'POST',body:file,headers:auth(),cache:'no-store'}).then(function(r){

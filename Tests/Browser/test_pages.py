@@ -12,6 +12,7 @@ page (after uploads) at 375 and 1280 CSS pixels wide in DIR (Pages.save_screensh
 """
 import json
 import os
+import re
 import shutil
 import socket
 import struct
@@ -365,6 +366,20 @@ class Pages(ViewChecks):
                     fail("%s is %d px wide at 375" % (url, width))
             finally:
                 self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_sizes_round_as_the_command_line_does(self):
+        # The page's own bytes() (taken from its script, run as it is): kilobytes of 1000 rounded
+        # to the nearest, as `validate` prints them (TextFormat.kilobytes).
+        self.load(self.open.base + "/")
+        script = self.driver.execute_script("return Array.from(document.scripts).map(function (s) { return s.text })"
+                                            ".join('\\n')")
+        match = re.search(r"function bytes\(n\)\{.*?\}\n", script or "")
+        if not match:
+            fail("the page's bytes() was not found")
+        for n, shown in [(999, "999 bytes"), (1985, "1,985 bytes (2 KB)"), (3145728, "3,145,728 bytes (3,146 KB)")]:
+            got = self.driver.execute_script(match.group(0) + "; return bytes(%d)" % n)
+            if got != shown:
+                fail("bytes(%d) shows %r, not %r" % (n, got, shown))
 
     def test_valid_upload_shows_valid_and_renders(self):
         self.load(self.open.base + "/")
