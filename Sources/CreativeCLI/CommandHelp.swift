@@ -11,11 +11,14 @@ protocol DeclaredCommand {
     static var declared: [OptionDeclaration] { get }
     /// The rest of the help: synopsis, operands, notes, examples, exit codes.
     static var help: CommandHelp { get }
+    /// The words the first operand may be (`companion lint`), for completion; empty when it is a FILE.
+    static var actions: [String] { get }
     /// Runs with parsed arguments; returns the exit code.
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32
 }
 
 extension DeclaredCommand {
+    static var actions: [String] { [] }
     /// The usage lines shown with `--help` and after a usage error.
     static var usage: String { help.text(command: name, options: declared) }
     /// Options that take a value, and flags that do not (besides `--help`).

@@ -10,6 +10,7 @@ enum CompanionCommand: DeclaredCommand {
         surfaces: .commandLine)
     static let json = CommonOptions.json.with(help: "print the JSON report on standard output")
     static let declared = CompanionLintRequest.options.on(.commandLine) + [file, json]
+    static let actions = ["lint"]
     static let help = CommandHelp(
         synopsis: ["lint [TEXT | - | --file F] [--takeover] [--json]"],
         operands: [("TEXT", "the parameters, comma-separated key=value (quote them for the shell; put -- before a "

@@ -67,6 +67,7 @@ _creative_tool() {
             case "$prev" in
                 --file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
+            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && { _creative_tool_words 'lint'; return 0; }
             options="--takeover --file --json --help" ;;
         serve)
             case "$prev" in
@@ -91,12 +92,17 @@ _creative_tool() {
     if [[ "$cur" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur"); fi
     return 0
 }
-# The words given (one argument each, spaces allowed) that start with the word being completed,
-# spaces escaped so a device name stays one argument.
+# The words given (one argument each, spaces allowed) that start with the word being completed
+# as typed, unquoted: `iPhone\ 1` and `"iPhone 1` are both `iPhone 1`. Readline then quotes
+# what it inserts as it quotes a file name (`iPhone\ 15`, or inside the open quote), so a
+# device name stays one argument.
 _creative_tool_words() {
     local word cur="${COMP_WORDS[COMP_CWORD]}"
+    cur="${cur#[\"\']}"
+    cur="${cur//\\/}"
+    compopt -o filenames 2>/dev/null
     for word in "$@"; do
-        [[ "$word" == "$cur"* ]] && COMPREPLY+=("${word// /\\ }")
+        [[ "$word" == "$cur"* ]] && COMPREPLY+=("$word")
     done
 }
 complete -o default -F _creative_tool creative-tool
