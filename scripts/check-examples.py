@@ -25,9 +25,11 @@ import pty
 import re
 import shutil
 import subprocess
+import struct
 import sys
 import tempfile
 import zipfile
+import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DAEMONS = ("serve", "worker", "enqueue")
@@ -124,6 +126,27 @@ def tool(binary, folder, *arguments):
                    stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def png(width, height, pixel=None, level=9):
+    """An RGB PNG of one colour, or (no `pixel`) RGBA noise from a fixed seed, at a zlib level."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    channels = 3 if pixel else 4
+    state, rows = 0x9E3779B97F4A7C15, bytearray()
+    for _ in range(height):
+        rows.append(0)
+        if pixel:
+            rows += bytes(pixel) * width
+            continue
+        for _ in range(width * channels):
+            state ^= (state << 13) & 0xFFFFFFFFFFFFFFFF
+            state ^= state >> 7
+            state ^= (state << 17) & 0xFFFFFFFFFFFFFFFF
+            rows.append((state >> 24) & 0xFF)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2 if pixel else 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(rows), level))
+            + chunk(b"IEND", b""))
+
+
 def make_fixtures(binary, folder):
     """The files the examples name, made by the tool from its test artwork."""
     art = ROOT / "TestImages"
@@ -136,6 +159,12 @@ def make_fixtures(binary, folder):
     tool(binary, folder, "render", "banner.png", "--slot", "961x150", "--output", "wide.jpg")
     tool(binary, folder, "render", "tablet.png", "--slot", "1080x1920", "--background", "#1d3557", "--output", "tall.png")
     shutil.copy(folder / "tall.png", folder / "takeover.png")
+    # The profiles' examples: one flat colour at two sizes, noise over a weight limit, a JPEG.
+    (folder / "strip-960x150.png").write_bytes(png(960, 150, (29, 53, 87)))
+    (folder / "rectangle-336x280.png").write_bytes(png(336, 280, (29, 53, 87)))
+    (folder / "mobile-320x50.png").write_bytes(png(320, 50, level=0))
+    tool(binary, folder, "render", "b.png", "--slot", "300x250", "--background", "#1d3557", "--output",
+         "rectangle-300x250.jpg")
     (folder / "carousel.txt").write_text(
         "ad_type=carousel,carousel_banner=https://cdn.example.com/b.png,brand_icon=https://cdn.example.com/i.png,"
         "carousel_title=Spring,carousel_description=,"
