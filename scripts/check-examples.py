@@ -21,7 +21,6 @@ Exit 0 when every example runs as shown, 1 otherwise.
 """
 import os
 import pathlib
-import pty
 import re
 import shutil
 import subprocess
@@ -30,6 +29,8 @@ import sys
 import tempfile
 import zipfile
 import zlib
+
+import pty_run
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DAEMONS = ("serve", "worker", "enqueue")
@@ -77,25 +78,9 @@ def help_examples(binary):
 
 def run_on_terminal(command, folder, path):
     """Runs `command` with /bin/sh on a pseudo-terminal: (exit code, lines shown)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(folder)
-        os.environ["PATH"] = path
-        os.environ["COLUMNS"] = "200"
-        os.execv("/bin/sh", ["/bin/sh", "-c", command])
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(fd)
-    _, status = os.waitpid(pid, 0)
-    text = shown.decode("utf-8", "replace").replace("\r\n", "\n")
-    return os.waitstatus_to_exitcode(status), text.splitlines()
+    environment = dict(os.environ, PATH=path, COLUMNS="200")
+    status, shown = pty_run.run(["/bin/sh", "-c", command], cwd=folder, env=environment)
+    return status, shown.decode("utf-8", "replace").replace("\r\n", "\n").splitlines()
 
 
 def matches(shown, printed):

@@ -3,30 +3,14 @@ import XCTest
 
 /// What `render` does with a terminal and a pipe: it reads standard input when no FILE is
 /// given and standard input is not a terminal, and refuses to write binary to a terminal.
-/// The terminal is a real pseudo-terminal (python3's `pty`), so `isatty` answers as for a user.
+/// The terminal is a real pseudo-terminal (scripts/pty_run.py, python3's `pty`), so `isatty`
+/// answers as for a user.
 final class TerminalTests: ScratchFolderTestCase {
     /// Runs the tool with standard input, output and error on one pseudo-terminal; the answer's
     /// `stdout` holds everything the terminal showed.
     private func runOnTerminal(_ arguments: [String]) throws -> ToolRun {
-        let script = """
-            import os, pty, sys
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(sys.argv[1], sys.argv[1:])
-            shown = b""
-            while True:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                shown += chunk
-            _, status = os.waitpid(pid, 0)
-            sys.stdout.buffer.write(shown)
-            sys.exit(os.waitstatus_to_exitcode(status))
-            """
-        return try Tool.run(["python3", "-c", script, Tool.binary.path] + arguments, in: folder,
+        let script = Tool.packageRoot.appendingPathComponent("scripts/pty_run.py").path
+        return try Tool.run(["python3", script, Tool.binary.path] + arguments, in: folder,
                             executable: URL(fileURLWithPath: "/usr/bin/env"), timeout: 60)
     }
 
