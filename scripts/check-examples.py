@@ -1,5 +1,5 @@
-"""Every example runs as written: each `$ creative-tool ...` line in docs/ and README.md, and
-each example of every command's `--help`.
+"""Every example runs as written: each `$ creative-tool ...` line in docs/, each `creative-tool`
+line of README.md's blocks, and each example of every command's `--help`.
 
     python3 scripts/check-examples.py BINARY [--show]
 
@@ -53,12 +53,14 @@ def doc_examples():
                 continue
             if not fenced:
                 continue
-            if line.startswith("$ "):
+            # README.md's blocks are commands to copy, without `$ ` or output.
+            bare = path.name == "README.md" and line.startswith("creative-tool ")
+            if line.startswith("$ ") or bare:
                 if current:
                     yield current
                 current = None
-                if line.startswith("$ creative-tool "):
-                    current = (f"{path.relative_to(ROOT)}:{number}", line[2:], [])
+                if line.startswith("$ creative-tool ") or bare:
+                    current = (f"{path.relative_to(ROOT)}:{number}", line if bare else line[2:], [])
             elif current:
                 current[2].append(line)
         if current:
@@ -136,7 +138,7 @@ def make_fixtures(binary, folder):
     """The files the examples name, made by the tool from its test artwork."""
     art = ROOT / "TestImages"
     os.symlink(art, folder / "TestImages")
-    for name, size in [("banner.png", "960x150"), ("banner-960x150.png", "960x150"), ("banner-960.png", "960x150"),
+    for name, size in [("banner.png", "960x150"), ("my-banner.png", "960x150"), ("banner-960x150.png", "960x150"), ("banner-960.png", "960x150"),
                        ("phone.png", "960x150"), ("a.png", "960x150"), ("banner-1320.png", "1320x204"),
                        ("b.png", "1320x204"), ("banner-2184x270.png", "2184x270"), ("tablet.png", "2184x270"),
                        ("c.png", "2184x270")]:
