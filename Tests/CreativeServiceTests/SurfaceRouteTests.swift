@@ -61,6 +61,23 @@ final class SurfaceRouteTests: ServerTestCase {
                       "\(odd.headers)")
     }
 
+    /// `lossless` and `effort` are the CLI's `--lossless` and `--effort` (and `o.webp[lossless]`):
+    /// the same bytes; only with WebP.
+    func testLosslessAndEffortAreTheCommandLinesOptions() throws {
+        let artwork = try png(960, 150)
+        for (query, arguments) in [("format=webp&lossless=true", ["--format", "webp", "--lossless"]),
+                                   ("format=webp&effort=6&quality=70", ["--format", "webp", "--effort", "6", "--quality", "70"])] {
+            let answer = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&\(query)", body: artwork)
+            XCTAssertEqual(answer.status, 200, query)
+            XCTAssertEqual(answer.body, try cliRender(artwork, ["--slot", "320x50"] + arguments), query)
+        }
+        let lossless = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&format=webp&lossless=true", body: artwork)
+        XCTAssertEqual(Array(lossless.body[12..<16]), Array("VP8L".utf8))
+        XCTAssertEqual(lossless.headers["x-creative-encoding"], "WebP lossless, effort 4")
+        let png = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&format=png&lossless=true", body: artwork)
+        XCTAssertEqual(png.status, 400)
+    }
+
     /// An animated GIF and a PNG over 2 MiB render, with validate's code in `X-Creative-Note`.
     func testWhatValidateWouldRejectIsNotedWithItsCode() throws {
         var stack = try Fixtures.solid(960, 150, [255, 0, 0])
