@@ -29,12 +29,13 @@ complete_words() {
         _creative_tool creative-tool "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]:-}"
         printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' complete_words "$@"
 }
-check "bash: render's --q flags" "--quality " "$(complete_words creative-tool render --q)"
+check "bash: render's --q flags" "--quality --quiet " "$(complete_words creative-tool render --q)"
 check "bash: slot's --s flags" "--scale --screen-height " "$(complete_words creative-tool slot --s)"
 check "bash: serve's --job flags" "--job-memory-budget --job-timeout " "$(complete_words creative-tool serve --job)"
 check "bash: render --format values" "auto jpeg png webp " "$(complete_words creative-tool render --format '')"
-check "bash: a device name stays one word" 'iPhone\ 15 iPhone\ 15\ Plus ' \
-    "$(complete_words creative-tool render --device 'iPhone 15')"
+# Whole names: readline quotes what it inserts (compopt -o filenames), so a name stays one word.
+check "bash: a device name stays one word" 'iPhone 15 iPhone 15 Plus ' \
+    "$(complete_words creative-tool render --device 'iPhone\ 15')"
 check "bash: commands" "select serve " "$(complete_words creative-tool se)"
 check "bash: help --format" "man markdown " "$(complete_words creative-tool help --format m)"
 check "bash: complete is registered" "complete -o default -F _creative_tool creative-tool" \

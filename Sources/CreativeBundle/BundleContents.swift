@@ -93,12 +93,31 @@ struct BundleContents {
         if root.contains("index.html") { return "index.html" }
         if root.count == 1 { return root[0] }
         if root.isEmpty {
-            report.add(.noEntryHTML, "no HTML file at the bundle's root; put the ad's index.html there")
+            report.add(.noEntryHTML, "no HTML file at the bundle's root; put the ad's index.html there"
+                       + folderHint(holding: "index.html"))
         } else {
             report.add(.ambiguousEntryHTML, "\(root.count) HTML files at the root (\(root.joined(separator: ", "))) "
                        + "and no index.html; name the one that starts the ad index.html")
         }
         return nil
+    }
+
+    /// The folder every file is in, when the zip holds one folder instead of the ad's files
+    /// (`ad/index.html`: the folder was zipped, not its contents); nil otherwise.
+    private var wrappingFolder: String? {
+        let firsts = Set(names.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? $0 })
+        guard firsts.count == 1, let folder = firsts.first, names.allSatisfy({ $0.hasPrefix(folder + "/") }) else {
+            return nil
+        }
+        return folder
+    }
+
+    /// ` (the files are in the folder ad/, with ad/index.html: zip the folder's contents, not the
+    /// folder)` when the zip is one folder, else empty. `file` is the file looked for there.
+    private func folderHint(holding file: String?) -> String {
+        guard let folder = wrappingFolder else { return "" }
+        let found = file.map { "\(folder)/\($0)" }.flatMap { names.contains($0) ? ", with \($0)" : nil } ?? ""
+        return " (the files are in the folder \(folder)/\(found): zip the folder's contents, not the folder)"
     }
 
     private func checkAdSize(_ content: String?, report: inout ValidationReport) {
@@ -148,10 +167,34 @@ struct BundleContents {
     }
 
     private func checkScript(_ script: String, place: String, _ report: inout ValidationReport) {
-        for url in ScriptScanner.remoteURLs(in: script) {
+        for url in ScriptScanner.remoteURLs(in: script) where !Self.isClickTag(url, in: script) {
             let shown = TextFormat.clipped(url, 200)
             report.add(.remoteURLInScript, "\(shown) in \(place): a load from it is blocked on devices")
         }
+    }
+
+    /// Whether `url` is the value of a `clickTag` (`var clickTag = "https://..."`, any case, also
+    /// `window.clickTag`, `clickTag1`): the click-through the SDK opens on a tap, not a load.
+    static func isClickTag(_ url: String, in script: String) -> Bool {
+        let text = Array(script.utf8), needle = Array(url.utf8)
+        guard !needle.isEmpty, needle.count <= text.count else { return false }
+        var start = 0
+        while start + needle.count <= text.count {
+            // The next place the URL starts (a first-byte scan, then a compare).
+            guard let at = text[start...].firstIndex(of: needle[0]), at + needle.count <= text.count else { return false }
+            if Array(text[at..<(at + needle.count)]) == needle {
+                var before = text[..<at].reversed().drop(while: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'")
+                    || $0 == UInt8(ascii: " ") })
+                if before.first == UInt8(ascii: "=") {
+                    before = before.dropFirst().drop(while: { $0 == UInt8(ascii: " ") })
+                    let name = before.prefix(while: { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)
+                        || $0 == UInt8(ascii: "_") })
+                    if String(decoding: name.reversed(), as: UTF8.self).lowercased().hasPrefix("clicktag") { return true }
+                }
+            }
+            start = at + 1
+        }
+        return false
     }
 
     /// The root `static.*`, `backup.*` or `fallback.*` image (PNG, JPEG or GIF), or nil with
@@ -165,7 +208,8 @@ struct BundleContents {
             }
         }
         report.add(.missingStaticVersion, "no static image (static.png, backup.jpg or fallback.gif: PNG, JPEG or GIF) "
-                   + "at the bundle's root; SDKs before 0.6.0 show it instead of the HTML5 ad")
+                   + "at the bundle's root; SDKs before 0.6.0 show it instead of the HTML5 ad"
+                   + folderHint(holding: nil))
         return nil
     }
 

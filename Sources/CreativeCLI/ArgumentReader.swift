@@ -9,22 +9,31 @@ public struct ParsedArguments: Sendable {
     public private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// The operands that came right after an option's value (`--device iPhone 15` leaves `15`
+    /// after `--device`), for messages that say what was meant.
+    private var wordsAfter: [String: [String]] = [:]
 
     /// Reads `arguments` against the options (which take a value) and flags (which do not);
-    /// the options in `repeatable` may be given more than once (``values(_:)``). An unknown
-    /// option names the one meant: from `mistaken` (`-o` -> `--output`), else the nearest name.
+    /// the options in `repeatable` may be given more than once (``values(_:)``). `short` names
+    /// the short spellings (`-o` for `--output`). An unknown option names the one meant: from
+    /// `mistaken` (`--out` -> `--output`), else the nearest name.
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, or a repeated option.
     public init(_ arguments: [String], options: Set<String>, flags: Set<String>,
-                repeatable: Set<String> = [], mistaken: [String: String] = [:]) throws(CLIError) {
+                repeatable: Set<String> = [], mistaken: [String: String] = [:],
+                short: [String: String] = [:]) throws(CLIError) {
         var index = 0
         var onlyPositionals = false
+        var lastWithValue: String?
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
             index += 1
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") || Self.isNegativeNumber(argument) {
                 positionals.append(argument)
+                if let lastWithValue { wordsAfter[lastWithValue, default: []].append(argument) }
                 continue
             }
+            lastWithValue = nil
+            if let long = short[argument] { argument = long }
             if argument == "--" {
                 onlyPositionals = true
                 continue
@@ -49,6 +58,7 @@ public struct ParsedArguments: Sendable {
                 }
                 guard values[name] == nil || repeatable.contains(name) else { throw .usage("\(name) is given twice") }
                 values[name, default: []].append(value)
+                lastWithValue = name
             } else {
                 let meant = mistaken[name] ?? KeySuggestion.nearest(to: name, in: (options.union(flags)).sorted())
                 throw .usage("unknown option \(TextFormat.clipped(name))" + (meant.map { "; did you mean \($0)?" } ?? ""))
@@ -65,6 +75,9 @@ public struct ParsedArguments: Sendable {
 
     /// The value of an option, or nil.
     public func value(_ name: String) -> String? { values[name]?.first }
+
+    /// The operands given right after the option's value, in order (`15` of `--device iPhone 15`).
+    public func words(after name: String) -> [String] { wordsAfter[name] ?? [] }
 
     /// Every value of a repeatable option, in order (empty when not given).
     public func values(_ name: String) -> [String] { values[name] ?? [] }

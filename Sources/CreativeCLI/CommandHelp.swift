@@ -11,11 +11,14 @@ protocol DeclaredCommand {
     static var declared: [OptionDeclaration] { get }
     /// The rest of the help: synopsis, operands, notes, examples, exit codes.
     static var help: CommandHelp { get }
+    /// The words the first operand may be (`companion lint`), for completion; empty when it is a FILE.
+    static var actions: [String] { get }
     /// Runs with parsed arguments; returns the exit code.
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32
 }
 
 extension DeclaredCommand {
+    static var actions: [String] { [] }
     /// The usage lines shown with `--help` and after a usage error.
     static var usage: String { help.text(command: name, options: declared) }
     /// Options that take a value, and flags that do not (besides `--help`).
@@ -25,6 +28,8 @@ extension DeclaredCommand {
     static var repeatable: Set<String> { Set(declared.filter(\.repeatable).map(\.flag)) }
     /// Flags people give by mistake, to the flag meant (`-o` -> `--output`).
     static var mistaken: [String: String] { CommandHelp.mistaken(declared) }
+    /// The short spellings the command takes (`-o` for `--output`).
+    static var short: [String: String] { CommandHelp.short(declared) }
 }
 
 /// The parts of a command's `--help` that are not options.
@@ -51,7 +56,8 @@ struct CommandHelp {
         for (name, meaning) in operands { lines += Self.row(name, meaning) }
         if !options.isEmpty { lines.append("options:") }
         for option in options {
-            let name = option.flag + (option.placeholder.isEmpty ? "" : " \(option.placeholder)")
+            let spelled = Self.shortSpelling[option.flag].map { "\($0), \(option.flag)" } ?? option.flag
+            let name = spelled + (option.placeholder.isEmpty ? "" : " \(option.placeholder)")
             let fallback = option.isFlag ? nil : option.defaultValue.map { " (default \($0))" }
             lines += Self.row(name, option.help + (fallback ?? ""))
         }
@@ -76,12 +82,30 @@ struct CommandHelp {
         return lines + wrapped.dropFirst().map { String(repeating: " ", count: column) + $0 }
     }
 
-    /// The flags people give by mistake, to the flag meant: `-o` and `--out` -> `--output`.
+    /// The flags people give by mistake, to the flag meant: `--out` -> `--output`, and a
+    /// choice's value given as a flag to the option with it (`--json` -> `--format json`).
     static func mistaken(_ options: [OptionDeclaration]) -> [String: String] {
         var map: [String: String] = [:]
         for option in options {
+            if case .choice(let values) = option.kind {
+                for value in values { map["--" + value] = "\(option.flag) \(value)" }
+            }
+        }
+        for option in options {
             for name in option.mistakenNames { map[(name.count == 1 ? "-" : "--") + name] = option.flag }
         }
+        return map
+    }
+
+    /// The one-letter spellings of the long options where people expect them, whichever of
+    /// the long options a command takes: `-o` is `--output` (or `--output-dir`), `-v`
+    /// `--verbose`, `-q` `--quiet` (`-h` is `--help`, for every command).
+    static let shortSpelling = ["--output": "-o", "--output-dir": "-o", "--verbose": "-v", "--quiet": "-q"]
+
+    /// The short spellings of the options a command declares, to the long ones.
+    static func short(_ options: [OptionDeclaration]) -> [String: String] {
+        var map: [String: String] = [:]
+        for option in options { if let letter = shortSpelling[option.flag] { map[letter] = option.flag } }
         return map
     }
 }

@@ -26,7 +26,7 @@ public enum CommandLineTool {
             if topic == "--format" { return reference(Array(arguments.dropFirst(2))) }
             return help(topic)
         }
-        if first == "--version" {
+        if first == "--version" || first == "-v" || first == "-V" {
             let library = VipsRuntime.libraryPath.map { ", \($0)" } ?? ""
             return printed("creative-tool \(version) (libvips \(VipsRuntime.version)\(library))\n", command: nil)
         }
@@ -37,7 +37,9 @@ public enum CommandLineTool {
         }
         let (options, flags, repeatable, mistaken) = (command.options, command.flags, command.repeatable, command.mistaken)
         do {
-            let parsed = try ParsedArguments(rest, options: options, flags: flags, repeatable: repeatable, mistaken: mistaken)
+            let parsed = try ParsedArguments(rest, options: options, flags: flags, repeatable: repeatable, mistaken: mistaken,
+                                             short: command.short)
+            try UsageHints.checkSplitValues(parsed)
             return try command.run(parsed)
         } catch {
             switch error {
@@ -62,7 +64,10 @@ public enum CommandLineTool {
     private static func reference(_ rest: [String]) -> Int32 {
         let names = CommandReference.Format.allCases.map(\.rawValue).joined(separator: ", ")
         guard rest.count == 1, let format = CommandReference.Format(rawValue: rest[0]) else {
-            Streams.errLine("creative-tool help: --format takes one of \(names)")
+            let formats = CommandReference.Format.allCases.map(\.rawValue)
+            let meant = rest.first.flatMap { UsageHints.nearest($0, in: formats, also: ["md": "markdown", "roff": "man"]) }
+            Streams.errEscaped("creative-tool help: --format takes one of \(names)"
+                               + (meant.map { "; did you mean '\($0)'?" } ?? ""))
             return ExitCode.usage
         }
         return printed(CommandReference.text(format), command: "help")
@@ -71,7 +76,8 @@ public enum CommandLineTool {
     /// A word that is no command: the nearest command, and where the list is.
     private static func unknownCommand(_ word: String) -> Int32 {
         let names = subcommands.map { $0.name }
-        let meant = KeySuggestion.nearest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? ""
+        let known = word.hasPrefix("-") ? ["--help", "--version"] : names
+        let meant = KeySuggestion.nearest(to: word, in: known).map { "; did you mean '\($0)'?" } ?? ""
         Streams.errEscaped("creative-tool: unknown command '\(TextFormat.clipped(word))'\(meant)")
         Streams.errLine("see 'creative-tool --help' (commands: \(names.joined(separator: ", ")))")
         return ExitCode.usage

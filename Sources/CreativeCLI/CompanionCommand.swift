@@ -10,12 +10,14 @@ enum CompanionCommand: DeclaredCommand {
         surfaces: .commandLine)
     static let json = CommonOptions.json.with(help: "print the JSON report on standard output")
     static let declared = CompanionLintRequest.options.on(.commandLine) + [file, json]
+    static let actions = ["lint"]
     static let help = CommandHelp(
         synopsis: ["lint [TEXT | - | --file F] [--takeover] [--json]"],
         operands: [("TEXT", "the parameters, comma-separated key=value (quote them for the shell; put -- before a "
                     + "TEXT that starts with '-')"), ("-", "read them from standard input")],
         notes: ["At most \(TraffickingInput.maxBytes) bytes; one line break at the end is ignored."],
-        examples: ["lint 'carousel_images=https://cdn.example/a.png|https://cdn.example/b.png'",
+        examples: ["lint 'ad_type=carousel,carousel_banner=https://cdn.example/banner.png,brand_icon=https://cdn.example/icon.png,"
+                   + "carousel_title=Spring,carousel_description=,carousel_images=https://cdn.example/a.png$https://cdn.example/b.png'",
                    "lint --takeover --file takeover.txt --json"],
         exitCodes: "0 valid, 1 rejected, 64 usage error")
 

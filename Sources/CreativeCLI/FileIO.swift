@@ -19,6 +19,12 @@ public enum FileIO {
         case tooLarge(size: Int, head: [UInt8])
         /// Another I/O error.
         case failed(String)
+
+        /// Whether the file was there and readable but over the limit.
+        public var isTooLarge: Bool {
+            if case .tooLarge = self { return true }
+            return false
+        }
     }
 
     /// How much of a too-large file is kept for its header.

@@ -20,10 +20,16 @@ enum JobLimitOptions {
     static let verbose = OptionDeclaration(
         "verbose", .toggle, help: "print each stage's time on standard error", defaultValue: "false",
         surfaces: .commandLine, mistakenNames: ["v"])
+    static let quiet = OptionDeclaration(
+        "quiet", .toggle, help: "print nothing but what is asked for (--json) and errors: no notes, no 'wrote' line; "
+            + "the exit code says how it went", defaultValue: "false", surfaces: .commandLine)
     static let output = OptionDeclaration(
         "output", .text(maxLength: 4096), placeholder: "PATH|-",
-        help: "file to write (default NAME-WxH@Sx.EXT here); '-' for standard output. Its extension (.png, .jpg, "
-            + ".jpeg, .webp) is the format; with --format auto it narrows the choice to that format. A regular "
+        help: "file to write (default NAME-WxH@Sx.EXT here); '-' for standard output (not a terminal: "
+            + "exit 64). Its extension (.png, .jpg, .jpeg, .webp) is the format, another one is a usage error unless "
+            + "--format is given; with --format auto it narrows the choice to that format. Save options may follow "
+            + "in brackets as libvips writes them: o.jpg[Q=60], o.webp[lossless], o.webp[effort=6] (the flags "
+            + "--quality, --lossless, --effort). Missing parent folders are created. A regular "
             + "file (also through a link) is replaced atomically, never one of the inputs (output_is_input); a FIFO, "
             + "a device or /dev/stdout is written directly",
         surfaces: .commandLine, mistakenNames: ["o", "out"])

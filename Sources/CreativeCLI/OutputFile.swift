@@ -27,6 +27,23 @@ extension FileIO {
         throw .failed("\(path): too many levels of symbolic links")
     }
 
+    /// Whether writing `path` writes a terminal: `-` when standard output is one, or a path
+    /// ending (through links) at an open descriptor or a character device that is a terminal.
+    static func isTerminal(_ path: String) -> Bool {
+        if path == "-" { return isatty(1) == 1 }
+        switch try? followLinks(path) {
+        case .descriptor(let descriptor)?:
+            return isatty(descriptor) == 1
+        case .path(let target, let info?)? where (info.st_mode & S_IFMT) == S_IFCHR:
+            let descriptor = open(cPath(target), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            return isatty(descriptor) == 1
+        default:
+            return false
+        }
+    }
+
     /// Where a chain of links ends.
     enum LinkEnd {
         /// A path that is not a link, with its `lstat` (nil when it does not exist).
@@ -98,6 +115,31 @@ enum OutputFile {
     /// `given` (`--output`) as it is, or `defaultStem.EXT` for the written format.
     static func path(_ given: String?, defaultStem: String, format: OutputFormat) -> String {
         given ?? "\(defaultStem).\(format.fileExtension)"
+    }
+
+    /// Creates the folders above `path` that are missing (`render --output new/dir/o.png`), as
+    /// `process --output-dir` does; called once the render is made, so a failed render creates
+    /// nothing.
+    /// - Throws: `io_error` when a folder cannot be created.
+    static func makeParentFolders(of path: String) throws(CLIError) {
+        guard path != "-", path.contains("/") else { return }
+        let parent = FileIO.split(path).parent
+        var info = stat()
+        guard stat(FileIO.cPath(parent), &info) != 0, errno == ENOENT else { return }
+        do { try FileIO.makeDirectory(parent) } catch {
+            if case .failed(let message) = error { throw .failed(code: "io_error", message: message) }
+            throw .failed(code: "io_error", message: "cannot create \(parent)")
+        }
+    }
+
+    /// Refuses binary output to a terminal, as curl does: `-` (or `/dev/stdout`, `/dev/tty`, a
+    /// link to one) when it is a terminal. A pipe or a file is written.
+    /// - Throws: ``CLIError/usage(_:)``.
+    static func refuseTerminal(_ output: String) throws(CLIError) {
+        guard FileIO.isTerminal(output) else { return }
+        let target = output == "-" ? "standard output" : output
+        throw .usage("\(target) is a terminal and the render is binary; redirect it ('> o.png'), pipe it, or name a "
+                     + "file with --output")
     }
 
     /// Refuses an output that is one of the inputs: the same regular file (device and inode),

@@ -9,12 +9,13 @@ enum ProcessCommand: DeclaredCommand {
         "output_dir", .text(maxLength: 4096), placeholder: "DIR",
         help: "the folder to write; it appears whole or not at all. An existing folder is replaced only when empty "
             + "or written by an earlier process run, and never when it holds the input (else exit 1, "
-            + "output_dir_not_ours, nothing changed)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
+            + "output_dir_not_ours, nothing changed). Missing parent folders are created, as render --output "
+            + "creates them; nothing is created for an input that cannot be read (file_not_found, exit 1)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
     static let json = CommonOptions.json.with(help: "print the manifest on standard output")
     static let declared = ProcessRequest.options.on(.commandLine)
         + [outputDirectory, json, RenderCommand.cost.with(help: "print what the job would be charged (JSON, as "
                                                           + "render --cost) and write nothing"),
-           JobLimitOptions.verbose, ValidateCommand.maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
+           JobLimitOptions.verbose, JobLimitOptions.quiet, ValidateCommand.maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["FILE --output-dir DIR [--product P] [--format F] [--json] [--cost] [options]"],
         operands: [("FILE", "the creative ('-' reads standard input)")],
@@ -24,7 +25,7 @@ enum ProcessCommand: DeclaredCommand {
         exitCodes: "0 valid and written, 1 rejected (manifest.json holds the report) or the job failed, 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
-        let timer = StageTimer(command: name, enabled: arguments.flag(JobLimitOptions.verbose.flag))
+        var timer = StageTimer(command: name, enabled: arguments.flag(JobLimitOptions.verbose.flag))
         guard arguments.positionals.count == 1 else { throw .usage("give exactly one FILE") }
         let request = try CLIError.reading { () throws(CoreError) in try ProcessRequest(arguments) }
         if arguments.flag(RenderCommand.cost.flag) { return try printCost(arguments, request: request) }
@@ -37,16 +38,26 @@ enum ProcessCommand: DeclaredCommand {
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
         let read = Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) })
+        // An input that cannot be read (a mistyped path, a folder) creates nothing; one over
+        // the limit is a rejected creative, and its report is written.
+        if case .failure(let failure) = read, !failure.isTooLarge {
+            throw Inputs.failure(failure, path: path, maxBytes: limits.maxBytes)
+        }
+        timer.stage("read")
         let output: ProcessJob.Output
         do throws(ImagingError) {
             output = try ProcessJob.run(read, name: path, limits: limits, format: format)
         } catch {
             throw .imaging(error, file: path)
         }
+        timer.stage("validate, render and preview")
         let (result, manifestText) = (output.result, output.manifestText)
         try DirectoryWriter.write(output.files, to: target, input: path)
+        timer.stage("write")
         if arguments.flag("--json") {
             try Streams.out(manifestText)
+        } else if arguments.flag(JobLimitOptions.quiet.flag) {
+            // The exit code says it; the folder holds the rest.
         } else if result.report.valid {
             let renders = result.files.count - 1
             let warnings = result.report.warnings.map { "warning \($0.code.rawValue): \($0.message)" }

@@ -42,6 +42,10 @@ enum ReferenceCompletions {
                 }
             }
             if !valueCases.isEmpty { lines += ["            case \"$prev\" in"] + valueCases + ["            esac"] }
+            if !command.actions.isEmpty {
+                let words = command.actions.map(shellQuoted).joined(separator: " ")
+                lines.append("            [ \"$COMP_CWORD\" -eq 2 ] && [[ \"$cur\" != -* ]] && { _creative_tool_words \(words); return 0; }")
+            }
             let flags = command.declared.map(\.flag) + ["--help"]
             lines.append("            options=\"\(flags.joined(separator: " "))\" ;;")
         }
@@ -50,12 +54,17 @@ enum ReferenceCompletions {
             "    if [[ \"$cur\" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W \"$options\" -- \"$cur\"); fi",
             "    return 0",
             "}",
-            "# The words given (one argument each, spaces allowed) that start with the word being completed,",
-            "# spaces escaped so a device name stays one argument.",
+            "# The words given (one argument each, spaces allowed) that start with the word being completed",
+            "# as typed, unquoted: `iPhone\\ 1` and `\"iPhone 1` are both `iPhone 1`. Readline then quotes",
+            "# what it inserts as it quotes a file name (`iPhone\\ 15`, or inside the open quote), so a",
+            "# device name stays one argument.",
             "_creative_tool_words() {",
             "    local word cur=\"${COMP_WORDS[COMP_CWORD]}\"",
+            "    cur=\"${cur#[\\\"\\']}\"",
+            "    cur=\"${cur//\\\\/}\"",
+            "    compopt -o filenames 2>/dev/null",
             "    for word in \"$@\"; do",
-            "        [[ \"$word\" == \"$cur\"* ]] && COMPREPLY+=(\"${word// /\\\\ }\")",
+            "        [[ \"$word\" == \"$cur\"* ]] && COMPREPLY+=(\"$word\")",
             "    done",
             "}",
             "complete -o default -F _creative_tool creative-tool",
@@ -90,6 +99,7 @@ enum ReferenceCompletions {
         for command in commands {
             var specs = command.declared.map(spec)
             specs.append("'(- *)--help[this command'\\''s options]'")
+            if !command.actions.isEmpty { specs.append(shellQuoted("1:action:(\(command.actions.joined(separator: " ")))")) }
             if !command.help.operands.isEmpty { specs.append("'*:file:_files'") }
             lines.append("                \(command.name)) _arguments -s \\")
             lines += specs.dropLast().map { "                    \($0) \\" }

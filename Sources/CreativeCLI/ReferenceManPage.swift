@@ -24,7 +24,8 @@ enum ReferenceManPage {
                  + "(letterboxed, never stretched or cropped) into slots, writes the public test artwork, gives "
                  + "sizing guidance and an AI banner prompt, and serves the same operations over HTTP."),
             ".PP",
-            text("Errors are one line with a stable code on standard error. Sizes take K, M, G (powers of 1024), "
+            text("Errors are one line with a stable code on standard error; what a command answers (validate's "
+                 + "report, --json, a render to '-') goes to standard output. Sizes take K, M, G (powers of 1024), "
                  + "durations ms, s, m. An option marked 'query' is the same parameter of the command's HTTP route."),
             ".SH COMMANDS",
         ]
@@ -32,11 +33,18 @@ enum ReferenceManPage {
         lines += [
             ".SH EXIT STATUS",
             ".TP", "0", text("success"),
-            ".TP", "1", text("a creative was rejected or the job failed (its code on standard error)"),
+            ".TP", "1", text("a creative was rejected (validate's report, with its codes, on standard output) or the "
+                             + "job failed (its code on standard error)"),
             ".TP", "64", text("usage error: one line naming the fix, then where the help is"),
             ".SH ENVIRONMENT",
             ".TP", ".B CREATIVE_PORT", text("serve's port when --port is not given"),
             ".TP", ".B CREATIVE_ADMIN_PORT", text("serve's admin port (health, metrics) when --admin-port is not given"),
+            ".TP", ".B AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
+            text("worker and enqueue: the store's credentials; without them the profile of the shared credentials file"),
+            ".TP", ".B AWS_PROFILE, AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE",
+            text("the profile (default 'default') and the files read for it (default ~/.aws/credentials, ~/.aws/config)"),
+            ".TP", ".B AWS_REGION, AWS_DEFAULT_REGION",
+            text("the store's region, else the profile's region, else us-east-1"),
             ".SH SEE ALSO",
             text("docs/commands.md (this reference), docs/reference.md (the manual) and openapi.yaml (the HTTP "
                  + "contract) in the source repository."),

@@ -1,5 +1,8 @@
 import CreativeCore
 import CreativeImaging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `creative-tool render`: aspect-fit, letterboxed render of a creative into a slot. The
 /// options and their rules are ``RenderRequest``'s; this reads the files, runs, and says what it wrote.
@@ -12,7 +15,8 @@ enum RenderCommand: DeclaredCommand {
     static let maxBytes = JobLimitOptions.maxBytes(default: Inputs.defaultRenderMaxBytes)
     static let json = CommonOptions.json.with(help: "print what was written as one JSON object instead of the line")
     static let declared = RenderRequest.options.on(.commandLine)
-        + [JobLimitOptions.output, json, cost, JobLimitOptions.verbose, maxBytes, JobLimitOptions.maxPixels]
+        + [JobLimitOptions.output, json, cost, JobLimitOptions.verbose, JobLimitOptions.quiet, maxBytes,
+           JobLimitOptions.maxPixels]
         + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["[FILE...] --slot WxH[@Nx] [options]", "[FILE...] --device NAME [--orientation O] [--product P] [options]"],
@@ -25,29 +29,30 @@ enum RenderCommand: DeclaredCommand {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var timer = StageTimer(command: name, enabled: arguments.flag(JobLimitOptions.verbose.flag))
-        let (request, output) = try CLIError.reading { () throws(CoreError) in
-            let output = try arguments.text(JobLimitOptions.output)
-            return (try RenderRequest(arguments, outputName: output), output)
-        }
+        let (request, output) = try CLIError.reading { () throws(CoreError) in try read(arguments) }
         let wantsJSON = arguments.flag(json.flag)
         if wantsJSON, output == "-" { throw .usage("--json and --output - both write standard output; name a file") }
-        if request.settings.area != nil, arguments.positionals.isEmpty {
-            throw .usage("give at least one FILE (the \(request.product) artwork)")
-        }
+        // No FILE: standard input when it is not a terminal (`cat banner.png | creative-tool render ...`).
+        let files = arguments.positionals
         let (readLimit, maxPixels) = try CLIError.reading { () throws(CoreError) in
             (try arguments.bytes(maxBytes) ?? Inputs.defaultRenderMaxBytes,
              try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels)
         }
         let limits = try JobLimitOptions.read(arguments)
-        if let output { try OutputFile.refuseInput(output, inputs: arguments.positionals) }
-        let picked = try RenderSources.pick(arguments.positionals, request: request, maxBytes: readLimit, maxPixels: maxPixels)
+        let inputs = files.isEmpty ? ["-"] : files
+        if let output {
+            try OutputFile.refuseTerminal(output)
+            try OutputFile.refuseInput(output, inputs: inputs)
+        }
+        let picked = try RenderSources.pick(files, request: request, maxBytes: readLimit, maxPixels: maxPixels)
         timer.stage("open")
         if arguments.flag(cost.flag) {
             try Streams.outJSON(JobCost.render(picked.source, settings: request.settings, memoryBudget: limits.memoryBudget)
                 .json(limits: limits))
             return ExitCode.success
         }
-        for note in notes(picked, request: request) { Streams.errEscaped("creative-tool render: note: \(note)") }
+        let quiet = arguments.flag(JobLimitOptions.quiet.flag)
+        for note in notes(picked, request: request) where !quiet { Streams.errEscaped("creative-tool render: note: \(note)") }
         if timer.enabled {
             // Before the long stage, so a render of minutes does not look stuck.
             Streams.errLine("creative-tool render: rendering \(request.settings.canvas) px (\(request.settings.format.rawValue))")
@@ -61,7 +66,8 @@ enum RenderCommand: DeclaredCommand {
         timer.stage("render")
         let path = OutputFile.path(output, defaultStem: request.defaultStem(picked.stem), format: encoded.format)
         // Again just before writing: a default name, or a name that came to be an input meanwhile.
-        try OutputFile.refuseInput(path, inputs: arguments.positionals)
+        try OutputFile.refuseInput(path, inputs: inputs)
+        try OutputFile.makeParentFolders(of: path)
         let toStandardOutput = try Inputs.write(encoded.bytes, to: path)
         timer.stage("write")
         timer.finish()
@@ -69,7 +75,7 @@ enum RenderCommand: DeclaredCommand {
         if wantsJSON {
             try Streams.outJSON(RenderAnswer.json(request, picked: picked, encoded: encoded, path: path,
                                                   placement: placement))
-        } else if !toStandardOutput {
+        } else if !toStandardOutput, !quiet {
             try Streams.outEscaped("wrote \(path): \(request.settings.canvas) px (\(request.targetDescription)), "
                 + "\(picked.source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
                 + "\(encoded.bytes.count) bytes, \(encoded.detail)")
@@ -77,13 +83,26 @@ enum RenderCommand: DeclaredCommand {
         return ExitCode.success
     }
 
+    /// The render asked for and the file it is written to: `--output o.jpg[Q=60]` is `o.jpg`,
+    /// its brackets read as the flags they stand for (``OutputName``).
+    private static func read(_ arguments: ParsedArguments) throws(CoreError) -> (RenderRequest, String?) {
+        guard let given = try arguments.text(JobLimitOptions.output) else { return (try RenderRequest(arguments), nil) }
+        let name = try OutputName(parsing: given)
+        let options = name.options(over: arguments)
+        try options.checkAgreement(RenderRequest.options.options)
+        return (try RenderRequest(options, outputName: name.path), name.path)
+    }
+
     /// What standard error says before the render: the test artwork stands in, the file picked
     /// among several and why, and a size that `validate` would reject.
     private static func notes(_ picked: RenderSources.Picked, request: RenderRequest) -> [String] {
         var notes: [String] = []
-        if picked.path == nil { notes.append("no FILE given: rendering the built-in test artwork (\(picked.source.displayedSize))") }
+        if picked.path == nil {
+            let piped = isatty(0) == 1 ? "" : "; standard input gave no bytes"
+            notes.append("no FILE given: rendering the built-in test artwork (\(picked.source.displayedSize))\(piped)")
+        }
         if let choice = picked.choice { notes.append(choice) }
-        if picked.path != nil, let note = request.note(forArtwork: picked.source.displayedSize) { notes.append(note) }
+        if picked.path != nil { notes += RenderNotes.rejections(picked.source, request: request) }
         return notes
     }
 
@@ -98,6 +117,9 @@ enum RenderCommand: DeclaredCommand {
 
 /// `render --json`: what was written, one object.
 enum RenderAnswer {
+    /// The notes in one string (`; ` between), null for none.
+    static func note(_ notes: [String]) -> JSONValue { notes.isEmpty ? .null : .string(notes.joined(separator: "; ")) }
+
     static func json(_ request: RenderRequest, picked: RenderSources.Picked, encoded: EncodedRender, path: String,
                      placement: Placement) -> JSONValue {
         .object([
@@ -112,7 +134,7 @@ enum RenderAnswer {
             ("format", .string(encoded.format.rawValue)),
             ("file_bytes", .int(encoded.bytes.count)),
             ("encoding", .string(encoded.detail)),
-            ("note", request.note(forArtwork: picked.source.displayedSize).map(JSONValue.string) ?? .null),
+            ("note", picked.path == nil ? .null : Self.note(RenderNotes.rejections(picked.source, request: request))),
         ])
     }
 }

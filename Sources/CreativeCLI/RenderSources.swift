@@ -1,5 +1,8 @@
 import CreativeCore
 import CreativeImaging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The artwork `render` renders: the one file, the best of several (picked by the product's
 /// selection rule for the request, from the headers alone), or the built-in test artwork.
@@ -14,10 +17,27 @@ enum RenderSources {
         let choice: String?
     }
 
+    /// Standard input as the one artwork when it gives bytes (a pipe, a redirected file); nil
+    /// when it is empty (`< /dev/null`, a closed pipe), which leaves the test artwork.
+    private static func pipedInput(maxBytes: Int, maxPixels: Int) throws(CLIError) -> Picked? {
+        let bytes = try Inputs.readBytes("-", maxBytes: maxBytes)
+        guard !bytes.isEmpty else { return nil }
+        do {
+            let source = try Validator.renderSource(bytes, fileName: "-", maxPixels: maxPixels)
+            return Picked(source: source, stem: RenderCommand.stem(of: "-"), path: "-", choice: nil)
+        } catch {
+            throw .imaging(error, file: "standard input")
+        }
+    }
+
     static func pick(_ files: [String], request: RenderRequest, maxBytes: Int, maxPixels: Int) throws(CLIError) -> Picked {
         if files.filter({ $0 == "-" }).count > 1 { throw .usage("standard input ('-') can be read only once") }
         let (pixels, mode) = request.selection
         if files.isEmpty {
+            if isatty(0) != 1, let piped = try pipedInput(maxBytes: maxBytes, maxPixels: maxPixels) {
+                return piped
+            }
+            if request.settings.area != nil { throw .usage("give at least one FILE (the \(request.product) artwork)") }
             do {
                 let artwork = try TestArtwork.source(for: pixels)
                 return Picked(source: artwork, stem: "test-artwork-\(artwork.displayedSize)", path: nil, choice: nil)

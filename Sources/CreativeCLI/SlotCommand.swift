@@ -29,6 +29,10 @@ enum SlotCommand: DeclaredCommand {
             try Streams.outLine("\(slot.points) pt @\(TextFormat.scale(scale))x = \(slot.pixels) px, "
                 + "anchored, rule \(rule.rawValue)\(note)\(device)")
         case .inline(let width, let maxHeight, let scale):
+            if let given = try? arguments.int(SlotRequest.maxHeight), given < maxHeight {
+                Streams.errLine("creative-tool slot: note: \(SlotRequest.maxHeight.flag) \(given) is below the smallest "
+                                + "inline view, \(maxHeight) pt: sizing for \(maxHeight)")
+            }
             try printInline(width: width, maxHeight: maxHeight, scale: scale)
         case .fullScreen(let deviceSlot):
             try printFullScreen(deviceSlot)

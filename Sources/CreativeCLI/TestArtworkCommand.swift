@@ -12,7 +12,7 @@ enum TestArtworkCommand: DeclaredCommand {
     static let redraw = OptionDeclaration(
         "redraw", .toggle, help: "draw each PNG anew with this libvips (to change the artwork) instead of writing the "
             + "artwork built into the tool", defaultValue: "false", surfaces: .commandLine)
-    static let declared = [outputDirectory, redraw]
+    static let declared = [outputDirectory, redraw, JobLimitOptions.quiet]
     static let help = CommandHelp(
         synopsis: ["[--output-dir DIR] [--redraw]"],
         notes: ["Writes the public artwork byte for byte as the tool has it built in (and `serve` serves it).",
@@ -38,7 +38,7 @@ enum TestArtworkCommand: DeclaredCommand {
             }
             let path = directory + "/" + TestArtwork.fileName(for: size)
             try Inputs.write(bytes, to: path)
-            try Streams.outEscaped("wrote \(path) (\(size), \(bytes.count) bytes)")
+            if !arguments.flag(JobLimitOptions.quiet.flag) { try Streams.outEscaped("wrote \(path) (\(size), \(bytes.count) bytes)") }
         }
         return ExitCode.success
     }

@@ -8,7 +8,7 @@ enum ValidateCommand: DeclaredCommand {
     static let maxBytes = JobLimitOptions.maxBytes(default: Catalog.defaultMaxBytes)
     static let json = CommonOptions.json.with(help: "one JSON report per file, one per line, on standard output")
     static let declared = ValidateRequest.options.on(.commandLine)
-        + [json, maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
+        + [json, JobLimitOptions.quiet, maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["FILE... [--product P] [--profile P[,Q]] [--json] [--no-preflight] [--max-bytes SIZE] [--max-pixels N]"],
         operands: [("FILE", "a creative (PNG, JPEG, GIF, WebP, or an HTML5 bundle as a zip); '-' reads standard input")],
@@ -31,7 +31,7 @@ enum ValidateCommand: DeclaredCommand {
             allValid = allValid && report.valid
             if wantsJSON {
                 try Streams.outJSON(report.json)
-            } else {
+            } else if !arguments.flag(JobLimitOptions.quiet.flag) {
                 try Streams.outEscaped(humanLine(report))
             }
         }
@@ -92,7 +92,7 @@ enum ValidateCommand: DeclaredCommand {
             if report.file == "-" {
                 what.append("\(bytes) bytes read from standard input")
             } else {
-                what.append(bytes >= 1000 ? "\(bytes / 1000) KB" : "\(bytes) bytes")
+                what.append(TextFormat.kilobytes(bytes))
             }
         }
         var line = "\(report.file): \(report.valid ? "valid" : "REJECTED")"

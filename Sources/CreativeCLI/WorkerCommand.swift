@@ -62,7 +62,8 @@ enum WorkerCommand: DeclaredCommand {
         examples: ["--redis redis://127.0.0.1:6379 --store s3://creatives/results",
                    "--redis redis://queue:6379 --store s3://creatives/results --s3-endpoint http://store:8333 "
                        + "--concurrency 4 --visibility-timeout 2m --memory-budget 512M"],
-        exitCodes: "0 stopped by SIGTERM or SIGINT after the drain, 1 cannot start (store, queue or credentials), "
+        exitCodes: "0 stopped by SIGTERM or SIGINT after the drain, 1 cannot start (store, queue or credentials; a "
+            + "queue that does not answer within 3 s at the start; once running, a lost queue is retried), "
             + "64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {

@@ -33,8 +33,8 @@ public struct PromptTexts: Sendable, Equatable {
 public struct GuidanceRequest: Sendable {
     public static let format = OptionDeclaration(
         "format", .choice(GuidanceFormat.allCases.map(\.rawValue)), placeholder: "F",
-        help: "json (for the dashboard backend), markdown, or html (one self-contained page that ends with the "
-            + "AI prompt of every accepted size, each with a Copy button)",
+        help: "json (for the dashboard backend), markdown, or html (one self-contained page that opens, after "
+            + "its contents, with the AI prompt of every accepted size, each with a Copy button)",
         defaultValue: GuidanceFormat.json.rawValue, mistakenValues: ["md": "markdown", "htm": "html", "text": "markdown"])
     /// Every option, in help order.
     public static let options = OptionList([format, CommonOptions.product,

@@ -141,18 +141,19 @@ public struct Guidance: Sendable {
 
     /// The opening of a product's HTML guidance page, up to and with its `<h1>` and its table of
     /// contents (the prompts, `sections`, formats).
-    static func htmlHead(title: String, sections: [GuidancePage.Section], withPrompts: Bool) -> String {
+    /// The start of every product's HTML page: the title, the contents, then the prompts with
+    /// their Copy buttons (``PromptSection``), what an advertiser comes to copy, before the tables.
+    static func htmlHead(title: String, sections: [GuidancePage.Section], prompts: [RenderedPrompt]) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
             + "<title>\(title)</title><style>\(GuidanceHTML.style)</style></head><body><main>\n<h1>\(title)</h1>\n"
-            + GuidancePage.contents(sections, withPrompts: withPrompts)
+            + GuidancePage.contents(sections, withPrompts: !prompts.isEmpty) + PromptSection(prompts).render()
     }
 
-    /// The end of every product's HTML page: formats and weight, then the prompts with their
-    /// Copy buttons (``PromptSection``).
-    static func formatsHTMLTail(prompts: [RenderedPrompt]) -> String {
+    /// The end of every product's HTML page: formats and weight.
+    static func formatsHTMLTail() -> String {
         GuidancePage.heading(GuidancePage.formats) + "<p class=\"lead\">\(TextFormat.markupEscaped(formatsNote)) Keep files under "
             + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
-            + PromptSection(prompts).render() + "</main></body></html>\n"
+            + "</main></body></html>\n"
     }
 }

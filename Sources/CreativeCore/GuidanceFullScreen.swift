@@ -97,7 +97,7 @@ struct FullScreenGuidance: ProductGuidance {
         let sizes = GuidancePage.Section(id: "sizes", title: "Accepted sizes")
         let close = GuidancePage.Section(id: "close", title: "Close button")
         let screens = GuidancePage.Section(id: "screens", title: "Screens by device")
-        var html = Guidance.htmlHead(title: title, sections: [sizes, GuidancePage.templates, close, screens], withPrompts: !prompts.isEmpty)
+        var html = Guidance.htmlHead(title: title, sections: [sizes, GuidancePage.templates, close, screens], prompts: prompts)
         html += "<p class=\"lead\">\(TextFormat.markupEscaped(Self.fitNote))</p>\n"
         html += GuidancePage.heading(sizes)
         var table = "<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th>"
@@ -125,6 +125,6 @@ struct FullScreenGuidance: ProductGuidance {
                 + "<td>\(assignment.artwork)</td><td>\(assignment.placement.content)</td>"
                 + "<td class=\"num\">\(TextFormat.percent(assignment.placement.fillShare))</td></tr>"
         }
-        return html + GuidancePage.scrolling(table + "</table>", label: screens.title) + Guidance.formatsHTMLTail(prompts: prompts)
+        return html + GuidancePage.scrolling(table + "</table>", label: screens.title) + Guidance.formatsHTMLTail()
     }
 }

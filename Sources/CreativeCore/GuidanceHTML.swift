@@ -36,7 +36,7 @@ struct GuidanceHTML {
     func render() -> String {
         var html = Guidance.htmlHead(title: "Banner artwork guidance", sections: [
             Self.upload, GuidancePage.templates, Self.sizes, Self.safeArea, Self.anchored, Self.inline,
-        ], withPrompts: !prompts.isEmpty)
+        ], prompts: prompts)
         html += "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.coverageNote))</p>\n"
         html += GuidancePage.heading(Self.upload) + "<div class=\"cards\">"
         for size in Catalog.adaptiveSizes {
@@ -66,7 +66,7 @@ struct GuidanceHTML {
         html += GuidancePage.scrolling(slotTable(guidance.anchored), label: Self.anchored.title)
         html += GuidancePage.heading(Self.inline) + "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.inlineNote)) Max height: "
             + "\(guidance.inlineMaxHeight) pt.</p>\n" + GuidancePage.scrolling(slotTable(guidance.inline), label: Self.inline.title)
-        return html + Guidance.formatsHTMLTail(prompts: prompts)
+        return html + Guidance.formatsHTMLTail()
     }
 
     private func slotTable(_ assignments: [SlotAssignment]) -> String {

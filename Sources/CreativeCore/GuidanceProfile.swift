@@ -87,7 +87,7 @@ struct ProfileGuidance {
 
     func html() -> String {
         let escape = TextFormat.markupEscaped
-        var html = Guidance.htmlHead(title: escape(title), sections: [Self.sizesSection, Self.sourcesSection], withPrompts: false)
+        var html = Guidance.htmlHead(title: escape(title), sections: [Self.sizesSection, Self.sourcesSection], prompts: [])
         html += "<p class=\"lead\">\(escape(sizesNote))</p>\n" + GuidancePage.heading(Self.sizesSection)
         var table = "<table><tr><th>size (px)</th><th>shape</th><th class=\"num\">aspect</th><th class=\"num\">most bytes</th>"
             + "<th>in this network's \(product) catalog</th></tr>"

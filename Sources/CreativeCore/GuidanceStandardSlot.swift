@@ -107,12 +107,12 @@ struct StandardSlotGuidance: ProductGuidance {
         }
         let sizes = GuidancePage.Section(id: "sizes", title: "Accepted sizes")
         let devices = GuidancePage.Section(id: "devices", title: "Standard slot by device")
-        return Guidance.htmlHead(title: "\(product.title) artwork guidance", sections: [sizes, GuidancePage.templates, devices], withPrompts: !prompts.isEmpty)
+        return Guidance.htmlHead(title: "\(product.title) artwork guidance", sections: [sizes, GuidancePage.templates, devices], prompts: prompts)
             + "<p class=\"lead\">\(TextFormat.markupEscaped(slotNote))</p>\n"
             + "<p class=\"lead\">\(TextFormat.markupEscaped(Self.fitNote))</p>\n"
             + table(Self.sizeHeader, sizeRows(), sizes)
             + GuidancePage.templatesSection(product, testArtworkBase: testArtworkBase)
             + table(Self.deviceHeader, deviceRows(), devices)
-            + Guidance.formatsHTMLTail(prompts: prompts)
+            + Guidance.formatsHTMLTail()
     }
 }

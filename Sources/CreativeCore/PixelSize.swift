@@ -35,6 +35,13 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible, Comparable
     /// Parses `"WxH"` (both positive integers, at most ``maximumSide``).
     /// - Throws: ``CoreError/invalidSize(_:)`` naming what is wrong.
     public init(parsing text: String) throws(CoreError) {
+        for unit in ["px", "pt"] where text.lowercased().hasSuffix(unit) && text.count > unit.count {
+            let bare = String(text.dropLast(unit.count))
+            if (try? PixelSize(parsing: bare)) != nil {
+                throw .invalidSize("'\(TextFormat.clipped(text))': drop the unit, write \(bare) (the option says "
+                                   + "whether it counts points or pixels)")
+            }
+        }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw .invalidSize("'\(text)' is not WxH (for example 390x61)")

@@ -198,7 +198,9 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         entries.firstIndex { $0.size == size }
     }
 
-    /// Accepted sizes nearest to a size (by log-distance of width and height), nearest first.
+    /// Accepted sizes nearest to a size, nearest first: those of its shape (strip or rectangle)
+    /// before the others, then by log-distance of width and height (ties in catalog order). A
+    /// square is pointed to the rectangle, not to a strip of a similar width.
     public func nearest(to size: PixelSize, count: Int = 2) -> [PixelSize] {
         Self.nearest(to: size, among: sizes, count: count)
     }
@@ -210,6 +212,16 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
             abs(logarithm(Double(other.width) / Double(size.width)))
                 + abs(logarithm(Double(other.height) / Double(size.height)))
         }
-        return sizes.sorted { distance($0) < distance($1) }.prefix(count).map { $0 }
+        func key(_ other: PixelSize) -> (Int, Double) { (other.shape == size.shape ? 0 : 1, distance(other)) }
+        return sizes.enumerated().sorted { key($0.element) < key($1.element) || (key($0.element) == key($1.element)
+            && $0.offset < $1.offset) }.prefix(count).map(\.element)
+    }
+
+    /// The name after its article, for sentences: `a banner`, `an interstitial`.
+    public var withArticle: String { ("aeiou".contains(rawValue.first ?? "b") ? "an " : "a ") + rawValue }
+
+    /// The other products that accept exactly this size (`320x480` for a banner: interstitial).
+    public func others(accepting size: PixelSize) -> [Product] {
+        Self.allCases.filter { $0 != self && $0.entry(for: size) != nil }
     }
 }

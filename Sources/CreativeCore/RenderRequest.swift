@@ -28,6 +28,15 @@ public struct RenderRequest: Sendable {
     /// `--quality Q`.
     public static let quality = OptionDeclaration(
         "quality", .integer(1...100), placeholder: "Q", help: "JPEG or WebP quality, 1 to 100", defaultValue: "85")
+    /// `--lossless`, `lossless=true`: lossless WebP.
+    public static let lossless = OptionDeclaration(
+        "lossless", .toggle, help: "write WebP lossless (every pixel kept); --format webp or a .webp output only "
+            + "(in an output name: o.webp[lossless])", defaultValue: "false")
+    /// `--effort N`: libwebp's effort.
+    public static let effort = OptionDeclaration(
+        "effort", .integer(0...6), placeholder: "N",
+        help: "WebP effort, 0 (fastest) to 6 (smallest file); --format webp or a .webp output only "
+            + "(in an output name: o.webp[effort=6])", defaultValue: "4")
     /// `--no-enlarge`, `enlarge=false`.
     public static let enlarge = OptionDeclaration(
         "enlarge", .toggle, help: "never scale the artwork above its own size (in a query: enlarge=false)",
@@ -35,7 +44,8 @@ public struct RenderRequest: Sendable {
 
     /// Every option of a render, in help order.
     public static let options = OptionList([slot, scale, CommonOptions.device, CommonOptions.orientation,
-                                            CommonOptions.product, background, format, quality, enlarge])
+                                            CommonOptions.product, background, format, quality, lossless, effort,
+                                            enlarge])
 
     /// Where the render goes: a slot in points at a scale, or a product's slot on a device.
     public enum Target: Sendable, Equatable {
@@ -93,8 +103,27 @@ public struct RenderRequest: Sendable {
             throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) jpeg or webp (\(refusal))")
         }
         settings.autoFormats = narrowed.map { [$0] }
+        try Self.webpOptions(source, format: format, into: &settings)
         self.settings = settings
     }
+
+    /// `lossless` and `effort`, which only WebP takes; lossless WebP takes no quality.
+    private static func webpOptions(_ source: some OptionSource, format: FormatChoice,
+                                    into settings: inout RenderSettings) throws(CoreError) {
+        settings.webpLossless = try source.toggle(lossless)
+        settings.webpEffort = try source.int(effort)
+        if let given = source.firstGiven([lossless, effort]), format != .webp {
+            throw .invalidRequest("\(source.spelling(given)) is for WebP (\(source.spelling(Self.format)) webp or a .webp "
+                                  + "output), not \(format.rawValue)")
+        }
+        if settings.webpLossless, source.has(quality) {
+            throw .invalidRequest("\(source.spelling(quality)) is for lossy WebP; \(source.spelling(lossless)) keeps "
+                                  + "every pixel, give one of them")
+        }
+    }
+
+    /// The output name endings a render writes, for messages: `.png, .jpg, .jpeg, .webp`.
+    public static let knownExtensions = ".png, .jpg, .jpeg, .webp"
 
     /// The scale: the slot's `@Nx`, `scale`, or 1; both given must agree.
     private static func scale(_ inSlot: Double?, _ source: some OptionSource) throws(CoreError) -> Double {
@@ -111,7 +140,14 @@ public struct RenderRequest: Sendable {
     private static func format(_ source: some OptionSource, outputName: String?) throws(CoreError)
         -> (FormatChoice, narrowed: OutputFormat?) {
         let given = try source.choice(format, FormatChoice.self)
-        guard let outputName, let named = OutputFormat(fileName: outputName) else { return (given ?? .png, nil) }
+        guard let outputName, let named = OutputFormat(fileName: outputName) else {
+            if given == nil, let outputName, let ending = OutputFormat.fileExtension(of: outputName) {
+                throw .invalidRequest("output '\(TextFormat.clipped(outputName))': .\(TextFormat.clipped(ending, 16)) is "
+                                      + "not a format a render writes; name \(knownExtensions) (or give "
+                                      + "\(source.spelling(format)) to write one under this name)")
+            }
+            return (given ?? .png, nil)
+        }
         switch given {
         case nil: return (FormatChoice(rawValue: named.rawValue) ?? .png, nil)
         case .auto?:
@@ -167,6 +203,6 @@ public struct RenderRequest: Sendable {
         guard product.entry(for: size) == nil else { return nil }
         let near = product.nearest(to: size).map(\.description).joined(separator: " or ")
         return "\(size) is not an accepted\(product.isDefault ? "" : " \(product)") size, so validate would "
-            + "reject it (nearest: \(near))"
+            + "reject it (\(ValidationCode.dimensionsNotAllowed.rawValue); nearest: \(near))"
     }
 }

@@ -22,7 +22,9 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
         }
         var hex = Substring(lowered)
         guard hex.first == "#" else {
-            let near = KeySuggestion.nearest(to: lowered, in: CSSColours.names).map { "; did you mean '\($0)'?" } ?? ""
+            let isHex = (hex.count == 3 || hex.count == 6) && hex.allSatisfy(\.isHexDigit)
+            let near = isHex ? "; did you mean '#\(hex)'?"
+                : KeySuggestion.nearest(to: lowered, in: CSSColours.names).map { "; did you mean '\($0)'?" } ?? ""
             throw .invalidNumber("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name "
                                  + "or 'transparent'\(near)")
         }
@@ -62,6 +64,15 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case "webp": self = .webp
         default: return nil
         }
+    }
+
+    /// The ending of a file name after its last dot (`gif` of `o.gif`), nil when the last
+    /// part of the path has none or starts with its only dot (`-`, `out.d/banner`, `.hidden`).
+    public static func fileExtension(of path: String) -> String? {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ending = name[name.index(after: dot)...]
+        return ending.isEmpty ? nil : String(ending)
     }
 
     /// The HTTP media type.
@@ -108,6 +119,10 @@ public struct RenderSettings: Sendable, Equatable {
     public var format: FormatChoice
     /// Quality of a lossy format (1...100); nil for the encoder's default.
     public var quality: Int? = nil
+    /// WebP only: lossless instead of lossy.
+    public var webpLossless = false
+    /// WebP only: libwebp's effort (0...6); nil for the encoder's default.
+    public var webpEffort: Int? = nil
     /// For `auto`, the formats it may choose among; nil for all. A render written under a name
     /// the caller gave (`--output banner.png`) may only be that name's format.
     public var autoFormats: Set<OutputFormat>? = nil

@@ -17,7 +17,7 @@ public struct SlotRequest: Sendable {
         "inline", .toggle, help: "inline sizing: the biggest size fitting width x max height", defaultValue: "false")
     public static let maxHeight = OptionDeclaration(
         "max_height", .integer(1...PixelSize.maximumSide), placeholder: "H",
-        help: "inline max height in points (at least 32)", defaultValue: "\(SlotMath.defaultInlineMaxHeight)")
+        help: "inline max height in points; a smaller one than 32 is raised to 32 (a note says so)", defaultValue: "\(SlotMath.defaultInlineMaxHeight)")
     public static let scale = RenderRequest.scale.with(help: "pixels per point, 1 to 4 (banners; a device gives its own)")
 
     /// Every option of a slot computation, in help order.
@@ -50,7 +50,7 @@ public struct SlotRequest: Sendable {
             answer = try Self.banner(source, device: device)
         case .fullScreenSafeArea, .fixedStandardSlot:
             if let given = source.firstGiven(Self.bannerOnly) {
-                throw .invalidRequest("\(source.spelling(given)) is for banner slots; a \(product) slot comes from "
+                throw .invalidRequest("\(source.spelling(given)) is for banner slots; \(product.withArticle) slot comes from "
                                       + "\(source.spelling(CommonOptions.device)) NAME")
             }
             guard let slot = try CommonOptions.deviceSlot(source, product: product) else {

@@ -1,5 +1,20 @@
 /// Numbers and text as every output writes them (CLI lines, guidance, the preview sheet), once.
 public enum TextFormat {
+    /// A file size for people, as every output writes it: under 1000 bytes in bytes (`812 bytes`),
+    /// else in kilobytes of 1000 bytes rounded to the nearest (`1985` -> `2 KB`, `3145728` ->
+    /// `3,146 KB`). The try-it page rounds the same way.
+    public static func kilobytes(_ bytes: Int) -> String {
+        guard bytes >= 1000 else { return "\(bytes) bytes" }
+        let whole = (bytes + 500) / 1000
+        var digits = String(whole)
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        return digits + grouped + " KB"
+    }
+
     /// A text cut into lines of at most `columns` characters at spaces (a longer word stays
     /// whole); no line for an empty text. Help, the man page and the preview sheet wrap with it.
     public static func wrap(_ text: String, columns: Int) -> [String] {

@@ -17,6 +17,9 @@ public enum TypedValue {
     /// A finite number.
     public static func double(_ text: String, name: String, quoteLimit: Int = .max) throws(CoreError) -> Double {
         guard let number = Double(text), number.isFinite else {
+            if let last = text.last, "xX".contains(last), let bare = Double(text.dropLast()), bare.isFinite {
+                throw .invalidNumber("\(name) takes the number alone: drop the '\(last)', write \(text.dropLast())")
+            }
             throw .invalidNumber("\(name) must be a number, not '\(TextFormat.clipped(text, quoteLimit))'")
         }
         return number

@@ -239,15 +239,22 @@ public enum ValidationRules {
             ? " (it is an accepted size turned on its side)" : ""
         let what = product.isDefault ? "" : " \(product)"
         return ValidationIssue(.dimensionsNotAllowed,
-                               "\(size) is not an accepted\(what) size\(rotated); the nearest are \(nearest). "
-                               + "Export the artwork at exactly one of: "
+                               "\(size) is not an accepted\(what) size\(rotated)\(otherProduct(size, product)); the "
+                               + "nearest are \(nearest). Export the artwork at exactly one of: "
                                + product.sizes.map(\.description).joined(separator: ", "))
+    }
+
+    /// ` (it is an interstitial size: give --product interstitial, product=interstitial over HTTP)`
+    /// when another product accepts the size, else empty.
+    public static func otherProduct(_ size: PixelSize, _ product: Product) -> String {
+        guard let other = product.others(accepting: size).first else { return "" }
+        return " (it is \(other.withArticle) size: give --product \(other), product=\(other) over HTTP)"
     }
 
     /// `heavy_file` when over the 150 KB guideline.
     public static func weightIssue(bytes: Int) -> ValidationIssue? {
         guard bytes > Catalog.weightGuidelineBytes else { return nil }
-        return ValidationIssue(.heavyFile, "\(bytes / 1000) KB is over the \(Catalog.weightGuidelineBytes / 1000) KB "
+        return ValidationIssue(.heavyFile, "\(TextFormat.kilobytes(bytes)) is over the \(Catalog.weightGuidelineBytes / 1000) KB "
                                + "guideline; compress it (fewer colours, PNG optimiser, or JPEG quality 80-85)")
     }
 

@@ -63,6 +63,9 @@ public final class Worker: @unchecked Sendable {
     let runner: any JobRunner
     let state = WorkerState()
 
+    /// Seconds the queue has to answer the first PING before the worker gives up starting.
+    public static let startTimeout = 3.0
+
     public init(config: WorkerConfig, runner: any JobRunner) {
         self.config = config
         self.runner = runner
@@ -74,6 +77,15 @@ public final class Worker: @unchecked Sendable {
     /// the exit code: 0 after a stop, 1 when it could not start.
     public func run() -> Int32 {
         var signals = Server.blockStopSignals()
+        // The queue must answer at the start: a wrong address or a queue that is down fails
+        // now, in one line, instead of a worker that says "started" and retries for ever.
+        // Once running, a lost connection is retried (jobLoop).
+        do throws(FleetError) {
+            _ = try RedisConnection(address: config.redis, timeout: Self.startTimeout).run(["PING"])
+        } catch {
+            log("failed", "cannot start: the queue does not answer (\(error.description))")
+            return 1
+        }
         let admin: AdminServer
         do {
             admin = try AdminServer(host: config.adminHost, port: config.adminPort,

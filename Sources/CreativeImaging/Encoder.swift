@@ -44,11 +44,19 @@ public enum Encoder {
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
                               forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
-                              autoKinds: Set<JobCost.EncoderKind>? = nil) throws(ImagingError) -> EncodedRender {
+                              autoKinds: Set<JobCost.EncoderKind>? = nil,
+                              webp: WebPChoice = WebPChoice()) throws(ImagingError) -> EncodedRender {
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
-            return EncodedRender(bytes: try lossy(image, fixed, quality: chosen), format: fixed,
-                                 detail: "\(fixed.displayName) quality \(chosen)", ssim: nil)
+            let effort = webp.effort ?? defaultWebPEffort
+            if fixed == .webp, webp.lossless {
+                let bytes = try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+                    .with("lossless", .bool(true)).with("effort", .int(effort)).bytes()
+                return EncodedRender(bytes: bytes, format: fixed, detail: "WebP lossless, effort \(effort)", ssim: nil)
+            }
+            let effortNote = fixed == .webp && webp.effort != nil ? ", effort \(effort)" : ""
+            return EncodedRender(bytes: try lossy(image, fixed, quality: chosen, webpEffort: effort), format: fixed,
+                                 detail: "\(fixed.displayName) quality \(chosen)\(effortNote)", ssim: nil)
         }
         // A decided lossy recipe needs no look at the pixels: the saver reads the render directly.
         if format == .auto, let recipe, recipe != .lossless {
@@ -84,8 +92,22 @@ public enum Encoder {
                              recipe: decided)
     }
 
+    /// libwebp's effort when none is given (libvips' default).
+    public static let defaultWebPEffort = 4
+
+    /// How a fixed `webp` render is saved: lossless or lossy, and libwebp's effort (nil for
+    /// ``defaultWebPEffort``); the render's `--lossless` and `--effort`.
+    public struct WebPChoice: Sendable {
+        public var lossless: Bool
+        public var effort: Int?
+        public init(lossless: Bool = false, effort: Int? = nil) {
+            self.lossless = lossless
+            self.effort = effort
+        }
+    }
+
     /// JPEG or WebP at `quality`; `webpEffort` is libwebp's effort (0-6, libvips' default 4).
-    static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int, webpEffort: Int = 4) throws(ImagingError) -> [UInt8] {
+    static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int, webpEffort: Int = defaultWebPEffort) throws(ImagingError) -> [UInt8] {
         switch format {
         case .jpeg:
             return try VipsOperation("jpegsave_buffer").with("in", .image(image)).with("strip", .bool(true))

@@ -108,10 +108,7 @@ public enum Validator {
             return (report, nil)
         }
         let tooLarge = size > limits.maxBytes
-        if tooLarge {
-            report.add(.fileTooLarge, "\(size) bytes is over the limit of \(limits.maxBytes) bytes; "
-                       + "export it smaller (the guideline is \(Catalog.weightGuidelineBytes / 1000) KB)")
-        }
+        if tooLarge { report.add(.fileTooLarge, tooLargeMessage(size, limit: limits.maxBytes)) }
         if !anySize, BundleValidator.looksLikeZip(bytes) {
             return tooLarge ? (BundleValidator.refused(report), nil) : inspectBundle(bytes, report: report, limits: limits)
         }
@@ -248,6 +245,12 @@ public enum Validator {
             return (inspection.report, nil)
         }
         return (inspection.report, source)
+    }
+
+    /// The sentence of `file_too_large`.
+    static func tooLargeMessage(_ size: Int, limit: Int) -> String {
+        "\(size) bytes is over the limit of \(limit) bytes; export it smaller (the guideline is "
+            + "\(Catalog.weightGuidelineBytes / 1000) KB)"
     }
 
     /// The size rules (the product's, or each profile's), and each profile's weight for the size

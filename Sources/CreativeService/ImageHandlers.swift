@@ -70,9 +70,9 @@ enum ImageHandlers {
         }
         var response = Response(contentType: encoded.format.mediaType, body: encoded.bytes)
         response.headers.append(("X-Creative-Encoding", encoded.detail))
-        if !request.body.isEmpty, case .success(let source)? = opened,
-           let note = renderRequest.note(forArtwork: source.displayedSize) {
-            response.headers.append(("X-Creative-Note", note))
+        if !request.body.isEmpty, case .success(let source)? = opened {
+            let notes = RenderNotes.rejections(source, request: renderRequest)
+            if !notes.isEmpty { response.headers.append(("X-Creative-Note", notes.joined(separator: "; "))) }
         }
         return response
     }

@@ -84,7 +84,7 @@ enum TryItPage {
             + "static. The file is checked by this service and kept nowhere.</p>\n"
             + "<fieldset id=\"product\"><legend>Product</legend>\(choices)</fieldset>\n<p id=\"sizes\" class=\"muted\"></p>\n"
             + "<label id=\"drop\" for=\"file\">Drop an image here, or choose one:"
-            + "<input type=\"file\" id=\"file\" accept=\"image/png,image/jpeg,image/gif,image/webp\"></label>\n"
+            + "<input type=\"file\" id=\"file\" accept=\"image/png,image/jpeg,image/gif,image/webp,.zip,application/zip\"></label>\n"
             + "<form id=\"token-form\" hidden><label for=\"token\">Access token of this service</label> "
             + "<input id=\"token\" type=\"password\" autocomplete=\"off\"> <button type=\"submit\">Use token</button>"
             + "<p class=\"muted\">Kept in this tab only (session storage) and sent to this service alone.</p></form>\n"

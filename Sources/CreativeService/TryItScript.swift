@@ -13,7 +13,7 @@ extension TryItPage {
     function wh(o){return [o.width,o.height]}
     function sz(o){return o?o.width+'x'+o.height:''}
     function pct(x){return (x*100).toFixed(1)+'%'}
-    function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+(n/1000).toLocaleString('en-US',{maximumFractionDigits:1})+' KB)':'')}
+    function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+Math.round(n/1000).toLocaleString('en-US')+' KB)':'')}
     function place(e,x,y,w,h,W,H){e.style.left=(x/W*100)+'%';e.style.top=(y/H*100)+'%';e.style.width=(w/W*100)+'%';e.style.height=(h/H*100)+'%';return e}
     function auth(){var t=sessionStorage.getItem(KEY);return t?{'Authorization':'Bearer '+t}:{}}
     function post(path,file){return fetch(path,{method:'POST',body:file,headers:auth(),cache:'no-store'}).then(function(r){
@@ -36,13 +36,19 @@ extension TryItPage {
       items.forEach(function(f){var li=el('li',null,cls);if(f.regions_pixels&&f.regions_pixels.length){li.appendChild(el('span',String(marks.indexOf(f)+1),'badge'))}
         li.appendChild(el('code',f.code,'code'));li.appendChild(document.createTextNode(' '));li.appendChild(el('span',f.message,'message'));ol.appendChild(li)});list.appendChild(ol)}
     function picture(box,file,j){
-      var wrap=el('div',null,'upload'),fig=el('figure',null,'artwork'),pic=el('div',null,'pic'),img=el('img');img.alt='The upload as it is';
-      img.src=url(file);img.onerror=function(){pic.replaceChild(el('p','This browser cannot show the file either.','muted'),img)};pic.appendChild(img);fig.appendChild(pic);
+      var wrap=el('div',null,'upload'),fig=el('figure',null,'artwork'),pic=el('div',null,'pic'),img=el('img'),zip=j.format==='html5';
+      img.alt=zip?'The static image of the bundle':'The upload as it is';
+      img.onerror=function(){pic.replaceChild(el('p',zip?'The static image of the bundle could not be shown.':'This browser cannot show the file either.','muted'),img)};
+      if(!zip)img.src=url(file);
+      else if(j.valid&&j.size_pixels)post('/v1/render?format=png&scale=2&slot='+sz(j.size_pixels),file).then(function(q){if(!q.ok)throw new Error('HTTP '+q.status);return q.blob()})
+        .then(function(b){img.src=url(b)},function(){img.onerror()});
+      else img=el('p','An HTML5 bundle: its static image is shown once the bundle is valid.','muted');
+      pic.appendChild(img);fig.appendChild(pic);
       var S=j.size_pixels||{},W=S.width,H=S.height,marks=(j.warnings||[]).concat(j.errors||[]).filter(function(f){return f.regions_pixels&&f.regions_pixels.length});
       if(W&&H){pic.style.maxWidth=Math.min(W,960,Math.round(W*480/H))+'px';marks.forEach(function(f,i){f.regions_pixels.forEach(function(r){
         var m=place(el('span',null,'mark'),r.x,r.y,r.width,r.height,W,H);m.setAttribute('data-code',f.code);m.title=f.code;pic.appendChild(m)});
         var b=place(el('span',String(i+1),'badge onpic'),f.regions_pixels[0].x,f.regions_pixels[0].y,1,1,W,H);pic.appendChild(b)})}
-      var cap=el('figcaption','The upload'+(marks.length?'; outlined in red: where each numbered finding is':''),null);fig.appendChild(cap);wrap.appendChild(fig);
+      var cap=el('figcaption',(zip?'The static image of the bundle (what SDKs before 0.6.0 show)':'The upload')+(marks.length?'; outlined in red: where each numbered finding is':''),null);fig.appendChild(cap);wrap.appendChild(fig);
       var side=el('div',null,'side');findings(side,'Errors',j.errors,'error',marks);findings(side,'Warnings',j.warnings,'warning',marks);
       var near=!j.valid&&W&&H&&!j.size_class?nearMiss(W,H):null;
       if(near){var d=dims(near),p=el('p',null,'nearmiss');p.id='near-miss';var dw=W-d[0],dh=H-d[1],off=[];

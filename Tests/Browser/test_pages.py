@@ -10,8 +10,10 @@ check fails or Chromium cannot start (never a skip). CREATIVE_BROWSER_CHECKS=WOR
 checks whose names hold WORD. With --screenshots, also saves the guidance page and the try-it
 page (after uploads) at 375 and 1280 CSS pixels wide in DIR (Pages.save_screenshots).
 """
+import io
 import json
 import os
+import re
 import shutil
 import socket
 import struct
@@ -21,6 +23,7 @@ import tempfile
 import time
 import traceback
 import urllib.parse
+import zipfile
 import zlib
 
 try:
@@ -58,6 +61,16 @@ def png(width, height):
     row = b"\x00" + bytes([40, 90, 160]) * width
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))
+
+
+def bundle_zip():
+    """A valid HTML5 bundle: an index.html of ad size 320x50 and the 960x150 test artwork as its static image."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
+        bundle.writestr("index.html", '<!doctype html><html><head><meta name="ad.size" content="width=320,height=50">'
+                        '</head><body><a href="#">Test Ad</a></body></html>\n')
+        bundle.write(VALID_PNG, "static.png")
+    return buffer.getvalue()
 
 
 class Service_:
@@ -103,7 +116,7 @@ class Pages(ViewChecks):
         self.locked = Service_(binary, work, "locked", "--token-file", token_file)
         self.files = {}
         for name, data in [("valid.png", open(VALID_PNG, "rb").read()), ("wide-961x150.png", png(961, 150)),
-                           (HOSTILE_NAME, open(VALID_PNG, "rb").read())]:
+                           (HOSTILE_NAME, open(VALID_PNG, "rb").read()), ("bundle.zip", bundle_zip())]:
             path = os.path.join(work, name)
             with open(path, "wb") as handle:
                 handle.write(data)
@@ -366,6 +379,20 @@ class Pages(ViewChecks):
             finally:
                 self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    def test_sizes_round_as_the_command_line_does(self):
+        # The page's own bytes() (taken from its script, run as it is): kilobytes of 1000 rounded
+        # to the nearest, as `validate` prints them (TextFormat.kilobytes).
+        self.load(self.open.base + "/")
+        script = self.driver.execute_script("return Array.from(document.scripts).map(function (s) { return s.text })"
+                                            ".join('\\n')")
+        match = re.search(r"function bytes\(n\)\{.*?\}\n", script or "")
+        if not match:
+            fail("the page's bytes() was not found")
+        for n, shown in [(999, "999 bytes"), (1985, "1,985 bytes (2 KB)"), (3145728, "3,145,728 bytes (3,146 KB)")]:
+            got = self.driver.execute_script(match.group(0) + "; return bytes(%d)" % n)
+            if got != shown:
+                fail("bytes(%d) shows %r, not %r" % (n, got, shown))
+
     def test_valid_upload_shows_valid_and_renders(self):
         self.load(self.open.base + "/")
         self.upload("valid.png")
@@ -382,6 +409,23 @@ class Pages(ViewChecks):
             " img.onerror = function () { done(null) }; img.src = document.getElementById('preview-link').href;")
         if not size or size[0] < 300 or size[1] < 300:
             fail("the preview sheet link opens %s" % size)
+
+    def test_a_bundle_can_be_picked_and_shows_its_static_image(self):
+        self.load(self.open.base + "/")
+        accept = self.driver.execute_script("return document.getElementById('file').accept")
+        if ".zip" not in accept.split(","):
+            fail("the file input does not take a .zip: %r" % accept)
+        self.upload("bundle.zip")
+        self.verdict("bundle.zip", "valid")
+        # The static image, rendered by the service at the ad size @2x, not "cannot show the file".
+        self.wait(lambda: self.driver.execute_script(
+            "var i = document.querySelector('figure.artwork img'); return i && i.complete && i.naturalWidth") == 640,
+            "the static image at 640 px")
+        caption = self.driver.execute_script("return document.querySelector('figure.artwork figcaption').textContent")
+        if not caption.startswith("The static image of the bundle"):
+            fail("the picture is captioned %r" % caption)
+        if self.renders_ready() < 3:
+            fail("the bundle is not rendered into the device slots")
 
     def test_a_dropped_file_is_checked(self):
         self.load(self.open.base + "/")

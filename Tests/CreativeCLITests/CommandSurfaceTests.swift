@@ -71,7 +71,7 @@ final class CommandSurfaceTests: ScratchFolderTestCase {
             (["render", "--jsn"], "did you mean --json?", "render"),
             (["render", "--size", "390x61"], "did you mean --slot?", "render"),
             (["prompt", "--color", "red"], "did you mean --colors?", "prompt"),
-            (["render", "-o", "x.png"], "did you mean --output?", "render"),
+            (["render", "--out", "x.png"], "did you mean --output?", "render"),
             (["render", "--slot", "390x61", "--format", "jpg"], "did you mean 'jpeg'?", "render"),
             (["guidance", "--format", "md"], "did you mean 'markdown'?", "guidance"),
             (["render", "--slot", "390x61", "--product", "intersitial"], "did you mean 'interstitial'?", "render"),

@@ -35,7 +35,7 @@ final class CompanionProductCommandTests: XCTestCase {
         XCTAssertEqual(rejected.status, 1)
         let errors = try XCTUnwrap(try object(rejected.text)["errors"] as? [[String: String]])
         XCTAssertEqual(errors.map { $0["code"] }, ["dimensions_not_allowed"])
-        XCTAssertTrue(errors[0]["message"]?.contains("not an accepted companion size; the nearest are 320x50 or 640x100") == true,
+        XCTAssertTrue(errors[0]["message"]?.contains("not an accepted companion size (it is a banner size: give --product banner, product=banner over HTTP); the nearest are 320x50 or 640x100") == true,
                       "\(errors)")
         // Sizes of the other products are refused, and the @2x sizes are not banner sizes.
         for other in ["1320x204", "320x480"] {

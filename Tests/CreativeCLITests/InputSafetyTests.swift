@@ -95,8 +95,11 @@ final class InputSafetyTests: ScratchFolderTestCase {
         }
         let processed = try Tool.run(["process", "upload.png", "--output-dir", "out", "--json"], in: folder, timeout: 60)
         XCTAssertEqual(processed.status, 1, processed.stderr)
-        XCTAssertTrue(processed.text.contains("\"code\":\"not_a_file\""), processed.text)
+        XCTAssertTrue(processed.stderr.hasPrefix("creative-tool process: not_a_file: "), processed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path),
+                       "nothing created for an input that cannot be read")
         // A folder is no file either.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: false)
         let folderRun = try Tool.run(["validate", "out"], in: folder, timeout: 60)
         XCTAssertTrue(folderRun.text.hasPrefix("out: REJECTED - error not_a_file: "), folderRun.text)
     }

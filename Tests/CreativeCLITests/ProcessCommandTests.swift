@@ -200,18 +200,32 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         try assertRejected(text.path, code: "not_an_image")
         try assertRejected(Tool.pngSuite.appendingPathComponent("xcsn0g01.png").path, code: "corrupt_image")
         try assertRejected(Tool.pngSuite.appendingPathComponent("xcrn0g04.png").path, code: "not_an_image")
-        try assertRejected(folder.appendingPathComponent("missing.png").path, code: "file_not_found")
+    }
+
+    /// A mistyped path or a folder is no creative: exit 1 with its code, and no folder made.
+    func testUnreadableInputCreatesNothing() throws {
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("adir"), withIntermediateDirectories: true)
+        for (input, code) in [("missing.png", "file_not_found"), ("adir", "not_a_file")] {
+            let run = try Tool.run(["process", input, "--output-dir", "job/a/b"], in: folder)
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("creative-tool process: \(code): \(input)"), run.stderr)
+            XCTAssertEqual(run.text, "")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("job").path), input)
+        }
     }
 
     func testRejectedRunReplacesAnEarlierValidFolder() throws {
         let out = folder.appendingPathComponent("out")
         XCTAssertEqual(try Tool.run(["process", artwork("960x150"), "--output-dir", out.path]).status, 0)
         XCTAssertTrue(names(in: out).contains("preview.png"))
-        let run = try Tool.run(["process", folder.appendingPathComponent("gone.png").path, "--output-dir", out.path, "--json"])
+        let notes = folder.appendingPathComponent("notes.txt")
+        try Data("not a picture\n".utf8).write(to: notes)
+        let run = try Tool.run(["process", notes.path, "--output-dir", out.path, "--json"])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(names(in: out), ["manifest.json"])
         XCTAssertEqual(run.stdout, try [UInt8](Data(contentsOf: out.appendingPathComponent("manifest.json"))))
-        XCTAssertEqual(names(in: folder), ["out"])
+        XCTAssertEqual(names(in: folder), ["notes.txt", "out"])
     }
 
     // MARK: Replacing, stale leftovers, kills

@@ -23,7 +23,7 @@ final class CompanionProductTests: XCTestCase {
         XCTAssertNotNil(ValidationRules.dimensionsIssue(size(640, 100)))
         let issue = try XCTUnwrap(ValidationRules.dimensionsIssue(size(300, 250), product: .companion))
         XCTAssertEqual(issue.code, .dimensionsNotAllowed)
-        XCTAssertTrue(issue.message.contains("not an accepted companion size; the nearest are 320x50 or 640x100"), issue.message)
+        XCTAssertTrue(issue.message.contains("not an accepted companion size (it is a banner size: give --product banner, product=banner over HTTP); the nearest are 320x50 or 640x100"), issue.message)
     }
 
     /// iPhones and Android phones get 320x50 pt, iPads 728x90 pt, at the device's scale; one slot

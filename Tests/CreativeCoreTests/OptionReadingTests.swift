@@ -60,7 +60,7 @@ final class OptionReadingTests: XCTestCase {
         XCTAssertThrowsError(try RenderRequest(Given(values: ["slot": "320x50", "quality": "80"])), "png takes no quality")
         XCTAssertThrowsError(try RenderRequest(Given(values: ["slot": "4000x100"]), maxCanvasPixels: 100_000))
         let note = try RenderRequest(Given(values: ["slot": "320x50"])).note(forArtwork: PixelSize(width: 961, height: 150))
-        XCTAssertTrue(note?.contains("validate would reject it (nearest: 960x150") ?? false, note ?? "")
+        XCTAssertTrue(note?.contains("validate would reject it (dimensions_not_allowed; nearest: 960x150") ?? false, note ?? "")
         XCTAssertNil(try RenderRequest(Given(values: ["slot": "320x50"])).note(forArtwork: PixelSize(width: 960, height: 150)))
     }
 

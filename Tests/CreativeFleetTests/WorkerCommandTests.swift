@@ -105,6 +105,20 @@ final class WorkerCommandTests: FleetTestCase {
         XCTAssertTrue(stored.output.contains("\"source\":\"s3://\(FleetServers.bucket)/uploads/a.png\""), stored.output)
     }
 
+    /// A queue that does not answer at the start is exit 1 and one line, not "started" and
+    /// retries for ever (a queue lost once running is retried: testStoreAndRedisRestartsLoseNoJob).
+    func testAnUnreachableQueueFailsAtTheStart() throws {
+        let closed = try WorkerProcess.run(["worker", "--redis", "redis://127.0.0.1:1", "--store", "s3://creatives/x",
+                                            "--admin-port", "0"], servers: servers, timeout: 60)
+        XCTAssertEqual(closed.status, 1, closed.errors)
+        let lines = closed.errors.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, closed.errors)
+        XCTAssertTrue(lines.first?.contains("\"event\":\"failed\"") ?? false, closed.errors)
+        XCTAssertTrue(closed.errors.contains("cannot start: the queue does not answer (queue_unavailable: 127.0.0.1:1: "),
+                      closed.errors)
+        XCTAssertFalse(closed.errors.contains("started"), closed.errors)
+    }
+
     func testSizesAndDurationsTakeTheirSuffixes() throws {
         let worker = try WorkerProcess(servers, name: "suffixes", stream: stream, prefix: prefix,
                                        extra: ["--visibility-timeout", "2m", "--retry-timeout", "500ms", "--max-bytes", "4M",

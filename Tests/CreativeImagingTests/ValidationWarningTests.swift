@@ -154,7 +154,7 @@ final class ValidationWarningTests: XCTestCase {
         XCTAssertLessThan(png.count, Catalog.defaultMaxBytes)
         assertValid(png, "heavy.png", warnings: [.heavyFile], size: PixelSize(width: 960, height: 150))
         let report = Validator.validate(png, fileName: "heavy.png")
-        XCTAssertTrue(report.warnings[0].message.contains("\(png.count / 1000) KB"), report.summary)
+        XCTAssertTrue(report.warnings[0].message.contains(TextFormat.kilobytes(png.count)), report.summary)
         // The guideline is 150 KB (150,000 bytes): at it, no warning; one byte over, a warning.
         XCTAssertNil(ValidationRules.weightIssue(bytes: 150_000))
         XCTAssertEqual(ValidationRules.weightIssue(bytes: 150_001)?.code, .heavyFile)

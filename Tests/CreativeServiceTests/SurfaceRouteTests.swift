@@ -57,6 +57,44 @@ final class SurfaceRouteTests: ServerTestCase {
         XCTAssertTrue(odd.headers["x-creative-note"]?.contains("961x150 is not an accepted size") ?? false, "\(odd.headers)")
         let accepted = HTTPClient.request(port, "POST", "/v1/render?slot=320x50", body: try png(960, 150))
         XCTAssertNil(accepted.headers["x-creative-note"])
+        XCTAssertTrue(odd.headers["x-creative-note"]?.contains("(dimensions_not_allowed; nearest: 960x150") ?? false,
+                      "\(odd.headers)")
+    }
+
+    /// `lossless` and `effort` are the CLI's `--lossless` and `--effort` (and `o.webp[lossless]`):
+    /// the same bytes; only with WebP.
+    func testLosslessAndEffortAreTheCommandLinesOptions() throws {
+        let artwork = try png(960, 150)
+        for (query, arguments) in [("format=webp&lossless=true", ["--format", "webp", "--lossless"]),
+                                   ("format=webp&effort=6&quality=70", ["--format", "webp", "--effort", "6", "--quality", "70"])] {
+            let answer = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&\(query)", body: artwork)
+            XCTAssertEqual(answer.status, 200, query)
+            XCTAssertEqual(answer.body, try cliRender(artwork, ["--slot", "320x50"] + arguments), query)
+        }
+        let lossless = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&format=webp&lossless=true", body: artwork)
+        XCTAssertEqual(Array(lossless.body[12..<16]), Array("VP8L".utf8))
+        XCTAssertEqual(lossless.headers["x-creative-encoding"], "WebP lossless, effort 4")
+        let png = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&format=png&lossless=true", body: artwork)
+        XCTAssertEqual(png.status, 400)
+    }
+
+    /// An animated GIF and a PNG over 2 MiB render, with validate's code in `X-Creative-Note`.
+    func testWhatValidateWouldRejectIsNotedWithItsCode() throws {
+        var stack = try Fixtures.solid(960, 150, [255, 0, 0])
+        stack = try VipsOperation("join").with("in1", .image(stack)).with("in2", .image(try Fixtures.solid(960, 150, [0, 0, 255])))
+            .with("direction", .enumeration("vertical")).image()
+        let gif = try Fixtures.save("gifsave_buffer", try stack.settingInt("page-height", 150))
+        let animated = HTTPClient.request(port, "POST", "/v1/render?slot=320x50", body: gif)
+        XCTAssertEqual(animated.status, 200)
+        XCTAssertEqual(animated.headers["x-creative-note"], "validate would reject it (animated): animated GIF is not "
+                       + "accepted; upload one still frame (HTML5 ads are made in the ad editor)")
+        let art = try png(960, 150)
+        let heavy = Array(art[0..<33]) + Fixtures.pngChunk("tEXt", Array("Comment".utf8) + [0]
+            + [UInt8](repeating: 0x41, count: 3 * 1024 * 1024)) + Array(art[33...])
+        let large = HTTPClient.request(port, "POST", "/v1/render?slot=320x50", body: heavy)
+        XCTAssertEqual(large.status, 200)
+        XCTAssertTrue(large.headers["x-creative-note"]?.hasPrefix("validate would reject it (file_too_large): ") ?? false,
+                      "\(large.headers)")
     }
 
     func testMistakesNameTheFix() throws {
