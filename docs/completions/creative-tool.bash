@@ -1,7 +1,7 @@
 # bash completion for creative-tool. Written by 'creative-tool help --format bash'; do not edit: scripts/generate-docs.sh rewrites it.
 _creative_tool() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" options=""
-    local commands="validate render slot select test-artwork guidance prompt process companion profiles serve worker enqueue"
+    local commands="validate render slot select test-artwork guidance prompt process fix companion profiles serve worker enqueue"
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
         mapfile -t COMPREPLY < <(compgen -W "$commands help --help --version" -- "$cur")
@@ -11,7 +11,7 @@ _creative_tool() {
         help)
             if [ "$prev" = --format ]; then _creative_tool_words 'markdown' 'man' 'bash' 'zsh'; return 0; fi
             options="--format"
-            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && _creative_tool_words 'validate' 'render' 'slot' 'select' 'test-artwork' 'guidance' 'prompt' 'process' 'companion' 'profiles' 'serve' 'worker' 'enqueue' ;;
+            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && _creative_tool_words 'validate' 'render' 'slot' 'select' 'test-artwork' 'guidance' 'prompt' 'process' 'fix' 'companion' 'profiles' 'serve' 'worker' 'enqueue' ;;
         validate)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
@@ -65,6 +65,14 @@ _creative_tool() {
                 --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
             esac
             options="--product --format --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+        fix)
+            case "$prev" in
+                --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'gif' 'webp'; return 0 ;;
+                --output) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
+            esac
+            options="--product --profile --size --frame --format --output --json --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         companion)
             case "$prev" in
                 --file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
