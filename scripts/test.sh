@@ -27,8 +27,9 @@ scripts/check-specs.sh || status=$?
 scripts/check-docs.sh || status=$?
 scripts/check-schemas.sh || status=$?
 python3 scripts/check-links.py || status=$?
-# The benchmark harness's pure parts (bench/harness: statistics, parsers, report, doc blocks).
-python3 bench/tests/test_harness.py || status=$?
+# The benchmark harness's pure parts (bench/harness: statistics, parsers, report, doc blocks, the
+# schemas), on the venv's Python for jsonschema.
+"${weed_bin:-.build/venv/bin}/python" bench/tests/test_harness.py || status=$?
 scripts/lint-dockerfile.sh || status=$?
 scripts/test-summary.sh "$log" || status=1
 exit "$status"

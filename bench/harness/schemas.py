@@ -27,12 +27,14 @@ class Schemas:
         self.validators = {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
 
     def check(self, schema, document, what):
-        """document, once it validates against schemas/SCHEMA.schema.json; BenchError naming
+        """document, once it validates against the schema named SCHEMA in schemas/; BenchError naming
         WHAT and the first violation otherwise."""
         validator = self.validators.get(schema)
         if validator is None:
             raise BenchError("no schema %s.schema.json in schemas/" % schema)
-        error = next(iter(sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))), None)
+        # The deepest error first: "unevaluated properties" at the top is what a nested mismatch leaves.
+        errors = sorted(validator.iter_errors(document), key=lambda e: -len(e.absolute_path))
+        error = errors[0] if errors else None
         if error is not None:
             where = "/".join(str(part) for part in error.absolute_path) or "(top)"
             raise BenchError("%s does not match schemas/%s.schema.json at %s: %s"

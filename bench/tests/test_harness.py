@@ -1,8 +1,10 @@
 """Unit tests of the benchmark harness's pure parts: hyperfine rounds merged into medians, ratios,
 the parsers of wrk's RESULT line and of /proc, the settings, the section names, the report's
-tables and the rewrite of docs/performance.md's marked blocks. No process is started.
+tables, the rewrite of docs/performance.md's marked blocks, and the reading of outputs through
+schemas/ (jsonschema: run it with the project venv's Python). No process is started.
 
-    python3 -m unittest discover -s bench/tests -t bench     (scripts/test.sh runs it)"""
+    .build/venv/bin/python bench/tests/test_harness.py     (scripts/test.sh runs it)"""
+import json
 import os
 import sys
 import unittest
@@ -208,6 +210,34 @@ class DocsBlockTests(unittest.TestCase):
             docs.replace_blocks(self.DOC, {"worker": "x"}, required=["worker"])
         with self.assertRaisesRegex(docs.DocsError, "unbalanced"):
             docs.replace_blocks(self.DOC + "<!-- bench:worker -->\n", {})
+
+
+class SchemaTests(unittest.TestCase):
+    """The tool's outputs are read through schemas/ (needs jsonschema: the project venv's Python)."""
+    RENDER = {"schema_version": 2, "tool_version": "0.1.0", "file": "out.png", "input": "in.png", "product": "banner",
+              "target": "slot 390x61 pt @3x", "canvas_pixels": {"width": 1170, "height": 183},
+              "artwork_pixels": {"width": 2184, "height": 270}, "content_pixels": {"width": 1170, "height": 145},
+              "content_position_pixels": {"x": 0, "y": 19}, "format": "png", "file_bytes": 25152,
+              "encoding": "PNG, RGB, transparent key", "note": None}
+
+    def setUp(self):
+        from harness.errors import BenchError
+        from harness.schemas import Schemas
+        self.schemas, self.error = Schemas(), BenchError
+
+    def test_an_output_of_the_current_shape_is_read(self):
+        document = self.schemas.parse("render", json.dumps(self.RENDER), "render --json")
+        self.assertEqual(document["canvas_pixels"], {"width": 1170, "height": 183})
+
+    def test_a_changed_shape_fails_naming_the_schema_and_the_place(self):
+        old = dict(self.RENDER, canvas_pixels="1170x183")
+        with self.assertRaisesRegex(self.error, r"render --json does not match schemas/render.schema.json at "
+                                                r"canvas_pixels"):
+            self.schemas.check("render", old, "render --json")
+        with self.assertRaisesRegex(self.error, "manifest.json, line 1 is not JSON"):
+            self.schemas.parse_lines("manifest", "{not json\n", "manifest.json")
+        with self.assertRaisesRegex(self.error, "no schema nothing.schema.json"):
+            self.schemas.check("nothing", {}, "x")
 
 
 if __name__ == "__main__":
