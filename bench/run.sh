@@ -6,5 +6,8 @@
 # the results file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv="$(scripts/python-tools.sh jsonschema)"
+venv="$(scripts/python-tools.sh jsonschema)" || {
+    echo "bench: cannot install jsonschema into .build/venv (PyPI): the harness reads the tool's outputs through schemas/ with it" >&2
+    exit 1
+}
 exec "$venv/python" bench/bench.py "$@"

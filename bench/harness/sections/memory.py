@@ -33,7 +33,7 @@ def schedule(total, step):
 
 
 def run(context):
-    context.need("wrk", "curl")
+    context.need("wrk")
     settings = context.settings
     total, step = settings["memory_seconds"], settings["memory_step"]
     with open("/proc/loadavg") as handle:

@@ -16,7 +16,7 @@ from ..errors import BenchError
 
 
 def run(context):
-    context.need("wrk", "curl")
+    context.need("wrk")
     settings = context.settings
     result = {"seconds": settings["serve_seconds"], "warmup_seconds": settings["serve_warmup"],
               "processors": os.cpu_count(), "rows": [], "probes": [], "thumbor": None}
