@@ -41,20 +41,25 @@ demo: build
 	scripts/demo.sh $(BIN) $(OUT)
 
 # The tool beside the same tool built on the system libvips (BENCH_SYSTEM=0: without that build),
-# the C floor (bench/floor.c) and the peers; PEERS=thumbor adds Thumbor to the serve section.
+# the C floor (bench/floor.c) and the peers, by the harness bench/bench.py (bench/run.sh runs it in
+# the project's venv). SECTIONS=startup,peers runs some sections; BENCH_QUICK=1 lowers every count;
+# PEERS=thumbor adds Thumbor to the serve section. Writes $(OUT)/bench/results.json (or BENCH_RESULTS);
+# bench/tables.py rewrites docs/performance.md's tables from it.
 BENCH_SYSTEM ?= 1
 SYSTEM_BIN = $(if $(filter 1,$(BENCH_SYSTEM)),$(if $(filter system,$(LIBVIPS)),,.build/system/release/creative-tool))
+SECTIONS ?=
 
 bench: build
 	@scripts/install-deps.sh bench
 	@if [ -n "$(SYSTEM_BIN)" ]; then $(MAKE) --no-print-directory build LIBVIPS=system; fi
-	BENCH_SYSTEM_BINARY="$(SYSTEM_BIN)" PEERS="$(PEERS)" bench/run.sh $(BIN)
+	BENCH_SYSTEM_BINARY="$(SYSTEM_BIN)" PEERS="$(PEERS)" SECTIONS="$(SECTIONS)" BENCH_RESULTS="$${BENCH_RESULTS:-$(OUT)/bench/results.json}" \
+		bench/run.sh $(BIN)
 
-# serve's RSS over 10 minutes of renders per allocator (glibc with one arena, jemalloc): bench/run.sh's
-# memory section.
+# serve's RSS over 10 minutes of renders per allocator (glibc with one arena, jemalloc): the
+# harness's memory section, into $(OUT)/bench/memory.json.
 bench-memory: build
 	@scripts/install-deps.sh bench
-	bench/run.sh $(BIN) memory
+	BENCH_RESULTS="$${BENCH_RESULTS:-$(OUT)/bench/memory.json}" bench/run.sh $(BIN) memory
 
 # schemathesis against `serve` on a free loopback port, driven by openapi.yaml (scripts/apitest.sh).
 apitest: build

@@ -1,4 +1,4 @@
-"""The worker's benchmark (bench/run.sh's `worker` section): `creative-tool worker` against the
+"""The worker's benchmark (the harness's `worker` section, bench/harness/sections/worker.py): `creative-tool worker` against the
 `process` CLI on the same files, and the time from XADD to the result at a stated load.
 
     python3 bench/worker.py BINARY WEED
@@ -15,7 +15,7 @@ manifest), processed with --format png. It reports:
 - XADD -> result latency p50/p99 (both times are Redis's own: the entry IDs) with jobs added at
   a fixed rate, half the worker's measured throughput, then as one burst.
 Environment: BENCH_WORKER_JOBS (default 200), BENCH_WORKER_PACED (default 100).
-Prints markdown on standard output; only measures, asserts nothing.
+Alone, prints its markdown table on standard output; only measures, asserts nothing.
 """
 import json
 import os
@@ -29,6 +29,8 @@ import tempfile
 import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+
+from harness.stats import percentile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARTWORK = os.path.join(REPO, "TestImages", "test-artwork-960x150.png")
@@ -138,21 +140,17 @@ def results(servers, stream, count, seconds=600):
     return pairs
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
 def start_worker(binary, servers, stream, concurrency, log):
     return subprocess.Popen([binary, "worker", "--consumer", f"bench-{stream}", "--concurrency", str(concurrency),
                              "--admin-port", "0", "--format", "png"] + fleet_args(servers, stream),
                             env=environment(), stdout=log, stderr=log)
 
 
-def main():
-    binary, weed = sys.argv[1], sys.argv[2]
-    jobs = int(os.environ.get("BENCH_WORKER_JOBS", "200"))
-    paced_jobs = int(os.environ.get("BENCH_WORKER_PACED", "100"))
+def measure(binary, weed, jobs=200, paced_jobs=100, parse_enqueue=None):
+    """The worker's figures as a dict (bench/harness/report.py prints them). parse_enqueue reads
+    one `enqueue` output into its JSON (the harness checks it against schemas/enqueue.schema.json);
+    plain json.loads without it."""
+    parse_enqueue = parse_enqueue or json.loads
     cores = os.cpu_count() or 1
     folder = tempfile.mkdtemp(prefix="creative-tool-bench-worker.")
     servers = Servers(folder, weed)
@@ -173,7 +171,7 @@ def main():
                 [binary, "enqueue", path] + fleet_args(servers, "bench-setup"), env=environment(),
                 capture_output=True, text=True, check=True).stdout, files)
             for out in runs:
-                sources.append(out.split('"source":"')[1].split('"')[0])
+                sources.append(parse_enqueue(out)["source"])
         batches = [sources[:jobs], sources[jobs:jobs + paced_jobs], sources[jobs + paced_jobs:]]
 
         # process, one file at a time: CPU per job.
@@ -233,28 +231,33 @@ def main():
         worker_per_core = jobs / worker_cpu
         paced_latency = [(r - a) for a, r in paced]
         burst_latency = [(r - a) for a, r in burst]
-        print("## worker: Redis Streams and S3 (SeaweedFS) against the process CLI\n")
-        print(f"{jobs} distinct copies of the 960x150 test artwork, `--format png` (3 renders, a preview "
-              f"sheet and a manifest each); redis-server and `weed server -s3` on this machine's loopback; "
-              f"{cores} cores.\n")
-        print("| | CPU s per job | jobs/s per core | wall jobs/s, one at a time | wall jobs/s, every core |")
-        print("|---|---|---|---|---|")
-        print(f"| process CLI (a process per file) | {process_cpu / jobs:.3f} | {process_per_core:.1f} | "
-              f"{jobs / process_wall:.1f} | {process_parallel:.1f} ({cores} side by side) |")
-        print(f"| worker (download, job, uploads, result) | {worker_cpu / jobs:.3f} | {worker_per_core:.1f} | "
-              f"{jobs / serial_wall:.1f} | {worker_parallel:.1f} (--concurrency {cores}) |")
-        print(f"\nWorker CPU per job against process: {100 * (worker_cpu / process_cpu - 1):+.1f}% "
-              f"(the worker's own CPU only; Redis and the store run beside it on the same cores).\n")
-        print("| XADD -> result, ms (Redis's clock) | jobs | p50 | p99 | max |")
-        print("|---|---|---|---|---|")
-        print(f"| paced at {rate:.1f} jobs/s (half the burst throughput) | {len(paced_latency)} | "
-              f"{percentile(paced_latency, 0.5)} | {percentile(paced_latency, 0.99)} | {max(paced_latency)} |")
-        print(f"| one burst of {jobs} | {len(burst_latency)} | {percentile(burst_latency, 0.5)} | "
-              f"{percentile(burst_latency, 0.99)} | {max(burst_latency)} |")
-        print()
+        return {
+            "jobs": jobs, "cores": cores,
+            "process": {"cpu_seconds_per_job": process_cpu / jobs, "jobs_per_second_per_core": process_per_core,
+                        "wall_jobs_per_second_serial": jobs / process_wall,
+                        "wall_jobs_per_second_parallel": process_parallel},
+            "worker": {"cpu_seconds_per_job": worker_cpu / jobs, "jobs_per_second_per_core": worker_per_core,
+                       "wall_jobs_per_second_serial": jobs / serial_wall,
+                       "wall_jobs_per_second_parallel": worker_parallel},
+            "worker_cpu_over_process_percent": 100 * (worker_cpu / process_cpu - 1),
+            "latency_ms": [
+                {"load": "paced", "rate_jobs_per_second": rate, "jobs": len(paced_latency),
+                 "p50": percentile(paced_latency, 0.5), "p99": percentile(paced_latency, 0.99),
+                 "max": max(paced_latency)},
+                {"load": "burst", "jobs": len(burst_latency), "p50": percentile(burst_latency, 0.5),
+                 "p99": percentile(burst_latency, 0.99), "max": max(burst_latency)},
+            ],
+        }
     finally:
         servers.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def main():
+    from harness import report
+    result = measure(sys.argv[1], sys.argv[2], int(os.environ.get("BENCH_WORKER_JOBS", "200")),
+                     int(os.environ.get("BENCH_WORKER_PACED", "100")))
+    print(report.worker(result))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 # The whole test suite: build, every XCTest target (unit tests of each library, end-to-end tests
 # of the built binary and of the HTTP service), the pages in headless Chromium (Tests/Browser), the
 # specs, the man page and completions (scripts/check-docs.sh), real outputs against the JSON Schemas
-# (scripts/check-schemas.sh), the links and anchors of the docs (scripts/check-links.py), the
-# Dockerfile lint. Ends with the closing line "tests: N passed, M failed, K skipped"
+# (scripts/check-schemas.sh), the links and anchors of the docs (scripts/check-links.py), the unit
+# tests of the benchmark harness (bench/tests), the Dockerfile lint. Ends with the closing line "tests: N passed, M failed, K skipped"
 # (scripts/test-summary.sh).
 #   LIBVIPS=wheel|system scripts/test.sh       (make test / make test LIBVIPS=system)
 set -euo pipefail
@@ -27,6 +27,9 @@ scripts/check-specs.sh || status=$?
 scripts/check-docs.sh || status=$?
 scripts/check-schemas.sh || status=$?
 python3 scripts/check-links.py || status=$?
+# The benchmark harness's pure parts (bench/harness: statistics, parsers, report, doc blocks, the
+# schemas), on the venv's Python for jsonschema.
+"${weed_bin:-.build/venv/bin}/python" bench/tests/test_harness.py || status=$?
 scripts/lint-dockerfile.sh || status=$?
 scripts/test-summary.sh "$log" || status=1
 exit "$status"

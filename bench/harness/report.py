@@ -1,0 +1,263 @@
+"""The markdown report of one results file, pure: bench/bench.py prints it whole, bench/tables.py
+writes its blocks into docs/performance.md. Every block is a function of the results dict alone.
+
+Ratios are of medians (wall clock) and of mean CPU, from one run of the benchmark: the commands
+of a comparison ran interleaved, so the machine's load fell on them alike."""
+from . import markdown as md
+from .stats import ratio
+
+# Goals of the project for the summary table (docs/performance.md explains them).
+GOALS = {"startup": "<= 10 ms", "render-peer": "<= 0.45x", "render-floor": "CPU <= 1.25x", "validate": "<= 0.9x",
+         "process": "<= 0.25x"}
+SYSTEM_NAME = "creative-tool, system libvips"
+
+
+def comparison(result):
+    """The table of one comparison (bench/harness/context.py's compare) and its notes: every command
+    against the first."""
+    commands = result["commands"]
+    reference = commands[0]
+    ref = reference["name"]
+    header = ["tool", "median ms", "mean ± σ ms", "min ms", "tool / %s" % ref, "%s / tool" % ref,
+              "CPU ms (user + system)", "%s CPU / tool CPU" % ref, "peak RSS MiB (max of %d)" % result["rss_runs"]]
+    rows = [[c["name"], md.ms(c["median_ms"]), "%s ± %s" % (md.ms(c["mean_ms"]), md.ms(c["stddev_ms"])),
+             md.ms(c["min_ms"]), md.times(ratio(c["median_ms"], reference["median_ms"])),
+             md.times(ratio(reference["median_ms"], c["median_ms"])), md.ms(c["cpu_ms"]),
+             md.times(ratio(reference["cpu_ms"], c["cpu_ms"])), md.number(c["peak_rss_mib"])] for c in commands]
+    notes = ("Whole-process wall clock over %d runs in %d interleaved rounds (%d warm-up). \"tool / %s\" above 1 "
+             "means %s is faster. CPU is the mean user + system time of a run (hyperfine's, shell start-up "
+             "subtracted), all threads and child processes. Peak RSS is the largest maximum resident set (GNU time "
+             "%%M); for a command of several processes, the largest of them."
+             % (result["runs"], result["rounds"], result["warmup"], ref, ref))
+    return md.table(header, rows) + "\n\n" + notes
+
+
+def describe(entry):
+    return "%s (%dx%d, %d bands, %d bytes)" % (entry["name"], entry["width"], entry["height"], entry["bands"],
+                                                entry["bytes"])
+
+
+def find(result, prefix):
+    """The command of a comparison whose name starts with prefix, or None."""
+    return next((c for c in result["commands"] if c["name"].startswith(prefix)), None)
+
+
+def cell(command):
+    return "" if command is None else "%s ms, CPU %s ms" % (md.ms(command["median_ms"]), md.ms(command["cpu_ms"]))
+
+
+def against(tool, peer):
+    if tool is None or peer is None:
+        return ""
+    return "%s (CPU %s)" % (md.times(ratio(tool["median_ms"], peer["median_ms"])),
+                            md.times(ratio(tool["cpu_ms"], peer["cpu_ms"])))
+
+
+def summary(results):
+    """One row per job: the tool, the system-libvips build, the peer it is measured against, the
+    ratio tool / peer (wall, and CPU) and the goal."""
+    sections = results["sections"]
+    rows = []
+
+    def add(job, result, peer_prefix, goal=""):
+        tool = result["commands"][0]
+        peer = find(result, peer_prefix)
+        rows.append([job, cell(tool), cell(find(result, SYSTEM_NAME)),
+                     "" if peer is None else "%s: %s" % (peer["name"], cell(peer)), against(tool, peer), goal])
+
+    if "startup" in sections:
+        add("`--version`", sections["startup"]["comparison"], "C floor", GOALS["startup"])
+    for entry in sections.get("render", {}).get("inputs", []):
+        job = "render %s into 390x61 @3x (PNG)" % entry["input"]["name"]
+        add(job, entry["comparison"], "ImageMagick", GOALS["render-peer"])
+        add("the same render, against the C floor", entry["comparison"], "C floor", GOALS["render-floor"])
+    for entry in sections.get("validate", {}).get("singles", []):
+        add("validate %s" % entry["input"]["name"], entry["comparison"], "ImageMagick", GOALS["validate"])
+    if "validate" in sections:
+        batch = sections["validate"]["batch"]
+        add("validate %d files in one run" % batch["files"], batch["comparison"], "creative-tool, %d runs" % batch["files"])
+    if "preflight" in sections:
+        add("validate with the pre-flight checks", sections["preflight"]["comparison"], "validate --no-preflight",
+            "<= 1.15x")
+    for entry in sections.get("process", {}).get("inputs", []):
+        add("process %s (%d renders, %s)" % (entry["input"]["name"], entry["renders"], "/".join(entry["formats"])),
+            entry["comparison"], "ImageMagick", GOALS["process"] if entry["input"]["name"] == "artwork.png" else "")
+    if not rows:
+        return ""
+    header = ["job", "creative-tool (wheel)", "system libvips build", "peer", "tool / peer (CPU)", "goal"]
+    return md.table(header, rows)
+
+
+def startup(section):
+    return "## startup: `--version`, whole process\n\n" + comparison(section["comparison"])
+
+
+def render(section):
+    parts = []
+    for entry in section["inputs"]:
+        outputs = "\n".join("- %s: `%s`, %d bytes" % (o["tool"], o["header"], o["bytes"]) for o in entry["outputs"])
+        parts.append("## render: %s into %dx%d, transparent bars, PNG\n\nOutputs (each checked to be %dx%d with "
+                     "transparent bars):\n\n%s\n\n%s\n\nThe C floor is the same pipeline on the same libvips "
+                     "(sequential load, thumbnail, alpha, embed, libvips' pngsave) with none of the tool's checks."
+                     % (describe(entry["input"]), entry["width"], entry["height"], entry["width"], entry["height"],
+                        outputs, comparison(entry["comparison"])))
+    return "\n\n".join(parts)
+
+
+def bytes_(section):
+    versions = section["versions"]
+    parts = ["## bytes: the 1170x183 render (slot 390x61 @3x) of each input, per format and tool\n\n"
+             "SSIM against creative-tool's lossless `--format png` render, both flattened onto white in 8-bit RGB: "
+             "scikit-image %s `structural_similarity(gaussian_weights=True, sigma=1.5, use_sample_covariance=False, "
+             "data_range=255, channel_axis=2)`, the mean over R, G and B. kB are 1000 bytes; the banner weight "
+             "guideline is 150 kB. \"× ImageMagick\" is the bytes over ImageMagick's lossless PNG. pngquant %s, %s, "
+             "cwebp %s." % (versions["scikit-image"], versions["pngquant"], versions["optipng"], versions["cwebp"])]
+    for entry in section["inputs"]:
+        magick = next(row for row in entry["rows"] if row["key"] == "imagemagick")
+        rows = []
+        for row in entry["rows"]:
+            if row["written_as"] is None:
+                rows.append([row["label"], "n/a (--format auto not in this build)", "", "", "", ""])
+            else:
+                rows.append([row["label"], row["written_as"], row["bytes"], "%.1f" % (row["bytes"] / 1000),
+                             md.times(ratio(row["bytes"], magick["bytes"])), "%.4f" % row["ssim"]])
+        text = "### bytes: %s\n\n%s" % (describe(entry["input"]), md.table(
+            ["tool", "written as", "bytes", "kB", "× ImageMagick", "SSIM"], rows))
+        if entry.get("auto_said"):
+            text += "\n\n`--format auto` said: `%s`" % entry["auto_said"]
+        parts.append(text)
+    return "\n\n".join(parts)
+
+
+def validate(section):
+    parts = ["## validate: %s, one file, whole process\n\n%s" % (describe(entry["input"]), comparison(entry["comparison"]))
+             for entry in section["singles"]]
+    batch = section["batch"]
+    parts.append("### validate: %d files in one run against %d single runs\n\n%s"
+                 % (batch["files"], batch["files"], comparison(batch["comparison"])))
+    return "\n\n".join(parts)
+
+
+def preflight(section):
+    with_, without = section["comparison"]["commands"][:2]
+    wall, cpu = with_["median_ms"] - without["median_ms"], with_["cpu_ms"] - without["cpu_ms"]
+    return ("## preflight: validate with and without the pre-flight checks\n\n%s\n\nThe checks cost %.2f ms wall "
+            "(%.1f%% of validate without them) and %.2f ms CPU (%.1f%%); budget: %d%%."
+            % (comparison(section["comparison"]), wall, 100 * (ratio(with_["median_ms"], without["median_ms"]) - 1),
+               cpu, 100 * (ratio(with_["cpu_ms"], without["cpu_ms"]) - 1), section["budget_percent"]))
+
+
+def process(section):
+    return "\n\n".join(
+        "## process: %s into its %d device renders (%s; + preview sheet and manifest)\n\nImageMagick runs once per "
+        "render (resize to the content size, extend to the slot, lossless PNG).\n\n%s"
+        % (describe(entry["input"]), entry["renders"], "/".join(entry["formats"]), comparison(entry["comparison"]))
+        for entry in section["inputs"])
+
+
+def serve(section):
+    header = ["service", "input", "format", "connections", "renders/s", "p50 ms", "p99 ms", "CPU ms per render",
+              "peak RSS MiB", "bytes per response", "errors (non-2xx, socket)"]
+    rows = []
+    for row in section["rows"]:
+        if "not_run" in row:
+            rows.append([row["service"], row["input"], row["format"], "", "n/a (%s)" % row["not_run"], "", "", "", "",
+                         "", ""])
+        else:
+            rows.append([row["service"], row["input"], row["format"], row["connections"],
+                         md.number(row["renders_per_second"]), md.number(row["p50_ms"]), md.number(row["p99_ms"]),
+                         md.number(row["cpu_ms_per_render"]), md.number(row["peak_rss_mib"]),
+                         row["bytes_per_response"], "%d, %d" % (row["non2xx"], row["socket_errors"])])
+    text = ("## serve: POST /v1/render (slot 390x61 @3x, 1170x183 px) under wrk, %d s a run\n\n`serve` with its "
+            "defaults (%d processors), wrk 2 threads on the same machine, a %d s warm-up per input first. CPU per "
+            "render: the service's user + system time over the run (/proc/PID/stat) over the renders answered. Peak "
+            "RSS: VmHWM, the most the process has held since it started. Bytes: the mean response, headers included."
+            "\n\n%s" % (section["seconds"], section["processors"], section["warmup_seconds"], md.table(header, rows)))
+    if section.get("thumbor"):
+        text += "\n\n" + section["thumbor"]["note"]
+    if section.get("responses"):
+        text += "\n\n### serve: the responses, against creative-tool's lossless format=png response\n\n" + md.table(
+            ["service", "input", "format", "written as", "bytes", "SSIM"],
+            [[r["service"], r["input"], r["format"], r["written_as"], r["bytes"], "%.4f" % r["ssim"]]
+             for r in section["responses"]])
+    return text
+
+
+def memory(section):
+    rows, lines = [], []
+    for allocator in section["allocators"]:
+        for run in allocator["runs"]:
+            rows.append([allocator["allocator"], run["run"], run["elapsed_seconds"], run["connections"], run["input"],
+                         run["format"], md.number(run["renders_per_second"]), md.number(run["rss_mib"]),
+                         md.number(run["peak_rss_mib"])])
+        if allocator["runs"]:
+            lines.append("- %s: RSS %s MiB after the first run, %s MiB after run %d" % (
+                allocator["allocator"], md.number(allocator["runs"][0]["rss_mib"]),
+                md.number(allocator["runs"][-1]["rss_mib"]), len(allocator["runs"])))
+    return ("## memory: serve's RSS over %d s of POST /v1/render, %d s wrk runs\n\nEach run: 4, 8 and 16 connections "
+            "in turn, cycling the inputs and png/auto. RSS: VmRSS after each run; peak: VmHWM. Run on %s, load "
+            "average %s at the start.\n\n%s\n\n%s"
+            % (section["seconds"], section["step_seconds"], section["date"], section["load_start"], md.table(
+                ["allocator", "run", "elapsed s", "connections", "input", "format", "renders/s", "RSS MiB",
+                 "peak RSS MiB"], rows), "\n".join(lines)))
+
+
+def worker(section):
+    jobs, cores = section["jobs"], section["cores"]
+    process, worker_ = section["process"], section["worker"]
+    paced, burst = section["latency_ms"]
+    return ("## worker: Redis Streams and S3 (SeaweedFS) against the process CLI\n\n%d distinct copies of the "
+            "960x150 test artwork, `--format png` (3 renders, a preview sheet and a manifest each); redis-server and "
+            "`weed server -s3` on this machine's loopback; %d cores.\n\n%s\n\nWorker CPU per job against process: "
+            "%+.1f%% (the worker's own CPU only; Redis and the store run beside it on the same cores).\n\n%s" % (
+                jobs, cores, md.table(
+                    ["", "CPU s per job", "jobs/s per core", "wall jobs/s, one at a time", "wall jobs/s, every core"],
+                    [["process CLI (a process per file)", "%.3f" % process["cpu_seconds_per_job"],
+                      md.number(process["jobs_per_second_per_core"]), md.number(process["wall_jobs_per_second_serial"]),
+                      "%s (%d side by side)" % (md.number(process["wall_jobs_per_second_parallel"]), cores)],
+                     ["worker (download, job, uploads, result)", "%.3f" % worker_["cpu_seconds_per_job"],
+                      md.number(worker_["jobs_per_second_per_core"]), md.number(worker_["wall_jobs_per_second_serial"]),
+                      "%s (--concurrency %d)" % (md.number(worker_["wall_jobs_per_second_parallel"]), cores)]]),
+                section["worker_cpu_over_process_percent"], md.table(
+                    ["XADD -> result, ms (Redis's clock)", "jobs", "p50", "p99", "max"],
+                    [["paced at %.1f jobs/s (half the burst throughput)" % paced["rate_jobs_per_second"], paced["jobs"],
+                      paced["p50"], paced["p99"], paced["max"]],
+                     ["one burst of %d" % burst["jobs"], burst["jobs"], burst["p50"], burst["p99"], burst["max"]]])))
+
+
+def machine(results):
+    """The run's header: versions, settings, machine, load."""
+    versions, settings, machine_ = results["versions"], results["settings"], results["machine"]
+    lines = ["- %s: %s" % (name, text) for name, text in versions.items()]
+    lines.append("- %d warm-up + %d runs per command in %d interleaved rounds, whole process, commands run by bash "
+                 "(hyperfine subtracts the shell's start-up)%s" % (settings["warmup"], settings["runs"],
+                                                                   settings["rounds"],
+                                                                   "; quick mode" if settings["quick"] else ""))
+    lines.append("- machine: %d cores, %s, %s; load average at start %s, at the end %s" % (
+        machine_["cores"], machine_["cpu"], machine_["kernel"], machine_["load_start"], machine_.get("load_end", "?")))
+    lines.append("- run: %s, sections %s" % (results["started"], ", ".join(results["sections"])))
+    return "\n".join(lines)
+
+
+SECTIONS = {"startup": startup, "render": render, "bytes": bytes_, "validate": validate, "preflight": preflight,
+            "process": process, "serve": serve, "worker": worker, "memory": memory}
+
+
+def blocks(results):
+    """{block name: markdown}: "machine", "summary" (when a timed section ran) and one per section run."""
+    out = {}
+    if set(results["sections"]) - {"memory"}:
+        out["machine"] = machine(results)
+    text = summary(results)
+    if text:
+        out["summary"] = text
+    for name, section in results["sections"].items():
+        out[name] = SECTIONS[name](section)
+    return out
+
+
+def whole(results):
+    """The whole report, as bench/bench.py prints it."""
+    parts = dict(blocks(results), machine=machine(results))
+    order = ["machine", "summary"] + list(results["sections"])
+    return "# creative-tool benchmarks\n\n" + "\n\n".join(parts[name] for name in order if name in parts) + "\n"

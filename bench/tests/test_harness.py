@@ -1,0 +1,244 @@
+"""Unit tests of the benchmark harness's pure parts: hyperfine rounds merged into medians, ratios,
+the parsers of wrk's RESULT line and of /proc, the settings, the section names, the report's
+tables, the rewrite of docs/performance.md's marked blocks, and the reading of outputs through
+schemas/ (jsonschema: run it with the project venv's Python). No process is started.
+
+    .build/venv/bin/python bench/tests/test_harness.py     (scripts/test.sh runs it)"""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import docs, report, settings, stats  # noqa: E402
+from harness.sections import DEFAULT, resolve  # noqa: E402
+from harness.sections.bytes_ import parse_ssim_line  # noqa: E402
+from harness.sections.memory import schedule  # noqa: E402
+
+
+def hyperfine_result(command, times, user, system):
+    return {"command": command, "times": times, "user": user, "system": system}
+
+
+def command(name, median, cpu, rss=20.0):
+    return {"name": name, "command": name, "runs": 3, "median_ms": median, "mean_ms": median, "stddev_ms": 1.0,
+            "min_ms": median - 1, "cpu_ms": cpu, "peak_rss_mib": rss, "times_ms": [median] * 3}
+
+
+def comparison(*commands):
+    return {"section": "x", "rounds": 1, "runs": 3, "warmup": 1, "rss_runs": 1, "commands": list(commands)}
+
+
+INPUT = {"name": "artwork.png", "width": 2184, "height": 270, "bands": 3, "bytes": 12345}
+
+
+class MergeRoundsTests(unittest.TestCase):
+    def test_median_and_mean_are_over_every_run_of_every_round(self):
+        rounds = [[hyperfine_result("a", [0.010, 0.030], 0.004, 0.001), hyperfine_result("b", [0.100, 0.100], 0.05, 0.0)],
+                  [hyperfine_result("a", [0.020], 0.010, 0.002), hyperfine_result("b", [0.400], 0.2, 0.1)]]
+        a, b = stats.merge_rounds(rounds)
+        self.assertEqual(a["name"], "a")
+        self.assertEqual(a["runs"], 3)
+        self.assertAlmostEqual(a["median_ms"], 20.0)
+        self.assertAlmostEqual(a["mean_ms"], 20.0)
+        self.assertAlmostEqual(a["min_ms"], 10.0)
+        self.assertAlmostEqual(a["stddev_ms"], 10.0)
+        # CPU: each round's mean weighted by its runs: (5 ms x 2 + 12 ms x 1) / 3.
+        self.assertAlmostEqual(a["cpu_ms"], (5.0 * 2 + 12.0) / 3)
+        self.assertAlmostEqual(b["median_ms"], 100.0)
+        self.assertAlmostEqual(b["cpu_ms"], (50.0 * 2 + 300.0) / 3)
+        self.assertEqual(b["times_ms"], [100.0, 100.0, 400.0])
+
+    def test_rounds_of_other_commands_are_refused(self):
+        with self.assertRaisesRegex(ValueError, "other commands"):
+            stats.merge_rounds([[hyperfine_result("a", [1], 0, 0)], [hyperfine_result("b", [1], 0, 0)]])
+        with self.assertRaisesRegex(ValueError, "different commands"):
+            stats.merge_rounds([[hyperfine_result("a", [1], 0, 0)], []])
+        with self.assertRaisesRegex(ValueError, "no hyperfine rounds"):
+            stats.merge_rounds([])
+
+
+class RatioAndPercentileTests(unittest.TestCase):
+    def test_ratio(self):
+        self.assertAlmostEqual(stats.ratio(41.0, 100.0), 0.41)
+        self.assertIsNone(stats.ratio(1.0, 0.0))
+        self.assertIsNone(stats.ratio(None, 2.0))
+
+    def test_percentile_is_nearest_rank(self):
+        values = list(range(1, 101))
+        self.assertEqual(stats.percentile(values, 0.5), 51)
+        self.assertEqual(stats.percentile(values, 0.99), 99)
+        self.assertEqual(stats.percentile([7], 0.99), 7)
+        with self.assertRaises(ValueError):
+            stats.percentile([], 0.5)
+
+
+class ParserTests(unittest.TestCase):
+    def test_wrk_result_line(self):
+        output = ("Running 10s test\nRESULT requests=620 seconds=10.0 rps=62.0 p50_ms=60.1 p90_ms=80.0 p99_ms=120.5 "
+                  "max_ms=200.0 non2xx=2 socket_errors=0 bytes=15500000\n")
+        result = stats.parse_wrk_result(output)
+        self.assertEqual(result["requests"], 620)
+        self.assertIsInstance(result["requests"], int)
+        self.assertEqual(result["rps"], 62.0)
+        self.assertEqual(result["p99_ms"], 120.5)
+        self.assertEqual(result["non2xx"], 2)
+        with self.assertRaisesRegex(ValueError, "no RESULT line"):
+            stats.parse_wrk_result("wrk: connection refused\n")
+
+    def test_proc_stat_with_spaces_and_parentheses_in_the_name(self):
+        line = "4242 (creative (tool) x) S 1 4242 4242 0 -1 4194560 500 0 0 0 173 29 0 0 20 0 5 0 100 0 0"
+        self.assertEqual(stats.cpu_ticks(line), 173 + 29)
+
+    def test_proc_status_fields(self):
+        text = "Name:\tcreative-tool\nVmHWM:\t  135880 kB\nVmRSS:\t   86016 kB\n"
+        self.assertEqual(stats.status_kib(text, "VmHWM"), 135880)
+        self.assertEqual(stats.status_kib(text, "VmRSS"), 86016)
+        with self.assertRaises(ValueError):
+            stats.status_kib(text, "VmSwap")
+
+    def test_ssim_line(self):
+        self.assertEqual(parse_ssim_line("25219\tPNG RGB + tRNS\t1.0000"), ((25219, "PNG RGB + tRNS"), 1.0))
+
+
+class SettingsTests(unittest.TestCase):
+    def test_defaults_are_the_full_run(self):
+        read = settings.read({})
+        self.assertFalse(read["quick"])
+        self.assertEqual((read["runs"], read["warmup"], read["rounds"], read["rss_runs"]), (30, 3, 5, 5))
+        self.assertEqual(read["serve_connections"], [4, 16])
+        self.assertEqual(read["process_inputs"], ["artwork.png", "photo.png", "photo.jpg"])
+        self.assertEqual(read["validate_files"], 200)
+
+    def test_quick_lowers_the_counts_and_an_explicit_variable_wins(self):
+        read = settings.read({"BENCH_QUICK": "1", "BENCH_RUNS": "7"})
+        self.assertTrue(read["quick"])
+        self.assertEqual(read["runs"], 7)
+        self.assertEqual(read["rounds"], 1)
+        self.assertEqual(read["serve_seconds"], 2)
+
+    def test_rounds_never_exceed_runs_and_bad_values_are_named(self):
+        self.assertEqual(settings.read({"BENCH_RUNS": "2", "BENCH_ROUNDS": "5"})["rounds"], 2)
+        with self.assertRaisesRegex(settings.SettingsError, "BENCH_RUNS='many'"):
+            settings.read({"BENCH_RUNS": "many"})
+        with self.assertRaisesRegex(settings.SettingsError, "BENCH_SERVE_CONNECTIONS"):
+            settings.read({"BENCH_SERVE_CONNECTIONS": "4 lots"})
+        with self.assertRaisesRegex(settings.SettingsError, "at least 1"):
+            settings.read({"BENCH_RUNS": "0"})
+
+
+class SectionNameTests(unittest.TestCase):
+    def test_groups_expand_in_order_once(self):
+        self.assertEqual(resolve(["startup", "peers"]), ["startup", "render", "bytes", "validate", "process"])
+        self.assertEqual(resolve(["all"]), DEFAULT)
+        self.assertEqual(resolve(["render", "render"]), ["render"])
+        self.assertNotIn("memory", DEFAULT)
+        with self.assertRaisesRegex(ValueError, "no section 'rendr'"):
+            resolve(["rendr"])
+
+    def test_memory_schedule_cycles_connections_inputs_and_formats(self):
+        runs = schedule(600, 60)
+        self.assertEqual(len(runs), 10)
+        self.assertEqual(runs[0], (4, "artwork.png", "png"))
+        self.assertEqual(runs[1], (8, "artwork.png", "auto"))
+        self.assertEqual(runs[3], (4, "photo.png", "auto"))
+        self.assertEqual(runs[9], (4, "artwork.png", "auto"))
+        self.assertEqual(len(schedule(25, 10)), 3)
+
+
+class ReportTests(unittest.TestCase):
+    def results(self):
+        render = comparison(command("creative-tool", 80.0, 32.0), command("creative-tool, system libvips", 240.0, 60.0),
+                            command("C floor (bench/floor.c), same libvips", 90.0, 28.0),
+                            command("ImageMagick", 200.0, 64.0))
+        return {"versions": {"creative-tool": "0.1.0"}, "settings": settings.read({"BENCH_QUICK": "1"}),
+                "machine": {"cores": 2, "cpu": "cpu", "kernel": "Linux", "load_start": "1 2 3", "load_end": "3 2 1"},
+                "started": "2026-12-01T20:00:00Z",
+                "sections": {"render": {"inputs": [{"input": INPUT, "width": 1170, "height": 183, "outputs": [],
+                                                    "comparison": render}]}}}
+
+    def test_comparison_table_ratios_are_against_the_first_command(self):
+        text = report.comparison(comparison(command("creative-tool", 80.0, 32.0), command("ImageMagick", 200.0, 64.0)))
+        lines = text.splitlines()
+        self.assertEqual(lines[0].split(" | ")[4], "tool / creative-tool")
+        self.assertIn("| creative-tool | 80.0 | 80.0 ± 1.0 | 79.0 | 1.00× | 1.00× | 32.0 | 1.00× | 20.0 |", text)
+        self.assertIn("| ImageMagick | 200.0 | 200.0 ± 1.0 | 199.0 | 2.50× | 0.40× | 64.0 | 0.50× | 20.0 |", text)
+        self.assertIn("over 3 runs in 1 interleaved rounds", text)
+
+    def test_summary_gives_tool_over_peer_wall_and_cpu(self):
+        text = report.summary(self.results())
+        self.assertIn("| render artwork.png into 390x61 @3x (PNG) | 80.0 ms, CPU 32.0 ms | 240.0 ms, CPU 60.0 ms | "
+                      "ImageMagick: 200.0 ms, CPU 64.0 ms | 0.40× (CPU 0.50×) | <= 0.45x |", text)
+        self.assertIn("| the same render, against the C floor | 80.0 ms, CPU 32.0 ms | 240.0 ms, CPU 60.0 ms | "
+                      "C floor (bench/floor.c), same libvips: 90.0 ms, CPU 28.0 ms | 0.89× (CPU 1.14×) |", text)
+
+    def test_blocks_hold_the_sections_that_ran(self):
+        blocks = report.blocks(self.results())
+        self.assertEqual(sorted(blocks), ["machine", "render", "summary"])
+        self.assertIn("## render: artwork.png (2184x270, 3 bands, 12345 bytes) into 1170x183", blocks["render"])
+        self.assertIn("quick mode", blocks["machine"])
+        memory_only = dict(self.results(), sections={"memory": {"seconds": 20, "step_seconds": 10,
+                                                                 "date": "2026-12-01", "load_start": "1 1 1",
+                                                                 "allocators": []}})
+        self.assertEqual(sorted(report.blocks(memory_only)), ["memory"])
+
+    def test_preflight_cost(self):
+        section = {"budget_percent": 15, "comparison": comparison(command("validate", 11.0, 10.0),
+                                                                   command("validate --no-preflight", 10.0, 8.0))}
+        self.assertIn("The checks cost 1.00 ms wall (10.0% of validate without them) and 2.00 ms CPU (25.0%); "
+                      "budget: 15%.", report.preflight(section))
+
+
+class DocsBlockTests(unittest.TestCase):
+    DOC = ("# Performance\n\nProse before.\n\n<!-- bench:summary -->\nold summary\n<!-- /bench:summary -->\n\n"
+           "Prose between.\n\n<!-- bench:serve -->\nold serve\n<!-- /bench:serve -->\nProse after.\n")
+
+    def test_marked_blocks_are_rewritten_and_the_prose_kept(self):
+        text = docs.replace_blocks(self.DOC, {"summary": "| new |\n"})
+        self.assertIn("<!-- bench:summary -->\n| new |\n<!-- /bench:summary -->", text)
+        self.assertIn("old serve", text)
+        for prose in ("Prose before.", "Prose between.", "Prose after."):
+            self.assertIn(prose, text)
+        self.assertEqual(docs.names(text), ["summary", "serve"])
+
+    def test_headings_are_demoted_one_level(self):
+        self.assertEqual(docs.demote("## serve\n\ntext # not a heading\n### serve: responses\n|a|"),
+                         "### serve\n\ntext # not a heading\n#### serve: responses\n|a|")
+
+    def test_a_block_without_markers_or_an_unclosed_marker_fails(self):
+        with self.assertRaisesRegex(docs.DocsError, "no <!-- bench:NAME --> markers for: worker"):
+            docs.replace_blocks(self.DOC, {"worker": "x"}, required=["worker"])
+        with self.assertRaisesRegex(docs.DocsError, "unbalanced"):
+            docs.replace_blocks(self.DOC + "<!-- bench:worker -->\n", {})
+
+
+class SchemaTests(unittest.TestCase):
+    """The tool's outputs are read through schemas/ (needs jsonschema: the project venv's Python)."""
+    RENDER = {"schema_version": 2, "tool_version": "0.1.0", "file": "out.png", "input": "in.png", "product": "banner",
+              "target": "slot 390x61 pt @3x", "canvas_pixels": {"width": 1170, "height": 183},
+              "artwork_pixels": {"width": 2184, "height": 270}, "content_pixels": {"width": 1170, "height": 145},
+              "content_position_pixels": {"x": 0, "y": 19}, "format": "png", "file_bytes": 25152,
+              "encoding": "PNG, RGB, transparent key", "note": None}
+
+    def setUp(self):
+        from harness.errors import BenchError
+        from harness.schemas import Schemas
+        self.schemas, self.error = Schemas(), BenchError
+
+    def test_an_output_of_the_current_shape_is_read(self):
+        document = self.schemas.parse("render", json.dumps(self.RENDER), "render --json")
+        self.assertEqual(document["canvas_pixels"], {"width": 1170, "height": 183})
+
+    def test_a_changed_shape_fails_naming_the_schema_and_the_place(self):
+        old = dict(self.RENDER, canvas_pixels="1170x183")
+        with self.assertRaisesRegex(self.error, r"render --json does not match schemas/render.schema.json at "
+                                                r"canvas_pixels"):
+            self.schemas.check("render", old, "render --json")
+        with self.assertRaisesRegex(self.error, "manifest.json, line 1 is not JSON"):
+            self.schemas.parse_lines("manifest", "{not json\n", "manifest.json")
+        with self.assertRaisesRegex(self.error, "no schema nothing.schema.json"):
+            self.schemas.check("nothing", {}, "x")
+
+
+if __name__ == "__main__":
+    unittest.main()
