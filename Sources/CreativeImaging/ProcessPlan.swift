@@ -32,11 +32,13 @@ public struct ProcessPlan: Sendable, Equatable {
     /// holds (3) and its file (flat art: a tenth of that), and the lettering.
     static let sheetBytesPerPixel = 7
 
-    /// The plan for `source` (a valid creative) into every slot of `product`, in `format`.
-    public init(_ source: ImageSource, product: Product, format: FormatChoice, memoryBudget: Int) {
+    /// The plan for `source` (a valid creative) into every slot of `product` it is served in
+    /// among `campaign` (the campaign's other sizes), in `format`.
+    public init(_ source: ImageSource, product: Product, format: FormatChoice, campaign: [PixelSize] = [],
+                memoryBudget: Int) {
         let decode = JobCost.decode(source, content: nil).decode
         let sheet = JobCost.multiplying(Self.sheetPixels(product), Self.sheetBytesPerPixel)
-        let placements = DevicePlan.assignments(for: source.displayedSize, product: product).map(\.placement)
+        let placements = DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product).map(\.placement)
         let sample = source.header.isSixteenBit ? 2 : 1
         let samples = JobCost.decode(source, content: nil).decodedSamples
         // The largest render: its scaled content held, its pipeline and its encoder.

@@ -60,7 +60,7 @@ enum ProcessHandlers {
             let result: JobResult
             do throws(ImagingError) {
                 result = try CreativeJob.process(upload, limits: ValidationLimits(job: job.limits, product: product),
-                                                 format: format)
+                                                 format: format, campaign: asked.with)
             } catch {
                 throw ImageHandlers.rejection(error, upload: upload, job: job)
             }
@@ -73,14 +73,14 @@ enum ProcessHandlers {
                                  message: first?.message ?? "the creative was rejected", report: result.report.json)
         }
         if let wanted { return try fileAnswer(result, named: wanted) }
-        let total = result.files.reduce(0) { $0 + $1.bytes.count }
+        let total = result.files.reduce(0) { $0 + $1.byteCount }
         if inline && total > context.config.maxInlineFileBytes {
             throw .answerTooLarge(bytes: total, limit: context.config.maxInlineFileBytes)
         }
         return .json(.object([
             ("manifest", result.manifest),
             ("files", .array(result.files.map { file -> JSONValue in
-                .object([("file", .string(file.name)), ("sha256", .string(file.sha256)), ("file_bytes", .int(file.bytes.count))]
+                .object([("file", .string(file.name)), ("sha256", .string(file.sha256)), ("file_bytes", .int(file.byteCount))]
                         + (inline ? [("base64", .string(Base64.encode(file.bytes)))] : []))
             })),
         ]))
