@@ -8,15 +8,19 @@ public struct Request: Sendable {
     public var query: Query
     /// The `Content-Type` header, if any.
     public var contentType: String?
+    /// The `Accept` header, if any.
+    public var accept: String?
     public var body: [UInt8]
     /// Raised when the client goes away or the service stops: the request's job is stopped.
     var cancellation = Cancellation()
 
-    public init(method: String, path: String, query: Query = Query(), contentType: String? = nil, body: [UInt8] = []) {
+    public init(method: String, path: String, query: Query = Query(), contentType: String? = nil, accept: String? = nil,
+                body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
         self.contentType = contentType
+        self.accept = accept
         self.body = body
     }
 }
@@ -27,6 +31,8 @@ public struct Response: Sendable {
     public var contentType: String
     public var headers: [(String, String)] = []
     public var body: [UInt8]
+    /// A body made as it is sent, instead of ``body`` (the zip answer of `process`).
+    var stream: BodyStream?
     /// The error code, for metrics, when this is an error response.
     var errorCode: String?
     /// Validation codes of a rejected creative, for the rejection metrics.

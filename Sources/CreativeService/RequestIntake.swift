@@ -105,6 +105,7 @@ struct RequestIntake {
                               query: Query(connectionValues(connection, .GET_ARGUMENT_KIND).pairs),
                               contentType: MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Type")
                                   .map { String(cString: $0) },
+                              accept: MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept").map { String(cString: $0) },
                               body: state.body)
         state.body = []
         // While the handler runs, the watch cancels its job when the client closes the
