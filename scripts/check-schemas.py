@@ -60,7 +60,7 @@ GOOD_RENDER = {**GOOD_ASSIGNMENT, "file": "iphone-se-portrait-320x50@2x.webp", "
                "format": "webp", "encoding": "WebP quality 50"}
 GOOD_MANIFEST = {"written_by": "creative-tool process", **VERSION, "product": "banner",
                  "source": {"file": "a.png", "sha256": "0" * 64, "file_bytes": 3396}, "report": GOOD_REPORT,
-                 "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
+                 "campaign_pixels": [SIZE], "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
 GOOD_PROMPT = {"product": "banner", "artwork_pixels": SIZE, "aspect_ratio": 6.4,
                "safe_area_pixels": {"x": 48, "y": 15, "width": 864, "height": 120}, "min_text_height_pixels": 27,
                "prompt": "Flat digital advertising banner"}
@@ -298,6 +298,23 @@ def check_command_line(files):
         check("manifest.schema.json", written, f"{folder}/manifest.json ({what})")
         if (path == "missing.png" or extra) and written.get("source", {}).get("sha256", "") is not None:
             failures.append(f"{what}: the manifest's source.sha256 is not null for a file not read whole")
+    # Campaigns: several files as one (one of them rejected), and an interstitial with --with;
+    # campaign.json and the one --json document.
+    for index, (product, paths, extra) in enumerate([
+            ("banner", [files["banner"], files["banner_wide"], files["odd"]], []),
+            ("interstitial", [files["interstitial"], files["interstitial_hd"]], ["--with", "1920x1080"])]):
+        folder = f"campaign-{index}"
+        what = f"process --product {product} {' '.join(paths + extra)}"
+        printed = tool("process", *paths, "--output-dir", folder, "--product", product, "--json", *extra,
+                       expect=(0, 1))
+        for answer in json_lines(printed, what + " --json"):
+            check("process-batch.schema.json", answer, what + " --json")
+        campaign = os.path.join(WORK, folder, "campaign.json")
+        if not os.path.exists(campaign):
+            failures.append(f"{what}: wrote no {folder}/campaign.json")
+            continue
+        with open(campaign, encoding="utf-8") as handle:
+            check("campaign.schema.json", json.load(handle), f"{folder}/campaign.json ({what})")
 
 
 def request(port, method, path, body=None, content_type="application/octet-stream"):

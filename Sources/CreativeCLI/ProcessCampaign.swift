@@ -36,28 +36,22 @@ enum ProcessCampaign {
         let sizes = CampaignJob.sizes(valid: reports, with: request.with)
         let names = CampaignJob.folderNames(files)
         let partial = try DirectoryWriter.begin(target)
-        var members: [CampaignMember] = []
         var manifests: [(String, JSONValue)] = []
+        var printFailure: CLIError?
         do throws(CLIError) {
-            var taken: [PixelSize: String] = [:]
-            for (index, file) in files.enumerated() {
-                progress.show("rendering", index, file)
-                let name = names[index]
-                let outcome: Result<JobResult, ImagingError>
-                if reports[index].valid, let size = reports[index].dimensions, let first = taken[size] {
-                    outcome = .failure(.io("\(size) is also \(first)'s size; the ad server serves one creative per size"))
-                } else {
-                    if reports[index].valid, let size = reports[index].dimensions { taken[size] = name }
-                    outcome = job(file, folder: name, into: partial, limits: limits, format: request.format, campaign: sizes)
+            let members = CampaignJob.run(files: files, reports: reports, with: request.with, job: { index, sizes in
+                progress.show("rendering", index, files[index])
+                return job(files[index], folder: names[index], into: partial, limits: limits, format: request.format,
+                           campaign: sizes)
+            }, done: { member in
+                if case .success(let result) = member.outcome { manifests.append((member.name, result.manifest)) } else {
+                    DirectoryWriter.removeTree("\(partial.path)/\(member.name)")
+                    manifests.append((member.name, .null))
                 }
-                let member = CampaignMember(name: name, file: file, outcome: outcome)
-                members.append(member)
-                if case .success(let result) = outcome { manifests.append((name, result.manifest)) } else {
-                    DirectoryWriter.removeTree("\(partial.path)/\(name)")
-                    manifests.append((name, .null))
-                }
-                if !arguments.flag("--json") { try Streams.outEscaped(summary(member)) }
-            }
+                guard !arguments.flag("--json"), printFailure == nil else { return }
+                do throws(CLIError) { try Streams.outEscaped(summary(member)) } catch { printFailure = error }
+            })
+            if let printFailure { throw printFailure }
             progress.show("drawing \(CampaignJob.sheetName)", files.count - 1, "")
             let sheet = try sheetFile(members, sizes: sizes, product: request.product, limits: limits, into: partial)
             let campaign = CampaignJob.json(product: request.product, members: members, with: request.with, sheet: sheet)

@@ -40,6 +40,34 @@ public enum CampaignJob {
         return sizes
     }
 
+    /// Runs each creative's job, in order, among the campaign's sizes (``sizes(valid:with:)`` of
+    /// `reports`, each creative's validation report, and `with`): `job(index, sizes)` runs the
+    /// creative at `index`. A valid creative of a size an earlier one of the campaign already has
+    /// is not run: it fails with `io_error` (the ad server serves one creative per size). `done`
+    /// hears each member as soon as it is done.
+    public static func run(files: [String], reports: [ValidationReport], with: [PixelSize],
+                           job: (Int, [PixelSize]) -> Result<JobResult, ImagingError>,
+                           done: (CampaignMember) -> Void = { _ in }) -> [CampaignMember] {
+        let sizes = self.sizes(valid: reports, with: with)
+        let names = folderNames(files)
+        var taken: [PixelSize: String] = [:]
+        var members: [CampaignMember] = []
+        for (index, file) in files.enumerated() {
+            let outcome: Result<JobResult, ImagingError>
+            let size = reports[index].valid ? reports[index].dimensions : nil
+            if let size, let first = taken[size] {
+                outcome = .failure(.io("\(size) is also \(first)'s size; the ad server serves one creative per size"))
+            } else {
+                if let size { taken[size] = names[index] }
+                outcome = job(index, sizes)
+            }
+            let member = CampaignMember(name: names[index], file: file, outcome: outcome)
+            members.append(member)
+            done(member)
+        }
+        return members
+    }
+
     /// The names of the creatives' folders: each file's name without its folder and extension,
     /// made safe (`.` at the start, `/` and control characters replaced) and unique (`-2`, `-3`).
     public static func folderNames(_ files: [String]) -> [String] {
