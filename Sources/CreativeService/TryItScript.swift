@@ -138,7 +138,8 @@ extension TryItPage {
     function ask(){var f=$('token-form');f.hidden=false;say('This service needs an access token.');$('token').focus()}
     $('token-form').addEventListener('submit',function(ev){ev.preventDefault();var t=$('token').value.trim();if(!t)return;
       sessionStorage.setItem(KEY,t);$('token').value='';$('token-form').hidden=true;if(pending)start(Array.isArray(pending)?pending:[pending])});
-    $('file').addEventListener('change',function(){start(this.files)});
+    // The choice is taken, then the picker emptied: the next choice replaces it (also the same file again).
+    $('file').addEventListener('change',function(){var list=[].slice.call(this.files);this.value='';start(list)});
     [].forEach.call(document.querySelectorAll('input[name=product]'),function(r){r.addEventListener('change',function(){showSizes();if(last)start(Array.isArray(last)?last:[last])})});
     $('zoom-close').addEventListener('click',function(){$('zoom').close()});showSizes();
     var d=$('drop');['dragenter','dragover'].forEach(function(n){d.addEventListener(n,function(ev){ev.preventDefault();d.classList.add('over')})});
