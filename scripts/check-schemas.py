@@ -62,7 +62,7 @@ GOOD_RENDER = {**GOOD_ASSIGNMENT, "file": "iphone-se-portrait-320x50@2x.webp", "
                "format": "webp", "encoding": "WebP quality 50"}
 GOOD_MANIFEST = {"written_by": "creative-tool process", **VERSION, "product": "banner",
                  "source": {"file": "a.png", "sha256": "0" * 64, "file_bytes": 3396}, "report": GOOD_REPORT,
-                 "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
+                 "campaign_pixels": [SIZE], "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
 GOOD_PROMPT = {"product": "banner", "artwork_pixels": SIZE, "aspect_ratio": 6.4,
                "safe_area_pixels": {"x": 48, "y": 15, "width": 864, "height": 120}, "min_text_height_pixels": 27,
                "prompt": "Flat digital advertising banner"}
@@ -231,6 +231,23 @@ def size_text(size):
     return f"{size['width']}x{size['height']}" if isinstance(size, dict) else repr(size)
 
 
+def process_outputs(arguments, expect, folder, what, schemas):
+    """Runs process ARGUMENTS --output-dir FOLDER --json; checks what it prints against the first
+    schema and the file it writes (the second) against the third. Returns that file, or None."""
+    printed_schema, name, written_schema = schemas
+    printed = tool("process", *arguments, "--output-dir", folder, "--json", expect=expect)
+    for answer in json_lines(printed, what + " --json"):
+        check(printed_schema, answer, what + " --json")
+    path = os.path.join(WORK, folder, name)
+    if not os.path.exists(path):
+        failures.append(f"{what}: wrote no {folder}/{name}")
+        return None
+    with open(path, encoding="utf-8") as handle:
+        written = json.load(handle)
+    check(written_schema, written, f"{folder}/{name} ({what})")
+    return written
+
+
 def check_command_line(files):
     check("api-parameters.schema.json", json.loads(tool("serve", "--api-parameters")), "serve --api-parameters")
     every = [files[name] for name in ("banner", "odd", "interstitial", "companion", "jpeg", "truncated", "text", "bundle")]
@@ -311,18 +328,21 @@ def check_command_line(files):
             ("banner", files["banner"], ["--max-bytes", "1K"], 1)]):
         folder = f"process-{index}"
         what = f"process --product {product} {path} {' '.join(extra)}".rstrip()
-        printed = tool("process", path, "--output-dir", folder, "--product", product, "--json", *extra, expect=(expect,))
-        for answer in json_lines(printed, what + " --json"):
-            check("manifest.schema.json", answer, what + " --json")
-        manifest = os.path.join(WORK, folder, "manifest.json")
-        if not os.path.exists(manifest):
-            failures.append(f"{what}: wrote no {folder}/manifest.json")
+        written = process_outputs([path, "--product", product, *extra], (expect,), folder, what,
+                                  ("manifest.schema.json", "manifest.json", "manifest.schema.json"))
+        if written is None:
             continue
-        with open(manifest, encoding="utf-8") as handle:
-            written = json.load(handle)
-        check("manifest.schema.json", written, f"{folder}/manifest.json ({what})")
         if extra and written.get("source", {}).get("sha256", "") is not None:
             failures.append(f"{what}: the manifest's source.sha256 is not null for a file not read whole")
+    # Campaigns: several files as one (one of them rejected), and an interstitial with --with;
+    # campaign.json and the one --json document.
+    for index, (product, paths, extra) in enumerate([
+            ("banner", [files["banner"], files["banner_wide"], files["odd"]], []),
+            ("interstitial", [files["interstitial"], files["interstitial_hd"]], ["--with", "1920x1080"])]):
+        folder = f"campaign-{index}"
+        what = f"process --product {product} {' '.join(paths + extra)}"
+        process_outputs([*paths, "--product", product, *extra], (0, 1), folder, what,
+                        ("process-batch.schema.json", "campaign.json", "campaign.schema.json"))
 
 
 def request(port, method, path, body=None, content_type="application/octet-stream", accept=None):

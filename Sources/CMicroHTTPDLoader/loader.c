@@ -18,6 +18,8 @@ static struct {
     const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
     const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
     struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
+    struct MHD_Response *(*create_response_from_callback)(uint64_t, size_t, MHD_ContentReaderCallback, void *,
+                                                          MHD_ContentReaderFreeCallback);
     void (*destroy_response)(struct MHD_Response *);
     enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
     enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
@@ -52,6 +54,7 @@ static void load(void) {
     RESOLVE(get_daemon_info, "MHD_get_daemon_info");
     RESOLVE(get_connection_info, "MHD_get_connection_info");
     RESOLVE(create_response_from_buffer, "MHD_create_response_from_buffer");
+    RESOLVE(create_response_from_callback, "MHD_create_response_from_callback");
     RESOLVE(destroy_response, "MHD_destroy_response");
     RESOLVE(add_response_header, "MHD_add_response_header");
     RESOLVE(queue_response, "MHD_queue_response");
@@ -93,6 +96,11 @@ const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c
 
 struct MHD_Response *MHD_create_response_from_buffer(size_t size, void *buffer, enum MHD_ResponseMemoryMode mode) {
     return real.create_response_from_buffer(size, buffer, mode);
+}
+
+struct MHD_Response *MHD_create_response_from_callback(uint64_t size, size_t block_size, MHD_ContentReaderCallback crc,
+                                                      void *crc_cls, MHD_ContentReaderFreeCallback crfc) {
+    return real.create_response_from_callback(size, block_size, crc, crc_cls, crfc);
 }
 
 void MHD_destroy_response(struct MHD_Response *response) { real.destroy_response(response); }

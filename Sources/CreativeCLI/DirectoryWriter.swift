@@ -103,6 +103,7 @@ enum DirectoryWriter {
         guard !entries.isEmpty else { return [] }
         let manifestPath = "\(folder)/manifest.json"
         let prefix = Array("{\(JSONValue.string(markerKey).serialized()):\(JSONValue.string(markerValue).serialized()),".utf8)
+        if !exists(manifestPath), exists("\(folder)/\(campaignName)") { return campaignStrays(in: folder, marker: prefix) }
         guard isRegular(manifestPath), let manifest = try? FileIO.read(manifestPath, limit: 1 << 22),
               manifest.starts(with: prefix), let listing = manifest.firstRange(of: Array("\"renders\":".utf8)) else {
             return entries
@@ -122,13 +123,77 @@ enum DirectoryWriter {
         }
     }
 
+    /// The campaign's own file in a folder of several creatives (``CampaignJob/campaignName``).
+    static let campaignName = CampaignJob.campaignName
+
+    /// The entries of a campaign's folder that process did not write: every entry unless
+    /// `campaign.json` is a regular file starting with the marker; then each entry that is not
+    /// `campaign.json`, the contact sheet with exactly the bytes it lists, or a creative's folder
+    /// with no strays of its own.
+    private static func campaignStrays(in folder: String, marker: [UInt8]) -> [String] {
+        let entries = names(in: folder)
+        let path = "\(folder)/\(campaignName)"
+        guard isRegular(path), let campaign = try? FileIO.read(path, limit: 1 << 24), campaign.starts(with: marker) else {
+            return entries
+        }
+        return entries.filter { name in
+            if name == campaignName { return false }
+            let entry = "\(folder)/\(name)"
+            if isDirectory(entry) { return !exists("\(entry)/manifest.json") || !strays(in: entry).isEmpty }
+            guard isRegular(entry), let bytes = try? FileIO.read(entry, limit: 1 << 26) else { return true }
+            let fields = "\"file\":\(JSONValue.string(name).serialized()),\"file_bytes\":\(bytes.count),"
+                + "\"sha256\":\"\(Checksum.sha256(bytes))\""
+            return campaign.firstRange(of: Array(fields.utf8)) == nil
+        }
+    }
+
     /// Writes `files` (name, bytes) as the target folder, replacing what was there.
     /// - Throws: `output_dir_not_ours` when the folder became someone else's since
     ///   ``target(_:input:)`` (it is then left as it was), `io_error` when writing fails.
     static func write(_ files: [(String, [UInt8])], to target: Target, input: String) throws(CLIError) {
-        for (name, _) in files where name.contains("/") || name.hasPrefix(".") {
-            throw .failed(code: "io_error", message: "refusing file name \(name)")
+        let partial = try begin(target)
+        do throws(CLIError) {
+            for (name, bytes) in files { try partial.put(name, bytes) }
+            try commit(partial, input: input)
+        } catch {
+            removeTree(partial.path)
+            throw error
         }
+    }
+
+    /// The hidden sibling a folder is built in, file by file, as a job finishes each
+    /// (``begin(_:)``, then ``commit(_:input:)``, or ``abandon(_:)``). A name may hold one `/`:
+    /// a creative's folder inside a campaign's (`NAME/FILE`), made when its first file comes.
+    final class Partial: Sendable {
+        let target: Target
+        /// The hidden folder's path.
+        let path: String
+
+        fileprivate init(target: Target, path: String) {
+            self.target = target
+            self.path = path
+        }
+
+        /// Writes one file into the folder (flushed, under a temporary name, then renamed).
+        /// - Throws: `io_error` for a name that is hidden, names a folder above, or cannot be written.
+        func put(_ name: String, _ bytes: [UInt8]) throws(CLIError) {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else {
+                throw .failed(code: "io_error", message: "refusing file name \(name)")
+            }
+            if parts.count == 2 {
+                let folder = "\(path)/\(parts[0])"
+                if mkdir(FileIO.cPath(folder), 0o755) != 0 && errno != EEXIST {
+                    throw .failed(code: "io_error", message: "cannot create \(folder): \(FileIO.errorText())")
+                }
+            }
+            do { try FileIO.writeAtomically(bytes, to: "\(path)/\(name)") } catch { throw ioError(error) }
+        }
+    }
+
+    /// Creates the hidden folder the target is built in (removing stale ones of runs that died).
+    /// - Throws: `io_error` when it cannot be created.
+    static func begin(_ target: Target) throws(CLIError) -> Partial {
         let (parent, base) = (target.parent, target.name)
         do { try FileIO.makeDirectory(parent) } catch { throw ioError(error) }
         removeStalePartials(parent: parent, base: base)
@@ -137,10 +202,19 @@ enum DirectoryWriter {
         guard mkdir(FileIO.cPath(partial), 0o755) == 0 else {
             throw .failed(code: "io_error", message: "cannot create \(partial): \(FileIO.errorText())")
         }
+        return Partial(target: target, path: partial)
+    }
+
+    /// Removes a folder being built: the job failed, nothing is put in place.
+    static func abandon(_ partial: Partial) { removeTree(partial.path) }
+
+    /// Puts the built folder in place of the target in one rename, after checking once more that
+    /// what is there may be replaced. On failure the built folder is removed.
+    /// - Throws: `output_dir_not_ours`, `io_error`.
+    static func commit(_ built: Partial, input: String) throws(CLIError) {
+        let (target, partial) = (built.target, built.path)
         do throws(CLIError) {
-            for (name, bytes) in files {
-                do { try FileIO.writeAtomically(bytes, to: "\(partial)/\(name)") } catch { throw ioError(error) }
-            }
+            for name in names(in: partial) where isDirectory("\(partial)/\(name)") { try syncDirectory("\(partial)/\(name)") }
             try syncDirectory(partial)
             try checkReplaceable(target, input: input)
             if exists(target.path) {
@@ -148,7 +222,7 @@ enum DirectoryWriter {
             } else if rename(FileIO.cPath(partial), FileIO.cPath(target.path)) != 0 {
                 throw .failed(code: "io_error", message: "cannot create \(target.given): \(FileIO.errorText())")
             }
-            try syncDirectory(parent)
+            try syncDirectory(target.parent)
         } catch {
             removeTree(partial)
             throw error
@@ -188,9 +262,12 @@ enum DirectoryWriter {
         removeOwnFolder(old)
     }
 
-    /// Removes a folder whose entries were all checked to be process's files (no subfolders).
+    /// Removes a folder whose entries were all checked to be process's files (and, in a
+    /// campaign's folder, its creatives' folders, checked the same way).
     private static func removeOwnFolder(_ path: String) {
-        for name in names(in: path) { unlink(FileIO.cPath("\(path)/\(name)")) }
+        for name in names(in: path) {
+            if isDirectory("\(path)/\(name)") { removeOwnFolder("\(path)/\(name)") } else { unlink(FileIO.cPath("\(path)/\(name)")) }
+        }
         rmdir(FileIO.cPath(path))
     }
 
@@ -225,13 +302,17 @@ enum DirectoryWriter {
                 }
             }
         }
-        for folder in stale {
-            let own = names(in: folder).allSatisfy { name in
-                isRegular("\(folder)/\(name)")
-                    && (name == "manifest.json" || OutputFormat.allCases.contains { name.hasSuffix("." + $0.fileExtension) }
-                        || name.contains(".tmp-"))
-            }
-            if own { removeOwnFolder(folder) }
+        for folder in stale where isOwnPartial(folder, depth: 0) { removeOwnFolder(folder) }
+    }
+
+    /// Whether a folder a dead run left holds only what a run puts there: renders, manifests,
+    /// temporary files, and (one level down, in a campaign's) creatives' folders of the same.
+    private static func isOwnPartial(_ folder: String, depth: Int) -> Bool {
+        names(in: folder).allSatisfy { name in
+            if depth == 0, isDirectory("\(folder)/\(name)") { return isOwnPartial("\(folder)/\(name)", depth: 1) }
+            return isRegular("\(folder)/\(name)")
+                && (name == "manifest.json" || name == campaignName
+                    || OutputFormat.allCases.contains { name.hasSuffix("." + $0.fileExtension) } || name.contains(".tmp-"))
         }
     }
 
@@ -263,6 +344,11 @@ enum DirectoryWriter {
     private static func isRegular(_ path: String) -> Bool {
         var info = stat()
         return lstat(FileIO.cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(FileIO.cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func exists(_ path: String) -> Bool {

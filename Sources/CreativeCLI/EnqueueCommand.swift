@@ -27,7 +27,9 @@ enum EnqueueCommand: DeclaredCommand {
         defaultValue: TextFormat.scale(defaultWaitSeconds) + "s", surfaces: .commandLine)
     static let maxBytes = JobLimitOptions.maxBytes(default: defaultMaxBytes).with(help: "largest local FILE put on the store "
                                                                          + "(512M, 1G; a bare number is bytes)")
-    static let declared = FleetOptions.declared + [product, format, id, wait, waitTimeout, maxBytes]
+    /// `--with`: process's, written into the entry when given.
+    static let with = ProcessRequest.with.with(help: ProcessRequest.with.help + " (the entry's with field)")
+    static let declared = FleetOptions.declared + [product, format, with, id, wait, waitTimeout, maxBytes]
     static let help = CommandHelp(
         synopsis: ["FILE|s3://BUCKET/KEY --redis URL --store s3://BUCKET/PREFIX [--s3-endpoint URL] [--id ID] [--wait] "
                    + "[options]"],
@@ -49,6 +51,11 @@ enum EnqueueCommand: DeclaredCommand {
              try arguments.text(id), try arguments.seconds(waitTimeout) ?? defaultWaitSeconds,
              try arguments.bytes(maxBytes) ?? defaultMaxBytes)
         }
+        // Checked here as the worker checks it, so a wrong size is a usage error, not a dead letter.
+        let campaign = try CLIError.reading { () throws(CoreError) in
+            try ProcessRequest.campaignSizes(arguments.text(with), product: chosenProduct ?? .defaultProduct,
+                                             spelling: arguments.spelling(with))
+        }
         let given = arguments.positionals[0]
         let source: S3Location
         if given.hasPrefix("s3://") {
@@ -64,6 +71,7 @@ enum EnqueueCommand: DeclaredCommand {
         var fields = [("source", source.description)]
         if let chosenProduct { fields.append(("product", chosenProduct.rawValue)) }
         if let chosenFormat { fields.append(("format", chosenFormat.rawValue)) }
+        if !campaign.isEmpty { fields.append((with.name, campaign.map(\.description).joined(separator: ","))) }
         if let callerID { fields.append(("id", callerID)) }
         let (after, entry) = try FleetOptions.attempt { () throws(FleetError) in
             (try redis.lastID(of: results), try redis.add(to: fleet.stream, fields))

@@ -159,6 +159,18 @@ public enum FileIO {
     }
 
     /// The folder part and the last name of a path (`.` for a bare name, `/` at the root).
+    /// Whether `path` names a folder (links followed).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `path` names a regular file (links followed).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     static func split(_ path: String) -> (parent: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let parent = String(path[..<slash])

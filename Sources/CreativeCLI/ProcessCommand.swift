@@ -17,17 +17,30 @@ enum ProcessCommand: DeclaredCommand {
                                                           + "render --cost) and write nothing"),
            JobLimitOptions.verbose, JobLimitOptions.quiet, ValidateCommand.maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
     static let help = CommandHelp(
-        synopsis: ["FILE --output-dir DIR [--product P] [--format F] [--json] [--cost] [options]"],
-        operands: [("FILE", "the creative ('-' reads standard input)")],
-        notes: ["Valid: one file per device slot the creative is picked for, preview.png, manifest.json; exit 0.",
-                "Rejected: only manifest.json with the validation report; exit 1."],
-        examples: ["banner-960x150.png --output-dir out/banner", "--product interstitial takeover.png --output-dir out/t --json"],
+        synopsis: ["FILE --output-dir DIR [--with WxH,...] [--product P] [--format F] [--json] [--cost] [options]",
+                   "FILE FILE... | FOLDER --output-dir DIR [--with WxH,...] [--json] [options]"],
+        operands: [("FILE", "the creative ('-' reads standard input)"),
+                   ("FILE FILE... | FOLDER", "several creatives (or a folder's files) as one campaign")],
+        notes: ["The ad server serves a campaign's approved creatives only: a creative is rendered into the slots "
+                    + "where it wins among the campaign's sizes (--with names those uploaded before); alone, into "
+                    + "every slot it is eligible for.",
+                "Valid: one file per device slot the creative is served in, preview.png, manifest.json; exit 0.",
+                "Rejected: only manifest.json with the validation report; exit 1.",
+                "A campaign: DIR/NAME/ for each creative (as above), DIR/campaign.json (each device slot, the "
+                    + "creative served there, its fill and weight) and DIR/campaign.png; the others are done when one "
+                    + "is rejected or fails; a progress line on a terminal; exit 1 when any was rejected or failed."],
+        examples: ["banner-960x150.png --output-dir out/banner", "banner-960x150.png --with 1320x204,2184x270 --output-dir out/b",
+                   "banner-960x150.png banner-1320x204.png banner-2184x270.png --output-dir out/campaign",
+                   "--product interstitial takeover.png --output-dir out/t --json"],
         exitCodes: "0 valid and written, 1 rejected (manifest.json holds the report) or the job failed, 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         var timer = StageTimer(command: name, enabled: arguments.flag(JobLimitOptions.verbose.flag))
-        guard arguments.positionals.count == 1 else { throw .usage("give exactly one FILE") }
+        guard !arguments.positionals.isEmpty else { throw .usage("give a FILE (or several, or a folder)") }
         let request = try CLIError.reading { () throws(CoreError) in try ProcessRequest(arguments) }
+        if arguments.positionals.count > 1 || FileIO.isDirectory(arguments.positionals[0]) {
+            return try ProcessCampaign.run(arguments, request: request, timer: timer)
+        }
         if arguments.flag(RenderCommand.cost.flag) { return try printCost(arguments, request: request) }
         guard let directory = arguments.value(outputDirectory.flag), !directory.isEmpty else {
             throw .usage("--output-dir DIR is required")
@@ -44,15 +57,20 @@ enum ProcessCommand: DeclaredCommand {
             throw Inputs.failure(failure, path: path, maxBytes: limits.maxBytes)
         }
         timer.stage("read")
+        // Each render goes into the folder being built as soon as it is done, not held to the end.
+        let partial = try DirectoryWriter.begin(target)
         let output: ProcessJob.Output
         do throws(ImagingError) {
-            output = try ProcessJob.run(read, name: path, limits: limits, format: format)
+            output = try ProcessJob.run(read, name: path, limits: limits, format: format, campaign: request.with,
+                                        writingTo: ProcessJob.sink(into: partial))
+            try ProcessJob.sink(into: partial)(JobResult.manifestName, Array(output.manifestText.utf8))
         } catch {
+            DirectoryWriter.abandon(partial)
             throw .imaging(error, file: path)
         }
         timer.stage("validate, render and preview")
         let (result, manifestText) = (output.result, output.manifestText)
-        try DirectoryWriter.write(output.files, to: target, input: path)
+        try DirectoryWriter.commit(partial, input: path)
         timer.stage("write")
         if arguments.flag("--json") {
             try Streams.out(manifestText)
@@ -76,7 +94,8 @@ enum ProcessCommand: DeclaredCommand {
     private static func printCost(_ arguments: ParsedArguments, request: ProcessRequest) throws(CLIError) -> Int32 {
         let limits = try ValidateCommand.validationLimits(arguments)
         let source = try Inputs.openSource(arguments.positionals[0], maxBytes: limits.maxBytes, maxPixels: limits.maxPixels)
-        let plan = ProcessPlan(source, product: request.product, format: request.format, memoryBudget: limits.job.memoryBudget)
+        let plan = ProcessPlan(source, product: request.product, format: request.format, campaign: request.with,
+                               memoryBudget: limits.job.memoryBudget)
         try Streams.outJSON(plan.cost.json(limits: limits.job))
         return ExitCode.success
     }

@@ -8,19 +8,24 @@ enum ProcessJob {
     struct Output {
         let result: JobResult
         let manifestText: String
-        /// The renders and the preview sheet, then `manifest.json`.
+        /// The renders and the preview sheet, then `manifest.json` (the renders and the preview
+        /// without bytes when the job wrote them out through a sink).
         let files: [(String, [UInt8])]
     }
 
     /// Validates, renders and draws the preview of the bytes `read` gave (a file that could not
-    /// be read whole is a rejected creative, its report saying why). `name` is the report's file.
+    /// be read whole is a rejected creative, its report saying why). `name` is the report's file;
+    /// `campaign` the campaign's other sizes; `sink`, when given, takes each render and the
+    /// preview as soon as it is done (``CreativeJob/process(_:limits:format:campaign:writingTo:)``).
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     static func run(_ read: Result<[UInt8], FileIO.ReadFailure>, name: String, limits: ValidationLimits,
-                    format: FormatChoice) throws(ImagingError) -> Output {
+                    format: FormatChoice, campaign: [PixelSize] = [],
+                    writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
         let result: JobResult
         switch read {
         case .success(let bytes):
-            result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format)
+            result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format, campaign: campaign,
+                                             writingTo: sink)
         case .failure(let failure):
             // Missing, too large or unreadable: the validation report says which.
             result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits), input: nil)
@@ -28,5 +33,16 @@ enum ProcessJob {
         let manifestText = result.manifest.serialized() + "\n"
         return Output(result: result, manifestText: manifestText,
                       files: result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, Array(manifestText.utf8))])
+    }
+
+    /// A sink that writes each file into a folder being built (`prefix` is a creative's folder
+    /// inside a campaign's, with its `/`, or empty).
+    static func sink(into partial: DirectoryWriter.Partial, prefix: String = "") -> JobFileSink {
+        { name, bytes throws(ImagingError) in
+            do throws(CLIError) { try partial.put(prefix + name, bytes) } catch {
+                if case .failed(_, let message) = error { throw .io(message) }
+                throw .io("cannot write \(name)")
+            }
+        }
     }
 }

@@ -137,7 +137,8 @@ public enum BannerPrompt {
         if product.isDefault, Catalog.entry(for: size)?.sizeClass == .adaptive {
             return DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes).filter { $0.artwork == size }
         }
-        return DevicePlan.assignments(for: size, product: product)
+        return DevicePlan.assignments(for: size, campaign: DevicePlan.recommendedCampaign(with: size, product: product),
+                                      product: product)
     }
 
     /// `ceil(9 pt * artwork height / shown height in points)`, the largest over the serving slots.

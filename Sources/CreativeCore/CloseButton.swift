@@ -44,7 +44,8 @@ public enum CloseButton {
     /// and orientation where the size is picked (the product's recommended sizes counting as
     /// uploaded), in artwork pixels; nil when the button covers it nowhere.
     public static func zone(for size: PixelSize, product: Product = .interstitial) -> PixelRect? {
-        zone(over: DevicePlan.assignments(for: size, product: product))
+        zone(over: DevicePlan.assignments(for: size, campaign: DevicePlan.recommendedCampaign(with: size, product: product),
+                                          product: product))
     }
 
     /// The union of what the button covers over some assignments of one artwork.

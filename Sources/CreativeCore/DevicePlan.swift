@@ -237,15 +237,40 @@ public enum DevicePlan {
         }
     }
 
-    /// The candidates a creative competes with in `process` and guidance: the Retina sizes
-    /// guidance recommends, with the creative standing in for its own size or added to them.
-    /// A companion competes with nothing: the one creative trafficked with a video fills the
-    /// standard slot of every device, so `process` renders it into all of them.
-    public static func competingSizes(with creative: PixelSize, product: Product = .banner) -> [PixelSize] {
+    /// The set guidance assumes a creative competes with: the product's recommended uploads, with
+    /// the creative standing in for its own size or added to them. A companion competes with
+    /// nothing (the one creative trafficked with a video). `process` never assumes it: its
+    /// campaign is what was uploaded (``campaign(_:with:)``).
+    public static func recommendedCampaign(with creative: PixelSize, product: Product = .banner) -> [PixelSize] {
         if product.hasStandardSlot { return [creative] }
-        var sizes = product.recommendedUploads
-        if !sizes.contains(creative) { sizes.append(creative) }
+        return campaign(creative, with: product.recommendedUploads)
+    }
+
+    /// A campaign's candidates: `creative`, then each of `others` not already in, in order. The
+    /// ad server chooses among a campaign's approved creatives only, so a creative uploaded
+    /// alone (`others` empty) is served in every slot it is eligible for.
+    public static func campaign(_ creative: PixelSize, with others: [PixelSize]) -> [PixelSize] {
+        var sizes = [creative]
+        for size in others where !sizes.contains(size) { sizes.append(size) }
         return sizes
+    }
+
+    /// Every device slot a campaign of these sizes is served in, with the size served there:
+    /// for banners the anchored slots when the campaign holds a strip and the inline slots when
+    /// it holds a rectangle (the inline rule choosing among every size); for interstitials every
+    /// full-screen slot; for companions every standard slot.
+    public static func campaignPlan(_ sizes: [PixelSize], product: Product = .banner) -> [SlotAssignment] {
+        guard !sizes.isEmpty else { return [] }
+        switch product.slotRule {
+        case .anchoredOrInlineStrip:
+            let anchored = sizes.contains { $0.shape == .strip } ? anchoredAssignments(candidates: sizes) : []
+            let inline = sizes.contains { $0.shape == .rectangle } ? inlineAssignments(candidates: sizes) : []
+            return anchored + inline
+        case .fullScreenSafeArea:
+            return fullScreenAssignments(candidates: sizes, product: product)
+        case .fixedStandardSlot:
+            return standardAssignments(candidates: sizes, product: product)
+        }
     }
 
     /// Every slot of a product on the device table that a creative of this size could be
@@ -259,23 +284,17 @@ public enum DevicePlan {
         }
     }
 
-    /// Every slot of a product with what its recommended uploads and this creative put there.
-    public static func plan(with creative: PixelSize, product: Product = .banner) -> [SlotAssignment] {
-        let candidates = competingSizes(with: creative, product: product)
-        switch product.slotRule {
-        case .anchoredOrInlineStrip:
-            return creative.shape == .strip ? anchoredAssignments(candidates: candidates)
-                                            : inlineAssignments(candidates: candidates)
-        case .fullScreenSafeArea:
-            return fullScreenAssignments(candidates: candidates, product: product)
-        case .fixedStandardSlot:
-            return standardAssignments(candidates: candidates, product: product)
-        }
+    /// Every slot of a product a creative of this size could be shown in (``slots(for:product:)``),
+    /// plus any other slot the campaign serves it in, with what the campaign (`campaign`: every
+    /// size of it, the creative's included; ``campaign(_:with:)``) puts there.
+    public static func plan(with creative: PixelSize, campaign: [PixelSize], product: Product = .banner) -> [SlotAssignment] {
+        let sizing = slots(for: creative, product: product).first?.sizing
+        return campaignPlan(self.campaign(creative, with: campaign), product: product)
+            .filter { $0.deviceSlot.sizing == sizing || $0.artwork == creative }
     }
 
-    /// The slots a creative of this size is picked for: anchored ones for a strip, inline ones for
-    /// a rectangle, full-screen ones for an interstitial.
-    public static func assignments(for creative: PixelSize, product: Product = .banner) -> [SlotAssignment] {
-        plan(with: creative, product: product).filter { $0.artwork == creative }
+    /// The slots a creative of this size is served in among the campaign's sizes (``plan(with:campaign:product:)``).
+    public static func assignments(for creative: PixelSize, campaign: [PixelSize], product: Product = .banner) -> [SlotAssignment] {
+        plan(with: creative, campaign: campaign, product: product).filter { $0.artwork == creative }
     }
 }

@@ -65,7 +65,7 @@ public struct Guidance: Sendable {
         anchored = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
         // Inline: the Retina sizes plus the medium rectangle, the set `process` renders a rectangle against.
         let rectangle = Catalog.entries.first { $0.shape == .rectangle }?.size
-        inline = DevicePlan.inlineAssignments(candidates: rectangle.map { DevicePlan.competingSizes(with: $0) } ?? Catalog.adaptiveSizes,
+        inline = DevicePlan.inlineAssignments(candidates: rectangle.map { DevicePlan.recommendedCampaign(with: $0) } ?? Catalog.adaptiveSizes,
                                               maxHeight: self.inlineMaxHeight)
     }
 

@@ -104,7 +104,7 @@ public enum PNGChunks {
     }
 
     /// The CRC-32 PNG uses (ISO 3309): zlib's `crc32_z`, from the zlib libpng links.
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    public static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         bytes.withUnsafeBufferPointer { buffer in
             UInt32(truncatingIfNeeded: CZlib.crc32_z(0, buffer.baseAddress, buffer.count))
         }

@@ -40,9 +40,17 @@ public struct ProcessRequest: Sendable {
     public static let file = OptionDeclaration(
         "file", .text(maxLength: 255), placeholder: "NAME", help: "one file of the answer, in its own media type",
         surfaces: .query)
+    /// `--with WxH,...`: the campaign's other approved sizes, uploaded before.
+    public static let with = OptionDeclaration(
+        "with", .text(maxLength: 1024), placeholder: "WxH,...",
+        help: "the campaign's other approved sizes (uploaded before), comma-separated: the creative is rendered "
+            + "only where the ad server serves it among them; without, the creative is the whole campaign")
     /// Every option, in help order.
-    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], format,
+    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], format, with,
                                             ValidateRequest.fileName, inline, file])
+
+    /// Largest number of sizes `with` may name.
+    public static let maxWith = 64
 
     public let product: Product
     public let format: FormatChoice
@@ -50,6 +58,8 @@ public struct ProcessRequest: Sendable {
     public let inline: Bool
     /// The one file asked for, nil for all.
     public let file: String?
+    /// The campaign's other sizes (`with`), each accepted by the product, each once.
+    public let with: [PixelSize]
 
     /// - Throws: ``CoreError`` for a wrong value, or `inline` with `file`.
     public init(_ source: some OptionSource) throws(CoreError) {
@@ -57,11 +67,37 @@ public struct ProcessRequest: Sendable {
         format = try source.choice(Self.format, FormatChoice.self) ?? .auto
         inline = try source.toggle(Self.inline)
         file = try source.text(Self.file)
+        with = try Self.campaignSizes(source.text(Self.with), product: product, spelling: source.spelling(Self.with))
         if let file {
             if source.has(Self.inline) {
                 throw .invalidRequest("give \(source.spelling(Self.inline)) or \(source.spelling(Self.file)), not both")
             }
             guard !file.isEmpty else { throw .invalidRequest("\(source.spelling(Self.file)) must name one file of the answer") }
         }
+    }
+
+    /// The sizes of a `with` list: `WxH` separated by commas (spaces allowed around them), each
+    /// one the product accepts, duplicates dropped; empty for nil or "".
+    /// - Throws: ``CoreError/invalidRequest(_:)`` for a size that is not `WxH`, one the product
+    ///   does not accept, or more than ``maxWith``.
+    public static func campaignSizes(_ text: String?, product: Product, spelling: String) throws(CoreError) -> [PixelSize] {
+        guard let text, !text.allSatisfy({ $0 == " " }) else { return [] }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.count <= maxWith else {
+            throw .invalidRequest("\(spelling) names \(items.count) sizes; at most \(maxWith)")
+        }
+        var sizes: [PixelSize] = []
+        for item in items {
+            let trimmed = String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            guard let size = try? PixelSize(parsing: trimmed) else {
+                throw .invalidRequest("\(spelling): '\(TextFormat.clipped(trimmed))' is not WxH (for example 1320x204)")
+            }
+            guard product.sizes.contains(size) else {
+                throw .invalidRequest("\(spelling): \(size) is not a \(product.rawValue) size; accepted: "
+                                      + product.sizes.map(\.description).joined(separator: ", "))
+            }
+            if !sizes.contains(size) { sizes.append(size) }
+        }
+        return sizes
     }
 }

@@ -1,16 +1,36 @@
 import CreativeCore
 
+/// Where a job writes each of its files as soon as it is done (`process` on the command line: a
+/// file of the folder being built), so that no render waits in memory for the others. Called
+/// from the job's parallel pieces, each time with another name.
+public typealias JobFileSink = @Sendable (_ name: String, _ bytes: [UInt8]) throws(ImagingError) -> Void
+
 /// One file the job produced.
 public struct JobFile: Sendable {
     /// File name inside the output folder.
     public let name: String
+    /// The file's bytes; empty when the job wrote the file out through a ``JobFileSink``.
     public let bytes: [UInt8]
+    /// The file's size in bytes (also when ``bytes`` was written out).
+    public let byteCount: Int
     /// Lower-case hex SHA-256 of `bytes`.
     public let sha256: String
     /// The format the file is in.
     public let format: OutputFormat
     /// How it was written (``EncodedRender/detail``).
     public let encoding: String
+
+    /// A file of `bytes`, kept in memory, or written out first through `sink` and then not kept.
+    init(name: String, bytes: [UInt8], sha256: String, format: OutputFormat, encoding: String,
+         writingTo sink: JobFileSink?) throws(ImagingError) {
+        try sink?(name, bytes)
+        self.name = name
+        self.bytes = sink == nil ? bytes : []
+        byteCount = bytes.count
+        self.sha256 = sha256
+        self.format = format
+        self.encoding = encoding
+    }
 }
 
 /// What `process` produced for one creative: the manifest and the files it lists.
@@ -21,6 +41,8 @@ public struct JobResult: Sendable {
     public let files: [JobFile]
     /// `manifest.json`: the report, then each render, then the preview sheet.
     public let manifest: JSONValue
+    /// The device slot of each render, in the order of ``files`` (which ends with the preview).
+    public var slots: [SlotAssignment] = []
 
     /// Name of the manifest file.
     public static let manifestName = "manifest.json"
@@ -39,23 +61,30 @@ public enum CreativeJob {
     ///   budget or time (``ImagingError/overMemoryBudget(needed:budget:)``, ``ImagingError/timeout(seconds:)``).
     /// `format` is how every render is written (`auto` by default: the smallest encoding that
     /// keeps the quality target, named in the manifest).
+    /// `campaign`: the campaign's other sizes (``DevicePlan/campaign(_:with:)``); the creative is
+    /// rendered only into the slots where the ad server serves it among them.
     public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
-                               format: FormatChoice = .auto) throws(ImagingError) -> JobResult {
-        try process(Upload(bytes, fileName: fileName), limits: limits, format: format)
+                               format: FormatChoice = .auto, campaign: [PixelSize] = [],
+                               writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
+        try process(Upload(bytes, fileName: fileName), limits: limits, format: format, campaign: campaign, writingTo: sink)
     }
 
     /// ``process(_:fileName:limits:format:)`` on an upload a job holds: its source is the one the
     /// upload opened, decoded once (by the validator's strict check, whose pixels the renders
     /// scale from, except a PNG's, which libpng checks); the report is recorded in the upload.
+    /// With `sink`, each render and the preview are written through it as soon as each is
+    /// encoded, and the result's files keep no bytes.
     public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
-                               format: FormatChoice = .auto) throws(ImagingError) -> JobResult {
+                               format: FormatChoice = .auto, campaign: [PixelSize] = [],
+                               writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
         let (report, opened) = Validator.inspect(upload, limits: limits)
         guard report.valid, let source = opened else { return rejected(report, input: upload.bytes) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
-        let plan = ProcessPlan(source, product: limits.product, format: format, memoryBudget: limits.job.memoryBudget)
+        let plan = ProcessPlan(source, product: limits.product, format: format, campaign: campaign,
+                               memoryBudget: limits.job.memoryBudget)
         try limits.job.charge(plan.cost)
         // What each render's encoder may hold, as the plan decided.
         var renderLimits = limits.job
@@ -71,34 +100,51 @@ public enum CreativeJob {
         // What the strict decode kept is now `decoded` (or was copied into it): not held twice.
         source.releasePixels()
         let product = limits.product
-        let assignments = DevicePlan.assignments(for: source.displayedSize, product: product)
+        let assignments = DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)
         var placementsByContent: [PixelSize: [Placement]] = [:]
         var contentOrder: [PixelSize] = []
+        var slotsByPlacement: [Placement: [SlotAssignment]] = [:]
         for assignment in assignments {
             let placement = assignment.placement
             if placementsByContent[placement.content] == nil { contentOrder.append(placement.content) }
             if !(placementsByContent[placement.content] ?? []).contains(placement) {
                 placementsByContent[placement.content, default: []].append(placement)
             }
+            slotsByPlacement[placement, default: []].append(assignment)
         }
         let groups = contentOrder.map { ($0, placementsByContent[$0] ?? []) }
+        let note = plan.autoLossless ? ProcessPlan.losslessNote : ""
+        let slots = slotsByPlacement
+        // Each render becomes the files of every slot it serves as soon as it is encoded: written
+        // out through `sink`, when there is one, before the next render is made.
+        let store = { @Sendable (placement: Placement, render: EncodedRender) throws(ImagingError) -> [JobFile] in
+            let sha = Checksum.sha256(render.bytes)
+            let encoding = note.isEmpty ? render.detail
+                : render.detail.replacingSuffix(AutoEncoder.decidedNote, with: "") + note
+            var files: [JobFile] = []
+            for assignment in slots[placement] ?? [] {
+                files.append(try JobFile(name: assignment.deviceSlot.identifier + "." + render.format.fileExtension,
+                                         bytes: render.bytes, sha256: sha, format: render.format, encoding: encoding,
+                                         writingTo: sink))
+            }
+            return files
+        }
         // `auto` decides once, on the smallest render (the most detail per pixel, so the hardest
         // to compress: what keeps the target there keeps it in the larger ones); every other render
         // is then written the same way without measuring. The search runs alone: beside the preview
         // sheet it took the peak RSS of `process` from 86-93 MB to 95-118 MB for no gain in time.
         let smallest = format == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
-        var byPlacement: [Placement: EncodedRender] = [:]
+        var byPlacement: [Placement: [JobFile]] = [:]
         var decided: AutoRecipe?
         if let smallest {
             try deadline?.check()
             let decision = try render(decoded, at: smallest, format: format, recipe: nil, limits: job)
             decided = decision.recipe
             // A smallest render over the search's size was searched on a smaller one: written again.
-            byPlacement[smallest] = decision.searchedWhole ? decision.render
-                : try render(decoded, at: smallest, format: format, recipe: decided, limits: job).render
+            byPlacement[smallest] = try store(smallest, decision.searchedWhole ? decision.render
+                : try render(decoded, at: smallest, format: format, recipe: decided, limits: job).render)
         }
         let recipe = decided
-        let note = plan.autoLossless ? ProcessPlan.losslessNote : ""
         // Work is grouped by content size: each group scales once and encodes each of its
         // placements once. Groups and the preview sheet run in parallel.
         let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
@@ -106,44 +152,45 @@ public enum CreativeJob {
         let outcomes = ParallelWork.run(count: remaining.count + 1, width: plan.width) { index throws(ImagingError) -> JobPiece in
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
-                return .sheet(try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product,
-                                                    warnings: report.warnings))
+                let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product,
+                                                  campaign: campaign, warnings: report.warnings)
+                return .sheet(try JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet),
+                                          format: .png, encoding: "PNG", writingTo: sink))
             }
             try deadline?.check()
             let (content, placements) = remaining[index - 1]
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
-            var encoded: [Placement: EncodedRender] = [:]
+            var stored: [Placement: [JobFile]] = [:]
             for placement in placements {
-                encoded[placement] = try render(scaled, at: placement, format: format, recipe: recipe, limits: job).render
+                stored[placement] = try store(placement, try render(scaled, at: placement, format: format, recipe: recipe,
+                                                                    limits: job).render)
             }
-            return .renders(encoded)
+            return .renders(stored)
         }
-        var sheet: [UInt8] = []
+        var sheet: JobFile?
         for outcome in outcomes {
             switch try outcome.get() {
-            case .sheet(let bytes): sheet = bytes
-            case .renders(let encoded): byPlacement.merge(encoded) { a, _ in a }
+            case .sheet(let file): sheet = file
+            case .renders(let stored): byPlacement.merge(stored) { a, _ in a }
             }
         }
-        var checksums: [Placement: String] = [:]
         var renders: [(SlotAssignment, JobFile)] = []
-        for assignment in assignments {
-            let placement = assignment.placement
-            guard let render = byPlacement[placement] else { throw .operationFailed("no render for \(placement.canvas)") }
-            let sha = checksums[placement] ?? Checksum.sha256(render.bytes)
-            checksums[placement] = sha
-            renders.append((assignment, JobFile(name: assignment.deviceSlot.identifier + "." + render.format.fileExtension,
-                                                bytes: render.bytes, sha256: sha, format: render.format,
-                                                encoding: note.isEmpty ? render.detail
-                                                    : render.detail.replacingSuffix(AutoEncoder.decidedNote, with: "") + note)))
+        for (placement, files) in byPlacement {
+            for (assignment, file) in zip(slots[placement] ?? [], files) { renders.append((assignment, file)) }
         }
-        let preview = JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet), format: .png,
-                              encoding: "PNG")
+        // In the plan's order of slots, as before.
+        let order = Dictionary(assignments.enumerated().map { ($1.deviceSlot, $0) }, uniquingKeysWith: { a, _ in a })
+        renders.sort { (order[$0.0.deviceSlot] ?? 0) < (order[$1.0.deviceSlot] ?? 0) }
+        guard renders.count == assignments.count, let preview = sheet else {
+            throw .operationFailed("\(assignments.count - renders.count) renders missing")
+        }
         let closeZone: JSONValue? = product.isFullScreen
             ? CloseButton.zone(over: assignments).map(\.json) ?? .null : nil
         return JobResult(report: report, files: renders.map(\.1) + [preview],
                          manifest: manifest(report, input: upload.bytes, renders: renders, preview: preview,
-                                           closeZone: closeZone))
+                                           campaign: DevicePlan.campaign(source.displayedSize, with: campaign),
+                                           closeZone: closeZone),
+                         slots: renders.map(\.0))
     }
 
     /// One render of `image` (the decoded creative, or already scaled to the placement's content)
@@ -171,8 +218,8 @@ public enum CreativeJob {
 
     /// What one parallel piece of a job made: the preview sheet, or a group's renders.
     private enum JobPiece: Sendable {
-        case sheet([UInt8])
-        case renders([Placement: EncodedRender])
+        case sheet(JobFile)
+        case renders([Placement: [JobFile]])
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.
@@ -191,7 +238,7 @@ public enum CreativeJob {
     /// close zone in artwork pixels), each render, the preview sheet. Without `input` (a file not
     /// read whole), the source's `sha256` is null and its `file_bytes` the report's.
     static func manifest(_ report: ValidationReport, input: [UInt8]?, renders: [(SlotAssignment, JobFile)],
-                         preview: JobFile?, closeZone: JSONValue? = nil) -> JSONValue {
+                         preview: JobFile?, campaign: [PixelSize]? = nil, closeZone: JSONValue? = nil) -> JSONValue {
         let sha256: JSONValue = input.map { .string(Checksum.sha256($0)) } ?? .null
         let sourceBytes: JSONValue = (input?.count ?? report.bytes).map { .int($0) } ?? .null
         var head: [(String, JSONValue)] = [(writtenBy.0, .string(writtenBy.1))]
@@ -200,19 +247,21 @@ public enum CreativeJob {
             ("product", .string(report.product.rawValue)),
             ("source", .object([("file", .string(report.file)), ("sha256", sha256), ("file_bytes", sourceBytes)])),
             ("report", report.json),
+            // The sizes the ad server chooses among (this creative's first): null when rejected.
+            ("campaign_pixels", campaign.map { .array($0.map(\.json)) } ?? .null),
         ]
         if report.product.isFullScreen { head.append(("close_zone_pixels", closeZone ?? .null)) }
         return .object(head + [
             ("renders", .array(renders.map { assignment, file in
                 .object(assignment.jsonFields + [
                     ("file", .string(file.name)),
-                    ("file_bytes", .int(file.bytes.count)),
+                    ("file_bytes", .int(file.byteCount)),
                     ("sha256", .string(file.sha256)),
                     ("format", .string(file.format.rawValue)),
                     ("encoding", .string(file.encoding)),
                 ])
             })),
-            ("preview", preview.map { .object([("file", .string($0.name)), ("file_bytes", .int($0.bytes.count)),
+            ("preview", preview.map { .object([("file", .string($0.name)), ("file_bytes", .int($0.byteCount)),
                                                ("sha256", .string($0.sha256))]) } ?? .null),
         ])
     }

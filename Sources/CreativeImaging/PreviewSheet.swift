@@ -30,23 +30,36 @@ public enum PreviewSheet {
 
     /// Draws the sheet for a decoded (upright, sRGB) creative of the given displayed size: every
     /// slot of the product (banners: anchored or inline; companions: each device's standard slot;
-    /// interstitials: every screen, ``drawFullScreen``). `warnings`: the validation report's,
-    /// written out in the summary.
+    /// interstitials: every screen, ``drawFullScreen``), each served by this creative or, named,
+    /// by another size of `campaign` (the campaign's other sizes). `warnings`: the validation
+    /// report's, written out in the summary.
     public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner,
-                            warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
+                            campaign: [PixelSize] = [], warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
         if product.isFullScreen {
-            return try drawFullScreen(decoded, creative: creative, product: product, warnings: warnings)
+            return try drawFullScreen(decoded, creative: creative, product: product, campaign: campaign, warnings: warnings)
         }
         let bars = Preflight.bars(decoded)
-        // The largest scale whose sheet fits the charge; the lettering is the same at every scale.
         // Captions and summary do not depend on the scale: lettered once, laid out per scale.
-        let plain = Self.groups(creative, product: product, scale: 1)
+        let plain = Self.groups(creative, product: product, campaign: campaign, scale: 1)
         let lettering = try Layout.Lettering(plain, creative: creative, product: product,
                                              summary: Self.summary(creative, groups: plain, warnings: warnings, bars: bars != nil))
+        return try drawRows(lettering: lettering, product: product, images: [creative: decoded],
+                            marks: bars.map { (creative, $0) }) { scale in
+            Self.groups(creative, product: product, campaign: campaign, scale: scale)
+        }
+    }
+
+    /// Draws the rows `groupsAt` gives at the largest of ``servedPointScales`` whose sheet fits the
+    /// charge (``ProcessPlan/sheetPixels(_:)``), under `lettering`, each slot showing the image of
+    /// the size served there (`images`; a slot whose size has none stays grey). `marks`: the
+    /// baked-in bars of one creative, outlined where it is served.
+    static func drawRows(lettering: Layout.Lettering, product: Product, images: [PixelSize: VImage],
+                         marks: (PixelSize, BarInsets)? = nil,
+                         groupsAt: (Double) -> [Group]) throws(ImagingError) -> [UInt8] {
         func fits(_ layout: Layout) -> Bool { (layout.size.pixelCount ?? Int.max) <= ProcessPlan.sheetPixels(product) }
         var chosen: (groups: [Group], layout: Layout)?
         for (index, scale) in servedPointScales.enumerated() {
-            let groups = Self.groups(creative, product: product, scale: scale)
+            let groups = groupsAt(scale)
             let layout = try Layout(groups, lettering: lettering, scaleIndex: index)
             chosen = (groups, layout)
             if fits(layout) { break }
@@ -61,45 +74,58 @@ public enum PreviewSheet {
         }
         guard let (groups, layout) = chosen else { throw .operationFailed("no preview sheet layout") }
         let rows = groups.flatMap(\.rows)
-        // Slots are small: scale once to the biggest slot content, then each slot from that
-        // (one large reduction and many small ones cost far less than many large ones).
-        let biggest = rows.map(\.placement.content).max { $0.height < $1.height } ?? creative
-        let previewSource = biggest.height < decoded.height
-            ? try ScaleStep.thumbnail(decoded, to: biggest).materialized() : decoded
+        // Slots are small: scale each image once to the biggest slot content it gets, then each
+        // slot from that (one large reduction and many small ones cost far less than many large ones).
+        var previewSources: [PixelSize: VImage] = [:]
+        for (size, image) in images {
+            let biggest = rows.filter { $0.assignment.artwork == size || images.count == 1 }.map(\.placement.content)
+                .max { $0.height < $1.height } ?? size
+            previewSources[size] = biggest.height < image.height ? try ScaleStep.thumbnail(image, to: biggest).materialized() : image
+        }
         // One white canvas in memory; every piece is drawn into it in place.
         let sheet = try paperCanvas(layout.size)
         for (piece, at) in layout.text { try drawImage(piece, on: sheet, x: at.x, y: at.y) }
         // Slots of one content size share one resample, flattened onto the slot grey by the
         // render steps (sRGB, 8-bit, alpha over the background); dimmed ones once more.
-        var contentBySize: [PixelSize: VImage] = [:]
-        var dimmedBySize: [PixelSize: VImage] = [:]
+        var contentBySize: [ContentKey: VImage] = [:]
+        var dimmedBySize: [ContentKey: VImage] = [:]
         let dimmedGrey = slotGrey.map { $0 * dimmedShare + 255 * (1 - dimmedShare) }
         for (row, at) in zip(rows, layout.slots) {
-            let placement = Placement(source: previewSource.size, canvas: row.canvas)
             try drawRect(PixelRect(x: at.x, y: at.y, width: row.canvas.width, height: row.canvas.height),
                          ink: row.served ? slotGrey : dimmedGrey, on: sheet)
+            // A creative's own sheet shows it in every row; a campaign's, the size served there.
+            guard let previewSource = images.count == 1 ? previewSources.values.first : previewSources[row.assignment.artwork]
+            else { continue }
+            let placement = Placement(source: previewSource.size, canvas: row.canvas)
+            let key = ContentKey(source: previewSource.size, content: placement.content)
             var content: VImage
-            if let cached = contentBySize[placement.content] {
+            if let cached = contentBySize[key] {
                 content = cached
             } else {
                 content = try Self.content(previewSource, size: placement.content, background: slotGrey)
-                contentBySize[placement.content] = content
+                contentBySize[key] = content
             }
             if !row.served {
-                if let cached = dimmedBySize[placement.content] {
+                if let cached = dimmedBySize[key] {
                     content = cached
                 } else {
                     content = try dimmed(content)
-                    dimmedBySize[placement.content] = content
+                    dimmedBySize[key] = content
                 }
             }
             try drawImage(content, on: sheet, x: at.x + placement.x, y: at.y + placement.y)
-            if let bars, row.served {
+            if let (creative, bars) = marks, row.served {
                 try markBars(bars, creative: creative, on: sheet, x: at.x + placement.x, y: at.y + placement.y,
                              content: placement.content)
             }
         }
         return try encodeSheet(sheet)
+    }
+
+    /// One resample of a sheet: which image, at which content size.
+    private struct ContentKey: Hashable {
+        let source: PixelSize
+        let content: PixelSize
     }
 
     /// A large, throwaway picture: fast compression matters more than the last bytes.

@@ -17,9 +17,9 @@ extension PreviewSheet {
     /// The sheet of a full-screen product: the artwork with its close zone outlined, then every
     /// device screen in both orientations at its proportions, the safe-area insets shaded, the
     /// artwork fitted in the safe area, and the close button's square outlined.
-    static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product,
+    static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product, campaign: [PixelSize],
                                warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
-        let plan = DevicePlan.plan(with: creative, product: product)
+        let plan = DevicePlan.plan(with: creative, campaign: campaign, product: product)
         let zone = CloseButton.zone(over: plan.filter { $0.artwork == creative })
         let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen (a third of the size in "
                                           + "points; shaded: safe-area insets; red: the close button)"], bold: true)[0]

@@ -30,20 +30,26 @@ extension PreviewSheet {
             let more: VImage
 
             init(_ groups: [Group], creative: PixelSize, product: Product, summary lines: [String]) throws(ImagingError) {
+                try self.init(groups, title: "Preview of \(creative) (\(product.title.lowercased())) in every device slot",
+                              creative: creative, summary: lines)
+            }
+
+            /// The lettering under `title`; captions shaped for `creative` (each row's own size when nil).
+            init(_ groups: [Group], title heading: String, creative: PixelSize?, summary lines: [String]) throws(ImagingError) {
                 let rows = groups.flatMap(\.rows)
-                let bold = try lettering(lines: ["Preview of \(creative) (\(product.title.lowercased())) in every device slot"]
+                let bold = try lettering(lines: [heading]
                                          + groups.map(\.title), bold: true, pixels: rowLabelPixels + 2)
                 title = bold[0]
                 headings = Array(bold.dropFirst())
                 let scales = servedPointScales.map { "Served slots at \(TextFormat.scale($0))x points, the others dimmed at half size." }
                 let wrapped = lines.flatMap { TextFormat.wrap($0, columns: summaryColumns) }
-                let inked = try lettering(lines: scales + [summaryCut] + wrapped + rows.filter(\.served).map { caption($0, creative: creative) },
+                let inked = try lettering(lines: scales + [summaryCut] + wrapped + rows.filter(\.served).map { caption($0, creative: creative ?? $0.assignment.artwork) },
                                           pixels: rowLabelPixels)
                 scaleLines = Array(inked.prefix(scales.count))
                 more = inked[scales.count]
                 summary = Array(inked.dropFirst(scales.count + 1).prefix(wrapped.count))
                 served = Array(inked.dropFirst(scales.count + 1 + wrapped.count))
-                others = try lettering(lines: rows.filter { !$0.served }.map { caption($0, creative: creative) },
+                others = try lettering(lines: rows.filter { !$0.served }.map { caption($0, creative: creative ?? $0.assignment.artwork) },
                                        colour: greyInk, pixels: labelPixels + 1)
             }
         }

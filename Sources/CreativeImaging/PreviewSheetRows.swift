@@ -15,6 +15,8 @@ extension PreviewSheet {
     struct Row {
         let assignment: SlotAssignment
         let served: Bool
+        /// Whether the caption names the size served (a campaign's sheet, where several are).
+        var named = false
         /// The slot on the sheet, in sheet pixels (points x the row's scale).
         let canvas: PixelSize
         let placement: Placement
@@ -28,14 +30,25 @@ extension PreviewSheet {
 
     /// The plan's slots as rows, grouped phones then tablets, portrait then landscape; slots
     /// served drawn at `scale` sheet pixels per point.
-    static func groups(_ creative: PixelSize, product: Product, scale servedScale: Double) -> [Group] {
-        let rows = DevicePlan.plan(with: creative, product: product).map { assignment -> Row in
-            let served = assignment.artwork == creative
-            let points = canvasPoints(assignment.deviceSlot, creative: creative)
+    static func groups(_ creative: PixelSize, product: Product, campaign: [PixelSize],
+                       scale servedScale: Double) -> [Group] {
+        groups(DevicePlan.plan(with: creative, campaign: campaign, product: product), creative: creative,
+               scale: servedScale)
+    }
+
+    /// The rows of `plan` in groups: with `creative`, its sheet (the slots it is served in drawn
+    /// at `servedScale`, the others dimmed; every slot shaped for it); without, a campaign's
+    /// (every slot drawn with the size served there, named in its caption).
+    static func groups(_ plan: [SlotAssignment], creative: PixelSize?, scale servedScale: Double) -> [Group] {
+        let rows = plan.map { assignment -> Row in
+            let served = creative.map { assignment.artwork == $0 } ?? true
+            let shape = creative ?? assignment.artwork
+            let points = canvasPoints(assignment.deviceSlot, creative: shape)
             let scale = served ? servedScale : otherPointScale
             let canvas = PixelSize(width: Int((Double(points.width) * scale).rounded()),
                                    height: Int((Double(points.height) * scale).rounded()))
-            return Row(assignment: assignment, served: served, canvas: canvas, placement: Placement(source: creative, canvas: canvas))
+            return Row(assignment: assignment, served: served, named: creative == nil, canvas: canvas,
+                       placement: Placement(source: shape, canvas: canvas))
         }
         let order: [(DeviceClass, String, String)] = [
             (.phone, "portrait", "Phones, portrait"), (.phone, "landscape", "Phones, landscape"),
@@ -90,7 +103,8 @@ extension PreviewSheet {
         let name = slot.device.name + (slot.sizing == .standard ? "" : " " + slot.orientationName)
         guard row.served else { return "\(name) · \(points) pt: \(row.assignment.artwork) is served here" }
         return "\(name) · \(points) pt @\(TextFormat.scale(slot.slot.scale))x · fills "
-            + "\(TextFormat.percent(row.assignment.placement.fillShare, decimals: 1)) · served here"
+            + "\(TextFormat.percent(row.assignment.placement.fillShare, decimals: 1)) · "
+            + (row.named ? "\(row.assignment.artwork) " : "") + "served here"
     }
 
     /// A dimmed copy of a 3-band piece: `dimmedShare` of its colour over paper.

@@ -18,12 +18,13 @@ public struct ProcessPlan: Sendable, Equatable {
     /// creatives, so only catalog sizes. Banners and companions: the sheet is drawn at the
     /// largest scale that fits this (``PreviewSheet/servedPointScales``; at 1x a summary too long
     /// is cut short), so this bounds it by construction (with every warning written out at
-    /// length: banners 1414x4415 for 2184x270, companions 848x2808). Interstitials: 1497x3459
-    /// measured, with a tenth more. A test draws every catalog size's sheet and checks it.
+    /// length: banners 861x8810 for 300x250 alone, served in all 28 inline slots at 1x,
+    /// companions 848x2808). Interstitials: 1562x3591 measured (a size alone, served on every
+    /// screen), with a tenth more. A test draws every catalog size's sheet and checks it.
     public static func sheetPixels(_ product: Product) -> Int {
         switch product.slotRule {
-        case .anchoredOrInlineStrip: 6_250_000
-        case .fullScreenSafeArea: 5_550_000
+        case .anchoredOrInlineStrip: 7_800_000
+        case .fullScreenSafeArea: 6_200_000
         case .fixedStandardSlot: 2_400_000
         }
     }
@@ -32,11 +33,13 @@ public struct ProcessPlan: Sendable, Equatable {
     /// holds (3) and its file (flat art: a tenth of that), and the lettering.
     static let sheetBytesPerPixel = 7
 
-    /// The plan for `source` (a valid creative) into every slot of `product`, in `format`.
-    public init(_ source: ImageSource, product: Product, format: FormatChoice, memoryBudget: Int) {
+    /// The plan for `source` (a valid creative) into every slot of `product` it is served in
+    /// among `campaign` (the campaign's other sizes), in `format`.
+    public init(_ source: ImageSource, product: Product, format: FormatChoice, campaign: [PixelSize] = [],
+                memoryBudget: Int) {
         let decode = JobCost.decode(source, content: nil).decode
         let sheet = JobCost.multiplying(Self.sheetPixels(product), Self.sheetBytesPerPixel)
-        let placements = DevicePlan.assignments(for: source.displayedSize, product: product).map(\.placement)
+        let placements = DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product).map(\.placement)
         let sample = source.header.isSixteenBit ? 2 : 1
         let samples = JobCost.decode(source, content: nil).decodedSamples
         // The largest render: its scaled content held, its pipeline and its encoder.

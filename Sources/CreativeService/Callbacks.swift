@@ -136,7 +136,7 @@ private func metricMethod(_ method: String) -> String {
 func send(_ response: Response, on connection: OpaquePointer, state: ConnectionState,
           context: ServiceContext, closing: Bool = false) -> MHD_Result {
     var body = response.body
-    let created = body.withUnsafeMutableBytes { buffer in
+    let created = response.stream.map(streamedResponse) ?? body.withUnsafeMutableBytes { buffer in
         MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
     }
     guard let created else { return .NO }

@@ -46,7 +46,7 @@ final class ConnectionState {
     /// Records what was answered.
     func answered(_ response: Response) {
         status = response.status
-        bytesSent = response.body.count
+        bytesSent = response.stream?.size ?? response.body.count
         errorCode = response.errorCode
         rejectionCodes = response.rejectionCodes
     }

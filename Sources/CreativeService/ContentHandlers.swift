@@ -38,6 +38,9 @@ enum ContentHandlers {
 
 /// `POST /v1/process`: the upload pipeline's job (`creative-tool process`) as one JSON answer.
 enum ProcessHandlers {
+    /// With `Accept: application/zip`, a valid creative's answer is a zip of the folder `process`
+    /// writes (the renders, `preview.png`, `manifest.json`), streamed from the job's files
+    /// (``ZipAnswer``), with no size cap beyond the job's own memory budget.
     /// The body is the creative, `?filename=` its name. Valid: 200 with
     /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
     /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed),
@@ -61,7 +64,7 @@ enum ProcessHandlers {
             let result: JobResult
             do throws(ImagingError) {
                 result = try CreativeJob.process(upload, limits: ValidationLimits(job: job.limits, product: product),
-                                                 format: format)
+                                                 format: format, campaign: asked.with)
             } catch {
                 throw ImageHandlers.rejection(error, upload: upload, job: job)
             }
@@ -74,17 +77,29 @@ enum ProcessHandlers {
                                  message: first?.message ?? "the creative was rejected", report: result.report.json)
         }
         if let wanted { return try fileAnswer(result, named: wanted) }
-        let total = result.files.reduce(0) { $0 + $1.bytes.count }
+        if ZipAnswer.wanted(request.accept) { return zipAnswer(result) }
+        let total = result.files.reduce(0) { $0 + $1.byteCount }
         if inline && total > context.config.maxInlineFileBytes {
             throw .answerTooLarge(bytes: total, limit: context.config.maxInlineFileBytes)
         }
         return .json(.object([
             ("manifest", result.manifest),
             ("files", .array(result.files.map { file -> JSONValue in
-                .object([("file", .string(file.name)), ("sha256", .string(file.sha256)), ("file_bytes", .int(file.bytes.count))]
+                .object([("file", .string(file.name)), ("sha256", .string(file.sha256)), ("file_bytes", .int(file.byteCount))]
                         + (inline ? [("base64", .string(Base64.encode(file.bytes)))] : []))
             })),
         ]))
+    }
+
+    /// The zip answer: the job's files and its manifest, as the folder of `process` holds them.
+    static func zipAnswer(_ result: JobResult) -> Response {
+        let manifest = Array((result.manifest.serialized() + "\n").utf8)
+        let files = result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, manifest)]
+        var response = Response(contentType: ZipAnswer.mediaType, body: [])
+        response.stream = BodyStream(parts: ZipAnswer.parts(files))
+        response.headers = [("Content-Disposition", "attachment; filename=\"process.zip\""),
+                            ("X-Creative-Renders", String(result.slots.count))]
+        return response
     }
 
     /// `file=NAME`: one file of the job, as itself.

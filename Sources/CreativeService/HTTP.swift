@@ -31,6 +31,8 @@ public struct Response: Sendable {
     public var contentType: String
     public var headers: [(String, String)] = []
     public var body: [UInt8]
+    /// A body made as it is sent, instead of ``body`` (the zip answer of `process`).
+    var stream: BodyStream?
     /// The error code, for metrics, when this is an error response.
     var errorCode: String?
     /// Validation codes of a rejected creative, for the rejection metrics.

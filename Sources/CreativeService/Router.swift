@@ -94,6 +94,9 @@ struct Router: Sendable {
               handler: FixHandlers.fix),
         Route(method: "POST", pattern: "/v1/process", takesBody: true, uploads: true, parameters: ProcessRequest.options,
               handler: ProcessHandlers.process),
+        Route(method: "POST", pattern: "/v1/campaign", takesBody: true, uploads: true,
+              parameters: OptionList([CommonOptions.product, ProcessRequest.format, ProcessRequest.with]),
+              handler: CampaignHandlers.campaign),
         Route(method: "POST", pattern: "/v1/companion/lint", takesBody: true, uploads: false,
               bodyLimit: TraffickingInput.maxBytes, parameters: CompanionLintRequest.options, handler: CompanionHandlers.lint),
     ])

@@ -68,6 +68,9 @@ enum TryItPage {
     #zoom{max-width:calc(100vw - 24px);max-height:calc(100vh - 24px);padding:12px;border:1px solid #5b6676;box-sizing:border-box;overflow:auto}
     #zoom::backdrop{background:rgba(27,35,48,.6)}#zoom img{display:block;max-width:none}
     a{color:#0b3d91}
+    .scroll{overflow-x:auto;max-width:100%;background:#fff;border:1px solid #d9dee7}
+    #campaign{border-collapse:collapse;min-width:100%}#campaign th,#campaign td{text-align:left;padding:4px 10px;border-bottom:1px solid #d9dee7;white-space:nowrap}
+    .creatives{padding-left:20px}.creatives li{overflow-wrap:anywhere}
     @media (max-width:700px){main{padding:12px}.frame.tall{width:60px}.frame.wide{width:110px}}
     """
 
@@ -83,8 +86,9 @@ enum TryItPage {
             + "why not, and how it looks on phones and tablets in every slot it is served in. PNG, JPEG, GIF or WebP, "
             + "static. The file is checked by this service and kept nowhere.</p>\n"
             + "<fieldset id=\"product\"><legend>Product</legend>\(choices)</fieldset>\n<p id=\"sizes\" class=\"muted\"></p>\n"
-            + "<label id=\"drop\" for=\"file\">Drop an image here, or choose one:"
-            + "<input type=\"file\" id=\"file\" accept=\"image/png,image/jpeg,image/gif,image/webp,.zip,application/zip\"></label>\n"
+            + "<label id=\"drop\" for=\"file\">Drop an image here, or choose one (several: one campaign, and which "
+            + "of them serves each slot):"
+            + "<input type=\"file\" id=\"file\" multiple accept=\"image/png,image/jpeg,image/gif,image/webp,.zip,application/zip\"></label>\n"
             + "<form id=\"token-form\" hidden><label for=\"token\">Access token of this service</label> "
             + "<input id=\"token\" type=\"password\" autocomplete=\"off\"> <button type=\"submit\">Use token</button>"
             + "<p class=\"muted\">Kept in this tab only (session storage) and sent to this service alone.</p></form>\n"

@@ -2,9 +2,10 @@ import CreativeCore
 
 /// What the try-it page knows before any upload, from the one catalog and device plan: per
 /// product its accepted sizes and, per accepted size, every device slot of the product with the
-/// size the ad server would serve there (this one or another upload). The page shows the slots
-/// an upload is served in (from `process`'s manifest) and, for the others, which size is served
-/// instead. Embedded in the page's script as one JSON literal.
+/// size the ad server would serve there when that size is the whole campaign. The page shows
+/// the slots an upload is served in (from `process`'s manifest); for several uploads, which of
+/// them serves each slot (from the campaign route's `campaign.json`). Embedded in the page's
+/// script as one JSON literal.
 enum TryItPlan {
     /// One slot of a product's plan: device, class, orientation, slot in points and scale, the
     /// screen in points, the size served; full-screen slots add the safe area and the close
@@ -34,7 +35,7 @@ enum TryItPlan {
             ("title", .string(product.title)),
             ("sizes", .array(product.sizes.map { .string($0.description) })),
             ("plans", .object(product.sizes.map { size in
-                (size.description, .array(DevicePlan.plan(with: size, product: product).map(slotJSON)))
+                (size.description, .array(DevicePlan.plan(with: size, campaign: [], product: product).map(slotJSON)))
             })),
         ]))
     })

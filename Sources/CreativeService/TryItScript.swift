@@ -2,9 +2,11 @@ extension TryItPage {
     /// The page's one script. Every piece of caller or server text goes in through `textContent`
     /// (`el`), never as markup; positions are set through the style object (no style attribute).
     /// A valid upload: `/v1/validate`, then `/v1/process` (inline; over the answer cap the
-    /// manifest alone, each render from `/v1/render` as PNG, two at a time).
+    /// files as one zip, read here: stored entries). Several files:
+    /// `/v1/campaign`, and a table of every slot with the creative served there.
     static let script = "(function(){\n'use strict';\nvar PLAN=" + TryItPlan.literal + ";\n" + """
     var KEY='creative-tool-token',pending=null,last=null,urls=[],run=0,queue=[],busy=0;
+    function start(list){if(!list||!list.length)return;if(list.length>1)campaign([].slice.call(list));else check(list[0])}
     function $(id){return document.getElementById(id)}
     function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined&&text!==null)e.textContent=String(text);if(cls)e.className=cls;return e}
     function say(t){$('status').textContent=t}
@@ -16,13 +18,18 @@ extension TryItPage {
     function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+Math.round(n/1000).toLocaleString('en-US')+' KB)':'')}
     function place(e,x,y,w,h,W,H){e.style.left=(x/W*100)+'%';e.style.top=(y/H*100)+'%';e.style.width=(w/W*100)+'%';e.style.height=(h/H*100)+'%';return e}
     function auth(){var t=sessionStorage.getItem(KEY);return t?{'Authorization':'Bearer '+t}:{}}
-    function post(path,file){return fetch(path,{method:'POST',body:file,headers:auth(),cache:'no-store'}).then(function(r){
+    function post(path,file,accept){var h=auth();if(accept)h['Accept']=accept;return fetch(path,{method:'POST',body:file,headers:h,cache:'no-store'}).then(function(r){
       if(r.status===401){sessionStorage.removeItem(KEY);var e=new Error('token');e.auth=true;throw e}return r})}
     function problem(r){return r.json().then(function(j){var e=j&&j.error||{};var x=new Error((e.code||('HTTP '+r.status))+': '+(e.message||''));x.code=e.code;return x},function(){return new Error('HTTP '+r.status)})}
     function json(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.json()}
     function url(blob){var u=URL.createObjectURL(blob);urls.push(u);return u}
     function clear(){urls.forEach(function(u){URL.revokeObjectURL(u)});urls=[];queue=[];var r=$('result');while(r.firstChild)r.removeChild(r.firstChild);return r}
     function row(dl,k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v))}
+    function unzip(buf){var v=new DataView(buf),n=buf.byteLength,e=n-22,out={};while(e>=0&&v.getUint32(e,true)!==0x06054b50)e--;if(e<0)throw new Error('not a zip');
+      var count=v.getUint16(e+10,true),p=v.getUint32(e+16,true);for(var i=0;i<count;i++){if(v.getUint32(p,true)!==0x02014b50)throw new Error('damaged zip');
+        var size=v.getUint32(p+24,true),nl=v.getUint16(p+28,true),xl=v.getUint16(p+30,true),cl=v.getUint16(p+32,true),at=v.getUint32(p+42,true);
+        var name=new TextDecoder().decode(new Uint8Array(buf,p+46,nl)),start=at+30+v.getUint16(at+26,true)+v.getUint16(at+28,true);
+        out[name]=new Uint8Array(buf,start,size);p+=46+nl+xl+cl}return out}
     function b64(s){var bin=atob(s),a=new Uint8Array(bin.length);for(var i=0;i<bin.length;i++)a[i]=bin.charCodeAt(i);return a}
     function sizes(){return PLAN[product()].sizes}
     function showSizes(){var p=PLAN[product()];$('sizes').textContent=p.title+' sizes accepted: '+p.sizes.join(', ')+' pixels.'}
@@ -82,7 +89,8 @@ extension TryItPage {
       cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.file_bytes),'encoding'));fig.appendChild(cap);li.appendChild(fig);
       function show(u){if(mine!==run)return;img.src=u;if(mini)mini.src=u;btn.onclick=function(){zoom(u,label+' at 1:1 device pixels ('+sz(r.slot_pixels)+' px)')}}
       var mini=s.close?null:rowEl.querySelector('.spot img');
-      var f=files[r.file];if(f&&f.base64){show(url(new Blob([b64(f.base64)],{type:r.format==='png'?'image/png':'image/'+r.format})));return}
+      var f=files[r.file],type=r.format==='png'?'image/png':'image/'+r.format;if(f&&f.bytes){show(url(new Blob([f.bytes],{type:type})));return}
+      if(f&&f.base64){show(url(new Blob([b64(f.base64)],{type:type})));return}
       queue.push(function(){if(mine!==run)return Promise.resolve();return post(renderQuery(P,r),file).then(function(q){if(!q.ok)return problem(q).then(function(e){throw e});return q.blob()})
         .then(function(b){show(url(b))},function(e){if(!e.auth)cap.appendChild(el('span',' · not shown: '+e.message,'error'))})});drain()}
     function slots(box,P,j,m,files,file,mine){
@@ -101,10 +109,15 @@ extension TryItPage {
         if(ul.firstChild)sec.appendChild(ul);if(other.firstChild)sec.appendChild(other);list.appendChild(sec)})}
     function preview(box,files,file,name,query,mine){var p=el('p','Preview sheet: preparing...');p.id='preview';box.appendChild(p);
       function link(b){if(mine!==run)return;p.textContent='';var a=el('a','Preview sheet (every device slot, PNG)');a.id='preview-link';a.href=url(b);a.target='_blank';a.rel='noopener';p.appendChild(a)}
-      var f=files['preview.png'];if(f&&f.base64){link(new Blob([b64(f.base64)],{type:'image/png'}));return Promise.resolve()}
+      var f=files['preview.png'];if(f&&f.bytes){link(new Blob([f.bytes],{type:'image/png'}));return Promise.resolve()}
+      if(f&&f.base64){link(new Blob([b64(f.base64)],{type:'image/png'}));return Promise.resolve()}
       return post(query+'&file=preview.png',file).then(function(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.blob()}).then(link,function(e){if(e.auth)throw e;p.textContent='Preview sheet: '+e.message})}
     function process(box,file,name,j,mine){var P=product(),query='/v1/process?product='+P+'&filename='+encodeURIComponent(name);say('Rendering every device slot...');
-      return post(query,file).then(json).catch(function(e){if(e.code!=='answer_too_large')throw e;return post(query+'&inline=false',file).then(json)}).then(function(a){
+      // Over the inline cap: the same files as one zip (no base64), read here.
+      return post(query,file).then(json).catch(function(e){if(e.code!=='answer_too_large')throw e;
+        return post(query,file,'application/zip').then(function(r){if(!r.ok)return problem(r).then(function(x){throw x});return r.arrayBuffer()}).then(function(buf){
+          var z=unzip(buf),files=[];Object.keys(z).forEach(function(k){if(k!=='manifest.json')files.push({file:k,bytes:z[k]})});
+          return {manifest:JSON.parse(new TextDecoder().decode(z['manifest.json'])),files:files}})}).then(function(a){
         if(mine!==run)return;var files={};(a.files||[]).forEach(function(f){files[f.file]=f});box.appendChild(el('h2','Where it is served'));
         slots(box,P,j,a.manifest||{},files,file,mine);return preview(box,files,file,name,query,mine)})}
     function check(file){
@@ -114,15 +127,30 @@ extension TryItPage {
         if(!j.valid){pending=null;say('Checked');return}
         return process(box,file,name,j,mine).then(function(){if(mine===run){pending=null;say('Renders ready')}})
       }).catch(function(e){if(mine!==run)return;if(e.auth){ask();return}pending=null;say(name+': '+e.message)})}
+    function campaign(files){
+      last=files;var mine=++run,P=product(),box=clear();pending=files;say('Checking '+files.length+' files as one campaign...');
+      var form=new FormData();files.forEach(function(f,i){form.append('creative'+i,f,f.name||('upload-'+(i+1)))});
+      post('/v1/campaign?product='+P,form).then(json).then(function(c){if(mine!==run)return;pending=null;
+        var names={};box.appendChild(el('h2','The campaign'));var ul=el('ul',null,'creatives');ul.id='campaign-creatives';
+        (c.creatives||[]).forEach(function(k){names[k.name]=k.file;var ok=k.valid&&!k.failure;var li=el('li',k.file+': '+(ok?'valid, served in '+k.renders+' slot'+(k.renders===1?'':'s')
+          :k.failure?'failed: '+k.failure.code+': '+k.failure.message:'rejected: '+(k.codes||[]).join(', ')),ok?'valid':'rejected');li.setAttribute('data-name',k.name);ul.appendChild(li)});box.appendChild(ul);
+        box.appendChild(el('h2','Which creative serves each slot'));var wrap=el('div',null,'scroll'),t=el('table'),hr=el('tr');t.id='campaign';
+        ['Device','Orientation','Slot','Served','Fill','Weight'].forEach(function(x){hr.appendChild(el('th',x))});t.appendChild(hr);
+        (c.slots||[]).forEach(function(s){var tr=el('tr');tr.setAttribute('data-device',s.device);tr.setAttribute('data-orientation',s.orientation);tr.setAttribute('data-served',sz(s.artwork_pixels));
+          [s.device,s.orientation,sz(s.slot_points)+' pt @'+s.scale+'x',(s.creative?names[s.creative]+' ':'given with with: ')+sz(s.artwork_pixels),pct(s.fill_share),s.file_bytes?bytes(s.file_bytes):'']
+            .forEach(function(x){tr.appendChild(el('td',x))});t.appendChild(tr)});
+        wrap.appendChild(t);box.appendChild(wrap);say('Campaign ready')
+      }).catch(function(e){if(mine!==run)return;if(e.auth){ask();return}pending=null;say('Campaign: '+e.message)})}
     function ask(){var f=$('token-form');f.hidden=false;say('This service needs an access token.');$('token').focus()}
     $('token-form').addEventListener('submit',function(ev){ev.preventDefault();var t=$('token').value.trim();if(!t)return;
-      sessionStorage.setItem(KEY,t);$('token').value='';$('token-form').hidden=true;if(pending)check(pending)});
-    $('file').addEventListener('change',function(){check(this.files[0])});
-    [].forEach.call(document.querySelectorAll('input[name=product]'),function(r){r.addEventListener('change',function(){showSizes();if(last)check(last)})});
+      sessionStorage.setItem(KEY,t);$('token').value='';$('token-form').hidden=true;if(pending)start(Array.isArray(pending)?pending:[pending])});
+    // The choice is taken, then the picker emptied: the next choice replaces it (also the same file again).
+    $('file').addEventListener('change',function(){var list=[].slice.call(this.files);this.value='';start(list)});
+    [].forEach.call(document.querySelectorAll('input[name=product]'),function(r){r.addEventListener('change',function(){showSizes();if(last)start(Array.isArray(last)?last:[last])})});
     $('zoom-close').addEventListener('click',function(){$('zoom').close()});showSizes();
     var d=$('drop');['dragenter','dragover'].forEach(function(n){d.addEventListener(n,function(ev){ev.preventDefault();d.classList.add('over')})});
     ['dragleave','drop'].forEach(function(n){d.addEventListener(n,function(){d.classList.remove('over')})});
-    d.addEventListener('drop',function(ev){ev.preventDefault();var f=ev.dataTransfer&&ev.dataTransfer.files[0];if(f)check(f)});
+    d.addEventListener('drop',function(ev){ev.preventDefault();if(ev.dataTransfer)start(ev.dataTransfer.files)});
     })();
     """
 }

@@ -510,7 +510,9 @@ class Pages(ViewChecks):
         self.verdict("valid.png", "valid")
         self.renders_ready()
         self.wait(lambda: self.driver.find_elements(By.ID, "preview-link"), "the preview link")
-        for _ in range(10):
+        # One stop per render's 1:1 button (a creative alone is served in all 28 anchored slots), then the link.
+        stops = len(self.driver.find_elements(By.CSS_SELECTOR, "#renders button.zoom"))
+        for _ in range(stops + 10):
             self.press(Keys.TAB)
             if self.focused("id") == "preview-link":
                 break

@@ -111,16 +111,52 @@ class TryItChecks:
         if not summary.startswith("Served in %d of " % len(manifest["renders"])) or "worst fill" not in summary:
             fail("summary %r" % summary)
 
-    def test_try_it_says_which_size_is_served_instead(self):
+    def campaign(self, product, paths):
+        """What the service's campaign route says about files together: the truth the page must show."""
+        boundary = "try-it-check-boundary"
+        body = b""
+        for index, path in enumerate(paths):
+            body += ("--%s\r\nContent-Disposition: form-data; name=\"c%d\"; filename=\"%s\"\r\n\r\n"
+                     % (boundary, index, os.path.basename(path))).encode() + open(path, "rb").read() + b"\r\n"
+        request = urllib.request.Request(self.open.base + "/v1/campaign?product=" + product, data=body + b"--%s--\r\n" % boundary.encode(),
+                                         method="POST", headers={"Content-Type": "multipart/form-data; boundary=" + boundary})
+        with urllib.request.urlopen(request) as response:
+            return json.loads(response.read())
+
+    def test_try_it_serves_a_file_alone_everywhere_and_shows_who_serves_each_slot_of_a_campaign(self):
+        # Alone, an upload is the whole campaign: served in every slot, no other size named.
         self.try_upload("banner", self.files["valid.png"])
         others = self.driver.execute_script(
             "return [].map.call(document.querySelectorAll('li.other'), function (li) { return li.textContent })")
-        served = len(self.shown_slots())
-        total = int(self.driver.find_element(By.ID, "summary").text.split(" of ")[1].split()[0])
-        if len(others) != total - served or not others:
-            fail("%d notes for %d slots not served" % (len(others), total - served))
-        if not all(" would be served instead" in text and ("1320x204" in text or "2184x270" in text) for text in others):
-            fail("notes %s" % others[:3])
+        summary = self.driver.find_element(By.ID, "summary").text
+        if others or not summary.startswith("Served in 28 of 28 "):
+            fail("alone: summary %r, notes %s" % (summary, others[:3]))
+        # Several files: one campaign, each slot with the file that serves it, as the service says.
+        paths = [self.artwork("c-%dx%d.png" % size, *size) for size in [(960, 150), (1320, 204), (2184, 270)]]
+        expected = self.campaign("banner", paths)
+        for width in WIDTHS:
+            def check():
+                self.load(self.open.base + "/")
+                self.driver.find_element(By.ID, "file").send_keys("\n".join(paths))
+                self.wait(lambda: self.driver.find_element(By.ID, "status").text == "Campaign ready", "the campaign")
+                rows = self.driver.execute_script(
+                    "return [].map.call(document.querySelectorAll('#campaign tr[data-device]'), function (r) {"
+                    " return [r.getAttribute('data-device'), r.getAttribute('data-orientation'), r.getAttribute('data-served'),"
+                    " r.cells[3].textContent] })")
+                want = sorted((s["device"], s["orientation"], "%dx%d" % (s["artwork_pixels"]["width"], s["artwork_pixels"]["height"]))
+                              for s in expected["slots"])
+                if len(rows) != 28 or sorted(tuple(r[:3]) for r in rows) != want:
+                    fail("campaign rows %s, the service serves %s" % (rows[:3], want[:3]))
+                if not all(r[3].startswith("c-" + r[2] + ".png ") for r in rows):
+                    fail("the served column does not name the file: %s" % [r[3] for r in rows[:3]])
+                listed = self.driver.execute_script(
+                    "return [].map.call(document.querySelectorAll('#campaign-creatives li.valid'), function (l) { return l.textContent })")
+                if len(listed) != 3 or sum(int(re.search(r"served in (\d+) slot", t).group(1)) for t in listed) != 28:
+                    fail("creatives listed %s" % listed)
+                past = self.overflow()
+                if past > 0:
+                    fail("the campaign view scrolls sideways by %d px at %d" % (past, width))
+            self.at_width(width, check)
 
     def test_try_it_opens_a_render_at_one_to_one_device_pixels(self):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

@@ -109,18 +109,23 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(try Tool.run(["prompt", "--product", "interstitial", "--size", "960x150"]).status, 64)
     }
 
+    /// With a landscape size in the campaign (`--with 1920x1080`), a portrait interstitial is
+    /// rendered into the portrait screens only, and its close zone is the button's over those.
     func testProcessRendersEveryScreenThatPicksTheArtworkAndWritesTheCloseZone() throws {
         let tall = try artwork("1080x1920")
         let out = folder.appendingPathComponent("out")
-        let run = try Tool.run(["process", tall, "--product", "interstitial", "--output-dir", out.path, "--json"])
+        let run = try Tool.run(["process", tall, "--product", "interstitial", "--with", "1920x1080",
+                                "--output-dir", out.path, "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let manifest = try object(run.text)
         XCTAssertEqual(manifest["product"] as? String, "interstitial")
+        let picked = DevicePlan.assignments(for: PixelSize(width: 1080, height: 1920),
+                                            campaign: [PixelSize(width: 1920, height: 1080)], product: .interstitial)
         let zone = try XCTUnwrap(manifest["close_zone_pixels"] as? [String: Int])
-        let expected = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
+        let expected = try XCTUnwrap(CloseButton.zone(over: picked))
         XCTAssertEqual(zone, ["x": expected.x, "y": expected.y, "width": expected.width, "height": expected.height])
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
-        let picked = DevicePlan.assignments(for: PixelSize(width: 1080, height: 1920), product: .interstitial)
+        XCTAssertEqual(renders.count, Devices.all.count)
         XCTAssertEqual(renders.count, picked.count)
         XCTAssertTrue(renders.allSatisfy { $0["orientation"] as? String == "portrait" })
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))

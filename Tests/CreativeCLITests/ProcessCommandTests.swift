@@ -103,6 +103,8 @@ final class ProcessCommandTests: ScratchFolderTestCase {
 
     // MARK: Agreement with guidance and select
 
+    /// Each Retina size processed in the campaign of the three (`--with` the two others) renders
+    /// exactly the slots guidance and `select` give it among them.
     func testEachArtworkRendersExactlyTheSlotsGuidanceAndSelectGiveIt() throws {
         let slots = try guidanceSlots()
         XCTAssertEqual(slots.count, 28)
@@ -120,7 +122,8 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         var rendered = 0
         for name in artworks {
             let out = folder.appendingPathComponent("out-\(name)")
-            let run = try Tool.run(["process", artwork(name), "--output-dir", out.path])
+            let others = artworks.filter { $0 != name }.joined(separator: ",")
+            let run = try Tool.run(["process", artwork(name), "--with", others, "--output-dir", out.path])
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertEqual(run.stderr, "")
             let manifest = try assertComplete(out)
@@ -328,13 +331,13 @@ final class ProcessCommandTests: ScratchFolderTestCase {
     func testJSONPrintsTheManifest() throws {
         let out = folder.appendingPathComponent("out")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: artwork("960x150"))))
-        let run = try Tool.run(["process", "-", "--output-dir", out.path, "--json"], stdin: bytes)
+        let run = try Tool.run(["process", "-", "--with", "1320x204,2184x270", "--output-dir", out.path, "--json"], stdin: bytes)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.text.hasSuffix("}\n"))
         XCTAssertEqual(run.text.filter { $0 == "\n" }.count, 1, "one object on one line")
         let printed = try json(run.stdout)
-        XCTAssertEqual(printed.keys.sorted(), ["preview", "product", "renders", "report", "schema_version", "source",
-                                               "tool_version", "written_by"])
+        XCTAssertEqual(printed.keys.sorted(), ["campaign_pixels", "preview", "product", "renders", "report", "schema_version",
+                                               "source", "tool_version", "written_by"])
         XCTAssertEqual(printed["written_by"] as? String, "creative-tool process", "the marker of process's folders")
         XCTAssertTrue(run.text.hasPrefix(#"{"written_by":"creative-tool process","schema_version":2,"tool_version":""#),
                       "the marker first, then the version fields")
@@ -352,7 +355,8 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         let out = folder.appendingPathComponent("out").path
         let file = artwork("960x150")
         for arguments in [["process"], ["process", "--output-dir", out], ["process", file],
-                          ["process", file, file, "--output-dir", out], ["process", file, "--output-dir", ""],
+                          ["process", "-", file, "--output-dir", out], ["process", file, file], ["process", file, "--with", "1x1", "--output-dir", out],
+                          ["process", file, file, "--cost"], ["process", file, "--output-dir", ""],
                           ["process", file, "--output-dir", out, "--bogus"],
                           ["process", file, "--output-dir"]] {
             let run = try Tool.run(arguments, in: folder)

@@ -87,16 +87,16 @@ final class CompanionProductTests: XCTestCase {
             XCTAssertEqual(assignment.artwork, tablet ? size(2184, 270) : size(960, 150), assignment.deviceSlot.device.name)
         }
         for upload in [size(640, 100), size(320, 50), size(1456, 180)] {
-            let plan = DevicePlan.assignments(for: upload, product: .companion)
+            let plan = DevicePlan.assignments(for: upload, campaign: [], product: .companion)
             XCTAssertEqual(plan.map(\.deviceSlot.device.name), Devices.all.map(\.name), "\(upload)")
         }
-        let iPhoneSE = try XCTUnwrap(DevicePlan.assignments(for: size(640, 100), product: .companion).first)
+        let iPhoneSE = try XCTUnwrap(DevicePlan.assignments(for: size(640, 100), campaign: [], product: .companion).first)
         XCTAssertEqual(iPhoneSE.placement.contentRect, PixelRect(x: 0, y: 0, width: 640, height: 100))
-        let iPads = DevicePlan.assignments(for: size(1456, 180), product: .companion).filter { $0.deviceSlot.device.deviceClass == .tablet }
+        let iPads = DevicePlan.assignments(for: size(1456, 180), campaign: [], product: .companion).filter { $0.deviceSlot.device.deviceClass == .tablet }
         XCTAssertEqual(iPads.count, 5)
         XCTAssertTrue(iPads.allSatisfy { $0.placement.canvas == size(1456, 180) && $0.placement.contentRect.width == 1456 })
         // Android Pixel: 960x150 in 840x131, scale 131/150: 838x131 centred at x 1.
-        let pixel = try XCTUnwrap(DevicePlan.assignments(for: size(960, 150), product: .companion)
+        let pixel = try XCTUnwrap(DevicePlan.assignments(for: size(960, 150), campaign: [], product: .companion)
             .first { $0.deviceSlot.device.name == "Android Pixel" })
         XCTAssertEqual(pixel.placement.contentRect, PixelRect(x: 1, y: 0, width: 838, height: 131))
     }

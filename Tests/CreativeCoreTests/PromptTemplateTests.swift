@@ -190,7 +190,7 @@ final class BannerPromptTests: XCTestCase {
         for size in Catalog.adaptiveSizes {
             let expected = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes).filter { $0.artwork == size }
             XCTAssertEqual(BannerPrompt.servingAssignments(for: size), expected)
-            XCTAssertEqual(BannerPrompt.servingAssignments(for: size), DevicePlan.assignments(for: size))
+            XCTAssertEqual(BannerPrompt.servingAssignments(for: size), DevicePlan.assignments(for: size, campaign: Catalog.adaptiveSizes))
             XCTAssertFalse(expected.isEmpty, "\(size) serves no device slot")
         }
         let iphone14 = try BannerPrompt.facts(for: PixelSize(width: 1320, height: 204)).servedSlots

@@ -43,6 +43,35 @@ final class WorkerCommandTests: FleetTestCase {
         XCTAssertTrue((answer["manifest"] as? String)?.hasPrefix("s3://") == true, "its report on the store: \(rejected.output)")
     }
 
+    /// The entry's `with` (`enqueue --with`): the creative is rendered where it wins among the
+    /// campaign's sizes, against the real Redis and store; alone it is rendered into every
+    /// anchored slot, and the two answers live in different folders (`with` is in the version).
+    func testTheWithFieldRendersTheCreativeWhereItWinsInTheCampaign() throws {
+        let worker = try WorkerProcess(servers, name: "campaign", stream: stream, prefix: prefix)
+        let file = servers.folder.appendingPathComponent("banner.png")
+        try Data(FleetCheck.variant(6000)).write(to: file)
+        var manifests: [String] = []
+        for (extra, expected) in [(["--with", "1320x204,2184x270"], 3), ([], 28)] {
+            let run = try WorkerProcess.run(["enqueue", file.path, "--format", "png", "--wait"] + extra + fleetArguments,
+                                            servers: servers)
+            XCTAssertEqual(run.status, 0, run.errors + worker.logText)
+            let last = String(run.output.split(separator: "\n").last ?? "")
+            let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], run.output)
+            let address = try XCTUnwrap(answer["manifest"] as? String)
+            try XCTAssertTrue(FleetCheck.checkManifest(address, store: servers.store()))
+            guard case .bytes(let bytes) = try servers.store().get(try S3Location(parsing: address), limit: 1 << 24),
+                  let manifest = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                return XCTFail("no manifest at \(address)")
+            }
+            XCTAssertEqual((manifest["renders"] as? [Any])?.count, expected, "\(extra)")
+            manifests.append(address)
+        }
+        XCTAssertNotEqual(manifests[0], manifests[1], "another campaign is another answer")
+        // A size the product does not take: a usage error of enqueue; a raw entry: dead-lettered as bad_job.
+        let bad = try WorkerProcess.run(["enqueue", file.path, "--with", "961x150"] + fleetArguments, servers: servers)
+        XCTAssertEqual(bad.status, 64, bad.errors)
+    }
+
     /// SIGTERM: the job in flight finishes within the drain and is acknowledged, exit 0. With a
     /// drain too short for the job, it is released (not acknowledged) and another worker takes it
     /// at once, long before the visibility timeout.

@@ -67,10 +67,12 @@ final class PreviewSheetTests: XCTestCase {
     }
 
     /// A banner sheet draws the slots it is served in at 2x points and the others dimmed at 1x,
-    /// grouped, under a summary: 960x150 is served in the three narrowest phone slots.
+    /// grouped, under a summary: in a campaign of the three Retina sizes, 960x150 is served in
+    /// the three narrowest phone slots.
     func testBannerSheetIsRetinaWhereServedAndDimmedElsewhere() throws {
         let creative = PixelSize(width: 960, height: 150)
-        let groups = PreviewSheet.groups(creative, product: .banner, scale: 2)
+        let retina = [PixelSize(width: 1320, height: 204), PixelSize(width: 2184, height: 270)]
+        let groups = PreviewSheet.groups(creative, product: .banner, campaign: retina, scale: 2)
         XCTAssertEqual(groups.map(\.title), ["Phones, portrait: served in 3 of 9", "Phones, landscape: served in 0 of 9",
                                              "Tablets, portrait: served in 0 of 5", "Tablets, landscape: served in 0 of 5"])
         for row in groups.flatMap(\.rows) {
@@ -85,7 +87,7 @@ final class PreviewSheetTests: XCTestCase {
         XCTAssertEqual(summary.last, "edge_without_border: the top and bottom edges are near-white with no border")
         // Drawn: a served phone row's pixels are twice its points, and the dimmed rows are light.
         let decoded = try Fixtures.solid(960, 150, [0, 0, 160]).materialized()
-        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, warnings: [warning]))
+        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, campaign: retina, warnings: [warning]))
         var navy = 0, dimmedNavy = 0
         let dim = UInt8((160 * PreviewSheet.dimmedShare + 255 * (1 - PreviewSheet.dimmedShare)).rounded())
         for y in 0..<sheet.height {

@@ -45,7 +45,8 @@ final class TryItPageTests: XCTestCase {
     }
 
     /// The plan the page carries is the device plan: per product and accepted size, every slot of
-    /// the product with the size served there, the same slots `process` renders the size into.
+    /// the product with the size served there when it is the whole campaign, the same slots
+    /// `process` renders the size into when it is uploaded alone: all of them.
     func testThePageCarriesTheDevicePlanOfEveryProduct() throws {
         guard case .object(let products) = TryItPlan.json else { return XCTFail("not an object") }
         XCTAssertEqual(products.map(\.0), ["banner", "interstitial", "companion"])
@@ -53,20 +54,28 @@ final class TryItPageTests: XCTestCase {
             let product = try XCTUnwrap(Product(rawValue: name))
             let text = JSONValue.object([(name, value)]).serialized()
             for size in product.sizes {
-                let plan = DevicePlan.plan(with: size, product: product)
-                let served = DevicePlan.assignments(for: size, product: product)
+                let plan = DevicePlan.plan(with: size, campaign: [], product: product)
+                let served = DevicePlan.assignments(for: size, campaign: [], product: product)
                 XCTAssertFalse(plan.isEmpty, "\(name) \(size)")
-                XCTAssertLessThanOrEqual(served.count, plan.count)
+                XCTAssertEqual(served.count, plan.count, "\(name) \(size): alone, it is served in every slot of its kind")
+                XCTAssertEqual(Set(plan.map(\.deviceSlot.device.name)), Set(Devices.all.map(\.name)), "\(name) \(size)")
                 XCTAssertTrue(text.contains("\"\(size)\":["), "\(name) \(size)")
             }
         }
-        // 960x150 among the banner uploads: the slots it is served in, and which size the others get.
-        let banner = DevicePlan.plan(with: PixelSize(width: 960, height: 150))
-        XCTAssertEqual(banner.filter { $0.artwork.description == "960x150" }.count, 3)
-        let first = try XCTUnwrap(banner.first { $0.artwork.description != "960x150" })
+        // 960x150 alone: every anchored slot, and no other size named anywhere in its plan.
+        let banner = DevicePlan.plan(with: PixelSize(width: 960, height: 150), campaign: [])
+        XCTAssertEqual(banner.filter { $0.artwork.description == "960x150" }.count, DevicePlan.anchoredSlots().count)
+        let first = try XCTUnwrap(banner.first)
         XCTAssertTrue(TryItPlan.literal.contains(TryItPlan.slotJSON(first).serialized()))
+        guard case .object(let bannerFields)? = products.first?.1, case .object(let plans)? = bannerFields.first(where: { $0.0 == "plans" })?.1
+        else { return XCTFail("no banner plans") }
+        for (size, slots) in plans {
+            XCTAssertFalse(slots.serialized().contains("\"served\":\"") && !slots.serialized()
+                .components(separatedBy: "\"served\":\"").dropFirst().allSatisfy { $0.hasPrefix(size + "\"") },
+                           "\(size)'s plan names another size")
+        }
         // An interstitial slot carries its safe area and the close button's square, in screen pixels.
-        let screen = try XCTUnwrap(DevicePlan.plan(with: PixelSize(width: 1080, height: 1920), product: .interstitial).first)
+        let screen = try XCTUnwrap(DevicePlan.plan(with: PixelSize(width: 1080, height: 1920), campaign: [], product: .interstitial).first)
         let close = CloseButton.square(in: screen.deviceSlot)
         XCTAssertTrue(TryItPlan.slotJSON(screen).serialized()
             .contains("\"close\":[\(close.x),\(close.y),\(close.width),\(close.height)]"))

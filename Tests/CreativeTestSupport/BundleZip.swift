@@ -98,3 +98,39 @@ public struct BundleZip {
         return out
     }
 }
+
+extension BundleZip {
+    /// The entries of an archive, read by libzip with its consistency checks (`ZIP_CHECKCONS`) and
+    /// each entry's CRC checked on reading: name, bytes and compression method, in order; nil when
+    /// libzip refuses the archive or an entry.
+    public static func entries(of bytes: [UInt8]) -> [(name: String, bytes: [UInt8], method: Int32)]? {
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+        defer { storage.deallocate() }
+        bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let source = zip_source_buffer_create(storage.baseAddress, UInt64(bytes.count), 0, &error) else { return nil }
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+            zip_source_free(source)
+            return nil
+        }
+        defer { zip_discard(archive) }
+        var entries: [(String, [UInt8], Int32)] = []
+        for index in 0..<UInt64(max(0, zip_get_num_entries(archive, 0))) {
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(archive, index, 0, &stat) == 0, let name = stat.name,
+                  let file = zip_fopen_index(archive, index, 0) else { return nil }
+            var content = [UInt8](repeating: 0, count: Int(stat.size))
+            let read = content.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, stat.size) }
+            // Reading past the end checks the CRC.
+            var extra: UInt8 = 0
+            let after = zip_fread(file, &extra, 1)
+            zip_fclose(file)
+            guard read == Int64(stat.size), after == 0 else { return nil }
+            entries.append((String(cString: name), content, Int32(stat.comp_method)))
+        }
+        return entries
+    }
+}

@@ -64,7 +64,7 @@ _creative_tool() {
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
                 --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
             esac
-            options="--product --format --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--product --format --with --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         fix)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
@@ -92,14 +92,14 @@ _creative_tool() {
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
             esac
-            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --group --consumer --dead-letter-stream --concurrency --visibility-timeout --max-deliveries --drain-timeout --retry-timeout --admin-host --admin-port --product --format --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --group --consumer --dead-letter-stream --concurrency --visibility-timeout --max-deliveries --drain-timeout --retry-timeout --admin-host --admin-port --product --format --with --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         enqueue)
             case "$prev" in
                 --s3-addressing) _creative_tool_words 'path' 'virtual'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
             esac
-            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --id --wait --wait-timeout --max-bytes --help" ;;
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --with --id --wait --wait-timeout --max-bytes --help" ;;
     esac
     if [[ "$cur" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur"); fi
     return 0

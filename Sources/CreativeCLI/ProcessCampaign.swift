@@ -1,0 +1,172 @@
+import CreativeCore
+import CreativeImaging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `process` of several files, or of a folder's files: one campaign. Each file is validated
+/// first, so the campaign is its valid creatives' sizes (and `--with`'s); each creative is then
+/// rendered where it wins among them, into `DIR/NAME/`; `DIR/campaign.json` lists every device
+/// slot with the creative served there, and `DIR/campaign.png` shows them. A rejected or failed
+/// creative does not stop the others; the exit code is then 1.
+enum ProcessCampaign {
+    /// Largest number of creatives in one campaign.
+    static let maxCreatives = 256
+
+    static func run(_ arguments: ParsedArguments, request: ProcessRequest, timer: StageTimer) throws(CLIError) -> Int32 {
+        if arguments.flag(RenderCommand.cost.flag) { throw .usage("--cost takes one FILE") }
+        guard let directory = arguments.value(ProcessCommand.outputDirectory.flag), !directory.isEmpty else {
+            throw .usage("--output-dir DIR is required")
+        }
+        let files = try inputs(arguments.positionals)
+        let limits = try ValidateCommand.validationLimits(arguments)
+        var target: DirectoryWriter.Target?
+        for file in files { target = try DirectoryWriter.target(directory, input: file) }
+        guard let target else { throw .usage("give a FILE (or several, or a folder)") }
+        let progress = Progress(total: files.count)
+        // First every file's report: the campaign is what is approved.
+        var reports: [ValidationReport] = []
+        for (index, file) in files.enumerated() {
+            progress.show("validating", index, file)
+            switch read(file, limits: limits) {
+            case .success(let bytes): reports.append(Validator.validate(Upload(bytes, fileName: file), limits: limits))
+            case .failure(let failure): reports.append(ValidateCommand.report(for: failure, path: file, limits: limits))
+            }
+        }
+        let sizes = CampaignJob.sizes(valid: reports, with: request.with)
+        let names = CampaignJob.folderNames(files)
+        let partial = try DirectoryWriter.begin(target)
+        var manifests: [(String, JSONValue)] = []
+        var printFailure: CLIError?
+        do throws(CLIError) {
+            let members = CampaignJob.run(files: files, reports: reports, with: request.with, job: { index, sizes in
+                progress.show("rendering", index, files[index])
+                return job(files[index], folder: names[index], into: partial, limits: limits, format: request.format,
+                           campaign: sizes)
+            }, done: { member in
+                if case .success(let result) = member.outcome { manifests.append((member.name, result.manifest)) } else {
+                    DirectoryWriter.removeTree("\(partial.path)/\(member.name)")
+                    manifests.append((member.name, .null))
+                }
+                guard !arguments.flag("--json"), printFailure == nil else { return }
+                do throws(CLIError) { try Streams.outEscaped(summary(member)) } catch { printFailure = error }
+            })
+            if let printFailure { throw printFailure }
+            progress.show("drawing \(CampaignJob.sheetName)", files.count - 1, "")
+            let sheet = try sheetFile(members, sizes: sizes, product: request.product, limits: limits, into: partial)
+            let campaign = CampaignJob.json(product: request.product, members: members, with: request.with, sheet: sheet)
+            try partial.put(CampaignJob.campaignName, Array((campaign.serialized() + "\n").utf8))
+            progress.clear()
+            try DirectoryWriter.commit(partial, input: files[0])
+            let rendered = members.filter(\.rendered).count
+            if arguments.flag("--json") {
+                try Streams.outJSON(.object([("campaign", campaign), ("manifests", .object(manifests))]))
+            } else {
+                try Streams.outEscaped("campaign of \(files.count) creative\(files.count == 1 ? "" : "s"): \(rendered) rendered, "
+                    + "\(files.count - rendered) not; wrote \(directory)/\(CampaignJob.campaignName) and "
+                    + "\(directory)/\(CampaignJob.sheetName) in \(StageTimer.milliseconds(timer.elapsed))")
+            }
+            timer.finish()
+            return rendered == files.count ? ExitCode.success : ExitCode.failure
+        } catch {
+            progress.clear()
+            DirectoryWriter.abandon(partial)
+            throw error
+        }
+    }
+
+    /// The files of the operands: each file, and each folder's regular files (not hidden, by name).
+    private static func inputs(_ operands: [String]) throws(CLIError) -> [String] {
+        var files: [String] = []
+        for operand in operands {
+            if operand == "-" { throw .usage("'-' (standard input) takes one FILE, not a campaign") }
+            if FileIO.isDirectory(operand) {
+                var folder = operand
+                while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+                let inside = DirectoryWriter.names(in: folder).filter { !$0.hasPrefix(".") }
+                    .map { "\(folder)/\($0)" }.filter(FileIO.isRegularFile)
+                if inside.isEmpty { throw .usage("\(operand): the folder holds no files") }
+                files += inside
+            } else {
+                files.append(operand)
+            }
+        }
+        guard files.count <= maxCreatives else {
+            throw .usage("\(files.count) creatives; a campaign takes at most \(maxCreatives)")
+        }
+        return files
+    }
+
+    private static func read(_ file: String, limits: ValidationLimits) -> Result<[UInt8], FileIO.ReadFailure> {
+        Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(file, limit: limits.maxBytes) })
+    }
+
+    /// One creative's job into `folder` of the campaign being built, its manifest included.
+    private static func job(_ file: String, folder: String, into partial: DirectoryWriter.Partial,
+                            limits: ValidationLimits, format: FormatChoice,
+                            campaign: [PixelSize]) -> Result<JobResult, ImagingError> {
+        do throws(ImagingError) {
+            let sink = ProcessJob.sink(into: partial, prefix: folder + "/")
+            let output = try ProcessJob.run(read(file, limits: limits), name: file, limits: limits, format: format,
+                                            campaign: campaign, writingTo: sink)
+            try sink(JobResult.manifestName, Array(output.manifestText.utf8))
+            return .success(output.result)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The contact sheet, written into the campaign's folder; nil when no creative was rendered.
+    private static func sheetFile(_ members: [CampaignMember], sizes: [PixelSize], product: Product,
+                                  limits: ValidationLimits, into partial: DirectoryWriter.Partial) throws(CLIError) -> JobFile? {
+        var sources: [(PixelSize, [UInt8])] = []
+        for member in members where member.rendered {
+            guard case .success(let result) = member.outcome, let size = result.report.dimensions,
+                  !sources.contains(where: { $0.0 == size }), case .success(let bytes) = read(member.file, limits: limits)
+            else { continue }
+            sources.append((size, bytes))
+        }
+        guard !sources.isEmpty else { return nil }
+        do throws(ImagingError) {
+            return try CampaignSheet.draw(sources, campaign: sizes, product: product, limits: limits,
+                                          writingTo: ProcessJob.sink(into: partial))
+        } catch {
+            throw .imaging(error, file: CampaignJob.sheetName)
+        }
+    }
+
+    /// One line per creative: valid with its renders, rejected with its first code, or failed.
+    static func summary(_ member: CampaignMember) -> String {
+        switch member.outcome {
+        case .success(let result) where result.report.valid:
+            let warnings = result.report.warnings.map(\.code.rawValue)
+            return "\(member.file): valid; \(result.slots.count) render\(result.slots.count == 1 ? "" : "s") in \(member.name)/"
+                + (warnings.isEmpty ? "" : " - warnings: " + warnings.joined(separator: ", "))
+        case .success(let result):
+            return ValidateCommand.humanLine(result.report)
+        case .failure(let error):
+            return "\(member.file): failed: \(error.code): \(error.message)"
+        }
+    }
+
+    /// The progress line: on a terminal (standard error) only, rewritten in place.
+    final class Progress {
+        let total: Int
+        let shown: Bool
+
+        init(total: Int) {
+            self.total = total
+            shown = isatty(2) == 1
+        }
+
+        func show(_ stage: String, _ index: Int, _ file: String) {
+            guard shown else { return }
+            let line = "[\(index + 1)/\(total)] \(stage) \(TextFormat.clipped(file, 60))"
+            _ = Streams.write(2, Array(("\r\u{1B}[K" + TextFormat.escaped(line)).utf8))
+        }
+
+        func clear() {
+            if shown { _ = Streams.write(2, Array("\r\u{1B}[K".utf8)) }
+        }
+    }
+}

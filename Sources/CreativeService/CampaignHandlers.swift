@@ -1,0 +1,55 @@
+import CreativeCore
+import CreativeImaging
+
+/// `POST /v1/campaign`: several creatives as one campaign (`process FILE FILE...`), answered with
+/// its `campaign.json`.
+enum CampaignHandlers {
+    /// Largest number of creatives in one request.
+    static let maxCreatives = 16
+
+    /// The body is `multipart/form-data`, one part with a `filename` per creative (parts without
+    /// one are ignored); `?product=`, `?format=` and `?with=` as for `/v1/process`. Each valid
+    /// creative is processed among the campaign's sizes, one after the other within one job
+    /// reservation (the largest creative's) and each within the job's deadline; the renders are
+    /// counted, weighed and dropped. 200 with `campaign.json` (no contact sheet: `"sheet": null`),
+    /// whether or not every creative is valid; 400 for a body that is not such a form.
+    static func campaign(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
+        let asked = try ServiceError.reading { () throws(CoreError) in try ProcessRequest(request.query) }
+        guard let boundary = MultipartForm.boundary(request.contentType) else {
+            throw .badRequest("the body must be multipart/form-data: one part per creative, each with a filename")
+        }
+        let form = try MultipartForm(request.body, boundary: boundary)
+        var uploads: [Upload] = []
+        for part in form.parts {
+            guard let fileName = part.fileName else { continue }
+            uploads.append(Upload(part.bytes, fileName: try ImageHandlers.fileName(fileName)))
+        }
+        guard !uploads.isEmpty else { throw .badRequest("the form holds no file: give each creative as a part with a filename") }
+        guard uploads.count <= maxCreatives else {
+            throw .badRequest("\(uploads.count) creatives; a campaign request takes at most \(maxCreatives)")
+        }
+        let product = asked.product
+        let campaign = try context.runJob(request, memory: {
+            uploads.map { ImageHandlers.jobMemory($0, product: product, for: .process) }.max() ?? 0
+        }) { job throws(ServiceError) -> JSONValue in
+            let limits = ValidationLimits(job: job.limits, product: product)
+            let reports = uploads.map { Validator.validate($0, limits: limits) }
+            var stopped: ServiceError?
+            let members = CampaignJob.run(files: uploads.map(\.fileName), reports: reports, with: asked.with) { index, sizes in
+                guard stopped == nil else { return .failure(.cancelled("an earlier creative's job was stopped")) }
+                do throws(ImagingError) {
+                    // Weighed, not kept: the answer is campaign.json.
+                    return .success(try CreativeJob.process(uploads[index], limits: limits, format: asked.format,
+                                                            campaign: sizes, writingTo: { _, _ in }))
+                } catch {
+                    if case .timeout = error { stopped = ImageHandlers.rejection(error, upload: uploads[index], job: job) }
+                    if case .cancelled = error { stopped = ImageHandlers.rejection(error, upload: uploads[index], job: job) }
+                    return .failure(error)
+                }
+            }
+            if let stopped { throw stopped }
+            return CampaignJob.json(product: product, members: members, with: asked.with, sheet: nil)
+        }
+        return .json(campaign)
+    }
+}
