@@ -14,6 +14,9 @@ public final class ImageSource: @unchecked Sendable {
     /// Sentences naming the metadata left out for the decoder, for the `metadata_dropped`
     /// warning; empty when nothing the user could miss was dropped.
     public let droppedMetadata: [String]
+    /// Bytes of the colour profile decoders see (0 without one): Little CMS holds it parsed
+    /// while a render converts (charged, ``JobCost``).
+    public let profileBytes: Int
     /// The format the bytes say they are.
     public let format: ImageFormat
     /// The lazily loaded image: header fields are read, pixels are not.
@@ -71,9 +74,21 @@ public final class ImageSource: @unchecked Sendable {
                                     + "(encoders write about 10); nothing was decoded")
             }
         }
-        (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
+        var (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
         DecodeLedger.noteOpen()
-        let header = try Self.load(decoderBytes, format: format, sequential: false)
+        var header = try Self.load(decoderBytes, format: format, sequential: false)
+        // The header load only attaches the profile (libvips assembles a JPEG's APP2 segments);
+        // Little CMS reads it when a render builds its transform. One over the bounds is left
+        // out of what decoders see, and the header read again without it.
+        if let profile = header.iccProfile, case .refused(let reason) = ICCProfileProbe.verdict(profile) {
+            decoderBytes = EmbeddedProfile.removed(from: decoderBytes, format: format)
+            droppedMetadata.append("the colour profile \(reason); it was ignored and the image is taken as sRGB")
+            header = try Self.load(decoderBytes, format: format, sequential: false)
+            if header.hasICCProfile { throw .corruptImage("the colour profile \(reason), and it could not be left out") }
+        }
+        self.decoderBytes = decoderBytes
+        self.droppedMetadata = droppedMetadata
+        self.profileBytes = header.iccProfile?.count ?? 0
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }

@@ -78,6 +78,10 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
     /// (the header's, the render's, a strict decode's). A 6 MB JPEG's render held 27 MB.
     static let inputCopies = 4
 
+    /// Copies of the colour profile a render holds: libvips' blob and Little CMS' parsed tags and
+    /// transform (what stays of a profile ``ICCProfileProbe`` bounds: at most 4 MiB each).
+    static let profileCopies = 3
+
     /// Rows of the source charged at most.
     static let windowRows = 2304
     /// Rows of the loader's line cache charged for a decode held whole.
@@ -257,8 +261,9 @@ extension JobCost {
         let window = content == nil
             ? multiplying(loaded.width, max(bands, 3), sample, wholeDecodeRows)
             : streamingWindow(width: loaded.width, height: loaded.height, bands: max(bands, 3), wide: wide)
-        return JobCost(decode: adding(whole, window, multiplying(source.bytes.count, inputCopies)), output: 0,
-                       decodedSamples: samples)
+        return JobCost(decode: adding(whole, window, multiplying(source.bytes.count, inputCopies),
+                                      multiplying(source.profileBytes, profileCopies)),
+                       output: 0, decodedSamples: samples)
     }
 
     /// The output's cost: the pipeline and the encoder over the canvas, for `format`, within
