@@ -17,6 +17,9 @@ public final class ImageSource: @unchecked Sendable {
     /// Bytes of the colour profile decoders see (0 without one): Little CMS holds it parsed
     /// while a render converts (charged, ``JobCost``).
     public let profileBytes: Int
+    /// A JPEG's segments as walked before decoding (its scans and what they carry); nil for
+    /// the other formats.
+    public let jpegWalk: JPEGWalk?
     /// The format the bytes say they are.
     public let format: ImageFormat
     /// The lazily loaded image: header fields are read, pixels are not.
@@ -66,14 +69,14 @@ public final class ImageSource: @unchecked Sendable {
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
         // claims more bytes than the file has left.
         if format == .png, let overrun = PNGChunks.overrun(bytes) { throw .corruptImage(overrun) }
-        if format == .jpeg {
-            // Each scan of a progressive JPEG is a pass over the whole image.
-            let scans = HeaderProbe.jpegScans(bytes)
-            if scans > HeaderProbe.maxJPEGScans {
-                throw .corruptImage("\(scans) scans, over the limit of \(HeaderProbe.maxJPEGScans) a JPEG may have "
-                                    + "(encoders write about 10); nothing was decoded")
-            }
+        // Each scan of a progressive JPEG is a pass over the whole image (its time is charged,
+        // ``JobCost``; the count is a bound besides).
+        let walk = format == .jpeg ? JPEGWalk(bytes) : nil
+        if let scans = walk?.scans, scans > HeaderProbe.maxJPEGScans {
+            throw .corruptImage("\(scans) scans, over the limit of \(HeaderProbe.maxJPEGScans) a JPEG may have "
+                                + "(encoders write about 10); nothing was decoded")
         }
+        jpegWalk = walk
         var (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
         DecodeLedger.noteOpen()
         var header = try Self.load(decoderBytes, format: format, sequential: false)
