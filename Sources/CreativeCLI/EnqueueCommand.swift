@@ -49,10 +49,12 @@ enum EnqueueCommand: DeclaredCommand {
              try arguments.text(id), try arguments.seconds(waitTimeout) ?? defaultWaitSeconds,
              try arguments.bytes(maxBytes) ?? defaultMaxBytes)
         }
+        if callerID?.isEmpty == true { throw .usage("--id must not be empty (leave it out: the entry's id is used)") }
         let given = arguments.positionals[0]
         let source: S3Location
         if given.hasPrefix("s3://") {
             source = try FleetOptions.attempt { () throws(FleetError) in try S3Location(parsing: given) }
+            if let problem = source.objectProblem { throw .usage(problem) }
         } else {
             let connection = try fleet.connect()
             source = try FleetOptions.attempt { () throws(FleetError) in
