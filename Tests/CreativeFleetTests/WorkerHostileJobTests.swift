@@ -43,7 +43,8 @@ final class WorkerHostileJobTests: FleetTestCase {
         let odd = S3Location(bucket: bucket, key: "\(prefix)/a b/%2e%2e/+&=é.png")
         try store.put([1, 2, 3], at: odd, contentType: "image/png")
         XCTAssertEqual(try store.get(odd, limit: 16), .bytes([1, 2, 3]))
-        XCTAssertEqual(try store.head(S3Location(bucket: bucket, key: "\(prefix)/a b/../+&=é.png")), nil)
+        // The percent-encoded dots are a segment's bytes, not a dot segment: nothing else matches.
+        XCTAssertEqual(try store.head(S3Location(bucket: bucket, key: "\(prefix)/+&=é.png")), nil)
     }
 
     func testFieldsOverTheirSizesAreAnsweredNamingTheFieldAndNotCopied() throws {
