@@ -218,13 +218,33 @@ def stalled_bodies(source):
             s = connect(source, timeout=10)
             s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: {limit}\r\n\r\n".encode()
                       + bytes(limit - 200))
+        except OSError:
+            count("stalled_body_send_failed")
+            time.sleep(0.2)
+            continue
+        count("stalled_body_opened")
+        try:
             while time.time() < stop:
-                time.sleep(4)
+                # A close (or an early 503) shows as readable within the 4 s between bytes.
+                if select_readable(s, 4):
+                    data = s.recv(4096)
+                    count("stalled_body_cut" if not data else "stalled_body_answered_" + status_of_bytes(data))
+                    break
                 s.sendall(b"\x00")
-            s.close()
         except OSError:
             count("stalled_body_cut")
-            time.sleep(0.2)
+        s.close()
+
+def select_readable(s, seconds):
+    sel = selectors.DefaultSelector()
+    sel.register(s, selectors.EVENT_READ)
+    ready = sel.select(timeout=seconds)
+    sel.close()
+    return bool(ready)
+
+def status_of_bytes(data):
+    parts = data.split(b" ", 2)
+    return parts[1].decode() if len(parts) > 1 and data.startswith(b"HTTP/1.1") else "none"
 
 # Expensive but well-formed: each must end with a stable code (or a render) within its budget.
 EXPENSIVE = [
