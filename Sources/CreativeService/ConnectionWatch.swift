@@ -163,6 +163,20 @@ final class ConnectionWatch: @unchecked Sendable {
         }
     }
 
+    /// Bodies ``relieve(needing:)`` would cut now, in the order it would cut them.
+    private func stalledEntries() -> [(key: UInt, fd: Int32, reserved: Int, rate: Double)] {
+        let slow = Double(max(1, limits.minBodyRate))
+        return entries.compactMap { key, entry -> (key: UInt, fd: Int32, reserved: Int, rate: Double)? in
+            guard entry.phase == .body, !entry.cut, entry.reserved > 0, let rate = entry.lastSecondRate, rate < slow else {
+                return nil
+            }
+            return (key, entry.fd, entry.reserved, rate)
+        }.sorted { $0.reserved != $1.reserved ? $0.reserved > $1.reserved : $0.rate < $1.rate }
+    }
+
+    /// How many bodies hold budget and send slower than the minimum rate now.
+    var stalledBodies: Int { lock.locked { stalledEntries().count } }
+
     /// The memory budget cannot give `bytes` now: cuts bodies that hold reservations and send
     /// slower than the minimum rate (over their last whole second; at least a byte a second when
     /// the rate check is off), the largest reservation first and, among equal ones, the slowest,
@@ -172,13 +186,7 @@ final class ConnectionWatch: @unchecked Sendable {
     @discardableResult
     func relieve(needing bytes: Int) -> Int {
         lock.locked {
-            let slow = Double(max(1, limits.minBodyRate))
-            let stalled = entries.compactMap { key, entry -> (key: UInt, fd: Int32, reserved: Int, rate: Double)? in
-                guard entry.phase == .body, !entry.cut, entry.reserved > 0, let rate = entry.lastSecondRate, rate < slow else {
-                    return nil
-                }
-                return (key, entry.fd, entry.reserved, rate)
-            }.sorted { $0.reserved != $1.reserved ? $0.reserved > $1.reserved : $0.rate < $1.rate }
+            let stalled = stalledEntries()
             // Bodies cut earlier whose reservations MHD has not given back yet count as freed.
             var freed = entries.values.filter { $0.cut && $0.phase == .body }.reduce(0) { $0 + $1.reserved }
             for victim in stalled where freed < bytes {

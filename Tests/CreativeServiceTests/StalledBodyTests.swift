@@ -59,6 +59,10 @@ final class StalledBodyTests: XCTestCase {
         let held = Date().addingTimeInterval(20)
         while server.budget.inUse < 10 * upload && Date() < held { usleep(50_000) }
         XCTAssertEqual(server.budget.inUse, 10 * upload, "the stalled bodies hold the whole budget")
+        // Once their bytes are in, a second passes without more: the service sees them stalled.
+        let stalledSeen = Date().addingTimeInterval(30)
+        while server.stalledBodies < 10 && Date() < stalledSeen { usleep(50_000) }
+        XCTAssertEqual(server.stalledBodies, 10)
         // A normal render still answers, and a probe too.
         let render = HTTPClient.request(server.port, "POST", "/v1/render?slot=320x50", body: try Fixture.bluePNG(320, 50))
         XCTAssertEqual(render.status, 200, render.text)
