@@ -83,15 +83,17 @@ public final class ImageSource: @unchecked Sendable {
         // The header load only attaches the profile (libvips assembles a JPEG's APP2 segments);
         // Little CMS reads it when a render builds its transform. One over the bounds is left
         // out of what decoders see, and the header read again without it.
-        if let profile = header.iccProfile, case .refused(let reason) = ICCProfileProbe.verdict(profile) {
+        var profile = header.iccProfile
+        if let embedded = profile, case .refused(let reason) = ICCProfileProbe.verdict(embedded) {
             decoderBytes = EmbeddedProfile.removed(from: decoderBytes, format: format)
             droppedMetadata.append("the colour profile \(reason); it was ignored and the image is taken as sRGB")
             header = try Self.load(decoderBytes, format: format, sequential: false)
             if header.hasICCProfile { throw .corruptImage("the colour profile \(reason), and it could not be left out") }
+            profile = nil
         }
         self.decoderBytes = decoderBytes
         self.droppedMetadata = droppedMetadata
-        self.profileBytes = header.iccProfile?.count ?? 0
+        self.profileBytes = profile?.count ?? 0
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }
