@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The hostile phase of `make loadtest`, run beside real renders: slowloris, idle connections,
-bodies just under the limit, chunked oversized bodies, request-smuggling attempts and
+bodies just under the limit, 16 stalled uploads of the body limit (all but 200 bytes, then a byte
+every 4 s), chunked oversized bodies, request-smuggling attempts and
 expensive valid uploads (thin strips, wide 16-bit strips, the slowest PNG filter at the pixel
-cap, `auto` on big slots with no upload, attribute bombs in bundles), while a
+cap, `auto` on big slots with no upload, attribute bombs in bundles, a colour profile of 20,000
+pipeline stages), while a
 prober GETs /healthz on the admin listener every 0.2 s. Only ever talks to 127.0.0.0/8; each
 kind of traffic comes from its own loopback source addresses (127.0.1.x, 127.0.2.x, ...), as
 other clients would. Stops by itself after SECONDS.
@@ -169,6 +171,81 @@ def attribute_bundle(count):
                          + " ".join(f'a{i}="1"' for i in range(count)) + "></div>")
     return buffer.getvalue()
 
+def profile_bomb_png(stages=20000):
+    """A 960x150 PNG whose ICC profile's float pipeline (D2B0, D2B1: multiProcessElements) lists
+    `stages` stages, all one shared 3x3 matrix: 160 KB of profile in about 1.6 KB of file. Little
+    CMS would spend seconds building its transform; the service ignores the profile."""
+    def be(value, size):
+        return value.to_bytes(size, "big")
+    matrix = b"matf" + be(0, 4) + be(3, 2) + be(3, 2) + b"".join(struct.pack(">f", v) for v in [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])
+    mpet = (b"mpet" + be(0, 4) + be(3, 2) + be(3, 2) + be(stages, 4)
+            + (be(16 + stages * 8, 4) + be(len(matrix), 4)) * stages + matrix)
+    def xyz(x, y, z):
+        return b"XYZ " + be(0, 4) + be(round(x * 65536), 4) + be(round(y * 65536), 4) + be(round(z * 65536), 4)
+    description = b"desc" + be(0, 4) + be(7, 4) + b"stages\x00" + bytes(12 + 67)
+    # A matrix-shaper sRGB profile (D50 primaries, linear curves), and the float pipelines that
+    # Little CMS prefers to it.
+    tags = [(b"desc", description), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"rXYZ", xyz(0.4361, 0.2225, 0.0139)),
+            (b"gXYZ", xyz(0.3851, 0.7169, 0.0971)), (b"bXYZ", xyz(0.1431, 0.0606, 0.7141)),
+            (b"rTRC", b"curv" + be(0, 8)), (b"D2B0", mpet), (b"D2B1", mpet)]
+    offset, table, data, placed = 132 + 12 * len(tags) + 24, b"", b"", {}
+    for name, body in tags + [(b"gTRC", b"curv" + be(0, 8)), (b"bTRC", b"curv" + be(0, 8))]:
+        if body not in placed:  # equal data shared, as profiles share it
+            placed[body] = offset + len(data)
+            data += body + bytes((4 - len(body) % 4) % 4)
+        table += name + be(placed[body], 4) + be(len(body), 4)
+    tags += [(b"gTRC", b""), (b"bTRC", b"")]
+    header = bytearray(128)
+    header[4:8], header[8:12], header[12:16] = b"lcms", bytes([4, 0x30, 0, 0]), b"mntr"
+    header[16:20], header[20:24], header[36:40] = b"RGB ", b"XYZ ", b"acsp"
+    header[68:80] = be(0xF6D6, 4) + be(0x10000, 4) + be(0xD32D, 4)
+    profile = bytes(header) + be(len(tags), 4) + table + data
+    profile = be(len(profile), 4) + profile[4:]
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xffffffff)
+    width, height = 960, 150
+    rows = b"".join(b"\x00" + bytes([200, 30, 30]) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"iCCP", b"stages\x00\x00" + zlib.compress(profile, 9)) + chunk(b"IDAT", zlib.compress(rows, 9))
+            + chunk(b"IEND", b""))
+
+def stalled_bodies(source):
+    """An upload of the body limit that sends all but 200 bytes at once, then one byte every 4 s
+    (it held the memory budget for minutes when the rate was an average): cut by the service
+    (`slow_body` or `budget_pressure`), then opened again."""
+    while time.time() < stop:
+        try:
+            s = connect(source, timeout=10)
+            s.sendall(f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: {limit}\r\n\r\n".encode()
+                      + bytes(limit - 200))
+        except OSError:
+            count("stalled_body_send_failed")
+            time.sleep(0.2)
+            continue
+        count("stalled_body_opened")
+        try:
+            while time.time() < stop:
+                # A close (or an early 503) shows as readable within the 4 s between bytes.
+                if select_readable(s, 4):
+                    data = s.recv(4096)
+                    count("stalled_body_cut" if not data else "stalled_body_answered_" + status_of_bytes(data))
+                    break
+                s.sendall(b"\x00")
+        except OSError:
+            count("stalled_body_cut")
+        s.close()
+
+def select_readable(s, seconds):
+    sel = selectors.DefaultSelector()
+    sel.register(s, selectors.EVENT_READ)
+    ready = sel.select(timeout=seconds)
+    sel.close()
+    return bool(ready)
+
+def status_of_bytes(data):
+    parts = data.split(b" ", 2)
+    return parts[1].decode() if len(parts) > 1 and data.startswith(b"HTTP/1.1") else "none"
+
 # Expensive but well-formed: each must end with a stable code (or a render) within its budget.
 EXPENSIVE = [
     ("strip", "/v1/render?slot=320x50", png(1, 2_000_000, colour=2)),
@@ -177,6 +254,7 @@ EXPENSIVE = [
     ("paeth16", "/v1/render?slot=320x50", png(7000, 7140, depth=16, filt=4)),
     ("auto4096", "/v1/render?slot=4096x4096&format=auto", b""),
     ("attributes", "/v1/validate", attribute_bundle(40000)),
+    ("profile", "/v1/render?slot=320x50", profile_bomb_png()),
 ]
 
 def expensive_valid(source):
@@ -222,6 +300,7 @@ threads = [threading.Thread(target=held, args=("slowloris", 300, [f"127.0.1.{i}"
            threading.Thread(target=smuggling)]
 threads += [threading.Thread(target=near_limit_bodies, args=(f"127.0.3.{i % 4 + 1}",)) for i in range(100)]
 threads += [threading.Thread(target=expensive_valid, args=(f"127.0.6.{i + 1}",)) for i in range(4)]
+threads += [threading.Thread(target=stalled_bodies, args=(f"127.0.7.{i % 4 + 1}",)) for i in range(16)]
 for t in threads:
     t.start()
 for t in threads:

@@ -9,11 +9,14 @@
 #    bench/hostile.py (300 slowloris connections, 2000 idle ones, 100 clients sending bodies just
 #    under the limit, chunked oversized bodies, request-smuggling attempts, 4 clients sending
 #    expensive valid uploads: thin and wide strips, the slowest PNG filter at the pixel cap, auto
-#    on a 4096x4096 slot, an attribute bomb; a /healthz probe on the admin listener every 0.2 s).
+#    on a 4096x4096 slot, an attribute bomb, a PNG whose colour profile has 20,000 pipeline
+#    stages; 16 uploads of the body limit stalled 200 bytes short, a byte every 4 s; a /healthz
+#    probe on the admin listener every 0.2 s).
 #    Targets: every probe answered 200 within 1 s; renders answered only 200, 503 or (the
 #    expensive uploads) 422, no socket errors; the expensive uploads answered (those the
 #    connection cap lets in) with 200, 422 or 503, never another 5xx; peak RSS (VmHWM) <= RSS after warm-up + the memory budget
-#    (128 MiB) + 64 MiB of connection memory at the connection cap.
+#    (128 MiB) + 64 MiB of connection memory at the connection cap; the profile bomb rendered
+#    (never a 422 timeout) and the stalled uploads cut.
 # Then SIGTERM: exit 0 within the 30 s drain grace.
 #   scripts/loadtest.sh [BIN] [DURATION] [HOSTILE]      (SERVE_ARGS="--workers 2" passes options to serve)
 set -euo pipefail
@@ -90,7 +93,7 @@ echo "latency p99:  $p99 ms   (target < 150)"
 echo "non-2xx:      $non2xx   (target 0; socket errors $socket_errors)"
 echo "RSS:          start $(mib "$rss_start"), after warm-up $(mib "$rss_warm"), after $(mib "$rss_after")   (target after <= 1.5 x warm-up)"
 grep -E '^creative_http_errors_total|^creative_http_requests_aborted_total' "$work/metrics.txt" | sed 's/^/metrics:      /' || true
-echo "== hostile phase: 8 render connections beside slowloris, idle, near-limit, chunked and smuggling traffic, ${HOSTILE} s =="
+echo "== hostile phase: 8 render connections beside slowloris, idle, near-limit, stalled, chunked and smuggling traffic, ${HOSTILE} s =="
 echo "renders:      $statuses  (target: only 200, 503 and the expensive uploads' 422; socket errors $hostile_socket_errors, target 0)"
 echo "probes:       $probes   (target: every /healthz 200 within 1 s)"
 echo "peak RSS:     $(mib "$rss_peak")   (target <= $(mib "$RSS_BUDGET"))"
@@ -110,6 +113,10 @@ echo "$statuses" | grep -qE '(^| )(200|503)=' && ! echo "$statuses" | grep -qvE 
     || { echo "FAIL: an expensive upload got a 5xx other than 503"; fail=1; }
 grep -qE '^hostile: expensive_[a-z0-9]+_(200|422|400)=' "$work/hostile.txt" \
     || { echo "FAIL: no expensive upload got through to an answer"; fail=1; }
+! grep -qE '^hostile: expensive_profile_422=' "$work/hostile.txt" \
+    || { echo "FAIL: the colour-profile bomb ran into the deadline (422)"; fail=1; }
+grep -qE '^hostile: stalled_body_(cut|answered_503)=[1-9]' "$work/hostile.txt" \
+    || { echo "FAIL: no stalled upload was cut"; fail=1; }
 [ "${hostile_socket_errors:-1}" -eq 0 ] || { echo "FAIL: render socket errors in the hostile phase"; fail=1; }
 [ "$rss_peak" -le "$RSS_BUDGET" ] || { echo "FAIL: peak RSS over warm-up + budget + connections"; fail=1; }
 [ "$stopped" -eq 0 ] || { echo "FAIL: exit $stopped on SIGTERM"; fail=1; }

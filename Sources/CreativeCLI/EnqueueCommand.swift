@@ -51,6 +51,7 @@ enum EnqueueCommand: DeclaredCommand {
              try arguments.text(id), try arguments.seconds(waitTimeout) ?? defaultWaitSeconds,
              try arguments.bytes(maxBytes) ?? defaultMaxBytes)
         }
+        if callerID?.isEmpty == true { throw .usage("--id must not be empty (leave it out: the entry's id is used)") }
         // Checked here as the worker checks it, so a wrong size is a usage error, not a dead letter.
         let campaign = try CLIError.reading { () throws(CoreError) in
             try ProcessRequest.campaignSizes(arguments.text(with), product: chosenProduct ?? .defaultProduct,
@@ -60,6 +61,7 @@ enum EnqueueCommand: DeclaredCommand {
         let source: S3Location
         if given.hasPrefix("s3://") {
             source = try FleetOptions.attempt { () throws(FleetError) in try S3Location(parsing: given) }
+            if let problem = source.objectProblem { throw .usage(problem) }
         } else {
             let connection = try fleet.connect()
             source = try FleetOptions.attempt { () throws(FleetError) in

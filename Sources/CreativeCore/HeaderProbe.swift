@@ -83,7 +83,7 @@ public enum HeaderProbe {
         switch format {
         case .jpeg:
             // An EOI before any scan is no image data at all: a cut too.
-            let walk = jpegWalk(bytes)
+            let walk = JPEGWalk(bytes)
             return walk.end == nil || walk.scans == 0 ? "truncated: no end-of-image marker after the image data" : nil
         case .gif:
             return gifWalk(bytes).end == nil ? "truncated: the file ends before the GIF trailer" : nil
@@ -100,7 +100,7 @@ public enum HeaderProbe {
     public static func trailingData(_ bytes: [UInt8], format: ImageFormat) -> String? {
         let end: Int?, what: String
         switch format {
-        case .jpeg: (end, what) = (jpegWalk(bytes).end, "the end-of-image marker")
+        case .jpeg: (end, what) = (JPEGWalk(bytes).end, "the end-of-image marker")
         case .gif: (end, what) = (gifWalk(bytes).end, "the GIF trailer")
         case .webp: (end, what) = (webpEnd(bytes), "the end its RIFF header declares")
         case .png: return nil
@@ -119,34 +119,12 @@ public enum HeaderProbe {
     /// The number of scans (SOS markers) in a JPEG, counted by the same walk as its end: a
     /// progressive JPEG is decoded once per scan, so the count bounds its decoding time.
     public static func jpegScans(_ bytes: [UInt8]) -> Int {
-        jpegWalk(bytes).scans
+        JPEGWalk(bytes).scans
     }
 
     /// Most scans a JPEG may have: 500, the limit libjpeg-turbo's own fuzz targets set
     /// (`TJPARAM_SCANLIMIT`) against progressive scan bombs. Encoders write about 10.
     public static let maxJPEGScans = 500
-
-    /// Walks JPEG segments (skipping each by its length, so an EXIF thumbnail's EOI is not taken
-    /// for the image's) and the entropy-coded data after each SOS, up to EOI: the scans counted
-    /// and the offset just past EOI (nil when there is none).
-    private static func jpegWalk(_ bytes: [UInt8]) -> (end: Int?, scans: Int) {
-        var offset = 2
-        var scans = 0
-        while offset + 1 < bytes.count {
-            guard bytes[offset] == 0xFF else { offset += 1; continue }  // entropy-coded data
-            let marker = bytes[offset + 1]
-            switch marker {
-            case 0xD9: return (offset + 2, scans)
-            case 0xFF: offset += 1  // fill byte
-            case 0x00, 0x01, 0xD0...0xD8: offset += 2  // stuffed 0xFF, TEM, RSTn, SOI: no length
-            default:
-                guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return (nil, scans) }
-                offset += 2 + length
-                if marker == 0xDA { scans += 1 }
-            }
-        }
-        return (nil, scans)
-    }
 
     /// Where a WebP ends by its RIFF header: 8 bytes of header, then the size it declares.
     private static func webpEnd(_ bytes: [UInt8]) -> Int? {
@@ -158,6 +136,13 @@ public enum HeaderProbe {
     public static func isProgressiveJPEG(_ bytes: [UInt8]) -> Bool {
         guard let marker = jpegFrame(bytes)?.marker else { return false }
         return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+    }
+
+    /// True when libjpeg keeps every DCT coefficient of the whole image until the last scan: a
+    /// progressive JPEG, or any JPEG one of whose scans (SOS) lacks a component of the frame
+    /// (a baseline file coding each component in its own scan).
+    public static func jpegHoldsCoefficients(_ bytes: [UInt8], walk: JPEGWalk? = nil) -> Bool {
+        isProgressiveJPEG(bytes) || (walk ?? JPEGWalk(bytes)).scanLacksAComponent
     }
 
     /// True for an Adam7-interlaced PNG (IHDR's interlace byte): it cannot be decoded row by row.
@@ -280,8 +265,7 @@ public enum HeaderProbe {
             if marker == 0xFF { offset += 1; continue }
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
             guard let length = bigEndian(bytes, offset + 2, 2), length >= 2 else { return nil }
-            let isStartOfFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
-            if isStartOfFrame {
+            if JPEGWalk.isStartOfFrame(marker) {
                 guard let height = bigEndian(bytes, offset + 5, 2), let width = bigEndian(bytes, offset + 7, 2) else {
                     return nil
                 }

@@ -16,6 +16,9 @@ public enum FleetError: Error, Sendable, CustomStringConvertible, Equatable {
     case queueError(String)
     /// A job entry that cannot be run as given (`bad_job`): missing or malformed fields.
     case badJob(String)
+    /// A job's source names no object it may read (`bad_source`): a bucket, a prefix, or a key
+    /// with a `.` or `..` segment (``S3Location/objectProblem``). Answered, never retried.
+    case badSource(String)
 
     /// The stable code.
     public var code: String {
@@ -28,6 +31,7 @@ public enum FleetError: Error, Sendable, CustomStringConvertible, Equatable {
         case .queueUnavailable: "queue_unavailable"
         case .queueError: "queue_error"
         case .badJob: "bad_job"
+        case .badSource: "bad_source"
         }
     }
 
@@ -43,7 +47,7 @@ public enum FleetError: Error, Sendable, CustomStringConvertible, Equatable {
     public var message: String {
         switch self {
         case .badOption(let text), .noCredentials(let text), .storeUnavailable(let text), .notFound(let text),
-             .queueUnavailable(let text), .queueError(let text), .badJob(let text):
+             .queueUnavailable(let text), .queueError(let text), .badJob(let text), .badSource(let text):
             text
         case .storeRefused(let status, let text): "HTTP \(status): \(text)"
         }

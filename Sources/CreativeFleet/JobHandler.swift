@@ -42,6 +42,11 @@ final class JobHandler {
         let started = monotonicSeconds()
         metrics.jobStarted()
         defer { metrics.jobEnded() }
+        if let problem = JobFieldLimits.problem(entry) {
+            let answer = Answer(status: "failed", codes: [FleetError.badJob("").code], manifest: "", cached: false, message: problem)
+            publish(JobFieldLimits.withinLimits(entry), answer)
+            return metrics.published(status: answer.status, cached: false, seconds: monotonicSeconds() - started)
+        }
         if claimed {
             metrics.claimedFromDeadWorker()
             let deliveries = (try? redis.deliveries(of: entry.id, stream: config.stream, group: config.group)) ?? 1
@@ -54,6 +59,7 @@ final class JobHandler {
         let answer: Answer
         do throws(FleetError) {
             let source = try S3Location(parsing: entry["source"] ?? "")
+            if let problem = source.objectProblem { throw FleetError.badSource(problem) }
             TestHook.crash(config.testHook, source: source.description)
             let settings = try runner.settings(product: entry["product"], format: entry["format"],
                                                with: entry["with"])

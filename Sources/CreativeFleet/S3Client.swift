@@ -89,6 +89,7 @@ public final class S3Client: @unchecked Sendable {
     }
 
     private func perform(_ method: Method, _ location: S3Location) throws(FleetError) -> Outcome {
+        if let problem = location.dotSegmentProblem { throw .badSource(problem) }
         curl_easy_reset(handle)
         let url = endpoint.url(for: location)
         var headers: UnsafeMutablePointer<curl_slist>?
@@ -104,6 +105,8 @@ public final class S3Client: @unchecked Sendable {
         var body = creative_curl_body()
         defer { creative_curl_body_free(&body) }
         creative_curl_set_string(handle, CURLOPT_URL, url)
+        // The key as given: libcurl would otherwise resolve `.` and `..` segments before signing.
+        creative_curl_set_long(handle, CURLOPT_PATH_AS_IS, 1)
         creative_curl_set_string(handle, CURLOPT_AWS_SIGV4, "aws:amz:\(credentials.region):s3")
         creative_curl_set_string(handle, CURLOPT_USERNAME, credentials.accessKey)
         creative_curl_set_string(handle, CURLOPT_PASSWORD, credentials.secretKey)

@@ -26,6 +26,23 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
         self.key = key
     }
 
+    /// Why this location names no object that a job may read, or nil when it does: the key is
+    /// empty or ends in `/` (a bucket or a prefix, whose listing is no creative), or has a `.` or
+    /// `..` segment. On AWS those are part of a real key (`adv1/../adv2/x.png` is not
+    /// `adv2/x.png`), and HTTP clients and proxies may resolve them, so such a key is refused.
+    public var objectProblem: String? {
+        if key.isEmpty { return "'\(description)' names a bucket, not an object: give s3://BUCKET/KEY" }
+        if key.hasSuffix("/") { return "'\(description)' names a prefix (it ends in '/'), not an object" }
+        return dotSegmentProblem
+    }
+
+    /// Why this key cannot be sent as it is, or nil: a `.` or `..` segment.
+    public var dotSegmentProblem: String? {
+        guard let dots = key.split(separator: "/", omittingEmptySubsequences: false).first(where: { $0 == "." || $0 == ".." })
+        else { return nil }
+        return "'\(description)' has a '\(dots)' segment in its key; name the object by its own key"
+    }
+
     /// The location of `name` under this prefix (one `/` between them).
     public func appending(_ name: String) -> S3Location {
         S3Location(bucket: bucket, key: key.isEmpty || key.hasSuffix("/") ? key + name : key + "/" + name)
@@ -70,7 +87,8 @@ public struct S3Endpoint: Sendable {
     }
 
     /// The URL of an object (or of the bucket, for an empty key), its key percent-encoded as
-    /// SigV4 signs it (every byte but unreserved ones and `/`).
+    /// SigV4 signs it (every byte of every segment but unreserved ones; `/` between segments).
+    /// It is sent exactly so (``S3Client`` sets `CURLOPT_PATH_AS_IS`: no dot segment resolved).
     public func url(for location: S3Location) -> String {
         let key = S3Endpoint.encode(location.key)
         switch addressing {

@@ -14,6 +14,12 @@ public final class ImageSource: @unchecked Sendable {
     /// Sentences naming the metadata left out for the decoder, for the `metadata_dropped`
     /// warning; empty when nothing the user could miss was dropped.
     public let droppedMetadata: [String]
+    /// Bytes of the colour profile decoders see (0 without one): Little CMS holds it parsed
+    /// while a render converts (charged, ``JobCost``).
+    public let profileBytes: Int
+    /// A JPEG's segments as walked before decoding (its scans and what they carry); nil for
+    /// the other formats.
+    public let jpegWalk: JPEGWalk?
     /// The format the bytes say they are.
     public let format: ImageFormat
     /// The lazily loaded image: header fields are read, pixels are not.
@@ -63,17 +69,31 @@ public final class ImageSource: @unchecked Sendable {
         // eXIf chunk's declared length, up to 2 GiB, before reading it: refuse any chunk that
         // claims more bytes than the file has left.
         if format == .png, let overrun = PNGChunks.overrun(bytes) { throw .corruptImage(overrun) }
-        if format == .jpeg {
-            // Each scan of a progressive JPEG is a pass over the whole image.
-            let scans = HeaderProbe.jpegScans(bytes)
-            if scans > HeaderProbe.maxJPEGScans {
-                throw .corruptImage("\(scans) scans, over the limit of \(HeaderProbe.maxJPEGScans) a JPEG may have "
-                                    + "(encoders write about 10); nothing was decoded")
-            }
+        // Each scan of a progressive JPEG is a pass over the whole image (its time is charged,
+        // ``JobCost``; the count is a bound besides).
+        let walk = format == .jpeg ? JPEGWalk(bytes) : nil
+        if let scans = walk?.scans, scans > HeaderProbe.maxJPEGScans {
+            throw .corruptImage("\(scans) scans, over the limit of \(HeaderProbe.maxJPEGScans) a JPEG may have "
+                                + "(encoders write about 10); nothing was decoded")
         }
-        (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
+        jpegWalk = walk
+        var (decoderBytes, droppedMetadata) = format == .png ? PNGStructure.decoderCopy(bytes) : (bytes, [])
         DecodeLedger.noteOpen()
-        let header = try Self.load(decoderBytes, format: format, sequential: false)
+        var header = try Self.load(decoderBytes, format: format, sequential: false)
+        // The header load only attaches the profile (libvips assembles a JPEG's APP2 segments);
+        // Little CMS reads it when a render builds its transform. One over the bounds is left
+        // out of what decoders see, and the header read again without it.
+        var profile = header.iccProfile
+        if let embedded = profile, case .refused(let reason) = ICCProfileProbe.verdict(embedded) {
+            decoderBytes = EmbeddedProfile.removed(from: decoderBytes, format: format)
+            droppedMetadata.append("the colour profile \(reason); it was ignored and the image is taken as sRGB")
+            header = try Self.load(decoderBytes, format: format, sequential: false)
+            if header.hasICCProfile { throw .corruptImage("the colour profile \(reason), and it could not be left out") }
+            profile = nil
+        }
+        self.decoderBytes = decoderBytes
+        self.droppedMetadata = droppedMetadata
+        self.profileBytes = profile?.count ?? 0
         if header.size.exceeds(pixelCap: maxPixels) {
             throw .tooManyPixels(width: header.width, height: header.height, cap: maxPixels)
         }

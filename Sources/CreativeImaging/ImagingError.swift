@@ -10,8 +10,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedFormat(String)
     /// The header claims more pixels than the cap; nothing was decoded.
     case tooManyPixels(width: Int, height: Int, cap: Int)
-    /// The header claims a shape that is never decoded (``DecodeShapeIssue``): a side over
-    /// ``Catalog/maxDecodedSide`` or an aspect ratio over ``Catalog/maxAspectRatio``.
+    /// The header claims a shape that is never decoded (``DecodeShapeIssue``): a side of 0
+    /// (`corrupt_image`), a side over ``Catalog/maxDecodedSide`` or an aspect ratio over
+    /// ``Catalog/maxAspectRatio``.
     case extremeShape(PixelSize, DecodeShapeIssue)
     /// Decoding would produce more sample bytes than the job may decode (``JobLimits/maxDecodedBytes``):
     /// the decoder's time grows with them; nothing was decoded.

@@ -21,7 +21,15 @@ public final class MemoryBudget: @unchecked Sendable {
     private var held = 0
     private var refusals = 0
 
-    public init(capacity: Int) { self.capacity = max(0, capacity) }
+    /// Called (outside the lock) when a reservation finds the budget short, with the bytes it
+    /// needs, before it waits: the service cuts stalled request bodies that hold reservations
+    /// there. Nil: it only waits.
+    private let relief: (@Sendable (_ bytes: Int) -> Void)?
+
+    public init(capacity: Int, relief: (@Sendable (_ bytes: Int) -> Void)? = nil) {
+        self.capacity = max(0, capacity)
+        self.relief = relief
+    }
 
     /// Bytes held now.
     public var inUse: Int { lock.locked { held } }
@@ -33,19 +41,35 @@ public final class MemoryBudget: @unchecked Sendable {
     /// - Returns: false when the bytes could not be had in time (nothing is taken then).
     public func reserve(_ bytes: Int, waitingUntil deadline: Double) -> Bool {
         guard bytes > 0 else { return true }
-        return lock.locked {
-            guard bytes <= capacity else {
-                refusals += 1
-                return false
-            }
-            while held + bytes > capacity {
-                if !lock.wait(until: deadline) && held + bytes > capacity {
+        guard bytes <= capacity else {
+            lock.locked { refusals += 1 }
+            return false
+        }
+        var asked = false
+        while true {
+            // nil: ask the relief (before the first wait, then every quarter second), and go on.
+            let outcome: Bool? = lock.locked {
+                if held + bytes <= capacity {
+                    held += bytes
+                    return true
+                }
+                if monotonicSeconds() >= deadline {
                     refusals += 1
                     return false
                 }
+                if relief != nil && !asked { return nil }
+                _ = lock.wait(until: relief == nil ? deadline : min(deadline, monotonicSeconds() + 0.25))
+                if held + bytes <= capacity {
+                    held += bytes
+                    return true
+                }
+                return nil
             }
-            held += bytes
-            return true
+            if let outcome { return outcome }
+            if let relief {
+                relief(bytes)
+                asked = true
+            }
         }
     }
 

@@ -32,7 +32,7 @@ enum ScaleStep {
         }
         DecodeLedger.noteDecode()
         var operation = VipsOperation("thumbnail_buffer")
-            .with("buffer", .bytes(source.bytes))
+            .with("buffer", .bytes(source.decoderBytes))
             .with("width", .int(content.width))
             .with("height", .int(content.height))
             .with("size", .enumeration("force"))

@@ -94,6 +94,13 @@ public final class VImage: @unchecked Sendable {
         return copy
     }
 
+    /// A copy of this image with a binary metadata field set (`icc-profile-data`: savers embed it).
+    public func settingBlob(_ name: String, _ value: [UInt8]) throws(ImagingError) -> VImage {
+        let copy = try VipsOperation("copy").with("in", .image(self)).image()
+        value.withUnsafeBytes { vips_image_set_blob_copy(copy.pointer, name, $0.baseAddress, $0.count) }
+        return copy
+    }
+
     /// The EXIF orientation (1...8), 1 when absent.
     public var orientation: Int {
         let value = intField("orientation") ?? 1

@@ -143,9 +143,12 @@ public enum Validator {
             return (report, nil)
         }
         if let claimed, let shown, let issue = DecodeShapeIssue.check(claimed) {
-            report.dimensions = shown
             report.add(issue.code, issue.message(for: claimed))
-            addDimensions(shown, to: &report)
+            // A side of 0 is damage: no size to compare with the catalog's.
+            if issue != .zeroSide {
+                report.dimensions = shown
+                addDimensions(shown, to: &report)
+            }
             return (report, nil)
         }
         if tooLarge {

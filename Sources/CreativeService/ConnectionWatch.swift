@@ -12,7 +12,12 @@ import Glibc
 /// - the request line and headers are not complete within `headerSeconds` of the connection's
 ///   start or of the end of its previous request (slowloris; an idle keep-alive connection,
 ///   counted apart as `keepalive_idle`);
-/// - after `bodyGraceSeconds`, a body arrives slower than `minBodyRate` bytes per second on average;
+/// - a body brings fewer than `minBodyRate` bytes a second over any window of `bodyGraceSeconds`
+///   (each window is judged apart, so a fast start buys no stall later: one gap of two windows
+///   without a byte is always cut), `slow_body`;
+/// - the memory budget is short and bodies that hold reservations send slower than the minimum
+///   rate (``relieve(needing:)``): the one that reserved the most, then the slowest, is cut
+///   first (`budget_pressure`);
 /// - a refused request's body is drained (lingering close) for longer than `lingerSeconds`.
 /// While a request is handled, the watch also looks at its socket (a peek, nothing is read):
 /// when the client has closed it (end of stream or reset), the request's job is cancelled
@@ -44,6 +49,17 @@ final class ConnectionWatch: @unchecked Sendable {
         var phase: Phase = .headers
         var since: Double
         var bytes = 0
+        /// The body's current window: its start and the bytes come in it.
+        var windowStart: Double
+        var windowBytes = 0
+        /// The body's rate over its last whole second (nil in its first), from a one-second
+        /// window of its own: what it sends now, whatever it sent before.
+        var secondStart: Double
+        var secondBytes = 0
+        var lastSecondRate: Double?
+        /// Budget held for the body, and the bytes it still has to come (nil: unknown, chunked).
+        var reserved = 0
+        var remaining: Int?
         var cut = false
         /// The request in progress, until its completed callback.
         var request: ConnectionState?
@@ -70,7 +86,8 @@ final class ConnectionWatch: @unchecked Sendable {
     /// A connection was accepted (MHD_CONNECTION_NOTIFY_STARTED).
     func opened(_ connection: OpaquePointer, fd: Int32) {
         guard fd >= 0 else { return }
-        lock.locked { entries[Self.key(connection)] = Entry(fd: fd, since: monotonicSeconds()) }
+        let now = monotonicSeconds()
+        lock.locked { entries[Self.key(connection)] = Entry(fd: fd, since: now, windowStart: now, secondStart: now) }
     }
 
     /// A connection is closing (MHD_CONNECTION_NOTIFY_CLOSED, before its socket is closed).
@@ -97,6 +114,8 @@ final class ConnectionWatch: @unchecked Sendable {
             entry.lineSeen = false
             entry.phase = .headers
             entry.since = monotonicSeconds()
+            entry.reserved = 0
+            entry.remaining = nil
             entries[Self.key(connection)] = entry
         }
     }
@@ -108,6 +127,12 @@ final class ConnectionWatch: @unchecked Sendable {
             entry.phase = phase
             entry.since = monotonicSeconds()
             entry.bytes = 0
+            entry.windowStart = entry.since
+            entry.windowBytes = 0
+            entry.secondStart = entry.since
+            entry.secondBytes = 0
+            entry.lastSecondRate = nil
+            if phase != .body { entry.reserved = 0 }
             entries[Self.key(connection)] = entry
         }
     }
@@ -119,10 +144,63 @@ final class ConnectionWatch: @unchecked Sendable {
 
     /// Body bytes arrived.
     func received(_ bytes: Int, _ connection: OpaquePointer) {
-        lock.locked { entries[Self.key(connection)]?.bytes += bytes }
+        lock.locked {
+            guard var entry = entries[Self.key(connection)] else { return }
+            entry.bytes += bytes
+            entry.windowBytes += bytes
+            entry.secondBytes += bytes
+            entry.remaining = entry.remaining.map { max(0, $0 - bytes) }
+            entries[Self.key(connection)] = entry
+        }
     }
 
-    /// Connections cut so far, by reason (`header_timeout`, `keepalive_idle`, `slow_body`, `linger_timeout`).
+    /// The body being read holds `reserved` bytes of the memory budget in all, and has
+    /// `remaining` bytes still to come (nil when unknown).
+    func holding(_ reserved: Int, remaining: Int?, _ connection: OpaquePointer) {
+        lock.locked {
+            entries[Self.key(connection)]?.reserved = reserved
+            if let remaining { entries[Self.key(connection)]?.remaining = remaining }
+        }
+    }
+
+    /// Bodies ``relieve(needing:)`` would cut now, in the order it would cut them.
+    private func stalledEntries() -> [(key: UInt, fd: Int32, reserved: Int, rate: Double)] {
+        let slow = Double(max(1, limits.minBodyRate))
+        return entries.compactMap { key, entry -> (key: UInt, fd: Int32, reserved: Int, rate: Double)? in
+            guard entry.phase == .body, !entry.cut, entry.reserved > 0, let rate = entry.lastSecondRate, rate < slow else {
+                return nil
+            }
+            return (key, entry.fd, entry.reserved, rate)
+        }.sorted { $0.reserved != $1.reserved ? $0.reserved > $1.reserved : $0.rate < $1.rate }
+    }
+
+    /// How many bodies hold budget and send slower than the minimum rate now.
+    var stalledBodies: Int { lock.locked { stalledEntries().count } }
+
+    /// The memory budget cannot give `bytes` now: cuts bodies that hold reservations and send
+    /// slower than the minimum rate (over their last whole second; at least a byte a second when
+    /// the rate check is off), the largest reservation first and, among equal ones, the slowest,
+    /// until `bytes` would be freed. A body that flows is never cut here. The requests cut end as
+    /// if their clients had gone, and their reservations come back when MHD closes them.
+    /// - Returns: the bytes the cuts will free.
+    @discardableResult
+    func relieve(needing bytes: Int) -> Int {
+        lock.locked {
+            let stalled = stalledEntries()
+            // Bodies cut earlier whose reservations MHD has not given back yet count as freed.
+            var freed = entries.values.filter { $0.cut && $0.phase == .body }.reduce(0) { $0 + $1.reserved }
+            for victim in stalled where freed < bytes {
+                shutdown(victim.fd, Int32(SHUT_RDWR))
+                entries[victim.key]?.cut = true
+                cuts["budget_pressure", default: 0] += 1
+                freed += victim.reserved
+            }
+            return freed
+        }
+    }
+
+    /// Connections cut so far, by reason (`header_timeout`, `keepalive_idle`, `slow_body`, `budget_pressure`,
+    /// `linger_timeout`).
     var cutCounts: [String: Int] { lock.locked { cuts } }
 
     /// Ends the watch thread (after the daemon stopped).
@@ -142,8 +220,20 @@ final class ConnectionWatch: @unchecked Sendable {
                     let idle = entry.completed > 0 && !entry.lineSeen
                     reason = elapsed > limits.headerSeconds ? (idle ? "keepalive_idle" : "header_timeout") : nil
                 case .body:
-                    reason = elapsed > limits.bodyGraceSeconds && Double(entry.bytes) < Double(limits.minBodyRate) * elapsed
-                        ? "slow_body" : nil
+                    if now - entry.secondStart >= 1 {
+                        entries[key]?.lastSecondRate = Double(entry.secondBytes) / (now - entry.secondStart)
+                        entries[key]?.secondStart = now
+                        entries[key]?.secondBytes = 0
+                    }
+                    // Each window of `bodyGraceSeconds` must bring its share, judged when it ends.
+                    let window = now - entry.windowStart
+                    if limits.minBodyRate > 0, window >= limits.bodyGraceSeconds {
+                        reason = Double(entry.windowBytes) < Double(limits.minBodyRate) * window ? "slow_body" : nil
+                        entries[key]?.windowStart = now
+                        entries[key]?.windowBytes = 0
+                    } else {
+                        reason = nil
+                    }
                 case .handling:
                     if let job = entry.job, !job.isCancelled, Self.peerClosed(entry.fd) {
                         job.cancel(reason: JobRegistry.clientGone)

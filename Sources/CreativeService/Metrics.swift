@@ -108,7 +108,7 @@ public final class Metrics: @unchecked Sendable {
         single("creative_jobs_waiting", "gauge", "Image jobs waiting for a slot now.", "\(load.waiting)")
         single("creative_jobs_slots", "gauge", "Image jobs that may run at once (--workers).", "\(gate.slots)")
         header("creative_connections_closed_total", "counter",
-               "Connections closed for missing a deadline, by reason (header_timeout, keepalive_idle, slow_body, linger_timeout).")
+               "Connections closed for missing a deadline, by reason (header_timeout, keepalive_idle, slow_body, budget_pressure, linger_timeout).")
         for (reason, count) in service.cuts.sorted(by: { $0.key < $1.key }) {
             out += "creative_connections_closed_total{reason=\"\(reason)\"} \(count)\n"
         }

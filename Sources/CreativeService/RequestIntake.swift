@@ -63,6 +63,7 @@ struct RequestIntake {
             }
             if route.takesBody, let length, length > 0 {
                 guard take(length) else { return refuse(ServiceError.memoryBusy(retryAfter: 1).response) }
+                listener.watch.holding(state.reserved, remaining: length, connection)
                 state.body.reserveCapacity(length)
             }
             listener.watch.enter(.body, connection)
@@ -87,6 +88,7 @@ struct RequestIntake {
             // A chunked body grows: take budget in doubling steps, up to the route's limit.
             let target = min(state.limit, max(state.received, max(64 * 1024, state.reserved * 2)))
             guard take(target - state.reserved) else { return refuse(ServiceError.memoryBusy(retryAfter: 1).response) }
+            listener.watch.holding(state.reserved, remaining: nil, connection)
         }
         data.withMemoryRebound(to: UInt8.self, capacity: count) { pointer in
             state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: count))

@@ -60,7 +60,7 @@ public enum ServeOptions {
     public static let headerTimeout = option("header_timeout", .duration(1...3600), "S", "time for a request's line and "
                                              + "headers, and for an idle keep-alive", seconds(defaults.headerTimeout))
     public static let minBodyRate = option("min_body_rate", .byteSize(0...1 << 30), "SIZE",
-                                           "bytes per second a body must average after its first 5 s (0: no check)",
+                                           "bytes per second a body must bring in each 5 s window (0: no check)",
                                            size(defaults.minBodyRate))
     public static let maxConnections = option("max_connections", .integer(1...100_000), "N", "open connections at most",
                                               "\(defaults.maxConnections)")

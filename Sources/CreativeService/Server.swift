@@ -85,6 +85,9 @@ public final class Server: @unchecked Sendable {
     public var gate: JobGate { context.gate }
     /// The service's metrics.
     public var metrics: Metrics { context.metrics }
+    /// Request bodies that hold budget and send slower than the minimum rate now: what a short
+    /// budget would cut first.
+    var stalledBodies: Int { context.watch.stalledBodies }
 
     /// Seconds a stop gives cancelled jobs to end and answer after the drain limit. libvips stops
     /// a cancelled job at the next region it computes (milliseconds).

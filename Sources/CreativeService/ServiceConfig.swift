@@ -47,8 +47,10 @@ public struct ServiceConfig: Sendable {
     /// Seconds from a connection's start (or its previous request's end) to the end of the next
     /// request's headers; a slower sender (slowloris) or an idle keep-alive connection is closed.
     public var headerTimeout = 10.0
-    /// After the first ``bodyRateGrace`` seconds of a body, its average rate must stay at or
-    /// above this (bytes/s); 0 turns the check off.
+    /// Each window of ``bodyRateGrace`` seconds of a body must bring at least this many bytes a
+    /// second (judged window by window, not averaged from the start, so a fast start buys no
+    /// stall); 0 turns the check off. Under budget pressure, bodies slower than this over their
+    /// last second are cut first (the largest reservation first).
     public var minBodyRate = 16 * 1024
     /// See ``minBodyRate``.
     public var bodyRateGrace = 5.0

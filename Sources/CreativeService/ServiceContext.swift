@@ -29,9 +29,11 @@ final class ServiceContext: @unchecked Sendable {
         gate = JobGate(slots: config.workers, queue: config.queue, maxWait: config.queueWait)
         metrics = Metrics()
         log = RequestLog(enabled: config.logRequests)
-        budget = MemoryBudget(capacity: config.memoryBudget)
-        watch = ConnectionWatch(limits: .init(headerSeconds: config.headerTimeout, minBodyRate: config.minBodyRate,
-                                              bodyGraceSeconds: config.bodyRateGrace, lingerSeconds: config.lingerSeconds))
+        let watch = ConnectionWatch(limits: .init(headerSeconds: config.headerTimeout, minBodyRate: config.minBodyRate,
+                                                  bodyGraceSeconds: config.bodyRateGrace, lingerSeconds: config.lingerSeconds))
+        self.watch = watch
+        // A short budget first cuts the stalled bodies that hold it, then waits.
+        budget = MemoryBudget(capacity: config.memoryBudget) { bytes in watch.relieve(needing: bytes) }
         adminWatch = ConnectionWatch(limits: .init(headerSeconds: 2, minBodyRate: 1024, bodyGraceSeconds: 2,
                                                    lingerSeconds: 1))
         do {

@@ -28,3 +28,31 @@ enum ColourProfiles {
         return path
     }
 }
+
+extension ColourProfiles {
+    /// An sRGB profile written by Little CMS with `stages` identity matrices in its float
+    /// pipelines (`D2B0`, `D2B1`: `multiProcessElements`, which Little CMS prefers to every other
+    /// tag): a valid profile whose transform costs time linear in `stages` to build. 60 bytes a
+    /// stage and a tag.
+    static func stageBomb(stages: Int) throws -> [UInt8] {
+        guard let profile = cmsCreate_sRGBProfile() else { throw Failure.lcms("cmsCreate_sRGBProfile") }
+        defer { cmsCloseProfile(profile) }
+        cmsSetProfileVersion(profile, 4.3)
+        guard let pipeline = cmsPipelineAlloc(nil, 3, 3) else { throw Failure.lcms("cmsPipelineAlloc") }
+        defer { cmsPipelineFree(pipeline) }
+        let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        for _ in 0..<stages {
+            guard cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocMatrix(nil, 3, 3, identity, nil)) != 0 else {
+                throw Failure.lcms("cmsPipelineInsertStage")
+            }
+        }
+        for tag in [cmsSigDToB0Tag, cmsSigDToB1Tag] where cmsWriteTag(profile, tag, UnsafeRawPointer(pipeline)) == 0 {
+            throw Failure.lcms("cmsWriteTag")
+        }
+        var size: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(profile, nil, &size) != 0 else { throw Failure.lcms("cmsSaveProfileToMem") }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        guard cmsSaveProfileToMem(profile, &bytes, &size) != 0 else { throw Failure.lcms("cmsSaveProfileToMem") }
+        return bytes
+    }
+}

@@ -44,6 +44,24 @@ final class CostModelTests: XCTestCase {
         XCTAssertEqual(DecodeShapeIssue.extremeAspectRatio.code.rawValue, "extreme_aspect_ratio")
     }
 
+    /// "Hostile input, part 4", item 10: a header with a side of 0 is damage (`corrupt_image`),
+    /// checked before the shape caps (it was `extreme_aspect_ratio`).
+    func testAZeroSideIsCorruptBeforeTheShapeCaps() throws {
+        let png = try Fixtures.png(try Fixtures.solid(960, 150, [10, 20, 30]))
+        for size in [PixelSize(width: 0, height: 150), PixelSize(width: 960, height: 0), PixelSize(width: 0, height: 0),
+                     PixelSize(width: 0, height: 20_000)] {
+            XCTAssertEqual(DecodeShapeIssue.check(size), .zeroSide, "\(size)")
+            let bytes = Fixtures.claiming(size, png: png)
+            let report = Validator.validate(bytes, fileName: "z.png")
+            XCTAssertEqual(report.errors.map(\.code), [.corruptImage], "\(size): \(report.errors)")
+            XCTAssertTrue(report.errors[0].message.contains("a side of 0 pixels"), report.errors[0].message)
+            XCTAssertThrowsError(try ImageSource(bytes: bytes)) {
+                XCTAssertEqual(($0 as? ImagingError)?.code, "corrupt_image", "\(size): \($0)")
+            }
+        }
+        XCTAssertEqual(DecodeShapeIssue.zeroSide.code.rawValue, "corrupt_image")
+    }
+
     func testA1x2000000StripIsRefusedFromItsHeader() throws {
         // The issue's 4 KB PNG: 3 s of CPU a million rows before.
         let strip = zeroPNG(PixelSize(width: 1, height: 2_000_000), colourType: 2)

@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+@testable import CreativeFleet
+
+/// "Hostile input, part 4", items 6, 8 and 9, against the real Redis and SeaweedFS: what a job
+/// entry may say. A source must name an object by its own key (no bucket, no prefix, no `.` or
+/// `..` segment: `bad_source`), and fields over their sizes are answered naming the field.
+final class WorkerHostileJobTests: FleetTestCase {
+    private func results(_ count: Int) throws -> [String: StreamEntry] {
+        let found = FleetCheck.waitForEntries(stream + ":results", count: count, seconds: 120, redis: try servers.queue())
+        return Dictionary(found.map { ($0["id"] ?? $0["entry"] ?? "", $0) }) { first, _ in first }
+    }
+
+    func testSourcesThatNameNoObjectOrClimbOutOfTheirKeyAreBadSource() throws {
+        let store = try servers.store()
+        let bucket = FleetServers.bucket
+        // Another advertiser's creative, and a name with dots inside its segments (a real key).
+        let secret = S3Location(bucket: bucket, key: "\(prefix)/adv2/secret.png")
+        try store.put(FleetCheck.variant(7001), at: secret, contentType: "image/png")
+        let dotted = S3Location(bucket: bucket, key: "\(prefix)/adv1/..banner.v2..png")
+        try store.put(FleetCheck.variant(7002), at: dotted, contentType: "image/png")
+        let redis = try servers.queue()
+        let jobs = [("climb", "s3://\(bucket)/\(prefix)/adv1/../adv2/secret.png"),
+                    ("here", "s3://\(bucket)/\(prefix)/adv2/./secret.png"),
+                    ("bucket", "s3://\(bucket)"), ("prefix", "s3://\(bucket)/\(prefix)/adv2/"),
+                    ("dotted", dotted.description)]
+        for (id, source) in jobs { _ = try redis.add(to: stream, [("source", source), ("id", id)]) }
+        let worker = try WorkerProcess(servers, name: "keys", stream: stream, prefix: prefix)
+        let byID = try results(jobs.count)
+        for id in ["climb", "here", "bucket", "prefix"] {
+            XCTAssertEqual(byID[id]?["status"], "failed", "\(id): \(byID[id]?.fields ?? []) \(worker.logText)")
+            XCTAssertEqual(byID[id]?["codes"], "bad_source", id)
+            XCTAssertEqual(byID[id]?["manifest"], "", id)
+        }
+        XCTAssertTrue(byID["climb"]?["message"]?.contains("'..' segment") ?? false, "\(byID["climb"]?.fields ?? [])")
+        XCTAssertTrue(byID["bucket"]?["message"]?.contains("names a bucket") ?? false, "\(byID["bucket"]?.fields ?? [])")
+        XCTAssertEqual(byID["dotted"]?["status"], "valid", "\(byID["dotted"]?.fields ?? [])")
+        XCTAssertEqual(try redis.pendingCount(stream, group: "creative-workers"), 0)
+        // The client itself never sends a dot segment, and sends other keys byte for byte.
+        XCTAssertThrowsError(try store.get(S3Location(bucket: bucket, key: "\(prefix)/adv1/../adv2/secret.png"), limit: 1 << 20)) {
+            XCTAssertEqual(($0 as? FleetError)?.code, "bad_source")
+        }
+        let odd = S3Location(bucket: bucket, key: "\(prefix)/a b/%2e%2e/+&=é.png")
+        try store.put([1, 2, 3], at: odd, contentType: "image/png")
+        XCTAssertEqual(try store.get(odd, limit: 16), .bytes([1, 2, 3]))
+        // The percent-encoded dots are a segment's bytes, not a dot segment: nothing else matches.
+        XCTAssertEqual(try store.head(S3Location(bucket: bucket, key: "\(prefix)/+&=é.png")), nil)
+    }
+
+    func testFieldsOverTheirSizesAreAnsweredNamingTheFieldAndNotCopied() throws {
+        let redis = try servers.queue()
+        let source = try FleetCheck.upload(FleetCheck.variant(7003), name: "fields.png", prefix: prefix, store: servers.store())
+        let hugeID = String(repeating: "i", count: 1 << 20)
+        let idEntry = try redis.add(to: stream, [("source", source), ("id", hugeID)])
+        _ = try redis.add(to: stream, [("source", source), ("id", "note"), ("note", String(repeating: "n", count: 2000))])
+        _ = try redis.add(to: stream, [("source", source), ("id", "fine")])
+        let worker = try WorkerProcess(servers, name: "fields", stream: stream, prefix: prefix)
+        let byID = try results(3)
+        let huge = try XCTUnwrap(byID[idEntry], "\(byID.keys) \(worker.logText)")
+        XCTAssertEqual(huge["status"], "failed")
+        XCTAssertEqual(huge["codes"], "bad_job")
+        XCTAssertEqual(huge["message"], "field 'id' has \(1 << 20) bytes, over the limit of 4096")
+        XCTAssertEqual(huge["source"], source)
+        XCTAssertEqual(byID["note"]?["codes"], "bad_job")
+        XCTAssertEqual(byID["note"]?["message"], "field 'note' has 2000 bytes, over the limit of 1024")
+        XCTAssertEqual(byID["fine"]?["status"], "valid", "\(byID["fine"]?.fields ?? [])")
+        let stored = try redis.run(["XRANGE", stream + ":results", "-", "+"])
+        XCTAssertFalse(RedisConnection.entries(stored).contains { $0.fields.contains { $0.1.utf8.count > 4096 } })
+    }
+
+    func testEnqueueRefusesSourcesThatNameNoObjectAndAnEmptyID() throws {
+        let fleet = ["--redis", servers.redisURL, "--store", "s3://\(FleetServers.bucket)/\(prefix)", "--s3-endpoint",
+                     servers.s3Endpoint, "--stream", stream]
+        for source in ["s3://\(FleetServers.bucket)", "s3://\(FleetServers.bucket)/", "s3://\(FleetServers.bucket)/uploads/",
+                       "s3://\(FleetServers.bucket)/adv1/../adv2/secret.png", "s3://\(FleetServers.bucket)/./a.png"] {
+            let run = try WorkerProcess.run(["enqueue", source, "--wait"] + fleet, servers: servers)
+            XCTAssertEqual(run.status, 64, "\(source): \(run.errors)")
+            XCTAssertEqual(run.output, "", source)
+        }
+        let empty = try WorkerProcess.run(["enqueue", "s3://\(FleetServers.bucket)/uploads/a.png", "--id", ""] + fleet,
+                                          servers: servers)
+        XCTAssertEqual(empty.status, 64, empty.errors)
+        XCTAssertTrue(empty.errors.contains("--id"), empty.errors)
+        XCTAssertEqual(try servers.queue().run(["XLEN", stream]), .integer(0), "nothing was added")
+    }
+}
