@@ -13,14 +13,17 @@ enum ProcessJob {
     }
 
     /// Validates, renders and draws the preview of the bytes `read` gave (a file that could not
-    /// be read whole is a rejected creative, its report saying why). `name` is the report's file.
+    /// be read whole is a rejected creative, its report saying why). `name` is the report's file;
+    /// `weightBudget` every render's largest file (``CreativeJob/process(_:fileName:limits:format:weightBudget:)``).
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     static func run(_ read: Result<[UInt8], FileIO.ReadFailure>, name: String, limits: ValidationLimits,
-                    format: FormatChoice) throws(ImagingError) -> Output {
+                    format: FormatChoice,
+                    weightBudget: Int? = RenderSettings.defaultWeightBudget) throws(ImagingError) -> Output {
         let result: JobResult
         switch read {
         case .success(let bytes):
-            result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format)
+            result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format,
+                                         weightBudget: weightBudget)
         case .failure(let failure):
             // Missing, too large or unreadable: the validation report says which.
             result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits), input: nil)

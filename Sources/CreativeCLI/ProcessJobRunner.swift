@@ -12,7 +12,7 @@ struct ProcessJobRunner: JobRunner {
     let defaultProduct: Product
     let defaultFormat: FormatChoice
 
-    func settings(product: String?, format: String?) throws(FleetError) -> JobSettings {
+    func settings(product: String?, format: String?, weightBudget: String?) throws(FleetError) -> JobSettings {
         let chosenProduct: Product
         if let product, !product.isEmpty {
             guard let named = Product(rawValue: product) else {
@@ -32,16 +32,27 @@ struct ProcessJobRunner: JobRunner {
         } else {
             chosenFormat = defaultFormat
         }
+        var budget = RenderSettings.defaultWeightBudget
+        if let weightBudget, !weightBudget.isEmpty {
+            do throws(CoreError) {
+                budget = try Quantity.bytes(weightBudget, name: "weight_budget", in: RenderSettings.weightBudgetRange,
+                                            bareUnit: ProcessRequest.weightBudget.bareUnit)
+            } catch {
+                throw .badJob(error.description)
+            }
+        }
         // Everything that can change the answer: the tool, its JSON shapes, its libvips, and the
         // job's settings. The folder is named by the schema version, so a manifest of another
         // shape is never taken for this one's answer.
         let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
             + "libvips \(VipsRuntime.version); "
-            + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); max-bytes \(limits.maxBytes); "
+            + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); weight-budget \(budget); max-bytes \(limits.maxBytes); "
             + "max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
-        return JobSettings(product: chosenProduct, format: chosenFormat, maxBytes: limits.maxBytes,
-                           version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
+        var settings = JobSettings(product: chosenProduct, format: chosenFormat, maxBytes: limits.maxBytes,
+                                   version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
+        settings.weightBudget = budget
+        return settings
     }
 
     func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure> {
@@ -52,7 +63,8 @@ struct ProcessJobRunner: JobRunner {
         case .tooLarge(let size, let head): .failure(.tooLarge(size: size, head: head))
         }
         do {
-            let output = try ProcessJob.run(read, name: source, limits: limits, format: settings.format)
+            let output = try ProcessJob.run(read, name: source, limits: limits, format: settings.format,
+                                        weightBudget: settings.weightBudget)
             let report = output.result.report
             // The renders and the preview with the checksums the job computed, the manifest last.
             let files = output.result.files.map { file in

@@ -28,6 +28,13 @@ public struct RenderRequest: Sendable {
     /// `--quality Q`.
     public static let quality = OptionDeclaration(
         "quality", .integer(1...100), placeholder: "Q", help: "JPEG or WebP quality, 1 to 100", defaultValue: "85")
+    /// `--weight-budget SIZE`, `weight_budget=SIZE`: the largest file a render may be.
+    public static let weightBudget = OptionDeclaration(
+        "weight_budget", .byteSize(RenderSettings.weightBudgetRange), placeholder: "SIZE",
+        help: "largest file of a render: the best quality that fits (JPEG and WebP: the highest quality; PNG: lossless, "
+            + "else the largest palette); when none fits, code over_weight_budget and nothing written (40K, 1M; K is "
+            + "1024 bytes; a bare number is bytes)",
+        defaultValue: Quantity.describe(bytes: RenderSettings.defaultWeightBudget))
     /// `--no-enlarge`, `enlarge=false`.
     public static let enlarge = OptionDeclaration(
         "enlarge", .toggle, help: "never scale the artwork above its own size (in a query: enlarge=false)",
@@ -35,7 +42,8 @@ public struct RenderRequest: Sendable {
 
     /// Every option of a render, in help order.
     public static let options = OptionList([slot, scale, CommonOptions.device, CommonOptions.orientation,
-                                            CommonOptions.product, background, format, quality, enlarge])
+                                            CommonOptions.product, background, format, quality, weightBudget,
+                                            enlarge])
 
     /// Where the render goes: a slot in points at a scale, or a product's slot on a device.
     public enum Target: Sendable, Equatable {
@@ -93,6 +101,7 @@ public struct RenderRequest: Sendable {
             throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) jpeg or webp (\(refusal))")
         }
         settings.autoFormats = narrowed.map { [$0] }
+        settings.weightBudget = try source.bytes(Self.weightBudget) ?? RenderSettings.defaultWeightBudget
         self.settings = settings
     }
 

@@ -55,7 +55,8 @@ final class JobHandler {
         do throws(FleetError) {
             let source = try S3Location(parsing: entry["source"] ?? "")
             TestHook.crash(config.testHook, source: source.description)
-            let settings = try runner.settings(product: entry["product"], format: entry["format"])
+            let settings = try runner.settings(product: entry["product"], format: entry["format"],
+                                              weightBudget: entry["weight_budget"])
             answer = try retrying { () throws(FleetError) in try self.execute(source, settings: settings, entry: entry.id) }
         } catch {
             if case .badJob = error { return deadLetter(entry, deliveries: 1, error: error.description) }

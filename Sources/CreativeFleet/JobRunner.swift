@@ -36,6 +36,8 @@ public struct JobSettings: Sendable, Equatable {
     /// The product and format as given (or their defaults).
     public let product: Product
     public let format: FormatChoice
+    /// Every render's weight budget in bytes (the entry's `weight_budget`, or the default).
+    public var weightBudget: Int = RenderSettings.defaultWeightBudget
     /// The largest source read whole.
     public let maxBytes: Int
     /// A short fixed-width version of these settings and the tool (and its libvips): the second
@@ -54,7 +56,7 @@ public struct JobSettings: Sendable, Equatable {
 public protocol JobRunner: Sendable {
     /// The settings for a job entry's optional `product` and `format`.
     /// - Throws: ``FleetError/badJob(_:)`` for a product or format that does not exist.
-    func settings(product: String?, format: String?) throws(FleetError) -> JobSettings
+    func settings(product: String?, format: String?, weightBudget: String?) throws(FleetError) -> JobSettings
     /// Runs the job. `source` names the input (its `s3://` address) in the report.
     /// - Returns: the files to write, or the failure's code and message (a job that ran out of
     ///   time or memory: a result, not retried).

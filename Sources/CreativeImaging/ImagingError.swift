@@ -30,6 +30,10 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case operationFailed(String)
     /// Reading or writing a file failed.
     case io(String)
+    /// No encoding of the render in `format` fits its weight budget (``WeightBudgetSearch``):
+    /// `smallest` is the smallest file the format reaches (its lowest quality, or its smallest
+    /// palette); nothing was written.
+    case overWeightBudget(format: OutputFormat, smallest: Int, budget: Int)
     /// An HTML5 bundle that does not validate, so it has no static version to render: its
     /// first error (the bundle's report names them all).
     case rejectedBundle(ValidationIssue)
@@ -47,6 +51,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage: "corrupt_image"
         case .operationFailed: "render_failed"
         case .io: "io_error"
+        case .overWeightBudget: "over_weight_budget"
         case .rejectedBundle(let issue): issue.code.rawValue
         }
     }
@@ -72,6 +77,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage(let detail): "the image is damaged: \(detail)"
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail
+        case .overWeightBudget(let format, let smallest, let budget):
+            "no \(format.displayName) of this render fits the weight budget of \(budget) bytes: the smallest it "
+                + "reaches is \(smallest) bytes; raise the budget or choose another format; nothing was written"
         case .rejectedBundle(let issue): "the HTML5 bundle is rejected (\(issue.message)), so it has no static version to render"
         }
     }

@@ -52,7 +52,8 @@ public enum Renderer {
                 return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
                     try Encoder.encode(image, format: settings.format, quality: settings.quality,
                                        content: placement.contentRect, memoryBudget: outputBudget,
-                                       recipe: recipe?.recipe, autoFormats: settings.autoFormats)
+                                       recipe: recipe?.recipe, autoFormats: settings.autoFormats,
+                                       weightBudget: settings.weightBudget)
                 }
             }
             if let recipe { encoded.detail = recipe.detail(for: encoded) }
