@@ -17,7 +17,7 @@ public enum WeightBudgetSearch {
     /// edges break up into blocks.
     public static let lowestQuality = 30
     /// Palette sizes tried for a PNG over its budget: bit depth and libimagequant's quality.
-    static let paletteSteps: [(bits: Int, quality: Int)] = [(8, 100), (8, 80), (8, 60), (6, 60), (4, 60), (2, 50), (1, 0)]
+    static let paletteSteps: [(bits: Int, quality: Int)] = [(8, 100), (8, 80), (8, 60), (4, 60), (2, 50), (1, 50)]
     /// Whether PNG can be written under a budget with a palette (``EncoderFeatures/palettePNG``).
     public static var canQuantise: Bool { EncoderFeatures.palettePNG }
 
