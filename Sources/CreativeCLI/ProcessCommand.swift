@@ -60,7 +60,8 @@ enum ProcessCommand: DeclaredCommand {
             try Streams.outEscaped("wrote \(directory)/\(JobResult.manifestName) (report only)")
         }
         timer.finish()
-        return result.report.valid ? ExitCode.success : ExitCode.failure
+        // A render over its weight budget fails the job (the others are written).
+        return result.report.valid && result.overWeightBudget.isEmpty ? ExitCode.success : ExitCode.failure
     }
 
     /// `; 2 renders over the weight budget of 153600 bytes, not written (over_weight_budget: ...)`, or

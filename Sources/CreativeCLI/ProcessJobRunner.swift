@@ -71,7 +71,10 @@ struct ProcessJobRunner: JobRunner {
                 JobOutputFile(name: file.name, bytes: file.bytes, sha256: file.sha256, contentType: file.format.mediaType)
             } + [JobOutputFile(name: JobResult.manifestName, bytes: Array(output.manifestText.utf8), sha256: nil,
                                contentType: GuidanceFormat.json.mediaType)]
-            return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue), files: files))
+            // A render over its weight budget is named in the job's line by its code (the manifest lists it).
+            let overBudget = output.result.overWeightBudget.isEmpty ? [] : [ImagingError.overWeightBudgetCode]
+            return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue) + overBudget,
+                                      files: files))
         } catch {
             // As `process` reports it: the code, and the message after the source's name.
             return .failure(JobFailure(code: error.code, message: "\(source): \(error.message)"))

@@ -52,18 +52,25 @@ public enum AutoRecipe: Sendable, Equatable {
     /// the bench photo at 97), for 8.6% and 3.4% more bytes.
     static let webpEffort = 2
 
+    /// libimagequant's effort (libvips `effort`, 1-10, default 7): 3 took 88 ms on a 1170x183
+    /// gradient where 7 took 533-741 ms, for 4% fewer bytes at 7.
+    static let paletteEffort = 3
+
     /// The bytes of this recipe from `image` (8-bit sRGB, RGB or RGBA).
-    func encode(_ image: VImage) throws(ImagingError) -> [UInt8] {
+    /// - Parameter draft: a search's trial: WebP without the sharp RGB to YUV conversion, which
+    ///   takes 2-10 times as long as the rest of the encode (the written file has it).
+    func encode(_ image: VImage, draft: Bool = false) throws(ImagingError) -> [UInt8] {
         switch self {
         case .lossless:
             return try Encoder.streamingPNG(image).bytes
         case .palette(let bits, let quality):
             return try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
                 .with("palette", .bool(true)).with("Q", .int(quality)).with("bitdepth", .int(bits))
-                .with("dither", .double(0)).with("compression", .int(Int(PNGWriter.zlibLevel))).bytes()
+                .with("dither", .double(0)).with("compression", .int(Int(PNGWriter.zlibLevel)))
+                .with("effort", .int(Self.paletteEffort)).bytes()
         case .lossy(let format, let quality):
             return try Encoder.lossy(format == .jpeg ? try Encoder.withoutAlpha(image) : image, format,
-                                     quality: quality, webpEffort: Self.webpEffort)
+                                     quality: quality, webpEffort: Self.webpEffort, sharpYUV: !draft)
         case .jpegFullChroma(let quality):
             return try Encoder.lossy(try Encoder.withoutAlpha(image), .jpeg, quality: quality, fullChroma: true)
         case .nearLossless(let level):

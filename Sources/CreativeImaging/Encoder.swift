@@ -121,7 +121,7 @@ public enum Encoder {
     /// (``EncoderFeatures/webpSharpYUV``): colour edges keep their colour under 4:2:0. JPEG is
     /// 4:2:0 below quality 90 (libjpeg's default) unless `fullChroma`.
     static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int, webpEffort: Int = 4,
-                      fullChroma: Bool = false) throws(ImagingError) -> [UInt8] {
+                      fullChroma: Bool = false, sharpYUV: Bool = true) throws(ImagingError) -> [UInt8] {
         switch format {
         case .jpeg:
             var operation = VipsOperation("jpegsave_buffer").with("in", .image(image)).with("strip", .bool(true))
@@ -134,7 +134,7 @@ public enum Encoder {
         case .webp:
             var operation = VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
                 .with("Q", .int(quality)).with("effort", .int(webpEffort))
-            if EncoderFeatures.webpSharpYUV { operation = operation.with("smart_subsample", .bool(true)) }
+            if sharpYUV, EncoderFeatures.webpSharpYUV { operation = operation.with("smart_subsample", .bool(true)) }
             return try operation.bytes()
         case .png:
             return try streamingPNG(image).bytes

@@ -51,7 +51,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage: "corrupt_image"
         case .operationFailed: "render_failed"
         case .io: "io_error"
-        case .overWeightBudget: "over_weight_budget"
+        case .overWeightBudget: Self.overWeightBudgetCode
         case .rejectedBundle(let issue): issue.code.rawValue
         }
     }
@@ -83,6 +83,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .rejectedBundle(let issue): "the HTML5 bundle is rejected (\(issue.message)), so it has no static version to render"
         }
     }
+
+    /// ``overWeightBudget(format:smallest:budget:)``'s code, for the lines that name it.
+    public static let overWeightBudgetCode = "over_weight_budget"
 
     static func mebibytes(_ bytes: Int) -> String {
         let tenths = (bytes * 10 + (1 << 19)) >> 20

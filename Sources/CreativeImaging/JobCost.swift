@@ -131,12 +131,14 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Bytes `auto` holds while it searches (``AutoEncoder``) on `pixels`, besides near-lossless
-    /// WebP: the render held, its copy as a libvips image, the SSIM reference's float statistics,
-    /// and per candidate its encoder, its decoded file and the SSIM of it in float, with
-    /// libimagequant's histogram: measured at 12-49 MB over a lossless render for 1170x183
-    /// searches (214,110 pixels), by content; charged 16 MiB and 160 bytes a pixel.
+    /// WebP: the render held (4 bytes a pixel) and its copy as a libvips image (4), the luma and
+    /// half-resolution chroma statistics of the reference in float (18, ``Similarity/Perceptual``),
+    /// and one candidate at a time: its encoder (WebP 14), its decoded file (4) and its planes and
+    /// SSIM terms (about 30), with libimagequant's histogram. Measured at 11-16 MB over the
+    /// fixed-format render for 1170x183 searches (214,110 pixels: 51-75 bytes a pixel) where
+    /// the mean SSIM over R, G and B held 12-49 MB; charged 16 MiB and 80 bytes a pixel.
     public static func autoSearchBytes(pixels: Int) -> Int {
-        adding(16 << 20, multiplying(pixels, 160))
+        adding(16 << 20, multiplying(pixels, 80))
     }
 }
 

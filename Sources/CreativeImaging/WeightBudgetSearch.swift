@@ -40,17 +40,22 @@ public enum WeightBudgetSearch {
     static func lossy(_ image: VImage, _ format: OutputFormat, budget: Int, highest: Int,
                       fullChroma: Bool = false) throws(ImagingError) -> EncodedRender {
         func recipe(_ quality: Int) -> AutoRecipe { fullChroma ? .jpegFullChroma(quality) : .lossy(format, quality) }
-        let top = try recipe(highest).encode(image)
+        // The fixed format's own encoder (WebP at libwebp's default effort), as `--format` writes it.
+        let opaque = format == .jpeg ? try Encoder.withoutAlpha(image) : image
+        func encoded(_ quality: Int) throws(ImagingError) -> [UInt8] {
+            try Encoder.lossy(opaque, format, quality: quality, fullChroma: fullChroma)
+        }
+        let top = try encoded(highest)
         if top.count <= budget { return fitted(recipe(highest), top, budget) }
         let lowest = min(highest, lowestQuality)
-        let bottom = try recipe(lowest).encode(image)
+        let bottom = try encoded(lowest)
         guard bottom.count <= budget else {
             throw .overWeightBudget(format: format, smallest: bottom.count, budget: budget)
         }
         var fits = (quality: lowest, bytes: bottom), over = highest
         while over - fits.quality > 1 {
             let middle = (over + fits.quality) / 2
-            let bytes = try recipe(middle).encode(image)
+            let bytes = try encoded(middle)
             if bytes.count <= budget { fits = (middle, bytes) } else { over = middle }
         }
         return fitted(recipe(fits.quality), fits.bytes, budget)
