@@ -6,13 +6,12 @@ import CreativeCore
 /// ``chromaTarget``, over the artwork's area, as shown), within the render's weight budget.
 ///
 /// The candidates, each tried only where it can win:
-/// - lossless PNG (``PNGWriter``) for flat art (``PNGWriter/unfilteredRepeatShare``) or up to
-///   256 colours: exact, so it always qualifies. Up to 256 colours it is the answer, nothing lossy
-///   tried (art of few colours is where ringing shows, and its exact palette is small);
-/// - a palette PNG quantised by libimagequant, for flat art with more colours (resampled edges);
-/// - lossy WebP with sharp RGB to YUV conversion, at the lowest quality of ``qualities`` that
-///   qualifies, searched from `start` (the quality the last render of the same creative took);
-/// - near-lossless WebP when no lossy WebP qualifies, for a single render of at most
+/// - lossless PNG (``PNGWriter``) up to 256 colours: the answer, nothing lossy tried (art of few
+///   colours is where ringing shows, and its exact palette is small);
+/// - lossy WebP at the lowest quality of ``qualities`` that qualifies, walked from `start` (the
+///   quality the last render of the same creative took) or ``firstQuality(flat:)``;
+/// - where no WebP qualifies: lossless PNG for flat art (``PNGWriter/unfilteredRepeatShare``), a
+///   palette PNG quantised by libimagequant, near-lossless WebP for a single render of at most
 ///   ``nearLosslessMaxPixels``;
 /// - JPEG, for opaque renders where WebP is not allowed or does not qualify, 4:2:0 and then 4:4:4
 ///   one step lower, the smaller that qualifies.
@@ -86,15 +85,15 @@ struct AutoEncoder {
             if best == nil || candidate.bytes.count < best?.bytes.count ?? .max { best = candidate }
         }
         let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
-        if flat || analysis.colours <= 256, kinds.contains(.png) { offer(try lossless()) }
-        if analysis.colours <= 256, let exact = best, weightBudget.map({ exact.bytes.count <= $0 }) ?? true {
-            return exact
+        if analysis.colours <= 256, kinds.contains(.png) {
+            let exact = try lossless()
+            if weightBudget.map({ exact.bytes.count <= $0 }) ?? true { return exact }
         }
-        if flat && analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
-            offer(try qualified(AutoRecipe.flatPalette, under: best?.bytes.count, similarity))
-        }
-        let webp = kinds.contains(.webp) ? try search(.webp, under: best?.bytes.count, similarity) : nil
+        // WebP first: where it keeps the target it is the smallest (flat art's palette PNG weighs
+        // 1.3-4 times its WebP), so PNG's candidates are tried only where it does not.
+        let webp = kinds.contains(.webp) ? try search(.webp, under: nil, similarity) : nil
         offer(webp)
+        if webp == nil, flat, kinds.contains(.png) { offer(try lossless()) }
         if webp == nil, kinds.contains(.webpLossless) {
             for level in Self.nearLosslessLevels {
                 guard let candidate = try qualified(.nearLossless(level), under: best?.bytes.count, similarity) else { continue }
@@ -102,8 +101,8 @@ struct AutoEncoder {
                 break
             }
         }
-        // Art WebP cannot keep (small coloured text): a palette may, where it is not flat too.
-        if webp == nil, !flat, analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
+        // Art WebP cannot keep (small coloured text, flat art's hard edges): a palette may.
+        if webp == nil, analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
             offer(try qualified(AutoRecipe.flatPalette, under: best?.bytes.count, similarity))
         }
         if analysis.opaque == 1, kinds.contains(.jpeg), webp == nil {
@@ -208,13 +207,18 @@ struct AutoEncoder {
         let score = try similarity.score(try decode(bytes, recipe.format))
         guard score.keeps(luma: Self.lumaTarget, chroma: Self.chromaTarget) else { return nil }
         return EncodedRender(bytes: bytes, format: recipe.format, detail: "\(recipe.detail) (auto: \(score.description))",
-                             ssim: score.luma, recipe: recipe)
+                             ssim: score.luma, recipe: recipe, score: score)
     }
 
+    /// Where a search with no earlier render starts: flat art keeps the target from low
+    /// qualities (the test artwork and gradients: WebP 40), photographs need high ones (the bench
+    /// photo: 94), so each starts near its own answer and most searches take two trials.
+    static func firstQuality(flat: Bool) -> Int { flat ? 50 : 91 }
+
     /// The lowest quality of ``qualities`` that qualifies (the score grows with quality), walked
-    /// from ``start`` when an earlier render gave one (one or two encodes when renders of a
-    /// creative agree), else a binary search. A quality whose file is already no smaller than
-    /// `limit` is not measured.
+    /// from ``start`` (the quality an earlier render of the creative took) or from
+    /// ``firstQuality(flat:)``: down while it qualifies, else up until it does. A quality whose
+    /// file is already no smaller than `limit` is not measured, nor any above it.
     private func search(_ format: OutputFormat, under limit: Int?,
                         _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
         var found: EncodedRender?
@@ -232,30 +236,26 @@ struct AutoEncoder {
             found = candidate
             return true
         }
-        if let start, let first = Self.qualities.lastIndex(where: { $0 <= start }) ?? Self.qualities.indices.first {
-            var index = first
-            if try tries(index) {
-                while index > 0, try tries(index - 1) { index -= 1 }
-            } else {
-                while !tooLarge, index < Self.qualities.count - 1 {
-                    index += 1
-                    if try tries(index) { break }
-                }
+        let from = start ?? Self.firstQuality(flat: analysis.repeats >= PNGWriter.unfilteredRepeatShare)
+        var index = Self.qualities.lastIndex(where: { $0 <= from }) ?? 0
+        if try tries(index) {
+            while index > 0, try tries(index - 1) { index -= 1 }
+        } else {
+            while !tooLarge, index < Self.qualities.count - 1 {
+                index += 1
+                if try tries(index) { break }
             }
-            return try finished(found, similarity)
-        }
-        var low = 0, high = Self.qualities.count - 1
-        while low <= high {
-            let middle = (low + high) / 2
-            if try tries(middle) { high = middle - 1 } else { low = middle + 1 }
         }
         return try finished(found, similarity)
     }
 
-    /// The quality found, encoded as it is written (WebP with the sharp conversion the trials
-    /// leave out) and measured again; the trial's file when that one no longer qualifies.
+    /// The quality found, encoded with the sharp RGB to YUV conversion the trials leave out where
+    /// colour is what held the quality up (the chroma term nearer its target than luma: colour
+    /// edges), and measured again; else the trial's file (a photograph's chroma is far above its
+    /// target, and the conversion would only add time).
     private func finished(_ trial: EncodedRender?, _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
-        guard let trial, let recipe = trial.recipe, recipe.format == .webp, EncoderFeatures.webpSharpYUV else { return trial }
+        guard let trial, let recipe = trial.recipe, recipe.format == .webp, EncoderFeatures.webpSharpYUV,
+              let score = trial.score, score.chroma - Self.chromaTarget < score.luma - Self.lumaTarget else { return trial }
         return try qualified(recipe, under: nil, similarity) ?? trial
     }
 }

@@ -13,6 +13,8 @@ public struct EncodedRender: Sendable {
     public let ssim: Double?
     /// For `auto`, what was decided, to write other renders of the same creative alike.
     public var recipe: AutoRecipe? = nil
+    /// For a measured `auto` candidate, its luma and chroma score.
+    var score: PerceptualScore? = nil
 }
 
 /// The one encoding policy that `render`, `process` and the service share. Every file is 8-bit
