@@ -120,8 +120,7 @@ struct AutoEncoder {
 
     /// Nothing that keeps the target fits the budget (or, narrowed to lossy formats, nothing keeps
     /// it): the best that fits, measured. The highest quality of WebP where allowed (smaller than
-    /// JPEG at a quality), else of JPEG, and the largest palette PNG where PNG is allowed: of
-    /// those that fit, the one nearest its targets (the smaller margin of luma and chroma).
+    /// JPEG at a quality), else of JPEG, else the largest palette PNG that fits.
     private func budgeted(_ best: EncodedRender?, lossless: EncodedRender?,
                           _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender {
         let budget = weightBudget ?? Int.max
@@ -144,7 +143,9 @@ struct AutoEncoder {
                 try WeightBudgetSearch.lossy(reference, lossy, budget: budget, highest: highest)
             }
         }
-        if let lossless, EncoderFeatures.palettePNG || lossy == nil {
+        // A palette only where no lossy format may be written: libimagequant on a large render
+        // takes seconds a step, a lossy search milliseconds.
+        if let lossless, lossy == nil {
             try attempt { () throws(ImagingError) in
                 try WeightBudgetSearch.palette(reference, budget: budget, lossless: lossless.bytes)
             }

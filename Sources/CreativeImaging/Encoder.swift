@@ -105,6 +105,11 @@ public enum Encoder {
                                    detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote),
                                    ssim: nil, recipe: decided)
         guard let weightBudget, render.bytes.count > weightBudget else { return render }
+        // `auto` decided lossless on a smaller render, over the budget here: WebP where allowed.
+        if format == .auto, autoFormats?.contains(.webp) ?? true {
+            return try WeightBudgetSearch.lossy(try pixels.image(), .webp, budget: weightBudget,
+                                                highest: AutoEncoder.qualities.last ?? defaultQuality)
+        }
         return try WeightBudgetSearch.palette(try pixels.image(), budget: weightBudget, lossless: render.bytes)
     }
 
