@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "CGumboProbe", dependencies: ["CGumbo"]),
         // The public test artwork, embedded in the binary from TestImages/.
         .target(name: "CArtwork", path: "Sources/CArtwork"),
+        // The platform profiles, embedded in the binary from Profiles/.
+        .target(name: "CProfileData", path: "Sources/CProfileData"),
         // A strict whole-file libpng read, with libpng's longjmp contained in C, and a zlib check
         // of the IDAT stream.
         .target(name: "CPNGCheck", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
@@ -55,8 +57,9 @@ let package = Package(
         .target(name: "CCurlOptions", dependencies: ["CCurl"]),
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
 
-        // Catalog, devices, slot math, selection, reports: Swift, with zlib's CRC-32 only.
-        .target(name: "CreativeCore", dependencies: ["CZlib"]),
+        // Catalog, devices, slot math, selection, reports, platform profiles: Swift, with zlib's
+        // CRC-32 and the embedded profile files.
+        .target(name: "CreativeCore", dependencies: ["CZlib", "CProfileData"]),
         // HTML5 ad bundles: the archive, its HTML and CSS references, the locked web view's rules.
         // Images inside are checked through a function the image validator passes in.
         .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo", "CGumboProbe"]),

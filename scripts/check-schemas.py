@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Validates real outputs of the tool and of its service against the JSON Schemas in schemas/
-(draft 2020-12, the `jsonschema` package): validate, render, slot, select, prompt and guidance
+(draft 2020-12, the `jsonschema` package): validate (also with --profile), render, slot, select, prompt,
+guidance (also with --profile) and profiles
 `--json`, render and process `--cost`, process's manifest and `--json` (also of a missing file and
 of one over the size limit), companion lint, and the service's answers to the same operations
 (GET /v1/prompt as a prompt list), /healthz and /readyz on both ports, and its error bodies. The
@@ -51,7 +52,8 @@ failures = []
 VERSION = {"schema_version": 2, "tool_version": "0.1.0"}
 SIZE = {"width": 960, "height": 150}
 GOOD_REPORT = {"file": "a.png", "valid": True, "format": "png", "size_pixels": SIZE, "file_bytes": 3396,
-               "size_class": "adaptive", "shape": "strip", "decoded": True, "errors": [], "warnings": []}
+               "size_class": "adaptive", "shape": "strip", "decoded": True, "profiles": ["network"], "errors": [],
+               "warnings": []}
 GOOD_ASSIGNMENT = {"device": "iPhone SE", "orientation": "portrait", "slot_mode": "anchored",
                    "slot_points": {"width": 320, "height": 50}, "scale": 2.0, "slot_pixels": {"width": 640, "height": 100},
                    "content_pixels": {"width": 640, "height": 100}, "content_position_pixels": {"x": 0, "y": 0},
@@ -66,7 +68,16 @@ GOOD_PROMPT = {"product": "banner", "artwork_pixels": SIZE, "aspect_ratio": 6.4,
                "prompt": "Flat digital advertising banner"}
 # (schema, document, what makes it wrong): each must be rejected. The first of each schema is a
 # good document, which must be accepted: the bad ones then fail for their own reason.
+GOOD_RULE = {"rule": "max_bytes", "bytes": 153600, "source": "https://support.google.com/google-ads/answer/1722096",
+             "read": "2026-12", "note": None}
+GOOD_PROFILES = {**VERSION, "profiles": [{"name": "google-ads", "title": "Google Ads", "default": False,
+                                          "rules": [GOOD_RULE]}]}
 KNOWN = [
+    ("profiles.schema.json", GOOD_PROFILES, None),
+    ("profiles.schema.json", {**VERSION, "profiles": [{**GOOD_PROFILES["profiles"][0], "rules": [
+        {k: v for k, v in GOOD_RULE.items() if k != "source"}]}]}, "a rule without its source"),
+    ("profiles.schema.json", {**VERSION, "profiles": [{**GOOD_PROFILES["profiles"][0], "rules": [
+        {**GOOD_RULE, "read": "December"}]}]}, "a read date that is no date"),
     ("slot.schema.json", {**VERSION, "slot_mode": "anchored", "rule": "qartvelo", "estimate": False,
                           "screen_height_points": None, "slot_points": {"width": 390, "height": 60}, "scale": 3.0,
                           "slot_pixels": {"width": 1170, "height": 180}}, None),
@@ -91,6 +102,9 @@ KNOWN = [
     ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "valid": False}, "rejected without an error"),
     ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "file_count": 2}, "bundle fields on a PNG"),
     ("validate-report.schema.json", GOOD_REPORT, "a top-level report without version fields"),
+    ("validate-report.schema.json", {**VERSION, **{k: v for k, v in GOOD_REPORT.items() if k != "profiles"}},
+     "no profiles"),
+    ("validate-report.schema.json", {**VERSION, **GOOD_REPORT, "profiles": []}, "an empty profile list"),
     ("manifest.schema.json", GOOD_MANIFEST, None),
     ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "fill_share": "1"}]}, "fill_share as a string"),
     ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "scale": "2"}]}, "scale as a string"),
@@ -224,6 +238,10 @@ def check_command_line(files):
         for report in json_lines(tool("validate", "--json", "--product", product, *every, "missing.png", expect=(1,)),
                                  "validate"):
             check("validate-report.schema.json", report, f"validate --product {product} {report.get('file')}")
+    for profiles in ("google-ads", "network,iab-lean", "google-ad-manager,trade-desk,microsoft", "dv360,cm360,amazon-dsp"):
+        for report in json_lines(tool("validate", "--json", "--profile", profiles, *every, expect=(1,)), "validate"):
+            check("validate-report.schema.json", report, f"validate --profile {profiles} {report.get('file')}")
+    check("profiles.schema.json", json.loads(tool("profiles", "--json")), "profiles --json")
     for arguments in (["--slot", "390x61@3x", files["banner"], "--output", "r1.png"],
                       ["--device", "iPhone 15", files["banner_wide"], "--output", "r2.jpg"],
                       ["--product", "interstitial", "--device", "iPad Air", "--orientation", "landscape",
@@ -266,6 +284,9 @@ def check_command_line(files):
             check("prompt.schema.json", answer, f"prompt --product {product} {size_text(answer.get('artwork_pixels'))}")
         check("guidance.schema.json", json.loads(tool("guidance", "--format", "json", "--product", product)),
               f"guidance --product {product}")
+        for profile in ("google-ads", "iab-lean", "microsoft", "network"):
+            check("guidance.schema.json", json.loads(tool("guidance", "--product", product, "--profile", profile)),
+                  f"guidance --product {product} --profile {profile}")
     for answer in json_lines(tool("prompt", "--json", "--size", "300x250", "--cta", "Buy"), "prompt"):
         check("prompt.schema.json", answer, "prompt --size 300x250")
     for arguments in (["carousel_images=https://cdn.example/a.png|http://x/b.png,foo=1"],
@@ -349,6 +370,9 @@ def check_service(files):
             answer("validate-report.schema.json", "POST", f"/v1/validate?filename={files[name]}", read(name))
         answer("validate-report.schema.json", "POST", "/v1/validate?product=interstitial", read("interstitial"))
         answer("validate-report.schema.json", "POST", "/v1/validate?product=companion", read("companion"))
+        answer("validate-report.schema.json", "POST", "/v1/validate?profile=google-ads,iab-lean", read("jpeg"))
+        answer("guidance.schema.json", "GET", "/v1/guidance?profile=google-ads")
+        answer("error.schema.json", "GET", "/v1/guidance?profile=google-adz", statuses=(400,))
         for query in ("width=390&scale=3", "width=390&inline=true&max_height=250", "device=iPhone%2015",
                       "device=iPhone%2015&orientation=landscape", "product=interstitial&device=iPad%20Air",
                       "product=companion&device=iPhone%20SE"):

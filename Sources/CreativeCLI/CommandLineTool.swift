@@ -10,7 +10,7 @@ public enum CommandLineTool {
         [
             ValidateCommand.self, RenderCommand.self, SlotCommand.self, SelectCommand.self,
             TestArtworkCommand.self, GuidanceCommand.self, PromptCommand.self, ProcessCommand.self,
-            CompanionCommand.self, ServeCommand.self, WorkerCommand.self, EnqueueCommand.self,
+            CompanionCommand.self, ProfilesCommand.self, ServeCommand.self, WorkerCommand.self, EnqueueCommand.self,
         ]
     }
 

@@ -10,9 +10,12 @@ enum ValidateCommand: DeclaredCommand {
     static let declared = ValidateRequest.options.on(.commandLine)
         + [json, maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
     static let help = CommandHelp(
-        synopsis: ["FILE... [--product P] [--json] [--no-preflight] [--max-bytes SIZE] [--max-pixels N]"],
+        synopsis: ["FILE... [--product P] [--profile P[,Q]] [--json] [--no-preflight] [--max-bytes SIZE] [--max-pixels N]"],
         operands: [("FILE", "a creative (PNG, JPEG, GIF, WebP, or an HTML5 bundle as a zip); '-' reads standard input")],
-        examples: ["banner-960x150.png", "--product interstitial --json takeover.png"],
+        notes: ["--profile checks each platform's upload rules (creative-tool profiles lists them); a profile with",
+                "its own size list accepts that list instead of the product's. Each error names its profile."],
+        examples: ["banner-960x150.png", "--product interstitial --json takeover.png",
+                   "--profile google-ads,iab-lean rectangle-300x250.jpg"],
         exitCodes: "0 every file is valid, 1 any is rejected, 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
@@ -45,6 +48,7 @@ enum ValidateCommand: DeclaredCommand {
                                           maxPixels: try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels,
                                           job: job, product: request.product)
             limits.preflight = request.preflight
+            limits.profiles = request.profiles
             return limits
         }
     }
@@ -62,7 +66,7 @@ enum ValidateCommand: DeclaredCommand {
     /// The report for a file that could not be read whole: over the limit (validated from its
     /// head), missing, not a regular file, or unreadable.
     static func report(for failure: FileIO.ReadFailure, path: String, limits: ValidationLimits) -> ValidationReport {
-        var report = ValidationReport(file: path, product: limits.product)
+        var report = ValidationReport(file: path, product: limits.product, profiles: limits.profiles)
         switch failure {
         case .tooLarge(let size, let head):
             return Validator.validate(head, fileName: path, limits: limits, totalBytes: size)
@@ -92,6 +96,7 @@ enum ValidateCommand: DeclaredCommand {
             }
         }
         var line = "\(report.file): \(report.valid ? "valid" : "REJECTED")"
+        if !report.profiles.isEmpty { line += " for \(report.profileNames.joined(separator: ", "))" }
         if !what.isEmpty { line += " (\(what.joined(separator: ", ")))" }
         let issues = report.errors.map { "error \($0.code.rawValue): \($0.message)" }
             + report.warnings.map { "warning \($0.code.rawValue): \($0.message)" }

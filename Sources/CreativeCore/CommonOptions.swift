@@ -24,6 +24,43 @@ public enum CommonOptions {
     public static let json = OptionDeclaration("json", .toggle, help: "print JSON instead of the line for people",
                                                defaultValue: "false", surfaces: .commandLine)
 
+    /// `--profile P[,Q]`, `profile=P[,Q]`: the platform profiles whose rules apply
+    /// (``PlatformProfiles``), read by ``profiles(_:)``. Declared once for `validate`, `guidance`
+    /// and the render side.
+    public static let profile = OptionDeclaration(
+        "profile", .text(maxLength: 512), placeholder: "P[,Q]",
+        help: "the platforms' upload rules to check, comma-separated: " + PlatformProfiles.names.joined(separator: ", ")
+            + " (docs/profiles.md)",
+        defaultValue: PlatformProfile.defaultName, mistakenNames: ["platform", "profiles"])
+
+    /// The profiles named by ``profile``, in the order given; nil when the option is absent (the
+    /// caller's default is ``PlatformProfiles/network``).
+    /// - Throws: ``CoreError/invalidNumber(_:)`` for an unknown name (a near miss names the
+    ///   profile meant), an empty name or a name given twice.
+    public static func profiles(_ source: some OptionSource) throws(CoreError) -> [PlatformProfile]? {
+        guard let text = try source.text(profile) else { return nil }
+        var chosen: [PlatformProfile] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(part).lowercased()
+            guard let found = PlatformProfiles.named(name) else {
+                let names = PlatformProfiles.names
+                let given = TextFormat.clipped(String(part), 64)
+                if name.isEmpty {
+                    throw .invalidNumber("\(source.spelling(profile)) has an empty name; give one or more of "
+                                         + names.joined(separator: ", ") + ", comma-separated")
+                }
+                let meant = KeySuggestion.nearest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw .invalidNumber("\(source.spelling(profile)) must name profiles of " + names.joined(separator: ", ")
+                                     + ", not '\(given)'" + meant)
+            }
+            guard !chosen.contains(found) else {
+                throw .invalidNumber("\(source.spelling(profile)) names '\(found.name)' twice")
+            }
+            chosen.append(found)
+        }
+        return chosen
+    }
+
     /// The product given, or the default.
     public static func product(_ source: some OptionSource) throws(CoreError) -> Product {
         try source.choice(product, Product.self) ?? .defaultProduct

@@ -37,10 +37,15 @@ public struct GuidanceRequest: Sendable {
             + "AI prompt of every accepted size, each with a Copy button)",
         defaultValue: GuidanceFormat.json.rawValue, mistakenValues: ["md": "markdown", "htm": "html", "text": "markdown"])
     /// Every option, in help order.
-    public static let options = OptionList([format, CommonOptions.product] + PromptTexts.all)
+    public static let options = OptionList([format, CommonOptions.product,
+                                            CommonOptions.profile.with(help: "one platform's guidance instead: its sizes "
+                                                + "and weights, its rules and their sources (" + PlatformProfiles.names.joined(separator: ", ")
+                                                + "; docs/profiles.md)")] + PromptTexts.all)
 
     public let format: GuidanceFormat
     public let product: Product
+    /// The platform profile asked for; nil for the network's own guidance.
+    public let profile: PlatformProfile?
     /// The texts filling the html page's prompts.
     public let texts: PromptTexts
 
@@ -51,6 +56,15 @@ public struct GuidanceRequest: Sendable {
         texts = try PromptTexts(source)
         if format != .html, let given = PromptTexts.firstGiven(source) {
             throw .invalidRequest("\(source.spelling(given)) fills the prompts of \(source.spelling(Self.format)) html")
+        }
+        let profiles = try CommonOptions.profiles(source)
+        guard (profiles?.count ?? 0) <= 1 else {
+            throw .invalidRequest("\(source.spelling(CommonOptions.profile)) names one profile for guidance, not "
+                                  + "\(profiles?.names ?? "")")
+        }
+        profile = profiles?.first
+        if let profile, !profile.isDefault, let given = PromptTexts.firstGiven(source) {
+            throw .invalidRequest("\(source.spelling(given)) fills the network's prompts; \(profile.name)'s guidance has none")
         }
     }
 }

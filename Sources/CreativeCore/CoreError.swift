@@ -17,12 +17,15 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRequest(String)
     /// A canvas over the output format's own limit (WebP 16383 pixels a side) or a caller's cap.
     case canvasTooLarge(String)
+    /// An embedded platform profile (`Profiles/*.json`) that does not read strictly. The files
+    /// ship in the binary, so this is a bug caught by tests, never a user's mistake.
+    case profileData(String)
 
     public var description: String {
         switch self {
         case .invalidSize(let text), .invalidScale(let text), .invalidNumber(let text),
              .noEligibleCandidate(let text), .templateError(let text), .invalidRequest(let text),
-             .canvasTooLarge(let text):
+             .canvasTooLarge(let text), .profileData(let text):
             return text
         case .sizeNotAllowed(let size, let product):
             let allowed = product.sizes.map(\.description).joined(separator: ", ")

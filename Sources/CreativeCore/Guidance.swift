@@ -74,7 +74,11 @@ public struct Guidance: Sendable {
     /// each with a Copy button; JSON and Markdown leave them out.
     /// `testArtworkBase`: where the HTML page links the test artwork (`/v1/test-artwork/` when
     /// the service serves it); nil names the command that writes it instead.
-    public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = [], testArtworkBase: String? = nil) -> String {
+    /// `profile`: a platform's guidance instead (its sizes and weights, its rules and their
+    /// sources, no prompts); nil or `network` for the network's own.
+    public func render(_ format: GuidanceFormat, prompts: [RenderedPrompt] = [], testArtworkBase: String? = nil,
+                       profile: PlatformProfile? = nil) -> String {
+        if let profile, !profile.isDefault { return ProfileGuidance(profile: profile, product: product).render(format) }
         switch product.slotRule {
         case .fullScreenSafeArea:
             return FullScreenGuidance(guidance: self, prompts: prompts, testArtworkBase: testArtworkBase).render(format)

@@ -200,6 +200,12 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
 
     /// Accepted sizes nearest to a size (by log-distance of width and height), nearest first.
     public func nearest(to size: PixelSize, count: Int = 2) -> [PixelSize] {
+        Self.nearest(to: size, among: sizes, count: count)
+    }
+
+    /// The sizes of a list nearest to a size (by log-distance of width and height), nearest first;
+    /// ties in the list's order.
+    public static func nearest(to size: PixelSize, among sizes: [PixelSize], count: Int = 2) -> [PixelSize] {
         func distance(_ other: PixelSize) -> Double {
             abs(logarithm(Double(other.width) / Double(size.width)))
                 + abs(logarithm(Double(other.height) / Double(size.height)))

@@ -11,15 +11,18 @@ public struct ValidateRequest: Sendable {
     /// Every option, in help order.
     public static let options = OptionList([CommonOptions.product.with(help: "whose sizes are accepted: "
                                                 + Product.allCases.map(\.rawValue).joined(separator: ", ")),
-                                            fileName, preflight])
+                                            CommonOptions.profile, fileName, preflight])
 
     public let product: Product
     public let preflight: Bool
+    /// The profiles named (`--profile`); empty for the default, the product's own checks.
+    public let profiles: [PlatformProfile]
 
     /// - Throws: ``CoreError`` for a wrong value.
     public init(_ source: some OptionSource) throws(CoreError) {
         product = try CommonOptions.product(source)
         preflight = try source.toggle(Self.preflight)
+        profiles = try CommonOptions.profiles(source) ?? []
     }
 }
 

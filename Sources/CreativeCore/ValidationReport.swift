@@ -17,6 +17,16 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     case animated = "animated"
     case dimensionsNotAllowed = "dimensions_not_allowed"
     case timeout = "timeout"
+    // Platform profiles (`--profile`, docs/profiles.md): each names the profile whose rule it breaks.
+    /// A format the tool accepts but the profile's platform does not (WebP for Google Ads).
+    case formatNotAllowed = "format_not_allowed"
+    /// Heavier than the profile's weight limit for the size (153,600 bytes for Google Ads).
+    case overWeightLimit = "over_weight_limit"
+    /// CMYK colour, which the profile's platform refuses (Google Ad Manager).
+    case cmykNotAllowed = "cmyk_not_allowed"
+    /// A white or black edge without a contrasting border, which the profile's platform requires
+    /// (the pre-flight's `edge_without_border` finding, as an error).
+    case borderRequired = "border_required"
     // HTML5 bundles (a zip): the archive.
     /// The zip cannot be read (damaged directory, bad checksum, an entry longer than declared).
     case corruptBundle = "corrupt_bundle"
@@ -98,11 +108,22 @@ public struct ValidationIssue: Sendable, Equatable {
     /// for a page to draw it; empty when it is about the whole file. In JSON as `regions_pixels`, only
     /// when there are any.
     public let regions: [PixelRect]
+    /// The platform profile whose rule the issue is about (`google-ads`), nil for the tool's own
+    /// checks. In JSON as `profile`, only when set.
+    public let profile: String?
 
-    public init(_ code: ValidationCode, _ message: String, regions: [PixelRect] = []) {
+    public init(_ code: ValidationCode, _ message: String, regions: [PixelRect] = [], profile: String? = nil) {
         self.code = code
         self.message = message
         self.regions = regions
+        self.profile = profile
+    }
+
+    /// The issue as a report lists it: `code`, `message`, then `profile` and `regions_pixels` when set.
+    public var json: JSONValue {
+        .object([("code", .string(code.rawValue)), ("message", .string(message))]
+                + (profile.map { [("profile", .string($0))] } ?? [])
+                + (regions.isEmpty ? [] : [("regions_pixels", .array(regions.map(\.json)))]))
     }
 }
 
@@ -142,11 +163,18 @@ public struct ValidationReport: Sendable {
     public private(set) var warnings: [ValidationIssue] = []
     /// The product whose sizes the file is checked against.
     public var product: Product
+    /// The platform profiles checked (``ValidationLimits/profiles``); empty for the default,
+    /// the product's own checks (the `network` profile's rules).
+    public var profiles: [PlatformProfile]
 
-    public init(file: String, product: Product = .banner) {
+    public init(file: String, product: Product = .banner, profiles: [PlatformProfile] = []) {
         self.file = file
         self.product = product
+        self.profiles = profiles
     }
+
+    /// The names of the profiles checked, in JSON as `profiles`: `network` for the default.
+    public var profileNames: [String] { profiles.isEmpty ? [PlatformProfile.defaultName] : profiles.map(\.name) }
 
     /// Valid when no error was found; warnings never reject.
     public var valid: Bool { errors.isEmpty }
@@ -156,11 +184,12 @@ public struct ValidationReport: Sendable {
 
     /// Adds an issue to errors or warnings by its code.
     public mutating func add(_ code: ValidationCode, _ message: String, regions: [PixelRect] = []) {
-        if code.isWarning {
-            warnings.append(ValidationIssue(code, message, regions: regions))
-        } else {
-            errors.append(ValidationIssue(code, message, regions: regions))
-        }
+        add(ValidationIssue(code, message, regions: regions))
+    }
+
+    /// Adds an issue to errors or warnings by its code.
+    public mutating func add(_ issue: ValidationIssue) {
+        if issue.code.isWarning { warnings.append(issue) } else { errors.append(issue) }
     }
 
     /// The report without the issues of one code (a bundle's images need no catalog size).
@@ -178,12 +207,7 @@ public struct ValidationReport: Sendable {
 
     /// The report as JSON, fields in the documented order.
     public var json: JSONValue {
-        func issues(_ list: [ValidationIssue]) -> JSONValue {
-            .array(list.map { issue in
-                .object([("code", .string(issue.code.rawValue)), ("message", .string(issue.message))]
-                        + (issue.regions.isEmpty ? [] : [("regions_pixels", .array(issue.regions.map(\.json)))]))
-            })
-        }
+        func issues(_ list: [ValidationIssue]) -> JSONValue { .array(list.map(\.json)) }
         let bundleFields: [(String, JSONValue)] = bundle.map { facts in
             [("file_count", .int(facts.files)), ("uncompressed_bytes", .int(facts.bytesUncompressed)),
              ("entry", .optional(facts.entry))]
@@ -197,6 +221,7 @@ public struct ValidationReport: Sendable {
             ("size_class", .optional(catalogEntry?.sizeClass.rawValue)),
             ("shape", .optional(dimensions?.shape.rawValue)),
             ("decoded", .bool(decoded)),
+            ("profiles", .array(profileNames.map(JSONValue.string))),
         ] + bundleFields + [
             ("errors", issues(errors)),
             ("warnings", issues(warnings)),

@@ -5,7 +5,7 @@ extension GuidanceRequest {
     /// The html page's prompts (none for json and markdown).
     /// - Throws: ``CoreError/templateError(_:)`` (a bug of the embedded template, caught by tests).
     public func prompts() throws(CoreError) -> [RenderedPrompt] {
-        guard format == .html else { return [] }
+        guard format == .html, profile?.isDefault ?? true else { return [] }
         return try BannerPrompts.guidance(product: product, brand: texts.brand, headline: texts.headline,
                                           cta: texts.cta, colors: texts.colors)
     }

@@ -13,8 +13,11 @@ public struct ValidationLimits: Sendable {
     /// The product whose sizes are accepted (`dimensions_not_allowed` for any other).
     public var product: Product
     /// Runs the pre-flight checks on the pixels of a decoded creative (``Preflight``); the CLI's
-    /// `--no-preflight` turns them off.
+    /// `--no-preflight` turns them off (and with them a profile's border rule).
     public var preflight = true
+    /// The platform profiles whose rules are checked (`--profile`, docs/profiles.md); empty for the
+    /// default, the product's own checks. A profile's size list replaces the product's.
+    public var profiles: [PlatformProfile] = []
 
     public init(maxBytes: Int = Catalog.defaultMaxBytes, maxPixels: Int = Catalog.defaultMaxPixels,
                 job: JobLimits = JobLimits(), product: Product = .defaultProduct) {
@@ -97,7 +100,7 @@ public enum Validator {
         var limits = limits
         limits.job = limits.job.started()
         let deadline = limits.job.startDeadline()
-        var report = ValidationReport(file: fileName, product: limits.product)
+        var report = ValidationReport(file: fileName, product: limits.product, profiles: anySize ? [] : limits.profiles)
         let size = totalBytes ?? bytes.count
         report.bytes = size
         guard size > 0 else {
@@ -124,6 +127,9 @@ public enum Validator {
             format = accepted
         }
         report.format = format
+        for profile in report.profiles {
+            if let issue = ProfileChecks.formatIssue(format, profile: profile) { report.add(issue) }
+        }
         if let issue = ValidationRules.extensionIssue(fileName: fileName, format: format) {
             report.add(issue.code, issue.message)
         }
@@ -190,7 +196,7 @@ public enum Validator {
         var pngPixels: PreflightPixels?
         // A size the product does not accept is already a rejection: its pixels are never
         // decoded, only its container walked.
-        if anySize || limits.product.entry(for: source.displayedSize) != nil {
+        if anySize || ProfileChecks.accepts(source.displayedSize, product: limits.product, profiles: report.profiles) {
             // libpng decodes an upright PNG's pixels anyway: kept for the pre-flight checks
             // when the budget holds them too (not for the images inside a bundle).
             let keep = !anySize && limits.preflight && source.format == .png && source.orientation == 1
@@ -201,8 +207,15 @@ public enum Validator {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }
         addWarnings(source, highBitDepth: highBitDepth, report: &report)
-        if limits.preflight, !anySize, report.decoded, report.valid {
+        // A sound image is looked at even when a profile's rule already refuses it (its weight, its
+        // format): the border rule is one more a platform would refuse it for.
+        if limits.preflight, !anySize, report.decoded, report.errors.allSatisfy({ $0.profile != nil }) {
             checkPreflight(source, pngPixels: pngPixels, job: limits.job, deadline: deadline, report: &report)
+            for profile in report.profiles {
+                for finding in report.warnings {
+                    if let issue = ProfileChecks.borderIssue(finding, profile: profile) { report.add(issue) }
+                }
+            }
         }
         return (report, report.valid ? source : nil)
     }
@@ -215,6 +228,8 @@ public enum Validator {
         // and its images share it.
         let deadline = limits.job.startDeadline()
         var imageLimits = limits
+        // A bundle is checked by the bundle rules; the profiles are for image uploads.
+        imageLimits.profiles = []
         // The upload's byte limit is the zip's; its images are bounded by the bundle's own 2 MiB.
         imageLimits.maxBytes = Catalog.defaultMaxBytes
         imageLimits.maxPixels = min(limits.maxPixels, BundleImageLimits.maxPixels)
@@ -235,7 +250,19 @@ public enum Validator {
         return (inspection.report, source)
     }
 
+    /// The size rules (the product's, or each profile's), and each profile's weight for the size
+    /// (not for a file over `--max-bytes`, which was only read in part).
     private static func addDimensions(_ size: PixelSize, to report: inout ValidationReport) {
-        if let issue = ValidationRules.dimensionsIssue(size, product: report.product) { report.add(issue.code, issue.message) }
+        guard !report.profiles.isEmpty else {
+            if let issue = ValidationRules.dimensionsIssue(size, product: report.product) { report.add(issue.code, issue.message) }
+            return
+        }
+        for profile in report.profiles {
+            if let issue = ProfileChecks.dimensionsIssue(size, profile: profile, product: report.product) { report.add(issue) }
+            if let bytes = report.bytes, !report.has(.fileTooLarge),
+               let issue = ProfileChecks.weightIssue(bytes: bytes, size: size, profile: profile) {
+                report.add(issue)
+            }
+        }
     }
 }

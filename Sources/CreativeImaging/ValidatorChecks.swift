@@ -86,6 +86,9 @@ extension Validator {
         let interpretation = header.interpretation
         if interpretation == VIPS_INTERPRETATION_CMYK {
             report.add(.notSRGB, "CMYK colour; renders are converted to sRGB, export in sRGB to control the result")
+            for profile in report.profiles {
+                if let issue = ProfileChecks.cmykIssue(profile: profile) { report.add(issue) }
+            }
         } else if interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16 {
             report.add(.notSRGB, "greyscale image; renders are converted to sRGB")
         } else if let profile = header.iccProfile, !isSRGBProfile(profile) {
@@ -99,8 +102,14 @@ extension Validator {
             report.add(.exifOrientation, "EXIF orientation \(source.orientation): the image is shown rotated or "
                        + "mirrored as \(source.displayedSize); export it upright")
         }
-        if let bytes = report.bytes, let issue = ValidationRules.weightIssue(bytes: bytes) {
-            report.add(issue.code, issue.message)
+        if let bytes = report.bytes {
+            if report.profiles.isEmpty {
+                if let issue = ValidationRules.weightIssue(bytes: bytes) { report.add(issue.code, issue.message) }
+            } else {
+                for profile in report.profiles {
+                    if let issue = ProfileChecks.guidelineIssue(bytes: bytes, profile: profile) { report.add(issue) }
+                }
+            }
         }
         for note in source.droppedMetadata {
             report.add(.metadataDropped, note)

@@ -5,12 +5,13 @@ import CreativeImaging
 enum ContentHandlers {
     /// ``GuidanceRequest`` by its query names: `?format=json|markdown|html` (default json)
     /// `&product=`: the same text as `creative-tool guidance`; with `format=html`,
-    /// `&brand=&headline=&cta=&colors=` fill its prompts.
+    /// `&brand=&headline=&cta=&colors=` fill its prompts; `&profile=` gives one platform's guidance instead.
     static func guidance(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let guidance = try ServiceError.reading { () throws(CoreError) in try GuidanceRequest(request.query) }
         let prompts: [RenderedPrompt]
         do { prompts = try guidance.prompts() } catch { throw .internalError(error.description) }
-        let body = Guidance(product: guidance.product).render(guidance.format, prompts: prompts, testArtworkBase: "/v1/test-artwork/")
+        let body = Guidance(product: guidance.product).render(guidance.format, prompts: prompts, testArtworkBase: "/v1/test-artwork/",
+                                                               profile: guidance.profile)
         var response = Response(contentType: guidance.format.mediaType, body: Array(body.utf8))
         if guidance.format == .html {
             // Its inline style sheet, style attributes and Copy-button script, by hash; nothing else.

@@ -5,15 +5,21 @@ import CreativeImaging
 /// memory taken from the process-wide budget and a deadline (``ServiceContext/runJob(_:memory:_:)``).
 enum ImageHandlers {
     /// The body is the upload; `?filename=` names it in the report and for the extension check,
-    /// `?product=` says whose sizes are accepted (default banner).
+    /// `?product=` says whose sizes are accepted (default banner), `?profile=` the platform
+    /// profiles checked.
     /// Answers 200 with the report whether the creative is valid or not; 422 `timeout` (with the
     /// report) when its decode ran past the job's deadline.
     static func validate(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let name = try fileName(request.query.value(ValidateRequest.fileName.name))
-        let product = try ServiceError.reading { () throws(CoreError) in try ValidateRequest(request.query) }.product
+        let asked = try ServiceError.reading { () throws(CoreError) in try ValidateRequest(request.query) }
+        let (product, profiles) = (asked.product, asked.profiles)
         let upload = Upload(request.body, fileName: name)
-        let report = try context.runJob(request, memory: { jobMemory(upload, product: product, for: .validate) }) { job throws(ServiceError) in
-            let report = Validator.validate(upload, limits: ValidationLimits(job: job.limits, product: product))
+        let report = try context.runJob(request, memory: {
+            jobMemory(upload, product: product, profiles: profiles, for: .validate)
+        }) { job throws(ServiceError) in
+            var limits = ValidationLimits(job: job.limits, product: product)
+            limits.profiles = profiles
+            let report = Validator.validate(upload, limits: limits)
             try checkTimeout(report)
             return report
         }
@@ -86,13 +92,15 @@ enum ImageHandlers {
 
     /// The memory a validate or `process` job on `upload` takes from the process-wide budget, from
     /// the header of the source the job then uses (nothing is decoded, ``JobCost``): the strict
-    /// decode's and the pre-flight checks' for a size the product accepts, and for `process` its
+    /// decode's and the pre-flight checks' for a size the product (or every profile asked) accepts, and for `process` its
     /// whole plan. A bundle: the budget its images are checked within. 0 for what cannot be opened
-    /// or is not a size the product accepts: such a creative is refused without decoding.
-    static func jobMemory(_ upload: Upload, product: Product = .defaultProduct, for job: ChargedJob) -> Int {
+    /// or is not a size accepted: such a creative is refused without decoding.
+    static func jobMemory(_ upload: Upload, product: Product = .defaultProduct, profiles: [PlatformProfile] = [],
+                          for job: ChargedJob) -> Int {
         guard !upload.bytes.isEmpty else { return 0 }
         if Validator.isBundle(upload.bytes) { return JobCost.bundleCheck }
-        guard case .success(let source) = upload.source(), product.entry(for: source.displayedSize) != nil else { return 0 }
+        guard case .success(let source) = upload.source(),
+              ProfileChecks.accepts(source.displayedSize, product: product, profiles: profiles) else { return 0 }
         let strict = JobCost.validate(source).memory
         guard job == .process else { return strict }
         // The plan with the most side by side: ``ServiceContext/runJob`` caps it at the job's budget,

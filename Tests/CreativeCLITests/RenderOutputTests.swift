@@ -55,36 +55,10 @@ final class RenderOutputTests: ScratchFolderTestCase {
         }
     }
 
-    /// A 960x150 PNG of random RGB pixels (stored, uncompressed): `auto` picks WebP for it when
-    /// the bars are transparent (no JPEG).
-    private func noisePNG() -> [UInt8] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var rows: [UInt8] = []
-        for _ in 0..<150 {
-            rows.append(0)
-            for _ in 0..<960 * 3 {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                rows.append(UInt8(truncatingIfNeeded: state >> 24))
-            }
-        }
-        var zlib: [UInt8] = [0x78, 0x01], offset = 0
-        while offset < rows.count {
-            let count = min(65_535, rows.count - offset)
-            zlib += [offset + count == rows.count ? 1 : 0] + Fixtures.le16(count) + Fixtures.le16(count ^ 0xFFFF)
-                + rows[offset..<offset + count]
-            offset += count
-        }
-        var a = 1, b = 0
-        for byte in rows { a = (a + Int(byte)) % 65_521; b = (b + a) % 65_521 }
-        zlib += Fixtures.be32(b << 16 | a)
-        let header = Fixtures.be32(960) + Fixtures.be32(150) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Fixtures.pngChunk("IHDR", header)
-            + Fixtures.pngChunk("IDAT", zlib) + Fixtures.pngChunk("IEND", [])
-    }
-
     /// `render art.webp --format auto --output art.png` chose WebP and replaced art.webp, its source.
     func testAutoNeverRenamesOntoItsSource() throws {
-        try put(noisePNG(), "noise.png")
+        // A 960x150 PNG of random RGB pixels: `auto` picks WebP for it when the bars are transparent (no JPEG).
+        try put(Fixtures.storedNoisePNG(960, 150), "noise.png")
         let made = try Tool.run(["render", "noise.png", "--slot", "960x150", "--format", "webp", "--quality", "95",
                                  "--output", "art.webp"], in: folder)
         XCTAssertEqual(made.status, 0, made.stderr)

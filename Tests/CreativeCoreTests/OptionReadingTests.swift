@@ -1,15 +1,16 @@
 import CreativeCore
 import XCTest
 
+/// Options given by name, as a query gives them (for the tests of the requests' reading).
+struct Given: OptionSource {
+    let values: [String: String]
+    func given(_ option: OptionDeclaration) -> String? { values[option.name] }
+    func every(_ option: OptionDeclaration) -> [String] { given(option).map { [$0] } ?? [] }
+    func spelling(_ option: OptionDeclaration) -> String { option.name }
+}
+
 /// The one reading of options both the command line and the service use.
 final class OptionReadingTests: XCTestCase {
-    /// Options given by name, as a query gives them.
-    private struct Given: OptionSource {
-        let values: [String: String]
-        func given(_ option: OptionDeclaration) -> String? { values[option.name] }
-        func every(_ option: OptionDeclaration) -> [String] { given(option).map { [$0] } ?? [] }
-        func spelling(_ option: OptionDeclaration) -> String { option.name }
-    }
 
     func testSizesAndDurationsTakeSuffixes() throws {
         let range = 1...(1 << 40)

@@ -27,13 +27,6 @@ extension Fixtures {
     static func webp(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
         try save("webpsave_buffer", image, options)
     }
-
-    /// A CMYK JPEG (converted with libvips' built-in CMYK profile).
-    static func cmykJPEG(_ image: VImage) throws -> [UInt8] {
-        let cmyk = try VipsOperation("icc_export").with("in", .image(image))
-            .with("output_profile", .string("cmyk")).image()
-        return try jpeg(cmyk)
-    }
 }
 
 // MARK: - Validation corpus helpers

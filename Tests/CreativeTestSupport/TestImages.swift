@@ -65,6 +65,39 @@ public enum Fixtures {
         let body = Array(type.utf8) + data
         return be32(data.count) + body + be32(Int(crc32(body)))
     }
+
+    /// A CMYK JPEG (converted with libvips' built-in CMYK profile).
+    public static func cmykJPEG(_ image: VImage) throws -> [UInt8] {
+        let cmyk = try VipsOperation("icc_export").with("in", .image(image)).with("output_profile", .string("cmyk")).image()
+        return try save("jpegsave_buffer", cmyk)
+    }
+
+    /// A PNG of random 8-bit pixels (xorshift from a fixed seed) in stored, uncompressed deflate
+    /// blocks: as heavy as its pixels, `height x (1 + width x channels)` bytes and about 80 more,
+    /// whatever the encoder. `channels` 3 is RGB, 4 RGBA.
+    public static func storedNoisePNG(_ width: Int, _ height: Int, channels: Int = 3, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
+        var state = seed | 1
+        var rows: [UInt8] = []
+        for _ in 0..<height {
+            rows.append(0)
+            for _ in 0..<width * channels {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                rows.append(UInt8(truncatingIfNeeded: state >> 24))
+            }
+        }
+        var zlib: [UInt8] = [0x78, 0x01], offset = 0
+        while offset < rows.count {
+            let count = min(65_535, rows.count - offset)
+            zlib += [offset + count == rows.count ? 1 : 0] + le16(count) + le16(count ^ 0xFFFF) + rows[offset..<offset + count]
+            offset += count
+        }
+        var a = 1, b = 0
+        for byte in rows { a = (a + Int(byte)) % 65_521; b = (b + a) % 65_521 }
+        zlib += be32(b << 16 | a)
+        let header = be32(width) + be32(height) + [8, channels == 4 ? 6 : 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", header) + pngChunk("IDAT", zlib)
+            + pngChunk("IEND", [])
+    }
 }
 
 /// Reads pixels of an 8-bit image.

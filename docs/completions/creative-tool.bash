@@ -1,7 +1,7 @@
 # bash completion for creative-tool. Written by 'creative-tool help --format bash'; do not edit: scripts/generate-docs.sh rewrites it.
 _creative_tool() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" options=""
-    local commands="validate render slot select test-artwork guidance prompt process companion serve worker enqueue"
+    local commands="validate render slot select test-artwork guidance prompt process companion profiles serve worker enqueue"
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
         mapfile -t COMPREPLY < <(compgen -W "$commands help --help --version" -- "$cur")
@@ -11,12 +11,13 @@ _creative_tool() {
         help)
             if [ "$prev" = --format ]; then _creative_tool_words 'markdown' 'man' 'bash' 'zsh'; return 0; fi
             options="--format"
-            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && _creative_tool_words 'validate' 'render' 'slot' 'select' 'test-artwork' 'guidance' 'prompt' 'process' 'companion' 'serve' 'worker' 'enqueue' ;;
+            [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && _creative_tool_words 'validate' 'render' 'slot' 'select' 'test-artwork' 'guidance' 'prompt' 'process' 'companion' 'profiles' 'serve' 'worker' 'enqueue' ;;
         validate)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--product --no-preflight --json --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--product --profile --no-preflight --json --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         render)
             case "$prev" in
                 --device) _creative_tool_words 'iPhone SE' 'iPhone 8' 'iPhone 14' 'iPhone 15' 'iPhone 11' 'iPhone 13 Pro Max' 'iPhone 15 Plus' 'iPad mini' 'iPad 9th gen' 'iPad Air' 'iPad Pro 11' 'iPad Pro 12.9' 'Android phone' 'Android Pixel'; return 0 ;;
@@ -49,8 +50,9 @@ _creative_tool() {
             case "$prev" in
                 --format) _creative_tool_words 'json' 'markdown' 'html'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
+                --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--format --product --brand --headline --cta --colors --help" ;;
+            options="--format --product --profile --brand --headline --cta --colors --help" ;;
         prompt)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
@@ -68,6 +70,8 @@ _creative_tool() {
                 --file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
             options="--takeover --file --json --help" ;;
+        profiles)
+            options="--json --help" ;;
         serve)
             case "$prev" in
                 --token-file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;

@@ -1,6 +1,4 @@
-import CreativeCore
-
-/// A small strict JSON reader (RFC 8259) for request bodies, with a nesting limit.
+/// A small strict JSON reader (RFC 8259) for request bodies and the embedded platform profiles, with a nesting limit.
 package enum JSONParser {
     package struct Failure: Error { package let message: String }
 
