@@ -105,10 +105,15 @@ public enum Encoder {
                                    detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote),
                                    ssim: nil, recipe: decided)
         guard let weightBudget, render.bytes.count > weightBudget else { return render }
-        // `auto` decided lossless on a smaller render, over the budget here: WebP where allowed.
-        if format == .auto, autoFormats?.contains(.webp) ?? true {
+        // `auto` decided lossless on a smaller render, over the budget here: WebP where allowed;
+        // else a palette. Each only where its memory was charged (JobCost.budgetFallback).
+        if format == .auto, autoFormats?.contains(.webp) ?? true,
+           JobCost.budgetFallback(.webp, pixels: area, memoryBudget) != nil {
             return try WeightBudgetSearch.lossy(try pixels.image(), .webp, budget: weightBudget,
                                                 highest: AutoEncoder.qualities.last ?? defaultQuality)
+        }
+        guard JobCost.budgetFallback(.palette, pixels: area, memoryBudget) != nil else {
+            throw .overWeightBudget(format: .png, smallest: render.bytes.count, budget: weightBudget)
         }
         return try WeightBudgetSearch.palette(try pixels.image(), budget: weightBudget, lossless: render.bytes)
     }

@@ -272,7 +272,9 @@ extension JobCost {
         let pixels = canvas.pixelCount ?? Int.max
         let pipeline = pipeline(canvas: canvas)
         switch format {
-        case .png: return adding(pipeline, encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels))
+        case .png:
+            let held = encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels)
+            return adding(pipeline, max(held, budgetFallback(.palette, pixels: pixels, memoryBudget) ?? 0))
         case .jpeg: return adding(pipeline, encoderBytes(.jpeg, pixels: pixels))
         case .webp: return adding(pipeline, encoderBytes(.webp, pixels: pixels))
         case .auto:
@@ -285,6 +287,16 @@ extension JobCost {
     /// pipeline are held: the `memoryBudget` ``Encoder`` and ``output(canvas:format:memoryBudget:autoFormats:)`` take.
     public static func encoderBudget(_ budget: Int, decode: Int, canvas: PixelSize) -> Int {
         max(0, budget - adding(decode, jobOverhead, pipeline(canvas: canvas)))
+    }
+
+    /// What a held PNG render over its weight budget holds while it is searched again in `kind`
+    /// (``WeightBudgetSearch``: a palette, or for `auto` WebP): the render held and its lossless
+    /// file (``encoderBytes(_:pixels:)`` of `.png`), a copy for libvips (4 bytes a pixel) and the
+    /// encoder. Nil when that does not fit `memoryBudget`: the render is then refused over its
+    /// budget instead (``Encoder``), never searched past its charge.
+    static func budgetFallback(_ kind: EncoderKind, pixels: Int, _ memoryBudget: Int) -> Int? {
+        let bytes = adding(encoderBytes(.png, pixels: pixels), multiplying(pixels, 4), encoderBytes(kind, pixels: pixels))
+        return bytes <= memoryBudget ? bytes : nil
     }
 
     /// Whether ``Encoder`` holds a PNG render in memory (``PNGWriter``) or streams it: held when
