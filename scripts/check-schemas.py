@@ -62,7 +62,7 @@ GOOD_RENDER = {**GOOD_ASSIGNMENT, "file": "iphone-se-portrait-320x50@2x.webp", "
                "format": "webp", "encoding": "WebP quality 50"}
 GOOD_MANIFEST = {"written_by": "creative-tool process", **VERSION, "product": "banner",
                  "source": {"file": "a.png", "sha256": "0" * 64, "file_bytes": 3396}, "report": GOOD_REPORT,
-                 "campaign_pixels": [SIZE], "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
+                 "campaign_pixels": [SIZE], "weight_budget_bytes": 153600, "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
 GOOD_PROMPT = {"product": "banner", "artwork_pixels": SIZE, "aspect_ratio": 6.4,
                "safe_area_pixels": {"x": 48, "y": 15, "width": 864, "height": 120}, "min_text_height_pixels": 27,
                "prompt": "Flat digital advertising banner"}
@@ -113,6 +113,9 @@ KNOWN = [
     ("manifest.schema.json", {**GOOD_MANIFEST, "report": {**VERSION, **GOOD_REPORT}}, "a nested report with version fields"),
     ("manifest.schema.json", {**GOOD_MANIFEST, "close_zone_pixels": None}, "close_zone_pixels on a banner"),
     ("manifest.schema.json", {k: v for k, v in GOOD_MANIFEST.items() if k != "source"}, "no source"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "weight_budget_bytes": "150K"}, "weight_budget_bytes as a string"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "over_weight_budget": {"code": "timeout",
+     "message": "m", "smallest_bytes": 1}}]}, "over_weight_budget with another code"),
     ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "orientation": "any"}]},
      "orientation any outside a standard slot"),
     ("prompt.schema.json", {**VERSION, **GOOD_PROMPT}, None),

@@ -62,7 +62,7 @@ enum ProcessCommand: DeclaredCommand {
         let output: ProcessJob.Output
         do throws(ImagingError) {
             output = try ProcessJob.run(read, name: path, limits: limits, format: format, campaign: request.with,
-                                        writingTo: ProcessJob.sink(into: partial))
+                                        weightBudget: request.weightBudget, writingTo: ProcessJob.sink(into: partial))
             try ProcessJob.sink(into: partial)(JobResult.manifestName, Array(output.manifestText.utf8))
         } catch {
             DirectoryWriter.abandon(partial)
@@ -81,13 +81,24 @@ enum ProcessCommand: DeclaredCommand {
             let warnings = result.report.warnings.map { "warning \($0.code.rawValue): \($0.message)" }
             try Streams.outEscaped("\(path): valid; wrote \(renders) render\(renders == 1 ? "" : "s"), "
                 + "\(directory)/\(JobResult.previewName) and \(directory)/\(JobResult.manifestName) "
-                + "in \(StageTimer.milliseconds(timer.elapsed))" + (warnings.isEmpty ? "" : " - " + warnings.joined(separator: "; ")))
+                + "in \(StageTimer.milliseconds(timer.elapsed))" + overBudgetNote(result)
+                + (warnings.isEmpty ? "" : " - " + warnings.joined(separator: "; ")))
         } else {
             try Streams.outEscaped(ValidateCommand.humanLine(result.report))
             try Streams.outEscaped("wrote \(directory)/\(JobResult.manifestName) (report only)")
         }
         timer.finish()
-        return result.report.valid ? ExitCode.success : ExitCode.failure
+        // A render over its weight budget fails the job (the others are written).
+        return result.report.valid && result.overWeightBudget.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+
+    /// `; 2 renders over the weight budget of 153600 bytes, not written (over_weight_budget: ...)`, or
+    /// nothing when every render fits.
+    static func overBudgetNote(_ result: JobResult) -> String {
+        guard let first = result.overWeightBudget.first else { return "" }
+        let count = result.overWeightBudget.count
+        return "; \(count) render\(count == 1 ? "" : "s") over the weight budget, not written ("
+            + result.overWeightBudget.map(\.slot).joined(separator: ", ") + "; \(first.error.code): \(first.error.message))"
     }
 
     /// `--cost`: the plan's charge for FILE (``ProcessPlan``); nothing is decoded or written.

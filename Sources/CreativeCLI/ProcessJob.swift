@@ -15,17 +15,19 @@ enum ProcessJob {
 
     /// Validates, renders and draws the preview of the bytes `read` gave (a file that could not
     /// be read whole is a rejected creative, its report saying why). `name` is the report's file;
-    /// `campaign` the campaign's other sizes; `sink`, when given, takes each render and the
-    /// preview as soon as it is done (``CreativeJob/process(_:limits:format:campaign:writingTo:)``).
+    /// `campaign` the campaign's other sizes; `weightBudget` every render's largest file; `sink`,
+    /// when given, takes each render and the preview as soon as it is done
+    /// (``CreativeJob/process(_:fileName:limits:format:campaign:weightBudget:writingTo:)``).
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     static func run(_ read: Result<[UInt8], FileIO.ReadFailure>, name: String, limits: ValidationLimits,
                     format: FormatChoice, campaign: [PixelSize] = [],
+                    weightBudget: Int? = RenderSettings.defaultWeightBudget,
                     writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
         let result: JobResult
         switch read {
         case .success(let bytes):
             result = try CreativeJob.process(bytes, fileName: name, limits: limits, format: format, campaign: campaign,
-                                             writingTo: sink)
+                                             weightBudget: weightBudget, writingTo: sink)
         case .failure(let failure):
             // Missing, too large or unreadable: the validation report says which.
             result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits), input: nil)

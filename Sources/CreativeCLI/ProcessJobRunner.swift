@@ -12,7 +12,7 @@ struct ProcessJobRunner: JobRunner {
     let defaultProduct: Product
     let defaultFormat: FormatChoice
 
-    func settings(product: String?, format: String?, with: String?) throws(FleetError) -> JobSettings {
+    func settings(product: String?, format: String?, with: String?, weightBudget: String?) throws(FleetError) -> JobSettings {
         let chosenProduct: Product
         if let product, !product.isEmpty {
             guard let named = Product(rawValue: product) else {
@@ -38,18 +38,28 @@ struct ProcessJobRunner: JobRunner {
         } catch {
             throw .badJob(error.description)
         }
+        var budget = RenderSettings.defaultWeightBudget
+        if let weightBudget, !weightBudget.isEmpty {
+            do throws(CoreError) {
+                budget = try Quantity.bytes(weightBudget, name: "weight_budget", in: RenderSettings.weightBudgetRange,
+                                            bareUnit: ProcessRequest.weightBudget.bareUnit)
+            } catch {
+                throw .badJob(error.description)
+            }
+        }
         // Everything that can change the answer: the tool, its JSON shapes, its libvips, and the
         // job's settings. The folder is named by the schema version, so a manifest of another
         // shape is never taken for this one's answer.
         let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
             + "libvips \(VipsRuntime.version); "
-            + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); max-bytes \(limits.maxBytes); "
+            + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); weight-budget \(budget); max-bytes \(limits.maxBytes); "
             + "max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
             + (campaign.isEmpty ? "" : "; with " + campaign.map(\.description).joined(separator: ","))
         var settings = JobSettings(product: chosenProduct, format: chosenFormat, maxBytes: limits.maxBytes,
                                    version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
         settings.campaign = campaign
+        settings.weightBudget = budget
         return settings
     }
 
@@ -62,14 +72,17 @@ struct ProcessJobRunner: JobRunner {
         }
         do {
             let output = try ProcessJob.run(read, name: source, limits: limits, format: settings.format,
-                                            campaign: settings.campaign)
+                                            campaign: settings.campaign, weightBudget: settings.weightBudget)
             let report = output.result.report
             // The renders and the preview with the checksums the job computed, the manifest last.
             let files = output.result.files.map { file in
                 JobOutputFile(name: file.name, bytes: file.bytes, sha256: file.sha256, contentType: file.format.mediaType)
             } + [JobOutputFile(name: JobResult.manifestName, bytes: Array(output.manifestText.utf8), sha256: nil,
                                contentType: GuidanceFormat.json.mediaType)]
-            return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue), files: files))
+            // A render over its weight budget is named in the job's line by its code (the manifest lists it).
+            let overBudget = output.result.overWeightBudget.isEmpty ? [] : [ImagingError.overWeightBudgetCode]
+            return .success(JobOutput(valid: report.valid, codes: report.errors.map(\.code.rawValue) + overBudget,
+                                      files: files))
         } catch {
             // As `process` reports it: the code, and the message after the source's name.
             return .failure(JobFailure(code: error.code, message: "\(source): \(error.message)"))

@@ -37,6 +37,13 @@ public struct RenderRequest: Sendable {
         "effort", .integer(0...6), placeholder: "N",
         help: "WebP effort, 0 (fastest) to 6 (smallest file); --format webp or a .webp output only "
             + "(in an output name: o.webp[effort=6])", defaultValue: "4")
+    /// `--weight-budget SIZE`, `weight_budget=SIZE`: the largest file a render may be.
+    public static let weightBudget = OptionDeclaration(
+        "weight_budget", .byteSize(RenderSettings.weightBudgetRange), placeholder: "SIZE",
+        help: "largest file of a render: the best quality that fits (JPEG and WebP: the highest quality; PNG: lossless, "
+            + "else the largest palette); when none fits, code over_weight_budget and nothing written (40K, 1M; K is "
+            + "1024 bytes; a bare number is bytes)",
+        defaultValue: Quantity.describe(bytes: RenderSettings.defaultWeightBudget))
     /// `--no-enlarge`, `enlarge=false`.
     public static let enlarge = OptionDeclaration(
         "enlarge", .toggle, help: "never scale the artwork above its own size (in a query: enlarge=false)",
@@ -44,7 +51,7 @@ public struct RenderRequest: Sendable {
 
     /// Every option of a render, in help order.
     public static let options = OptionList([slot, scale, CommonOptions.device, CommonOptions.orientation,
-                                            CommonOptions.product, background, format, quality, lossless, effort,
+                                            CommonOptions.product, background, format, quality, lossless, effort, weightBudget,
                                             enlarge])
 
     /// Where the render goes: a slot in points at a scale, or a product's slot on a device.
@@ -104,6 +111,7 @@ public struct RenderRequest: Sendable {
         }
         settings.autoFormats = narrowed.map { [$0] }
         try Self.webpOptions(source, format: format, into: &settings)
+        settings.weightBudget = try source.bytes(Self.weightBudget) ?? RenderSettings.defaultWeightBudget
         self.settings = settings
     }
 

@@ -132,6 +132,17 @@ public struct RenderSettings: Sendable, Equatable {
     /// The part of the canvas the content is fitted and centred in (an interstitial's safe
     /// area); nil for the whole canvas.
     public var area: PixelRect? = nil
+    /// The largest file the render may be, in bytes; nil for no limit. A plain value: the
+    /// command line and the service set it from `weight_budget`, a platform's rules may set it
+    /// per slot size.
+    public var weightBudget: Int? = RenderSettings.defaultWeightBudget
+
+    /// The weight budget of a render when none is given: 150K (153,600 bytes), the most we tell
+    /// advertisers a render should weigh.
+    public static let defaultWeightBudget = 150 * 1024
+    /// The budgets accepted: 1K (a 1x1 GIF is 43 bytes, but no real render fits under a
+    /// kilobyte's headers and palette) to 1G.
+    public static let weightBudgetRange = 1024...(1 << 30)
 
     /// Where a source of this size lands on the canvas.
     public func placement(of source: PixelSize) -> Placement {

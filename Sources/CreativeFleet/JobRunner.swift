@@ -38,6 +38,8 @@ public struct JobSettings: Sendable, Equatable {
     public let format: FormatChoice
     /// The campaign's other sizes (the entry's `with`), each a size of the product.
     public var campaign: [PixelSize] = []
+    /// Every render's weight budget in bytes (the entry's `weight_budget`, or the default).
+    public var weightBudget: Int = RenderSettings.defaultWeightBudget
     /// The largest source read whole.
     public let maxBytes: Int
     /// A short fixed-width version of these settings and the tool (and its libvips): the second
@@ -54,11 +56,11 @@ public struct JobSettings: Sendable, Equatable {
 
 /// The job the worker runs on each source: `process`'s, supplied by the command line layer.
 public protocol JobRunner: Sendable {
-    /// The settings for a job entry's optional `product`, `format` and `with` (the campaign's
-    /// other sizes, as `process --with`).
-    /// - Throws: ``FleetError/badJob(_:)`` for a product or format that does not exist, or a
-    ///   `with` that is not a list of the product's sizes.
-    func settings(product: String?, format: String?, with: String?) throws(FleetError) -> JobSettings
+    /// The settings for a job entry's optional `product`, `format`, `with` (the campaign's
+    /// other sizes, as `process --with`) and `weight_budget`.
+    /// - Throws: ``FleetError/badJob(_:)`` for a product or format that does not exist, a
+    ///   `with` that is not a list of the product's sizes, or a weight budget that is not a size.
+    func settings(product: String?, format: String?, with: String?, weightBudget: String?) throws(FleetError) -> JobSettings
     /// Runs the job. `source` names the input (its `s3://` address) in the report.
     /// - Returns: the files to write, or the failure's code and message (a job that ran out of
     ///   time or memory: a result, not retried).

@@ -1,83 +1,99 @@
 import CPNGWrite
 import CreativeCore
 
-/// `--format auto`: the smallest encoding of a render whose SSIM against the lossless render
-/// (``Similarity``, over the artwork's area) is at least ``ssimTarget``.
+/// `--format auto`: the smallest encoding of a render that looks the same as the lossless render
+/// (``PerceptualScore``: luma SSIM at least ``lumaTarget`` and chroma SSIM at least
+/// ``chromaTarget``, over the artwork's area, as shown), within the render's weight budget.
 ///
 /// The candidates, each tried only where it can win:
-/// - lossless PNG (``PNGWriter``) for flat art (``PNGWriter/unfilteredRepeatShare``) or up to
-///   256 colours: exact, so it always qualifies;
-/// - a palette PNG quantised by libimagequant (through libvips' saver), for flat art with more
-///   colours (resampled edges make the test artwork's render 1,123 colours);
-/// - lossy WebP, at the lowest quality of ``qualities`` that qualifies (binary search);
-/// - near-lossless WebP (libwebp's pixel preprocessing, then lossless), when no lossy WebP
-///   qualifies (grain and fine colour detail that WebP's 4:2:0 chroma cannot keep), for a single
-///   render of at most ``nearLosslessMaxPixels``;
-/// - JPEG, for renders with no transparency only (JPEG has none), at the lowest qualifying quality.
-/// When nothing lossy qualifies, the lossless PNG is the answer; when the choice is narrowed to
-/// formats without PNG (``AutoPlan``'s `allowed`), the allowed lossy format at the highest
-/// quality tried is.
+/// - lossless PNG (``PNGWriter``) up to 256 colours: the answer, nothing lossy tried (art of few
+///   colours is where ringing shows, and its exact palette is small);
+/// - lossy WebP at the lowest quality of ``qualities`` that qualifies, walked from `start` (the
+///   quality the last render of the same creative took) or ``firstQuality(flat:)``;
+/// - where no WebP qualifies: lossless PNG for flat art (``PNGWriter/unfilteredRepeatShare``), a
+///   palette PNG quantised by libimagequant, near-lossless WebP for a single render of at most
+///   ``nearLosslessMaxPixels``;
+/// - JPEG, for opaque renders where WebP is not allowed or does not qualify, 4:2:0 and then 4:4:4
+///   one step lower, the smaller that qualifies.
+/// When nothing lossy qualifies, the lossless PNG is the answer. When the answer is over the
+/// weight budget, the best that fits is (``WeightBudgetSearch``): the highest quality of the
+/// lossy format that fits, else a smaller palette; nothing fitting throws
+/// ``ImagingError/overWeightBudget(format:smallest:budget:)``.
 struct AutoEncoder {
-    /// The quality target: SSIM 0.98 against the lossless render, measured over the artwork
-    /// (not the bars, which every encoding keeps), so the whole render measures at least as high.
-    static let ssimTarget = 0.98
-    /// Qualities tried for WebP and JPEG, searched for the lowest that keeps the target.
-    /// Below 50, WebP smears the edges of small text more than SSIM weighs.
-    static let qualities = [50, 60, 70, 80, 88, 94, 97]
+    /// Luma SSIM against the lossless render. Calibrated in docs/performance.md ("What auto
+    /// writes"): SSIM counts a photograph's sensor grain, which WebP smooths, as lost structure
+    /// (the bench photo: 0.973 at WebP quality 88, 0.986 at 94), while a gradient's WebP keeps
+    /// 0.99 and more from quality 40. 0.975 keeps the grain's look at 3x without paying for
+    /// every speck of it.
+    static let lumaTarget = 0.975
+    /// Chroma SSIM at half resolution: looser, the eye resolves colour far less finely than
+    /// brightness, but small coloured text loses its colour under 4:2:0 (text-heavy art: 0.946 at
+    /// WebP quality 82, 0.966 at 94), which this keeps.
+    static let chromaTarget = 0.96
+    /// Qualities tried for WebP and JPEG. Below 40, WebP smears the edges of small text more
+    /// than SSIM weighs.
+    static let qualities = [40, 50, 60, 70, 76, 82, 88, 91, 94, 97]
     /// Near-lossless preprocessing levels tried (libvips `Q` with `near_lossless`: lower is smaller).
     static let nearLosslessLevels = [40, 60, 80]
     /// Near-lossless WebP is tried only up to this many pixels: libwebp's lossless encoder is
-    /// slow and large (a 2360x180 render: 0.58 s and 44 MB more peak memory at the default
-    /// effort, growing with the pixel count), and only for a single render (`render`, the
-    /// service), not for each of `process`'s.
+    /// slow and large (a 2360x180 render: 0.58 s and 44 MB more peak memory), and only for a
+    /// single render (`render`, the service), not for each of `process`'s.
     static let nearLosslessMaxPixels = 1_000_000
     /// The search runs on at most this many pixels (``AutoPlan``): on a larger canvas it runs on
     /// a smaller render of the same placement, and the canvas is written with what it found.
-    /// The search holds up to about 160 bytes a pixel (``JobCost/autoSearchBytes(pixels:)``): a
-    /// 4096x4096 `auto` render searched whole held 455 MB and took 3.9 s of CPU. 250,000 is
-    /// 1170x213, a 390x61 slot at 3x and more.
+    /// 250,000 is 1170x213, a 390x61 slot at 3x and more.
     public static let searchMaxPixels = 250_000
-    /// libwebp's effort for lossy WebP. WebP is most of `process`'s time; on 2360x180 renders
-    /// effort 2 took 19 and 36 ms where the default 4 took 30 and 55 ms (flat art at quality 50,
-    /// the bench photo at 97), for 8.6% and 3.4% more bytes.
-    static let webpEffort = 2
-    /// libimagequant's quality for the palette candidate, dithering off (flat art: dithering
-    /// only adds noise to the file).
-    static let paletteQuality = 90
 
     let pixels: PixelBuffer
     let analysis: cpngw_analysis
     let content: PixelRect?
     let reference: VImage
-
-    /// The encoders the search may choose among (``AutoPlan/kinds``): what fits the budget.
+    /// The encoders the search may choose among (``AutoPlan/kinds``): what fits the memory budget.
     let kinds: Set<JobCost.EncoderKind>
+    /// The largest file written, nil for none.
+    let weightBudget: Int?
+    /// Where the quality search starts: the quality an earlier render of the creative took.
+    let start: Int?
 
-    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?,
-         kinds: Set<JobCost.EncoderKind>) throws(ImagingError) {
+    init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?, kinds: Set<JobCost.EncoderKind>,
+         weightBudget: Int? = nil, start: Int? = nil) throws(ImagingError) {
         self.kinds = kinds
         self.pixels = pixels
         self.analysis = analysis
         self.content = content
+        self.weightBudget = weightBudget
+        self.start = start
         reference = try pixels.image()
     }
 
-    /// The smallest qualifying encoding.
+    /// The smallest qualifying encoding within the budget.
     func smallest() throws(ImagingError) -> EncodedRender {
         var best: EncodedRender?
-        // The lossless render's local statistics, computed once for every candidate.
-        let similarity = try Similarity.Reference(reference, area: content)
+        var losslessPNG: EncodedRender?
+        func lossless() throws(ImagingError) -> EncodedRender {
+            if let losslessPNG { return losslessPNG }
+            let png = try PNGWriter.write(pixels, analysis: analysis)
+            let made = EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout) (auto: lossless)",
+                                     ssim: nil, recipe: .lossless)
+            losslessPNG = made
+            return made
+        }
+        // The lossless render's statistics, computed once for every candidate.
+        let similarity = try Similarity.Perceptual(reference, area: content)
         func offer(_ candidate: EncodedRender?) {
             guard let candidate else { return }
             if best == nil || candidate.bytes.count < best?.bytes.count ?? .max { best = candidate }
         }
         let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
-        if flat || analysis.colours <= 256, kinds.contains(.png) { offer(try lossless()) }
-        if flat && analysis.colours > 256, kinds.contains(.palette) {
-            offer(try qualified(.palette, under: best?.bytes.count, similarity))
+        if analysis.colours <= 256, kinds.contains(.png) {
+            let exact = try lossless()
+            if weightBudget.map({ exact.bytes.count <= $0 }) ?? true { return exact }
         }
-        let webp = kinds.contains(.webp) ? try search(.webp, under: best?.bytes.count, similarity) : nil
+        // WebP first: where it keeps the target it is the smallest (flat art's palette PNG weighs
+        // 1.3-4 times its WebP), so PNG's candidates are tried only where it does not.
+        let webp = kinds.contains(.webp) ? try search(.webp, under: nil, similarity) : nil
         offer(webp)
+        if webp == nil, flat, kinds.contains(.png) { offer(try lossless()) }
         if webp == nil, kinds.contains(.webpLossless) {
             for level in Self.nearLosslessLevels {
                 guard let candidate = try qualified(.nearLossless(level), under: best?.bytes.count, similarity) else { continue }
@@ -85,140 +101,163 @@ struct AutoEncoder {
                 break
             }
         }
-        if analysis.opaque == 1, kinds.contains(.jpeg) { offer(try search(.jpeg, under: best?.bytes.count, similarity)) }
-        if let best { return best }
-        // The plan tries lossless PNG whenever PNG is allowed.
-        if kinds.contains(.png) { return try lossless() }
-        // Narrowed to lossy formats, none of which keeps the target: the closest, said as such.
-        let recipe = AutoRecipe.lossy(kinds.contains(.jpeg) && !kinds.contains(.webp) ? .jpeg : .webp,
-                                      Self.qualities.last ?? Encoder.defaultQuality)
-        let bytes = try Self.encode(recipe, reference)
-        let decoded = try VipsOperation("\(recipe.format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
-        let score = try similarity.ssim(decoded)
-        return EncodedRender(bytes: bytes, format: recipe.format,
-                             detail: "\(recipe.detail) (auto: SSIM \(TextFormat.decimal(score, decimals: 3)), under the "
-                                 + "\(Self.ssimTarget) target: the closest \(recipe.format.displayName))",
-                             ssim: score, recipe: recipe)
+        // Art WebP cannot keep (small coloured text, flat art's hard edges): a palette may.
+        if webp == nil, analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
+            offer(try qualified(AutoRecipe.flatPalette, under: best?.bytes.count, similarity))
+        }
+        if analysis.opaque == 1, kinds.contains(.jpeg), webp == nil {
+            let jpeg = try search(.jpeg, under: best?.bytes.count, similarity)
+            offer(jpeg)
+            // Full-resolution chroma one step lower: smaller where colour edges drove the quality up.
+            if let quality = jpeg?.recipe?.quality, let index = Self.qualities.firstIndex(of: quality), index > 0 {
+                offer(try qualified(.jpegFullChroma(Self.qualities[index - 1]), under: best?.bytes.count, similarity))
+            }
+        }
+        if best == nil, kinds.contains(.png) { best = try lossless() }
+        if let best, weightBudget.map({ best.bytes.count <= $0 }) ?? true { return best }
+        return try budgeted(best, lossless: kinds.contains(.png) ? try lossless() : nil, similarity)
+    }
+
+    /// Nothing that keeps the target fits the budget (or, narrowed to lossy formats, nothing keeps
+    /// it): the best that fits, measured. The highest quality of WebP where allowed (smaller than
+    /// JPEG at a quality), else of JPEG, else the largest palette PNG that fits.
+    private func budgeted(_ best: EncodedRender?, lossless: EncodedRender?,
+                          _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender {
+        let budget = weightBudget ?? Int.max
+        let lossy: OutputFormat? = kinds.contains(.webp) ? .webp
+            : kinds.contains(.jpeg) && analysis.opaque == 1 ? .jpeg : nil
+        var fitting: [(EncodedRender, PerceptualScore)] = []
+        var smallest: (format: OutputFormat, bytes: Int)?
+        func attempt(_ search: () throws(ImagingError) -> EncodedRender) throws(ImagingError) {
+            do throws(ImagingError) {
+                let fitted = try search()
+                guard let recipe = fitted.recipe else { return }
+                fitting.append((fitted, try similarity.score(try decode(fitted.bytes, recipe.format))))
+            } catch .overWeightBudget(let format, let least, _) {
+                if least < smallest?.bytes ?? .max { smallest = (format, least) }
+            }
+        }
+        if let lossy {
+            let highest = best?.recipe?.quality ?? Self.qualities.last ?? Encoder.defaultQuality
+            try attempt { () throws(ImagingError) in
+                try WeightBudgetSearch.lossy(reference, lossy, budget: budget, highest: highest)
+            }
+        }
+        // A palette only where no lossy format may be written: libimagequant on a large render
+        // takes seconds a step, a lossy search milliseconds.
+        if let lossless, lossy == nil {
+            try attempt { () throws(ImagingError) in
+                try WeightBudgetSearch.palette(reference, budget: budget, lossless: lossless.bytes)
+            }
+        }
+        func margin(_ score: PerceptualScore) -> Double {
+            min(score.luma - Self.lumaTarget, score.chroma - Self.chromaTarget)
+        }
+        guard let (fitted, score) = fitting.max(by: { margin($0.1) < margin($1.1) }), let recipe = fitted.recipe else {
+            throw .overWeightBudget(format: smallest?.format ?? best?.format ?? .png,
+                                    smallest: smallest?.bytes ?? best?.bytes.count ?? 0, budget: budget)
+        }
+        let why = weightBudget == nil || best == nil ? "under the target: the closest \(recipe.format.displayName)"
+            : "the best that fits the weight budget of \(budget) bytes"
+        return EncodedRender(bytes: fitted.bytes, format: recipe.format,
+                             detail: "\(recipe.detail) (auto: \(score.description), \(why))", ssim: score.luma,
+                             recipe: recipe)
     }
 
     /// A render narrowed to lossy formats (no PNG) with nothing searched (the plan fits no search,
     /// or the render is over ``searchMaxPixels`` with no recipe): the allowed lossy format at the
-    /// default quality, unmeasured.
-    static func unsearched(_ image: VImage, allowed: Set<OutputFormat>) throws(ImagingError) -> EncodedRender {
+    /// default quality, unmeasured (within the budget).
+    static func unsearched(_ image: VImage, allowed: Set<OutputFormat>, weightBudget: Int?) throws(ImagingError)
+        -> EncodedRender {
         let recipe = AutoRecipe.lossy(allowed.contains(.webp) ? .webp : .jpeg, Encoder.defaultQuality)
-        return EncodedRender(bytes: try encode(recipe, image), format: recipe.format,
-                             detail: recipe.detail + " (auto: no search fits)", ssim: nil, recipe: recipe)
+        let bytes = try recipe.encode(image)
+        if let weightBudget, bytes.count > weightBudget {
+            return try WeightBudgetSearch.lossy(image, recipe.format, budget: weightBudget, highest: Encoder.defaultQuality)
+        }
+        return EncodedRender(bytes: bytes, format: recipe.format, detail: recipe.detail + " (auto: no search fits)",
+                             ssim: nil, recipe: recipe)
     }
 
-    /// A lossy recipe applied to a render without holding its pixels (`process`'s other renders).
-    static func apply(_ recipe: AutoRecipe, to image: VImage) throws(ImagingError) -> EncodedRender {
-        EncodedRender(bytes: try encode(recipe, image), format: recipe.format,
-                      detail: recipe.detail + decidedNote, ssim: nil, recipe: recipe)
+    /// A recipe applied to a render without holding its pixels (a canvas decided on a smaller
+    /// render); over the budget, the best that fits in the recipe's format.
+    static func apply(_ recipe: AutoRecipe, to image: VImage, weightBudget: Int?) throws(ImagingError) -> EncodedRender {
+        let bytes = try recipe.encode(image)
+        if let weightBudget, bytes.count > weightBudget {
+            return try WeightBudgetSearch.fit(image, format: recipe.format, budget: weightBudget, quality: recipe.quality)
+        }
+        return EncodedRender(bytes: bytes, format: recipe.format, detail: recipe.detail + decidedNote, ssim: nil,
+                             recipe: recipe)
     }
 
     /// What the detail of a render written by another render's decision ends with.
     static let decidedNote = " (auto, as decided on the smallest render)"
 
-    /// The lossless PNG, as the answer of the search.
-    private func lossless() throws(ImagingError) -> EncodedRender {
-        let png = try PNGWriter.write(pixels, analysis: analysis)
-        return EncodedRender(bytes: png.bytes, format: .png, detail: "PNG, \(png.layout) (auto: lossless)", ssim: nil,
-                             recipe: .lossless)
-    }
-
-    /// The bytes of a lossy recipe, from `image` (8-bit sRGB).
-    private static func encode(_ recipe: AutoRecipe, _ image: VImage) throws(ImagingError) -> [UInt8] {
-        switch recipe {
-        case .lossless:
-            return try Encoder.streamingPNG(image).bytes
-        case .palette:
-            return try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("palette", .bool(true)).with("Q", .int(paletteQuality)).with("dither", .double(0))
-                .with("compression", .int(Int(PNGWriter.zlibLevel))).bytes()
-        case .lossy(let format, let quality):
-            return try Encoder.lossy(format == .jpeg ? try withoutAlpha(image) : image, format, quality: quality,
-                                     webpEffort: webpEffort)
-        case .nearLossless(let level):
-            return try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("lossless", .bool(true)).with("near_lossless", .bool(true)).with("Q", .int(level)).bytes()
-        }
+    private func decode(_ bytes: [UInt8], _ format: OutputFormat) throws(ImagingError) -> VImage {
+        try VipsOperation("\(format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
     }
 
     /// The recipe's encoding when it keeps the target and is smaller than `limit`; else nil.
     private func qualified(_ recipe: AutoRecipe, under limit: Int?,
-                           _ similarity: Similarity.Reference) throws(ImagingError) -> EncodedRender? {
-        try measured(recipe, bytes: try Self.encode(recipe, reference), under: limit, similarity)
+                           _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
+        try measured(recipe, bytes: try recipe.encode(reference), under: limit, similarity)
     }
 
     private func measured(_ recipe: AutoRecipe, bytes: [UInt8], under limit: Int?,
-                          _ similarity: Similarity.Reference) throws(ImagingError) -> EncodedRender? {
+                          _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
         if let limit, bytes.count >= limit { return nil }
-        let decoded = try VipsOperation("\(recipe.format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
-        let score = try similarity.ssim(decoded)
-        guard score >= Self.ssimTarget else { return nil }
-        return EncodedRender(bytes: bytes, format: recipe.format,
-                             detail: "\(recipe.detail) (auto: SSIM \(TextFormat.decimal(score, decimals: 3)))",
-                             ssim: score, recipe: recipe)
+        let score = try similarity.score(try decode(bytes, recipe.format))
+        guard score.keeps(luma: Self.lumaTarget, chroma: Self.chromaTarget) else { return nil }
+        return EncodedRender(bytes: bytes, format: recipe.format, detail: "\(recipe.detail) (auto: \(score.description))",
+                             ssim: score.luma, recipe: recipe, score: score)
     }
 
-    /// The lowest quality of ``qualities`` that qualifies (SSIM grows with quality). A quality
-    /// whose file is already no smaller than the best so far is not measured.
+    /// Where a search with no earlier render starts: flat art keeps the target from low
+    /// qualities (the test artwork and gradients: WebP 40), photographs need high ones (the bench
+    /// photo: 94), so each starts near its own answer and most searches take two trials.
+    static func firstQuality(flat: Bool) -> Int { flat ? 50 : 91 }
+
+    /// The lowest quality of ``qualities`` that qualifies (the score grows with quality), walked
+    /// from ``start`` (the quality an earlier render of the creative took) or from
+    /// ``firstQuality(flat:)``: down while it qualifies, else up until it does. A quality whose
+    /// file is already no smaller than `limit` is not measured, nor any above it.
     private func search(_ format: OutputFormat, under limit: Int?,
-                        _ similarity: Similarity.Reference) throws(ImagingError) -> EncodedRender? {
-        var low = 0, high = Self.qualities.count - 1
+                        _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
         var found: EncodedRender?
-        while low <= high {
-            let middle = (low + high) / 2
-            let recipe = AutoRecipe.lossy(format, Self.qualities[middle])
-            let bytes = try Self.encode(recipe, reference)
+        var tooLarge = false
+        // Whether quality index `index` qualifies; an encoding at or over the limit does not (nor
+        // will any higher quality: `tooLarge`).
+        func tries(_ index: Int) throws(ImagingError) -> Bool {
+            let recipe = AutoRecipe.lossy(format, Self.qualities[index])
+            let bytes = try recipe.encode(reference, draft: true)
             if let limit = found?.bytes.count ?? limit, bytes.count >= limit {
-                high = middle - 1
-            } else if let candidate = try measured(recipe, bytes: bytes, under: nil, similarity) {
-                found = candidate
-                high = middle - 1
-            } else {
-                low = middle + 1
+                tooLarge = true
+                return false
+            }
+            guard let candidate = try measured(recipe, bytes: bytes, under: nil, similarity) else { return false }
+            found = candidate
+            return true
+        }
+        let from = start ?? Self.firstQuality(flat: analysis.repeats >= PNGWriter.unfilteredRepeatShare)
+        var index = Self.qualities.lastIndex(where: { $0 <= from }) ?? 0
+        if try tries(index) {
+            while index > 0, try tries(index - 1) { index -= 1 }
+        } else {
+            while !tooLarge, index < Self.qualities.count - 1 {
+                index += 1
+                if try tries(index) { break }
             }
         }
-        return found
+        return try finished(found, similarity)
     }
 
-    /// JPEG has no alpha: an opaque render's alpha band (all 255) is dropped.
-    private static func withoutAlpha(_ image: VImage) throws(ImagingError) -> VImage {
-        guard image.hasAlpha else { return image }
-        return try VipsOperation("extract_band").with("in", .image(image)).with("band", .int(0))
-            .with("n", .int(3)).image()
-    }
-}
-
-/// One way `auto` writes a render: what the search decided, to write other renders alike.
-public enum AutoRecipe: Sendable, Equatable {
-    /// Lossless PNG (``PNGWriter``).
-    case lossless
-    /// A palette PNG quantised by libimagequant.
-    case palette
-    /// JPEG or WebP at a quality.
-    case lossy(OutputFormat, Int)
-    /// Near-lossless WebP at a preprocessing level.
-    case nearLossless(Int)
-
-    /// The format written.
-    var format: OutputFormat {
-        switch self {
-        case .lossless, .palette: .png
-        case .lossy(let format, _): format
-        case .nearLossless: .webp
-        }
-    }
-
-    /// For people: `WebP quality 80`.
-    var detail: String {
-        switch self {
-        case .lossless: "PNG, lossless"
-        case .palette: "PNG, palette quantised"
-        case .lossy(let format, let quality): "\(format.displayName) quality \(quality)"
-        case .nearLossless(let level): "WebP near-lossless \(level)"
-        }
+    /// The quality found, encoded with the sharp RGB to YUV conversion the trials leave out where
+    /// colour is what held the quality up (the chroma term nearer its target than luma: colour
+    /// edges), and measured again; else the trial's file (a photograph's chroma is far above its
+    /// target, and the conversion would only add time).
+    private func finished(_ trial: EncodedRender?, _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
+        guard let trial, let recipe = trial.recipe, recipe.format == .webp, EncoderFeatures.webpSharpYUV,
+              let score = trial.score, score.chroma - Self.chromaTarget < score.luma - Self.lumaTarget else { return trial }
+        return try qualified(recipe, under: nil, similarity) ?? trial
     }
 }
 

@@ -45,6 +45,11 @@ public struct AutoPlan: Sendable, Equatable {
                 peak = max(peak, needed)
             }
         }
+        // A canvas decided lossless on a smaller render, over its weight budget: WebP, when it fits.
+        if sampled, allowed.contains(.png), allowed.contains(.webp),
+           let fallback = JobCost.budgetFallback(.webp, pixels: pixels, memoryBudget) {
+            peak = max(peak, fallback)
+        }
         // With a lossy candidate the search tries lossless PNG on its pixels too.
         if !kinds.isEmpty && allowed.contains(.png) { kinds.insert(.png) }
         self.kinds = kinds

@@ -33,6 +33,14 @@ public struct JobFile: Sendable {
     }
 }
 
+/// A render `process` did not write: no encoding fits its weight budget.
+public struct RefusedRender: Sendable {
+    /// The slot's identifier (the file name it would have had, without its extension).
+    public let slot: String
+    /// Why (``ImagingError/overWeightBudget(format:smallest:budget:)``).
+    public let error: ImagingError
+}
+
 /// What `process` produced for one creative: the manifest and the files it lists.
 public struct JobResult: Sendable {
     /// The validation report.
@@ -43,6 +51,8 @@ public struct JobResult: Sendable {
     public let manifest: JSONValue
     /// The device slot of each render, in the order of ``files`` (which ends with the preview).
     public var slots: [SlotAssignment] = []
+    /// The renders that no encoding fits in their weight budget: listed in the manifest, not written.
+    public var overWeightBudget: [RefusedRender] = []
 
     /// Name of the manifest file.
     public static let manifestName = "manifest.json"
@@ -63,10 +73,15 @@ public enum CreativeJob {
     /// keeps the quality target, named in the manifest).
     /// `campaign`: the campaign's other sizes (``DevicePlan/campaign(_:with:)``); the creative is
     /// rendered only into the slots where the ad server serves it among them.
+    /// `weightBudget` is every render's largest file (nil: none): each is the best encoding that
+    /// fits (``WeightBudgetSearch``); a render that cannot fit is listed in the manifest and in
+    /// ``JobResult/overWeightBudget``, not written, and the other renders are.
     public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto, campaign: [PixelSize] = [],
+                               weightBudget: Int? = RenderSettings.defaultWeightBudget,
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
-        try process(Upload(bytes, fileName: fileName), limits: limits, format: format, campaign: campaign, writingTo: sink)
+        try process(Upload(bytes, fileName: fileName), limits: limits, format: format, campaign: campaign,
+                    weightBudget: weightBudget, writingTo: sink)
     }
 
     /// ``process(_:fileName:limits:format:)`` on an upload a job holds: its source is the one the
@@ -76,6 +91,7 @@ public enum CreativeJob {
     /// encoded, and the result's files keep no bytes.
     public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto, campaign: [PixelSize] = [],
+                               weightBudget: Int? = RenderSettings.defaultWeightBudget,
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
@@ -129,26 +145,31 @@ public enum CreativeJob {
             }
             return files
         }
-        // `auto` decides once, on the smallest render (the most detail per pixel, so the hardest
-        // to compress: what keeps the target there keeps it in the larger ones); every other render
-        // is then written the same way without measuring. The search runs alone: beside the preview
-        // sheet it took the peak RSS of `process` from 86-93 MB to 95-118 MB for no gain in time.
+        // `auto` decides each render, the smallest first (the most detail per pixel): its quality is
+        // where every other render's search starts, so most take one or two encodes. The first
+        // search runs alone: beside the preview sheet it took the peak RSS of `process` from
+        // 86-93 MB to 95-118 MB for no gain in time.
         let smallest = format == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
         var byPlacement: [Placement: [JobFile]] = [:]
-        var decided: AutoRecipe?
+        var refused: [Placement: ImagingError] = [:]
+        var firstQuality: Int?
+        let renderer = JobRenderer(format: format, limits: job, weightBudget: weightBudget)
         if let smallest {
             try deadline?.check()
-            let decision = try render(decoded, at: smallest, format: format, recipe: nil, limits: job)
-            decided = decision.recipe
-            // A smallest render over the search's size was searched on a smaller one: written again.
-            byPlacement[smallest] = try store(smallest, decision.searchedWhole ? decision.render
-                : try render(decoded, at: smallest, format: format, recipe: decided, limits: job).render)
+            do throws(ImagingError) {
+                let decision = try renderer.render(decoded, at: smallest, start: nil)
+                firstQuality = decision.recipe?.quality
+                byPlacement[smallest] = try store(smallest, decision)
+            } catch .overWeightBudget(let format, let least, let budget) {
+                refused[smallest] = .overWeightBudget(format: format, smallest: least, budget: budget)
+            }
         }
-        let recipe = decided
+        let start = firstQuality
         // Work is grouped by content size: each group scales once and encodes each of its
         // placements once. Groups and the preview sheet run in parallel.
-        let remaining = groups.map { content, placements in (content, placements.filter { byPlacement[$0] == nil }) }
-            .filter { !$0.1.isEmpty }
+        let remaining = groups.map { content, placements in
+            (content, placements.filter { byPlacement[$0] == nil && refused[$0] == nil })
+        }.filter { !$0.1.isEmpty }
         let outcomes = ParallelWork.run(count: remaining.count + 1, width: plan.width) { index throws(ImagingError) -> JobPiece in
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
@@ -161,17 +182,23 @@ public enum CreativeJob {
             let (content, placements) = remaining[index - 1]
             let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
             var stored: [Placement: [JobFile]] = [:]
+            var over: [Placement: ImagingError] = [:]
             for placement in placements {
-                stored[placement] = try store(placement, try render(scaled, at: placement, format: format, recipe: recipe,
-                                                                    limits: job).render)
+                do throws(ImagingError) {
+                    stored[placement] = try store(placement, try renderer.render(scaled, at: placement, start: start))
+                } catch .overWeightBudget(let format, let least, let budget) {
+                    over[placement] = .overWeightBudget(format: format, smallest: least, budget: budget)
+                }
             }
-            return .renders(stored)
+            return .renders(stored, over)
         }
         var sheet: JobFile?
         for outcome in outcomes {
             switch try outcome.get() {
             case .sheet(let file): sheet = file
-            case .renders(let stored): byPlacement.merge(stored) { a, _ in a }
+            case .renders(let stored, let over):
+                byPlacement.merge(stored) { a, _ in a }
+                refused.merge(over) { a, _ in a }
             }
         }
         var renders: [(SlotAssignment, JobFile)] = []
@@ -181,45 +208,26 @@ public enum CreativeJob {
         // In the plan's order of slots, as before.
         let order = Dictionary(assignments.enumerated().map { ($1.deviceSlot, $0) }, uniquingKeysWith: { a, _ in a })
         renders.sort { (order[$0.0.deviceSlot] ?? 0) < (order[$1.0.deviceSlot] ?? 0) }
-        guard renders.count == assignments.count, let preview = sheet else {
-            throw .operationFailed("\(assignments.count - renders.count) renders missing")
+        let refusedEntries = assignments.compactMap { assignment in
+            refused[assignment.placement].map { (assignment, $0) }
+        }
+        guard renders.count + refusedEntries.count == assignments.count, let preview = sheet else {
+            throw .operationFailed("\(assignments.count - renders.count - refusedEntries.count) renders missing")
         }
         let closeZone: JSONValue? = product.isFullScreen
             ? CloseButton.zone(over: assignments).map(\.json) ?? .null : nil
+        let overBudget = refusedEntries.map { RefusedRender(slot: $0.0.deviceSlot.identifier, error: $0.1) }
         return JobResult(report: report, files: renders.map(\.1) + [preview],
                          manifest: manifest(report, input: upload.bytes, renders: renders, preview: preview,
                                            campaign: DevicePlan.campaign(source.displayedSize, with: campaign),
-                                           closeZone: closeZone),
-                         slots: renders.map(\.0))
-    }
-
-    /// One render of `image` (the decoded creative, or already scaled to the placement's content)
-    /// at `placement`: PNG with transparent bars, or `format`'s own, with the content where the
-    /// placement puts it (centred in the canvas, or in a safe area). `auto` without a recipe on a
-    /// canvas over ``AutoEncoder/searchMaxPixels`` searches a smaller render of the placement
-    /// instead, and gives back that render (`searchedWhole` false) with its recipe.
-    private static func render(_ image: VImage, at placement: Placement, format: FormatChoice, recipe: AutoRecipe?,
-                               limits: JobLimits) throws(ImagingError) -> (render: EncodedRender, searchedWhole: Bool,
-                                                                           recipe: AutoRecipe?) {
-        guard var settings = try? RenderSettings(canvas: placement.canvas, format: format) else {
-            throw .operationFailed("no render settings for \(placement.canvas)")
-        }
-        settings.area = placement.contentRect
-        if format == .auto, recipe == nil, let sample = settings.searchSample() {
-            let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
-                                              content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true)
-            return (searched, false, searched.recipe)
-        }
-        let encoded = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
-                                         content: placement.contentRect, memoryBudget: limits.memoryBudget,
-                                         recipe: recipe, forOneOfMany: true)
-        return (encoded, true, encoded.recipe)
+                                           closeZone: closeZone, refused: refusedEntries, weightBudget: weightBudget),
+                         slots: renders.map(\.0), overWeightBudget: overBudget)
     }
 
     /// What one parallel piece of a job made: the preview sheet, or a group's renders.
     private enum JobPiece: Sendable {
         case sheet(JobFile)
-        case renders([Placement: [JobFile]])
+        case renders([Placement: [JobFile]], [Placement: ImagingError])
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.
@@ -237,8 +245,11 @@ public enum CreativeJob {
     /// `file_bytes` of `input`), the report, for full-screen products `close_zone_pixels` (the
     /// close zone in artwork pixels), each render, the preview sheet. Without `input` (a file not
     /// read whole), the source's `sha256` is null and its `file_bytes` the report's.
+    /// A render over its weight budget (`refused`) is listed after the written ones, with a null
+    /// `file` and its `over_weight_budget` (the code, the message, the smallest size reached).
     static func manifest(_ report: ValidationReport, input: [UInt8]?, renders: [(SlotAssignment, JobFile)],
-                         preview: JobFile?, campaign: [PixelSize]? = nil, closeZone: JSONValue? = nil) -> JSONValue {
+                         preview: JobFile?, campaign: [PixelSize]? = nil, closeZone: JSONValue? = nil,
+                         refused: [(SlotAssignment, ImagingError)] = [], weightBudget: Int? = nil) -> JSONValue {
         let sha256: JSONValue = input.map { .string(Checksum.sha256($0)) } ?? .null
         let sourceBytes: JSONValue = (input?.count ?? report.bytes).map { .int($0) } ?? .null
         var head: [(String, JSONValue)] = [(writtenBy.0, .string(writtenBy.1))]
@@ -252,6 +263,7 @@ public enum CreativeJob {
         ]
         if report.product.isFullScreen { head.append(("close_zone_pixels", closeZone ?? .null)) }
         return .object(head + [
+            ("weight_budget_bytes", weightBudget.map { .int($0) } ?? .null),
             ("renders", .array(renders.map { assignment, file in
                 .object(assignment.jsonFields + [
                     ("file", .string(file.name)),
@@ -259,6 +271,14 @@ public enum CreativeJob {
                     ("sha256", .string(file.sha256)),
                     ("format", .string(file.format.rawValue)),
                     ("encoding", .string(file.encoding)),
+                ])
+            } + refused.map { assignment, error in
+                var smallest: JSONValue = .null
+                if case .overWeightBudget(_, let least, _) = error { smallest = .int(least) }
+                return .object(assignment.jsonFields + [
+                    ("file", .null), ("file_bytes", .null), ("sha256", .null), ("format", .null), ("encoding", .null),
+                    ("over_weight_budget", .object([("code", .string(error.code)), ("message", .string(error.message)),
+                                                    ("smallest_bytes", smallest)])),
                 ])
             })),
             ("preview", preview.map { .object([("file", .string($0.name)), ("file_bytes", .int($0.byteCount)),

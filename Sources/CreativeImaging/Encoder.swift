@@ -13,6 +13,8 @@ public struct EncodedRender: Sendable {
     public let ssim: Double?
     /// For `auto`, what was decided, to write other renders of the same creative alike.
     public var recipe: AutoRecipe? = nil
+    /// For a measured `auto` candidate, its luma and chroma score.
+    var score: PerceptualScore? = nil
 }
 
 /// The one encoding policy that `render`, `process` and the service share. Every file is 8-bit
@@ -21,7 +23,9 @@ public struct EncodedRender: Sendable {
 /// - `png`: lossless, through ``PNGWriter``: the smallest exact colour type, and the row filter
 ///   and zlib level that suit the content.
 /// - `jpeg`, `webp`: lossy at `quality` (default ``defaultQuality``).
-/// - `auto`: the smallest of several encodings that keeps ``AutoEncoder/ssimTarget``.
+/// - `auto`: the smallest of several encodings that keeps ``AutoEncoder/lumaTarget`` and
+///   ``AutoEncoder/chromaTarget`` (``PerceptualScore``).
+/// Every one within the render's weight budget when it has one (``WeightBudgetSearch``).
 public enum Encoder {
     /// The quality of JPEG and WebP when none is given.
     public static let defaultQuality = 85
@@ -34,36 +38,54 @@ public enum Encoder {
     ///     render that needs more is written by libvips' streaming PNG saver (lossless) instead
     ///     of being held in memory, and `auto` tries only what fits (``AutoPlan``).
     ///   - recipe: for `auto`, write the render this way instead of searching (what the search
-    ///     decided for another render of the same creative).
+    ///     decided on a smaller render of the same placement).
     ///   - forOneOfMany: `auto` decides for many renders (`process`): near-lossless WebP, slow
     ///     and memory-hungry, is left out.
-    ///   - autoKinds: for `auto` on a smaller render of a large canvas, the encoders the large
-    ///     canvas can afford (``AutoPlan/kinds``): the search chooses among those only.
     ///   - autoFormats: the formats `auto` may choose among (nil for all, ``AutoPlan``); without
     ///     PNG, what would be lossless PNG is the allowed lossy format. JPEG needs an opaque render.
+    ///   - autoKinds: for `auto` on a smaller render of a large canvas, the encoders the large
+    ///     canvas can afford (``AutoPlan/kinds``): the search chooses among those only.
+    ///   - weightBudget: the largest file, in bytes (nil: none): the best encoding that fits
+    ///     (``WeightBudgetSearch``).
+    ///   - startQuality: for `auto`, where the quality search starts (an earlier render's).
+    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits the budget.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
                               forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
-                              autoKinds: Set<JobCost.EncoderKind>? = nil,
+                              autoKinds: Set<JobCost.EncoderKind>? = nil, weightBudget: Int? = nil,
+                              startQuality: Int? = nil,
                               webp: WebPChoice = WebPChoice()) throws(ImagingError) -> EncodedRender {
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
             let effort = webp.effort ?? defaultWebPEffort
+            // A budget may take several encodes: the render is computed once, into memory (a
+            // streamed source cannot be read twice).
+            let held = weightBudget == nil ? image : try image.materialized()
             if fixed == .webp, webp.lossless {
-                let bytes = try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+                let bytes = try VipsOperation("webpsave_buffer").with("in", .image(held)).with("strip", .bool(true))
                     .with("lossless", .bool(true)).with("effort", .int(effort)).bytes()
+                if let weightBudget, bytes.count > weightBudget {
+                    throw .overWeightBudget(format: fixed, smallest: bytes.count, budget: weightBudget)
+                }
                 return EncodedRender(bytes: bytes, format: fixed, detail: "WebP lossless, effort \(effort)", ssim: nil)
             }
+            let bytes = try lossy(fixed == .jpeg ? try withoutAlpha(held) : held, fixed, quality: chosen, webpEffort: effort)
+            if let weightBudget, bytes.count > weightBudget {
+                return try WeightBudgetSearch.fit(held, format: fixed, budget: weightBudget, quality: chosen)
+            }
             let effortNote = fixed == .webp && webp.effort != nil ? ", effort \(effort)" : ""
-            return EncodedRender(bytes: try lossy(image, fixed, quality: chosen, webpEffort: effort), format: fixed,
-                                 detail: "\(fixed.displayName) quality \(chosen)\(effortNote)", ssim: nil)
+            return EncodedRender(bytes: bytes, format: fixed, detail: "\(fixed.displayName) quality \(chosen)\(effortNote)",
+                                 ssim: nil)
         }
-        // A decided lossy recipe needs no look at the pixels: the saver reads the render directly.
+        // A decided recipe needs no look at the pixels: the saver reads the render directly.
         if format == .auto, let recipe, recipe != .lossless {
-            return try AutoEncoder.apply(recipe, to: image)
+            return try AutoEncoder.apply(recipe, to: weightBudget == nil ? image : try image.materialized(),
+                                         weightBudget: weightBudget)
         }
         // Renders are 8-bit RGB or RGBA; anything else streams.
-        guard image.isEightBit, image.bands == 3 || image.bands == 4 else { return try streamingPNG(image) }
+        guard image.isEightBit, image.bands == 3 || image.bands == 4 else {
+            return try streamed(image, weightBudget)
+        }
         let area = image.size.pixelCount ?? Int.max
         if format == .auto, recipe == nil {
             // The caller searches a canvas over the sample size on a smaller render (Renderer).
@@ -71,25 +93,51 @@ public enum Encoder {
                                 allowed: autoFormats)
             guard !plan.losslessOnly, area <= AutoEncoder.searchMaxPixels else {
                 if let autoFormats, !autoFormats.contains(.png) {
-                    return try AutoEncoder.unsearched(image, allowed: autoFormats)
+                    return try AutoEncoder.unsearched(weightBudget == nil ? image : try image.materialized(),
+                                                      allowed: autoFormats, weightBudget: weightBudget)
                 }
-                var png = try encode(image, format: .png, memoryBudget: memoryBudget)
-                png.detail += " (auto: only lossless PNG fits the memory budget)"
-                png.recipe = .lossless
+                var png = try encode(image, format: .png, memoryBudget: memoryBudget, weightBudget: weightBudget)
+                if png.recipe == nil {
+                    png.detail += " (auto: only lossless PNG fits the memory budget)"
+                    png.recipe = .lossless
+                }
                 return png
             }
             let pixels = try PixelBuffer(image)
             return try AutoEncoder(pixels: pixels, analysis: pixels.analysis(), content: content,
-                                   kinds: plan.kinds.intersection(autoKinds ?? plan.kinds)).smallest()
+                                   kinds: plan.kinds.intersection(autoKinds ?? plan.kinds), weightBudget: weightBudget,
+                                   start: startQuality).smallest()
         }
         // `png`, or `auto` decided lossless for another render: held when it fits, else streamed.
-        guard JobCost.heldPNG(area, memoryBudget) == .png else { return try streamingPNG(image) }
+        guard JobCost.heldPNG(area, memoryBudget) == .png else { return try streamed(image, weightBudget) }
         let pixels = try PixelBuffer(image)
         let png = try PNGWriter.write(pixels, analysis: pixels.analysis())
         let decided = format == .auto ? AutoRecipe.lossless : nil
-        return EncodedRender(bytes: png.bytes, format: .png,
-                             detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote), ssim: nil,
-                             recipe: decided)
+        let render = EncodedRender(bytes: png.bytes, format: .png,
+                                   detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote),
+                                   ssim: nil, recipe: decided)
+        guard let weightBudget, render.bytes.count > weightBudget else { return render }
+        // `auto` decided lossless on a smaller render, over the budget here: WebP where allowed;
+        // else a palette. Each only where its memory was charged (JobCost.budgetFallback).
+        if format == .auto, autoFormats?.contains(.webp) ?? true,
+           JobCost.budgetFallback(.webp, pixels: area, memoryBudget) != nil {
+            return try WeightBudgetSearch.lossy(try pixels.image(), .webp, budget: weightBudget,
+                                                highest: AutoEncoder.qualities.last ?? defaultQuality)
+        }
+        guard JobCost.budgetFallback(.palette, pixels: area, memoryBudget) != nil else {
+            throw .overWeightBudget(format: .png, smallest: render.bytes.count, budget: weightBudget)
+        }
+        return try WeightBudgetSearch.palette(try pixels.image(), budget: weightBudget, lossless: render.bytes)
+    }
+
+    /// A PNG too large to hold, streamed: lossless, read once, so it cannot be searched under a
+    /// budget (nothing held to quantise): over it, refused with its lossless size.
+    private static func streamed(_ image: VImage, _ weightBudget: Int?) throws(ImagingError) -> EncodedRender {
+        let png = try streamingPNG(image)
+        if let weightBudget, png.bytes.count > weightBudget {
+            throw .overWeightBudget(format: .png, smallest: png.bytes.count, budget: weightBudget)
+        }
+        return png
     }
 
     /// libwebp's effort when none is given (libvips' default).
@@ -107,17 +155,35 @@ public enum Encoder {
     }
 
     /// JPEG or WebP at `quality`; `webpEffort` is libwebp's effort (0-6, libvips' default 4).
-    static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int, webpEffort: Int = defaultWebPEffort) throws(ImagingError) -> [UInt8] {
+    /// WebP converts RGB to YUV with libwebp's sharp conversion where the libvips loaded has it
+    /// (``EncoderFeatures/webpSharpYUV``): colour edges keep their colour under 4:2:0. JPEG is
+    /// 4:2:0 below quality 90 (libjpeg's default) unless `fullChroma`.
+    static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int, webpEffort: Int = defaultWebPEffort,
+                      fullChroma: Bool = false, sharpYUV: Bool = true) throws(ImagingError) -> [UInt8] {
         switch format {
         case .jpeg:
-            return try VipsOperation("jpegsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("Q", .int(quality)).with("optimize_coding", .bool(true)).bytes()
+            var operation = VipsOperation("jpegsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+                .with("Q", .int(quality)).with("optimize_coding", .bool(true))
+            if fullChroma {
+                operation = EncoderFeatures.jpegSubsampleMode ? operation.with("subsample_mode", .enumeration("off"))
+                    : operation.with("no_subsample", .bool(true))
+            }
+            return try operation.bytes()
         case .webp:
-            return try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("Q", .int(quality)).with("effort", .int(webpEffort)).bytes()
+            var operation = VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
+                .with("Q", .int(quality)).with("effort", .int(webpEffort))
+            if sharpYUV, EncoderFeatures.webpSharpYUV { operation = operation.with("smart_subsample", .bool(true)) }
+            return try operation.bytes()
         case .png:
             return try streamingPNG(image).bytes
         }
+    }
+
+    /// JPEG has no alpha: an opaque render's alpha band (all 255) is dropped.
+    static func withoutAlpha(_ image: VImage) throws(ImagingError) -> VImage {
+        guard image.hasAlpha else { return image }
+        return try VipsOperation("extract_band").with("in", .image(image)).with("band", .int(0))
+            .with("n", .int(3)).image()
     }
 
     /// libvips' PNG saver, pulling the render through strip by strip: for renders too large to

@@ -31,6 +31,10 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case operationFailed(String)
     /// Reading or writing a file failed.
     case io(String)
+    /// No encoding of the render in `format` fits its weight budget (``WeightBudgetSearch``):
+    /// `smallest` is the smallest file the format reaches (its lowest quality, or its smallest
+    /// palette); nothing was written.
+    case overWeightBudget(format: OutputFormat, smallest: Int, budget: Int)
     /// An HTML5 bundle that does not validate, so it has no static version to render: its
     /// first error (the bundle's report names them all).
     case rejectedBundle(ValidationIssue)
@@ -50,6 +54,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage: "corrupt_image"
         case .operationFailed: "render_failed"
         case .io: "io_error"
+        case .overWeightBudget: Self.overWeightBudgetCode
         case .rejectedBundle(let issue): issue.code.rawValue
         case .unfixable(let refusal): refusal.code
         }
@@ -76,10 +81,16 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage(let detail): "the image is damaged: \(detail)"
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail
+        case .overWeightBudget(let format, let smallest, let budget):
+            "no \(format.displayName) of this render fits the weight budget of \(budget) bytes: the smallest it "
+                + "reaches is \(smallest) bytes; raise the budget or choose another format; nothing was written"
         case .rejectedBundle(let issue): "the HTML5 bundle is rejected (\(issue.message)), so it has no static version to render"
         case .unfixable(let refusal): refusal.message
         }
     }
+
+    /// ``overWeightBudget(format:smallest:budget:)``'s code, for the lines that name it.
+    public static let overWeightBudgetCode = "over_weight_budget"
 
     static func mebibytes(_ bytes: Int) -> String {
         let tenths = (bytes * 10 + (1 << 19)) >> 20

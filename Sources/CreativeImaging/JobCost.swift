@@ -142,12 +142,14 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Bytes `auto` holds while it searches (``AutoEncoder``) on `pixels`, besides near-lossless
-    /// WebP: the render held, its copy as a libvips image, the SSIM reference's float statistics,
-    /// and per candidate its encoder, its decoded file and the SSIM of it in float, with
-    /// libimagequant's histogram: measured at 12-49 MB over a lossless render for 1170x183
-    /// searches (214,110 pixels), by content; charged 16 MiB and 160 bytes a pixel.
+    /// WebP: the render held (4 bytes a pixel) and its copy as a libvips image (4), the luma and
+    /// half-resolution chroma statistics of the reference in float (18, ``Similarity/Perceptual``),
+    /// and one candidate at a time: its encoder (WebP 14), its decoded file (4) and its planes and
+    /// SSIM terms (about 30), with libimagequant's histogram. Measured at 11-16 MB over the
+    /// fixed-format render for 1170x183 searches (214,110 pixels: 51-75 bytes a pixel) where
+    /// the mean SSIM over R, G and B held 12-49 MB; charged 16 MiB and 80 bytes a pixel.
     public static func autoSearchBytes(pixels: Int) -> Int {
-        adding(16 << 20, multiplying(pixels, 160))
+        adding(16 << 20, multiplying(pixels, 80))
     }
 }
 
@@ -283,7 +285,9 @@ extension JobCost {
         let pixels = canvas.pixelCount ?? Int.max
         let pipeline = pipeline(canvas: canvas)
         switch format {
-        case .png: return adding(pipeline, encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels))
+        case .png:
+            let held = encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels)
+            return adding(pipeline, max(held, budgetFallback(.palette, pixels: pixels, memoryBudget) ?? 0))
         case .jpeg: return adding(pipeline, encoderBytes(.jpeg, pixels: pixels))
         case .webp: return adding(pipeline, encoderBytes(.webp, pixels: pixels))
         case .auto:
@@ -296,6 +300,16 @@ extension JobCost {
     /// pipeline are held: the `memoryBudget` ``Encoder`` and ``output(canvas:format:memoryBudget:autoFormats:)`` take.
     public static func encoderBudget(_ budget: Int, decode: Int, canvas: PixelSize) -> Int {
         max(0, budget - adding(decode, jobOverhead, pipeline(canvas: canvas)))
+    }
+
+    /// What a held PNG render over its weight budget holds while it is searched again in `kind`
+    /// (``WeightBudgetSearch``: a palette, or for `auto` WebP): the render held and its lossless
+    /// file (``encoderBytes(_:pixels:)`` of `.png`), a copy for libvips (4 bytes a pixel) and the
+    /// encoder. Nil when that does not fit `memoryBudget`: the render is then refused over its
+    /// budget instead (``Encoder``), never searched past its charge.
+    static func budgetFallback(_ kind: EncoderKind, pixels: Int, _ memoryBudget: Int) -> Int? {
+        let bytes = adding(encoderBytes(.png, pixels: pixels), multiplying(pixels, 4), encoderBytes(kind, pixels: pixels))
+        return bytes <= memoryBudget ? bytes : nil
     }
 
     /// Whether ``Encoder`` holds a PNG render in memory (``PNGWriter``) or streams it: held when

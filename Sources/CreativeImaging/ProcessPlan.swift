@@ -48,8 +48,10 @@ public struct ProcessPlan: Sendable, Equatable {
                 let pixels = placement.canvas.pixelCount ?? Int.max
                 let encoder: Int
                 if format == .auto && !lossless {
-                    encoder = [JobCost.EncoderKind.palette, .webp, .jpeg]
-                        .map { JobCost.encoderBytes($0, pixels: pixels) }.max() ?? 0
+                    // Each render searches (on at most the search's pixels), then is encoded.
+                    let search = JobCost.autoSearchBytes(pixels: min(pixels, AutoEncoder.searchMaxPixels))
+                    encoder = ([JobCost.EncoderKind.palette, .webp, .jpeg]
+                        .map { JobCost.encoderBytes($0, pixels: pixels) } + [search]).max() ?? 0
                 } else {
                     encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
                                              memoryBudget: budget) - JobCost.pipeline(canvas: placement.canvas)

@@ -53,6 +53,7 @@ public enum Renderer {
                     try Encoder.encode(image, format: settings.format, quality: settings.quality,
                                        content: placement.contentRect, memoryBudget: outputBudget,
                                        recipe: recipe?.recipe, autoFormats: settings.autoFormats,
+                                       weightBudget: settings.weightBudget,
                                        webp: Encoder.WebPChoice(lossless: settings.webpLossless, effort: settings.webpEffort))
                 }
             }

@@ -50,29 +50,35 @@ public enum Similarity {
                 throw .operationFailed("SSIM of images of different sizes (\(size), \(candidate.size))")
             }
             let y = try prepared(candidate, area: area).materialized()
-            let c1 = pow2(0.01 * 255), c2 = pow2(0.03 * 255)
-            let meanY = try blur(y).materialized()
-            let meanXSquared = try multiply(meanX, meanX), meanYSquared = try multiply(meanY, meanY)
-            let meanXTimesY = try multiply(meanX, meanY)
-            let varianceX = try subtract(meanXX, meanXSquared)
-            let varianceY = try subtract(try blur(try multiply(y, y)), meanYSquared)
-            let covariance = try subtract(try blur(try multiply(x, y)), meanXTimesY)
-            let numerator = try multiply(try linear(meanXTimesY, scale: 2, offset: c1),
-                                         try linear(covariance, scale: 2, offset: c2))
-            let denominator = try multiply(try linear(try add(meanXSquared, meanYSquared), scale: 1, offset: c1),
-                                           try linear(try add(varianceX, varianceY), scale: 1, offset: c2))
-            var map = try VipsOperation("divide").with("left", .image(numerator)).with("right", .image(denominator)).image()
-            if map.width > 2 * border, map.height > 2 * border {
-                map = try VipsOperation("extract_area").with("input", .image(map))
-                    .with("left", .int(border)).with("top", .int(border))
-                    .with("width", .int(map.width - 2 * border)).with("height", .int(map.height - 2 * border)).image()
-            }
-            return try VipsOperation("avg").with("in", .image(map)).number()
+            return try ssimMap(x: x, meanX: meanX, meanXX: meanXX, y: y)
         }
     }
 
+    /// The mean of the SSIM map of `y` against `x` (float, the same size and bands), whose local
+    /// means and means of squares are given; the border left out. Averaged over bands.
+    static func ssimMap(x: VImage, meanX: VImage, meanXX: VImage, y: VImage) throws(ImagingError) -> Double {
+        let c1 = pow2(0.01 * 255), c2 = pow2(0.03 * 255)
+        let meanY = try blur(y).materialized()
+        let meanXSquared = try multiply(meanX, meanX), meanYSquared = try multiply(meanY, meanY)
+        let meanXTimesY = try multiply(meanX, meanY)
+        let varianceX = try subtract(meanXX, meanXSquared)
+        let varianceY = try subtract(try blur(try multiply(y, y)), meanYSquared)
+        let covariance = try subtract(try blur(try multiply(x, y)), meanXTimesY)
+        let numerator = try multiply(try linear(meanXTimesY, scale: 2, offset: c1),
+                                     try linear(covariance, scale: 2, offset: c2))
+        let denominator = try multiply(try linear(try add(meanXSquared, meanYSquared), scale: 1, offset: c1),
+                                       try linear(try add(varianceX, varianceY), scale: 1, offset: c2))
+        var map = try VipsOperation("divide").with("left", .image(numerator)).with("right", .image(denominator)).image()
+        if map.width > 2 * border, map.height > 2 * border {
+            map = try VipsOperation("extract_area").with("input", .image(map))
+                .with("left", .int(border)).with("top", .int(border))
+                .with("width", .int(map.width - 2 * border)).with("height", .int(map.height - 2 * border)).image()
+        }
+        return try VipsOperation("avg").with("in", .image(map)).number()
+    }
+
     /// Flattened onto white, cropped to `area`, as float.
-    private static func prepared(_ image: VImage, area: PixelRect?) throws(ImagingError) -> VImage {
+    static func prepared(_ image: VImage, area: PixelRect?) throws(ImagingError) -> VImage {
         var result = image
         if let area, area.size != image.size {
             result = try VipsOperation("extract_area").with("input", .image(result))
@@ -85,12 +91,12 @@ public enum Similarity {
         return try VipsOperation("cast").with("in", .image(result)).with("format", .enumeration("float")).image()
     }
 
-    private static func blur(_ image: VImage) throws(ImagingError) -> VImage {
+    static func blur(_ image: VImage) throws(ImagingError) -> VImage {
         try VipsOperation("gaussblur").with("in", .image(image)).with("sigma", .double(sigma))
             .with("min_ampl", .double(minimumAmplitude)).with("precision", .enumeration("float")).image()
     }
 
-    private static func multiply(_ left: VImage, _ right: VImage) throws(ImagingError) -> VImage {
+    static func multiply(_ left: VImage, _ right: VImage) throws(ImagingError) -> VImage {
         try VipsOperation("multiply").with("left", .image(left)).with("right", .image(right)).image()
     }
 

@@ -129,4 +129,18 @@ public final class VImage: @unchecked Sendable {
         defer { g_free(memory) }
         return Array(UnsafeRawBufferPointer(start: memory, count: length))
     }
+
+    /// A matrix image (rows of equal length), for operations that take one (`recomb`, `conv`).
+    /// - Throws: ``ImagingError/operationFailed(_:)`` for ragged or empty rows.
+    static func matrix(_ rows: [[Double]]) throws(ImagingError) -> VImage {
+        let width = rows.first?.count ?? 0
+        guard width > 0, rows.allSatisfy({ $0.count == width }) else {
+            throw .operationFailed("a matrix needs rows of equal, non-zero length")
+        }
+        var values = rows.flatMap { $0 }
+        guard let made = vips_image_new_matrix_from_array(Int32(width), Int32(rows.count), &values, Int32(values.count)) else {
+            throw .operationFailed(VipsRuntime.lastVipsError())
+        }
+        return VImage(taking: made)
+    }
 }

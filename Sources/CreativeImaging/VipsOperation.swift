@@ -182,3 +182,24 @@ public struct VipsOperation {
         return spec.pointee.value_type
     }
 }
+
+extension VipsOperation {
+    /// Whether the libvips loaded has operation `name` with an argument `argument` (savers gain
+    /// options from release to release: the tool degrades where one is missing).
+    static func accepts(_ name: String, _ argument: String) -> Bool {
+        guard (try? VipsRuntime.start()) != nil, let created = vips_operation_new(name) else {
+            vips_error_clear()
+            return false
+        }
+        defer { g_object_unref(created) }
+        var spec: UnsafeMutablePointer<GParamSpec>?
+        var argumentClass: UnsafeMutablePointer<VipsArgumentClass>?
+        var instance: UnsafeMutablePointer<VipsArgumentInstance>?
+        let object = UnsafeMutableRawPointer(created).assumingMemoryBound(to: CVips.VipsObject.self)
+        guard vips_object_get_argument(object, argument, &spec, &argumentClass, &instance) == 0 else {
+            vips_error_clear()
+            return false
+        }
+        return true
+    }
+}

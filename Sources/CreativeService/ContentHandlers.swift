@@ -64,7 +64,7 @@ enum ProcessHandlers {
             let result: JobResult
             do throws(ImagingError) {
                 result = try CreativeJob.process(upload, limits: ValidationLimits(job: job.limits, product: product),
-                                                 format: format, campaign: asked.with)
+                                                 format: format, campaign: asked.with, weightBudget: asked.weightBudget)
             } catch {
                 throw ImageHandlers.rejection(error, upload: upload, job: job)
             }

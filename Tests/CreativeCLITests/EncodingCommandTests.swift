@@ -67,12 +67,75 @@ final class EncodingCommandTests: ScratchFolderTestCase {
             XCTAssertEqual(bytes.count, render["file_bytes"] as? Int, file)
             XCTAssertEqual(try ImageSource(bytes: bytes).displayedSize.description, render.sizeText("slot_pixels"), file)
         }
-        // Exactly one render was measured (the smallest); the others were written its way.
-        XCTAssertEqual(renders.filter { ($0["encoding"] as? String ?? "").contains("SSIM") }.count, 1)
+        // Each render is decided on its own (measured, or lossless exact): none is written as
+        // another render's decision.
+        for render in renders {
+            let encoding = render["encoding"] as? String ?? ""
+            XCTAssertTrue(encoding.contains("SSIM") || encoding.contains("lossless"), encoding)
+            XCTAssertFalse(encoding.contains("as decided on the smallest render"), encoding)
+            XCTAssertLessThanOrEqual(render["file_bytes"] as? Int ?? .max, RenderSettings.defaultWeightBudget, encoding)
+        }
+        XCTAssertEqual(manifest["weight_budget_bytes"] as? Int, 153_600)
         // The same folder again: it is process's own, so it is replaced.
         XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "png"]).status, 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") || $0 == "manifest.json" }, "\(names)")
         XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "gif"]).status, 64)
+    }
+
+    // MARK: The weight budget
+
+    func testAnUnreachableWeightBudgetIsRefusedAndNothingIsWritten() throws {
+        for format in ["png", "webp", "auto"] {
+            let run = try Tool.run(["render", wideArtwork, "--slot", "390x61@3x", "--format", format, "--weight-budget", "1K",
+                                    "--output", "b-\(format)"], in: folder)
+            XCTAssertEqual(run.status, 1, "\(format): \(run.text)")
+            XCTAssertTrue(run.stderr.contains("over_weight_budget"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("the smallest it reaches is"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("nothing was written"), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("b-\(format)").path), format)
+        }
+        XCTAssertEqual(try Tool.run(["render", wideArtwork, "--slot", "390x61", "--weight-budget", "12"], in: folder).status, 64,
+                       "under 1K is a usage error")
+    }
+
+    func testABudgetIsMetInTheFormatAsked() throws {
+        let free = try Tool.run(["render", wideArtwork, "--slot", "390x61@3x", "--format", "webp", "--quality", "100",
+                                 "--weight-budget", "1G", "--output", "free.webp"], in: folder)
+        XCTAssertEqual(free.status, 0, free.stderr)
+        let budget = try contents("free.webp").count / 2
+        let run = try Tool.run(["render", wideArtwork, "--slot", "390x61@3x", "--format", "webp", "--quality", "100",
+                                "--weight-budget", "\(budget)", "--output", "fit.webp"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertLessThanOrEqual(try contents("fit.webp").count, budget)
+        XCTAssertTrue(run.text.contains("the best that fits the weight budget of \(budget) bytes"), run.text)
+    }
+
+    func testProcessListsTheRendersThatCannotFitAndWritesTheOthers() throws {
+        let out = folder.appendingPathComponent("out")
+        // 2K: the small strips fit as palettes, the widest canvases do not.
+        let run = try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "png", "--weight-budget", "2K"])
+        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        XCTAssertEqual(manifest["weight_budget_bytes"] as? Int, 2048)
+        let refused = renders.filter { $0["file"] is NSNull }
+        let written = renders.filter { $0["file"] is String }
+        XCTAssertFalse(refused.isEmpty, "some render is over 2K")
+        XCTAssertFalse(written.isEmpty, "some render fits 2K")
+        XCTAssertEqual(run.status, 1, "a job with a render over its budget fails: \(run.text)")
+        XCTAssertTrue(run.text.contains("over the weight budget, not written"), run.text)
+        for render in refused {
+            let over = try XCTUnwrap(render["over_weight_budget"] as? [String: Any])
+            XCTAssertEqual(over["code"] as? String, "over_weight_budget")
+            XCTAssertGreaterThan(over["smallest_bytes"] as? Int ?? 0, 2048)
+        }
+        for render in written {
+            let file = try XCTUnwrap(render["file"] as? String)
+            let bytes = [UInt8](try Data(contentsOf: out.appendingPathComponent(file)))
+            XCTAssertLessThanOrEqual(bytes.count, 2048, file)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        XCTAssertEqual(names.count, written.count + 2, "the renders that fit, the preview and the manifest: \(names)")
     }
 }

@@ -41,7 +41,7 @@ final class AutoFormatChoiceTests: XCTestCase {
     func testPNGOnlyIsLosslessOrPaletteAndTooLargeRendersStayInTheFormat() throws {
         let photo = try XCTUnwrap(try renders().first).image
         let png = try Encoder.encode(photo, format: .auto, autoFormats: [.png])
-        XCTAssertTrue(png.recipe == .lossless || png.recipe == .palette, "\(png.detail)")
+        XCTAssertTrue(png.recipe == .lossless || png.recipe == .flatPalette, "\(png.detail)")
         // Over the budget the render is not held: written in the named format, not as a PNG.
         for only in [OutputFormat.webp, .jpeg] {
             let streamed = try Encoder.encode(photo, format: .auto, memoryBudget: 1000, autoFormats: [only])

@@ -141,7 +141,11 @@ final class CostModelTests: XCTestCase {
         XCTAssertFalse(plan.kinds.contains(.webpLossless))
         XCTAssertFalse(plan.kinds.contains(.webp), "a 4096x4096 WebP does not fit 80 MiB")
         XCTAssertTrue(plan.losslessOnly, "no lossy encoder of a 16.8 MP canvas fits 80 MiB beside the search")
-        let rendered = try Renderer.render(art, settings: try RenderSettings(canvas: canvas, format: .auto))
+        // Without a weight budget: a streamed PNG is read once and cannot be searched under one
+        // (WeightBudgetTests).
+        var unbudgeted = try RenderSettings(canvas: canvas, format: .auto)
+        unbudgeted.weightBudget = nil
+        let rendered = try Renderer.render(art, settings: unbudgeted)
         XCTAssertEqual(rendered.detail, "PNG, RGBA (streamed) (auto: only lossless PNG fits the memory budget)")
         let decoded = try VipsOperation("\(rendered.format.rawValue)load_buffer").with("buffer", .bytes(rendered.bytes)).image()
         XCTAssertEqual(decoded.size, canvas)

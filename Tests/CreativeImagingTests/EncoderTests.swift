@@ -117,9 +117,11 @@ final class EncoderTests: XCTestCase {
         XCTAssertLessThanOrEqual(Double(auto.bytes.count), 0.55 * Double(lossless.bytes.count),
                                  "\(auto.detail): \(auto.bytes.count) against \(lossless.bytes.count)")
         let decoded = try ImageSource(bytes: auto.bytes).header
-        let score = try Similarity.ssim(render, decoded, area: content)
-        XCTAssertGreaterThanOrEqual(score, AutoEncoder.ssimTarget, auto.detail)
-        XCTAssertEqual(try XCTUnwrap(auto.ssim), score, accuracy: 1e-9, "the SSIM it states is the SSIM it has")
+        let score = try Similarity.Perceptual(render, area: content).score(decoded)
+        XCTAssertGreaterThanOrEqual(score.luma, AutoEncoder.lumaTarget, auto.detail)
+        XCTAssertGreaterThanOrEqual(score.chroma, AutoEncoder.chromaTarget, auto.detail)
+        XCTAssertEqual(try XCTUnwrap(auto.ssim), score.luma, accuracy: 1e-9, "the SSIM it states is the SSIM it has")
+        XCTAssertTrue(auto.detail.contains(score.description), auto.detail)
         XCTAssertTrue(auto.detail.contains("auto"), auto.detail)
         XCTAssertEqual(decoded.size, canvas)
         XCTAssertEqual(try PixelReader(encoded: auto.bytes)[0, 0][3], 0, "bars stay transparent")
@@ -140,7 +142,7 @@ final class EncoderTests: XCTestCase {
         let applied = try Encoder.encode(render, format: .auto, recipe: .lossy(.webp, 70))
         XCTAssertEqual(applied.format, .webp)
         XCTAssertNil(applied.ssim, "not measured")
-        XCTAssertEqual(applied.bytes, try Encoder.lossy(render, .webp, quality: 70, webpEffort: AutoEncoder.webpEffort))
+        XCTAssertEqual(applied.bytes, try Encoder.lossy(render, .webp, quality: 70, webpEffort: AutoRecipe.webpEffort))
     }
 
     // MARK: SSIM

@@ -68,7 +68,8 @@ final class ProcessAnswerTests: XCTestCase {
         let colour = try VipsOperation("linear").with("in", .image(noise)).with("a", .doubles([1, 0.8, 0.6]))
             .with("b", .doubles([0, 20, 40])).with("uchar", .bool(true)).image()
         let jpeg = try VipsOperation("jpegsave_buffer").with("in", .image(colour)).with("Q", .int(70)).bytes()
-        let refused = HTTPClient.request(server.port, "POST", "/v1/process?product=interstitial", body: jpeg)
+        // Without a weight budget worth the name: each render is as heavy as its content needs.
+        let refused = HTTPClient.request(server.port, "POST", "/v1/process?product=interstitial&weight_budget=1G", body: jpeg)
         XCTAssertEqual(refused.status, 422, refused.text)
         XCTAssertEqual(refused.errorCode, "answer_too_large")
         XCTAssertLessThan(refused.body.count, 1000, "the refusal, not the megabytes")

@@ -1,0 +1,38 @@
+import CreativeCore
+
+/// How `process` writes each of its renders: the format, the limits each encoder works within,
+/// the weight budget; `auto` searched per render, from where an earlier render's search ended.
+struct JobRenderer: Sendable {
+    let format: FormatChoice
+    let limits: JobLimits
+    let weightBudget: Int?
+
+    /// One render of `image` (the decoded creative, or already scaled to the placement's content)
+    /// at `placement`, with the content where the placement puts it (centred in the canvas, or in
+    /// a safe area) and transparent bars where the format keeps them. `auto` on a canvas over
+    /// ``AutoEncoder/searchMaxPixels`` searches a smaller render of the placement, then writes the
+    /// canvas with what it found; `start` is where the quality search starts.
+    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits.
+    func render(_ image: VImage, at placement: Placement, start: Int?) throws(ImagingError) -> EncodedRender {
+        guard var settings = try? RenderSettings(canvas: placement.canvas, format: format) else {
+            throw .operationFailed("no render settings for \(placement.canvas)")
+        }
+        settings.area = placement.contentRect
+        if format == .auto, let sample = settings.searchSample() {
+            let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
+                                              content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true,
+                                              startQuality: start)
+            if let recipe = searched.recipe {
+                let decision = SampledDecision(recipe: recipe, sample: sample.canvas, ssim: searched.ssim)
+                var whole = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
+                                               memoryBudget: limits.memoryBudget, recipe: recipe, forOneOfMany: true,
+                                               weightBudget: weightBudget)
+                if whole.recipe == recipe { whole.detail = decision.detail(for: whole) }
+                return whole
+            }
+        }
+        return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
+                                  content: placement.contentRect, memoryBudget: limits.memoryBudget, forOneOfMany: true,
+                                  weightBudget: weightBudget, startQuality: start)
+    }
+}

@@ -1,0 +1,44 @@
+import CreativeCore
+import Foundation
+import XCTest
+@testable import CreativeService
+
+/// `weight_budget=` on `/v1/render` and `/v1/process`: the answer fits, or 422 `over_weight_budget`.
+final class WeightBudgetRouteTests: XCTestCase {
+    func testARenderFitsItsBudgetOrIsRefused() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let upload = try Fixture.testImage("2184x270")
+        let free = HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&scale=3&format=webp&quality=100&weight_budget=1G",
+                                      body: upload)
+        XCTAssertEqual(free.status, 200, free.text)
+        XCTAssertGreaterThan(free.body.count, 8 * 1024, "the test needs a render over 8K at quality 100")
+        for budget in ["40K", "8K"] {
+            let fitted = HTTPClient.request(server.port, "POST",
+                                            "/v1/render?slot=390x61&scale=3&format=webp&quality=100&weight_budget=\(budget)",
+                                            body: upload)
+            XCTAssertEqual(fitted.status, 200, fitted.text)
+            XCTAssertEqual(fitted.headers["content-type"], "image/webp")
+            let limit = budget == "40K" ? 40 * 1024 : 8 * 1024
+            XCTAssertLessThanOrEqual(fitted.body.count, limit, fitted.headers["x-creative-encoding"] ?? "")
+        }
+        let refused = HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&scale=3&format=png&weight_budget=1K",
+                                         body: upload)
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.errorCode, "over_weight_budget", refused.text)
+        XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&weight_budget=ten", body: upload).status, 400)
+    }
+
+    func testProcessMarksTheRendersOverTheBudget() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let upload = try Fixture.testImage("2184x270")
+        let answer = HTTPClient.request(server.port, "POST", "/v1/process?format=png&weight_budget=2K&inline=false", body: upload)
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let manifest = try XCTUnwrap(answer.json?["manifest"] as? [String: Any], answer.text)
+        XCTAssertEqual(manifest["weight_budget_bytes"] as? Int, 2048)
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        XCTAssertTrue(renders.contains { $0["over_weight_budget"] != nil }, answer.text)
+        XCTAssertTrue(renders.allSatisfy { ($0["file_bytes"] as? Int ?? 0) <= 2048 }, answer.text)
+    }
+}
