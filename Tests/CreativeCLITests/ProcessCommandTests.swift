@@ -205,17 +205,21 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         try assertRejected(Tool.pngSuite.appendingPathComponent("xcrn0g04.png").path, code: "not_an_image")
     }
 
-    /// A mistyped path or a folder is no creative: exit 1 with its code, and no folder made.
+    /// A mistyped path is no creative: exit 1 with its code, and no folder made. A folder is a
+    /// campaign; one that holds no files is a usage error, and nothing is made either.
     func testUnreadableInputCreatesNothing() throws {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("adir"), withIntermediateDirectories: true)
-        for (input, code) in [("missing.png", "file_not_found"), ("adir", "not_a_file")] {
-            let run = try Tool.run(["process", input, "--output-dir", "job/a/b"], in: folder)
-            XCTAssertEqual(run.status, 1, run.stderr)
-            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
-            XCTAssertTrue(run.stderr.hasPrefix("creative-tool process: \(code): \(input)"), run.stderr)
-            XCTAssertEqual(run.text, "")
-            XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("job").path), input)
-        }
+        let missing = try Tool.run(["process", "missing.png", "--output-dir", "job/a/b"], in: folder)
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.hasPrefix("creative-tool process: file_not_found: missing.png"), missing.stderr)
+        XCTAssertEqual(missing.text, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("job").path))
+        let empty = try Tool.run(["process", "adir", "--output-dir", "job/a/b"], in: folder)
+        XCTAssertEqual(empty.status, 64, empty.stderr)
+        XCTAssertTrue(empty.stderr.hasPrefix("creative-tool process: adir: the folder holds no files"), empty.stderr)
+        XCTAssertEqual(empty.text, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("job").path))
     }
 
     func testRejectedRunReplacesAnEarlierValidFolder() throws {
