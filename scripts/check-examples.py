@@ -9,7 +9,7 @@ companion parameter files), through /bin/sh on a pseudo-terminal, as a user at a
 them: standard error and output in order. The lines a doc shows under its command must be
 what the tool prints: the first shown line is the first printed, every further shown line
 follows in order (lines between may be left out), and `...` in a shown line stands for any
-text. Times (`in 278 ms`) may differ; every other figure must be as shown. A command shown
+text. Times (`in 278 ms`, `in 11 s`) may differ; every other figure must be as shown. A command shown
 without output, and every `--help` example, must exit 0.
 
 The service's examples (`serve`, `worker`, `enqueue`) need a port, Redis and a store; they are
@@ -34,7 +34,7 @@ import pty_run
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DAEMONS = ("serve", "worker", "enqueue")
-TIME = re.compile(r"\b\d+ ms\b")
+TIME = re.compile(r"\b\d+(?:\.\d+)? m?s\b")
 
 
 def doc_examples():
@@ -82,7 +82,18 @@ def run_on_terminal(command, folder, path):
     """Runs `command` with /bin/sh on a pseudo-terminal: (exit code, lines shown)."""
     environment = dict(os.environ, PATH=path, COLUMNS="200")
     status, shown = pty_run.run(["/bin/sh", "-c", command], cwd=folder, env=environment)
-    return status, shown.decode("utf-8", "replace").replace("\r\n", "\n").splitlines()
+    text = shown.decode("utf-8", "replace").replace("\r\n", "\n")
+    # Split at line feeds only: a bare carriage return rewrites the line it is on.
+    return status, [screen_line(line) for line in text.split("\n")[:-1 if text.endswith("\n") else None]]
+
+
+CSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def screen_line(line):
+    """What a terminal leaves of a line: a carriage return starts it again, and the erase-line
+    sequence (ESC [ K) after it clears what was there (a progress line rewritten in place)."""
+    return CSI.sub("", line.split("\r")[-1])
 
 
 def matches(shown, printed):
@@ -134,6 +145,32 @@ def png(width, height, pixel=None, level=9):
             + chunk(b"IEND", b""))
 
 
+def be(value, count):
+    return value.to_bytes(count, "big")
+
+
+def profile_bomb_png():
+    """A 960x150 PNG whose iCCP profile's D2B0 pipeline has 20,000 stages, every one pointing at
+    the same 3x3 matrix: the colour-profile bomb the tool ignores (`metadata_dropped`)."""
+    stages = 20_000
+    matrix = b"matf" + be(0, 4) + be(3, 2) + be(3, 2) + bytes(48)
+    element = 16 + stages * 8
+    tag = b"mpet" + be(0, 4) + be(3, 2) + be(3, 2) + be(stages, 4)
+    tag += (be(element, 4) + be(len(matrix), 4)) * stages + matrix
+    tag += bytes((4 - len(tag) % 4) % 4)
+    header = bytearray(128)
+    header[8:12] = be(0x04300000, 4)          # version 4.3
+    header[12:24] = b"mntrRGB XYZ "           # display class, RGB data, XYZ connection space
+    header[36:40] = b"acsp"
+    header[68:80] = be(0xF6D6, 4) + be(0x10000, 4) + be(0xD32D, 4)   # the D50 illuminant
+    icc = bytes(header) + be(1, 4) + b"D2B0" + be(132 + 12, 4) + be(len(tag), 4) + tag
+    icc = be(len(icc), 4) + icc[4:]
+    plain = png(960, 150, (29, 53, 87))
+    chunk = b"iCCP" + b"bomb\x00\x00" + zlib.compress(icc, 9)
+    iccp = struct.pack(">I", len(chunk) - 4) + chunk + struct.pack(">I", zlib.crc32(chunk) & 0xFFFFFFFF)
+    return plain[:33] + iccp + plain[33:]
+
+
 def make_fixtures(binary, folder):
     """The files the examples name, made by the tool from its test artwork."""
     art = ROOT / "TestImages"
@@ -171,6 +208,17 @@ def make_fixtures(binary, folder):
         bundle.write(folder / "static.png", "backup.png")
     (folder / "static.png").unlink()
     (folder / "logo.png").unlink()
+    # The campaign's, fix's and the colour-profile examples.
+    shutil.copy(art / "test-artwork-1320x204.png", folder / "banner-1320x204.png")
+    tool(binary, folder, "render", "banner.png", "--slot", "961x150", "--output", "banner-961x150.png")
+    tool(binary, folder, "render", "banner.png", "--slot", "1000x150", "--output", "banner-1000x150.png")
+    for name, size in [("photo-2184x270.jpg", "2184x270"), ("photo-960x150.jpg", "960x150"), ("photo.jpg", "2184x270")]:
+        tool(binary, folder, "render", f"TestImages/test-artwork-{size}.png", "--slot", size, "--format", "jpeg",
+             "--quality", "100", "--weight-budget", "1G", "--output", name)
+    corpus = ROOT / "Tests" / "Corpus" / "examples"
+    for name in ("animated-728x90.gif", "cmyk-728x90.jpg"):
+        shutil.copy(corpus / name, folder / name)
+    (folder / "stages.png").write_bytes(profile_bomb_png())
 
 
 def main():

@@ -49,6 +49,8 @@ enum ProcessCampaign {
                     manifests.append((member.name, .null))
                 }
                 guard !arguments.flag("--json"), printFailure == nil else { return }
+                // The progress line is cleared first: the summary starts its own line on a terminal.
+                progress.clear()
                 do throws(CLIError) { try Streams.outEscaped(summary(member)) } catch { printFailure = error }
             })
             if let printFailure { throw printFailure }
