@@ -69,8 +69,8 @@ enum HTTPClient {
 
     /// Sends one request (`Connection: close`) and reads the whole answer.
     static func request(_ port: Int, _ method: String, _ path: String, headers: [(String, String)] = [],
-                        body: [UInt8]? = nil, chunked: Bool = false) -> HTTPResult {
-        let fd = connectSocket(port)
+                        body: [UInt8]? = nil, chunked: Bool = false, timeoutSeconds: Int = 30) -> HTTPResult {
+        let fd = connectSocket(port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }

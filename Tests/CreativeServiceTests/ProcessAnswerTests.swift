@@ -69,7 +69,9 @@ final class ProcessAnswerTests: XCTestCase {
             .with("b", .doubles([0, 20, 40])).with("uchar", .bool(true)).image()
         let jpeg = try VipsOperation("jpegsave_buffer").with("in", .image(colour)).with("Q", .int(70)).bytes()
         // Without a weight budget worth the name: each render is as heavy as its content needs.
-        let refused = HTTPClient.request(server.port, "POST", "/v1/process?product=interstitial&weight_budget=1G", body: jpeg)
+        // 28 screens of noise in a debug build: well over the client's usual 30 s on a slow machine.
+        let refused = HTTPClient.request(server.port, "POST", "/v1/process?product=interstitial&weight_budget=1G", body: jpeg,
+                                         timeoutSeconds: 300)
         XCTAssertEqual(refused.status, 422, refused.text)
         XCTAssertEqual(refused.errorCode, "answer_too_large")
         XCTAssertLessThan(refused.body.count, 1000, "the refusal, not the megabytes")
