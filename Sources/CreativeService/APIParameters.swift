@@ -29,8 +29,9 @@ public enum APIParameters {
             fields += [("type", .string("string"))]
         case .toggle:
             fields += [("type", .string("boolean"))]
-        case .byteSize(let range):
-            fields += [("type", .string("integer")), ("minimum", .int(range.lowerBound)), ("maximum", .int(range.upperBound))]
+        case .byteSize:
+            // A size with its unit (`40K`, `1M`) or bare bytes: text, whose range the message gives.
+            fields += [("type", .string("string"))]
         case .duration(let range):
             fields += [("type", .string("number")), ("minimum", .double(range.lowerBound)),
                        ("maximum", .double(range.upperBound))]
