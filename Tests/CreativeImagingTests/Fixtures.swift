@@ -13,9 +13,15 @@ extension Fixtures {
 
     /// The saver option that keeps the ICC profile: `keep=icc` from libvips 8.15, which replaced
     /// `strip`; before that, `strip=false` (8.14 writes eXIf once, so keeping all is harmless).
-    static var keepProfile: (String, VipsArgument) {
+    static var keepProfile: (String, VipsArgument) { keep("icc") }
+
+    /// The saver option that keeps the EXIF block, as ``keepProfile`` keeps the profile.
+    static var keepEXIF: (String, VipsArgument) { keep("exif") }
+
+    /// `keep=WHAT` from libvips 8.15; `strip=false` (keep everything) before it.
+    private static func keep(_ what: String) -> (String, VipsArgument) {
         let version = VipsRuntime.version.split(separator: ".").compactMap { Int($0) }
-        return version.lexicographicallyPrecedes([8, 15]) ? ("strip", .bool(false)) : ("keep", .flags("icc"))
+        return version.lexicographicallyPrecedes([8, 15]) ? ("strip", .bool(false)) : ("keep", .flags(what))
     }
 
     static func jpeg(_ image: VImage, _ options: [(String, VipsArgument)] = []) throws -> [UInt8] {
