@@ -79,8 +79,10 @@ class Service_:
     def __init__(self, binary, work, name, *options):
         self.log_path = os.path.join(work, name + ".log")
         self.log = open(self.log_path, "wb")
+        # The job deadline is 300 s, not the service's 10 s: the tests run a debug build, whose
+        # campaign of three creatives takes over 10 s on two cores; what is checked is the page.
         self.process = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--admin-port", "0",
-                                         *options], stdout=subprocess.DEVNULL, stderr=self.log)
+                                         "--job-timeout", "300", *options], stdout=subprocess.DEVNULL, stderr=self.log)
         self.port = None
         for _ in range(200):
             with open(self.log_path, "rb") as log:

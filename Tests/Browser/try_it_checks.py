@@ -7,6 +7,7 @@ import json
 import os
 import re
 import struct
+import urllib.error
 import urllib.request
 import zlib
 
@@ -20,6 +21,16 @@ WIDTHS = [375, 1280]
 
 def fail(message):
     raise AssertionError(message)
+
+
+def answer(request):
+    """The service's JSON answer to a request; an error status fails with what the service said."""
+    try:
+        with urllib.request.urlopen(request) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        fail("%s %s: %d %s" % (request.get_method(), request.full_url, error.code,
+                               error.read()[:500].decode("utf-8", "replace")))
 
 
 class TryItChecks:
@@ -58,8 +69,7 @@ class TryItChecks:
         """What the service's process job says about a file: the truth the page must show."""
         request = urllib.request.Request(self.open.base + "/v1/process?inline=false&product=" + product,
                                          data=open(path, "rb").read(), method="POST")
-        with urllib.request.urlopen(request) as response:
-            return json.loads(response.read())["manifest"]
+        return answer(request)["manifest"]
 
     def shown_slots(self):
         return self.driver.execute_script(
@@ -120,8 +130,7 @@ class TryItChecks:
                      % (boundary, index, os.path.basename(path))).encode() + open(path, "rb").read() + b"\r\n"
         request = urllib.request.Request(self.open.base + "/v1/campaign?product=" + product, data=body + b"--%s--\r\n" % boundary.encode(),
                                          method="POST", headers={"Content-Type": "multipart/form-data; boundary=" + boundary})
-        with urllib.request.urlopen(request) as response:
-            return json.loads(response.read())
+        return answer(request)
 
     def test_try_it_serves_a_file_alone_everywhere_and_shows_who_serves_each_slot_of_a_campaign(self):
         # Alone, an upload is the whole campaign: served in every slot, no other size named.
