@@ -18,16 +18,14 @@ public final class AdminServer: @unchecked Sendable {
         config.adminHost = host
         config.adminPort = port
         config.logRequests = false
-        let router = Router(routes: [
-            Route(method: "GET", pattern: "/healthz", takesBody: false, uploads: false, handler: HealthHandlers.healthz),
-            Route(method: "GET", pattern: "/readyz", takesBody: false, uploads: false) { _, _ throws(ServiceError) in
-                if let reason = ready() { throw .unavailable(code: "not_ready", message: reason) }
-                return .json(.object([("status", .string("ready"))]))
-            },
-            Route(method: "GET", pattern: "/metrics", takesBody: false, uploads: false) { _, _ throws(ServiceError) in
-                return Response(contentType: HealthHandlers.metricsContentType, body: Array(metrics().utf8))
-            },
-        ])
+        let probes = Router.probes(readyz: { _, _ throws(ServiceError) in
+            if let reason = ready() { throw .unavailable(code: "not_ready", message: reason) }
+            return .json(.object([("status", .string("ready"))]))
+        }, metrics: { _, _ throws(ServiceError) in
+            Response(contentType: HealthHandlers.metricsContentType, body: Array(metrics().utf8))
+        })
+        let router = Router(groups: [RouteGroup(name: "probes and metrics", listeners: .admin, auth: .open, body: .none,
+                                                routes: probes)], listener: .admin)
         let context = ServiceContext(config: config, router: router)
         daemon = try Daemon(listener: Listener(context: context, router: router, watch: context.adminWatch,
                                                hosts: config.adminHosts),

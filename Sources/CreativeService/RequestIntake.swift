@@ -53,7 +53,7 @@ struct RequestIntake {
         case .success(let route):
             state.route = route
             state.label = route.pattern
-            state.limit = route.bodyLimit ?? (route.uploads ? config.maxBodyBytes : config.maxJSONBodyBytes)
+            state.limit = route.bodyLimit(uploads: config.maxBodyBytes, json: config.maxJSONBodyBytes)
             if route.needsAuth && !context.auth.allows(authorization: value(headers.pairs, "authorization")) {
                 return answerAtEnd(ServiceError.unauthorized.response, headers: headers.pairs)
             }
