@@ -10,7 +10,7 @@ enum EnqueueCommand: DeclaredCommand {
     /// The job's options (`--product`, `--format`, `--with`, `--weight-budget`): process's, each
     /// written into the entry as its field (``ProcessRequest/jobFields``) only when given.
     static let jobOptions = ProcessRequest.jobFields.options.map { option in
-        option.with(help: option.help + " (the entry's \(option.name) field; default: the worker's)", defaultValue: .some(nil))
+        option.with(help: option.help + "; the entry's \(option.name) field (default: the worker's)", defaultValue: .some(nil))
     }
     /// How long `--wait` waits, and the largest local file, when not given.
     private static let defaultWaitSeconds = 300.0, defaultMaxBytes = 1 << 30

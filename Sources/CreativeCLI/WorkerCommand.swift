@@ -55,8 +55,9 @@ enum WorkerCommand: DeclaredCommand {
         synopsis: ["--redis URL --store s3://BUCKET/PREFIX [--s3-endpoint URL] [--stream NAME] [--concurrency N] [options]"],
         notes: FleetOptions.credentialsNote + [
             "A job entry: source (s3://BUCKET/KEY), or sources (one per line, at most \(CampaignSources.maxSources): one "
-                + "campaign, as process FILE FILE...); id (the caller's; default the entry ID); and process's options as fields, "
-                + "read and refused as process reads them: " + ProcessRequest.jobFields.options.map(\.name).joined(separator: ", ") + ".",
+                + "campaign, as process FILE FILE...);",
+            "id (the caller's; default the entry ID); process's options as fields, read and refused as process reads them: "
+                + ProcessRequest.jobFields.options.map(\.name).joined(separator: ", ") + ".",
             "Each job is exactly process's; its files go under PREFIX/<sha256 of the input>/<settings version>/,",
             "manifest.json last, then a result entry (id, entry, status valid|rejected|failed, codes, manifest, source,",
             "cached, worker) is added and the job acknowledged. A job whose manifest exists is answered without work.",
