@@ -15,7 +15,9 @@ public enum CampaignSources {
     ///   a line over ``maxLineBytes``, an address that is not `s3://BUCKET/KEY`, one that names no
     ///   object (``S3Location/objectProblem``), or a source named twice.
     static func parse(_ text: String) throws(FleetError) -> [S3Location] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split on the byte: a String takes "\r\n" for one character, which "\n" would not split.
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
         if lines.count > 1, lines.last?.isEmpty == true { lines.removeLast() }
         guard !(lines.count == 1 && lines[0].isEmpty) else {
             throw .badJob("field 'sources' names no source: give one s3://BUCKET/KEY per line")
@@ -31,10 +33,10 @@ public enum CampaignSources {
                 throw .badSource("\(label) has \(line.utf8.count) bytes, over the limit of \(maxLineBytes)")
             }
             guard !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw .badSource("\(label) has a control character")
+                throw .badSource("\(label) has a control character (lines end with \\n alone)")
             }
             let source: S3Location
-            do throws(FleetError) { source = try S3Location(parsing: String(line)) } catch {
+            do throws(FleetError) { source = try S3Location(parsing: line) } catch {
                 throw .badSource("\(label): \(error.message)")
             }
             if let problem = source.objectProblem { throw .badSource("\(label): \(problem)") }

@@ -170,6 +170,7 @@ final class WorkerCampaignTests: FleetTestCase {
             ("many", [("sources", Array(repeating: wide, count: 17).joined(separator: "\n"))]),
             ("both", [("source", wide), ("sources", wide + "\n" + widest)]),
             ("jpg", [("sources", wide + "\n" + widest), ("format", "jpg")]),
+            ("huge", [("sources", String(repeating: wide + "\n", count: 400))]),
         ]
         for (id, fields) in jobs { _ = try redis.add(to: stream, fields + [("id", id)]) }
         let worker = try WorkerProcess(servers, name: "campaign-bad", stream: stream, prefix: prefix)
@@ -203,6 +204,10 @@ final class WorkerCampaignTests: FleetTestCase {
         XCTAssertEqual(byID["climb"]?["message"],
                        "sources line 2: 's3://\(bucket)/\(prefix)/sources/../sources/wide.png' has a '..' segment in its key; "
                        + "name the object by its own key")
+        let huge = try XCTUnwrap(byID["huge"])
+        XCTAssertEqual(huge["codes"], "bad_job")
+        XCTAssertEqual(huge["message"], "field 'sources' has \((wide.utf8.count + 1) * 400) bytes, over the limit of 17504")
+        XCTAssertEqual(huge["sources"], "", "an oversized field is not copied")
         XCTAssertEqual(byID["jpg"]?["codes"], "bad_job")
         XCTAssertTrue(byID["jpg"]?["message"]?.hasSuffix("not 'jpg'; did you mean 'jpeg'?") ?? false, "\(byID["jpg"]?.fields ?? [])")
         XCTAssertEqual(try redis.pendingCount(stream, group: "creative-workers"), 0)
