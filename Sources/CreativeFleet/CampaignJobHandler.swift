@@ -85,11 +85,8 @@ extension JobHandler {
     /// `campaign.png` from the rendered creatives' bytes (one per size), uploaded; nil when none was rendered.
     private func drawSheet(_ members: [CampaignMember], inputs: [JobInput], sizes: [PixelSize], settings: JobSettings,
                            folder: S3Location) throws(ImagingError) -> JobFile? {
-        var creatives: [(PixelSize, [UInt8])] = []
-        for (index, member) in members.enumerated() where member.rendered {
-            guard case .success(let result) = member.outcome, let size = result.report.dimensions,
-                  !creatives.contains(where: { $0.0 == size }), case .bytes(let bytes) = inputs[index] else { continue }
-            creatives.append((size, bytes))
+        let creatives = CampaignJob.sheetCreatives(members) { index in
+            if case .bytes(let bytes) = inputs[index] { bytes } else { nil }
         }
         guard !creatives.isEmpty else { return nil }
         let collected = CollectedFiles()
