@@ -97,7 +97,8 @@ final class WorkerHostileJobTests: FleetTestCase {
             ("twice", [("format", "png"), ("format", "webp")], nil), ("upper", [("format", "PNG"), ("product", "Banner")], nil),
         ]
         for (id, fields, _) in jobs { _ = try redis.add(to: stream, [("source", source), ("id", id)] + fields) }
-        let worker = try WorkerProcess(servers, name: "options", stream: stream, prefix: prefix)
+        // The worker's own --weight-budget is the default of the entries that give none.
+        let worker = try WorkerProcess(servers, name: "options", stream: stream, prefix: prefix, extra: ["--weight-budget", "100K"])
         let byID = try results(jobs.count)
         let file = servers.folder.appendingPathComponent("options.png")
         try Data(FleetCheck.variant(7004)).write(to: file)
@@ -120,6 +121,12 @@ final class WorkerHostileJobTests: FleetTestCase {
         XCTAssertEqual(byID["dashed"]?["message"], "unknown field 'weight-budget'; did you mean 'weight_budget'?")
         XCTAssertEqual(byID["twice"]?["message"], "field 'format' is given twice")
         XCTAssertEqual(byID["upper"]?["status"], "valid", "names in any case, as process takes them: \(byID["upper"]?.fields ?? [])")
+        let manifest = try S3Location(parsing: try XCTUnwrap(byID["upper"]?["manifest"]))
+        guard case .bytes(let bytes) = try servers.store().get(manifest, limit: 1 << 24),
+              let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            return XCTFail("no manifest at \(manifest)")
+        }
+        XCTAssertEqual(parsed["weight_budget_bytes"] as? Int, 100 << 10)
         XCTAssertEqual(try redis.run(["XLEN", stream + ":dead"]), .integer(0), "every one answered in its result")
         XCTAssertEqual(try redis.pendingCount(stream, group: "creative-workers"), 0)
     }
