@@ -72,6 +72,9 @@ GOOD_RULE = {"rule": "max_bytes", "bytes": 153600, "source": "https://support.go
              "read": "2026-12", "note": None}
 GOOD_PROFILES = {**VERSION, "profiles": [{"name": "google-ads", "title": "Google Ads", "default": False,
                                           "rules": [GOOD_RULE]}]}
+GOOD_CAMPAIGN_RESULT = {"id": "c7", "entry": "1-1", "status": "valid", "codes": [], "campaign": "s3://b/c/campaign.json",
+                        "sheet": "s3://b/c/campaign.png", "manifests": ["s3://b/c/a/manifest.json", None],
+                        "sources": ["s3://b/a.png", "s3://b/c.png"], "cached": False, "worker": "w"}
 KNOWN = [
     ("profiles.schema.json", GOOD_PROFILES, None),
     ("profiles.schema.json", {**VERSION, "profiles": [{**GOOD_PROFILES["profiles"][0], "rules": [
@@ -147,6 +150,13 @@ KNOWN = [
     ("process-answer.schema.json", {**VERSION, "manifest": GOOD_MANIFEST,
                                     "files": [{"name": "preview.png", "sha256": "0" * 64, "bytes": 1}]},
      "the old name/bytes file fields"),
+    ("enqueue.schema.json", {**VERSION, "entry": "1-0", "id": "c7", "sources": ["s3://b/a.png", "s3://b/c.png"]}, None),
+    ("enqueue.schema.json", {**VERSION, "entry": "1-0", "id": "c7", "source": "s3://b/a.png",
+                             "sources": ["s3://b/a.png", "s3://b/c.png"]}, "a job with source and sources"),
+    ("enqueue.schema.json", {**VERSION, **GOOD_CAMPAIGN_RESULT}, None),
+    ("enqueue.schema.json", {**VERSION, **GOOD_CAMPAIGN_RESULT, "manifest": None}, "a campaign result with a manifest"),
+    ("enqueue.schema.json", {**VERSION, **GOOD_CAMPAIGN_RESULT, "sources": "s3://b/a.png\ns3://b/c.png"},
+     "a campaign's sources as the stream's string"),
 ]
 
 

@@ -121,13 +121,7 @@ enum ProcessCampaign {
     /// The contact sheet, written into the campaign's folder; nil when no creative was rendered.
     private static func sheetFile(_ members: [CampaignMember], sizes: [PixelSize], product: Product,
                                   limits: ValidationLimits, into partial: DirectoryWriter.Partial) throws(CLIError) -> JobFile? {
-        var sources: [(PixelSize, [UInt8])] = []
-        for member in members where member.rendered {
-            guard case .success(let result) = member.outcome, let size = result.report.dimensions,
-                  !sources.contains(where: { $0.0 == size }), case .success(let bytes) = read(member.file, limits: limits)
-            else { continue }
-            sources.append((size, bytes))
-        }
+        let sources = CampaignJob.sheetCreatives(members) { try? read(members[$0].file, limits: limits).get() }
         guard !sources.isEmpty else { return nil }
         do throws(ImagingError) {
             return try CampaignSheet.draw(sources, campaign: sizes, product: product, limits: limits,

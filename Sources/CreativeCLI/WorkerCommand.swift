@@ -44,8 +44,8 @@ enum WorkerCommand: DeclaredCommand {
         defaultValue: seconds(WorkerConfig.defaultRetrySeconds), surfaces: .commandLine)
     static let adminHost = ServeOptions.adminHost
     static let adminPort = ServeOptions.adminPort.with(help: "its port (0 picks a free one)")
-    /// `--product` and `--format`: process's, for the entries that name none.
-    static let jobOptions = ProcessRequest.options.on(.commandLine).map { $0.with(help: $0.help + "; for entries that name none") }
+    /// The job's options (`--product`, `--format`...): process's, for the entries that name none.
+    static let jobOptions = ProcessRequest.jobFields.options.map { $0.with(help: $0.help + "; for entries that name none") }
 
     static let declared = FleetOptions.declared
         + [group, consumer, deadLetterStream, concurrency, visibilityTimeout, maxDeliveries, drainTimeout, retryTimeout,
@@ -54,10 +54,15 @@ enum WorkerCommand: DeclaredCommand {
     static let help = CommandHelp(
         synopsis: ["--redis URL --store s3://BUCKET/PREFIX [--s3-endpoint URL] [--stream NAME] [--concurrency N] [options]"],
         notes: FleetOptions.credentialsNote + [
-            "A job entry: source (s3://BUCKET/KEY, required), product, format, id (the caller's; default the entry ID).",
+            "A job entry: source (s3://BUCKET/KEY), or sources (one per line, at most \(CampaignSources.maxSources): one "
+                + "campaign, as process FILE FILE...);",
+            "id (the caller's; default the entry ID); process's options as fields, read and refused as process reads them: "
+                + ProcessRequest.jobFields.options.map(\.name).joined(separator: ", ") + ".",
             "Each job is exactly process's; its files go under PREFIX/<sha256 of the input>/<settings version>/,",
             "manifest.json last, then a result entry (id, entry, status valid|rejected|failed, codes, manifest, source,",
             "cached, worker) is added and the job acknowledged. A job whose manifest exists is answered without work.",
+            "A campaign's go under PREFIX/campaigns/<key>/<version>/: NAME/ for each creative, campaign.png, then",
+            "campaign.json last; its result names campaign, sheet, manifests and sources instead of manifest and source.",
         ],
         examples: ["--redis redis://127.0.0.1:6379 --store s3://creatives/results",
                    "--redis redis://queue:6379 --store s3://creatives/results --s3-endpoint http://store:8333 "
@@ -71,7 +76,10 @@ enum WorkerCommand: DeclaredCommand {
         let fleet = try FleetOptions.read(arguments)
         let stated = try CLIError.reading { () throws(CoreError) in try settings(arguments) }
         let limits = try ValidateCommand.validationLimits(arguments)
-        let request = try CLIError.reading { () throws(CoreError) in try ProcessRequest(arguments) }
+        // Checked here, so a wrong default is a usage error; each entry reads it as its own default.
+        _ = try CLIError.reading { () throws(CoreError) in try ProcessRequest(arguments) }
+        let defaults = Dictionary(jobOptions.compactMap { option in arguments.given(option).map { (option.name, $0) } },
+                                  uniquingKeysWith: { first, _ in first })
         let name = if let given = stated.consumer { given } else { try hostName() }
         let connection = try fleet.connect()
         var config = WorkerConfig(redis: fleet.redis, consumer: name, store: fleet.store,
@@ -80,7 +88,7 @@ enum WorkerCommand: DeclaredCommand {
         config.resultsStream = fleet.results
         stated.apply(&config)
         config.testHook = getenv("CREATIVE_WORKER_TEST_HOOK").map { String(cString: $0) }
-        let runner = ProcessJobRunner(limits: limits, defaultProduct: request.product, defaultFormat: request.format)
+        let runner = ProcessJobRunner(limits: limits, defaults: defaults)
         return Worker(config: config, runner: runner).run()
     }
 

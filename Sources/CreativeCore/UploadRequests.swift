@@ -45,13 +45,17 @@ public struct ProcessRequest: Sendable {
         "with", .text(maxLength: 1024), placeholder: "WxH,...",
         help: "the campaign's other approved sizes (uploaded before), comma-separated: the creative is rendered "
             + "only where the ad server serves it among them; without, the creative is the whole campaign")
-    /// Every option, in help order.
     /// `--weight-budget SIZE`: every render's largest file, as a render's.
     public static let weightBudget = RenderRequest.weightBudget.with(
         help: RenderRequest.weightBudget.help + "; a render that cannot fit is listed in the manifest with "
             + "over_weight_budget and not written, the others are")
+    /// Every option, in help order.
     public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], format, with,
                                             weightBudget, ValidateRequest.fileName, inline, file])
+    /// The options a worker's job entry gives as fields, named as a query names them (`format`,
+    /// `weight_budget`): the command line's options of the job, which `enqueue` writes and
+    /// `worker` takes as the defaults of entries that name none.
+    public static let jobFields = OptionList(options.on(.commandLine))
 
     /// Largest number of sizes `with` may name.
     public static let maxWith = 64

@@ -5,11 +5,13 @@
 enum JobFieldLimits {
     /// Bytes a field may have, by name: `id` as `enqueue --id` allows (1024 characters, up to
     /// 4 bytes each), `source` an S3 address (`s3://`, a bucket of 63, `/`, a key of 1024 bytes:
-    /// S3's own limit), `product` and `format` a name; any other field 1 KiB.
+    /// S3's own limit), `sources` as many addresses as a campaign job takes
+    /// (``CampaignSources/maxFieldBytes``), `product` and `format` a name; any other field 1 KiB.
     static func maxBytes(of field: String) -> Int {
         switch field {
         case "id": 4096
         case "source": 5 + 63 + 1 + 1024
+        case "sources": CampaignSources.maxFieldBytes
         case "product", "format": 64
         default: 1024
         }
@@ -17,8 +19,9 @@ enum JobFieldLimits {
 
     /// Most fields an entry may have: 32 (`enqueue` writes at most 4).
     static let maxFields = 32
-    /// Most bytes all the names and values together may have: 16 KiB.
-    static let maxEntryBytes = 16 << 10
+    /// Most bytes all the names and values together may have: 24 KiB (a campaign's 16 sources
+    /// at their limit, an `id` at its own, and the other fields).
+    static let maxEntryBytes = 24 << 10
 
     /// The first limit `entry` breaks, described (naming the field), or nil.
     static func problem(_ entry: StreamEntry) -> String? {

@@ -12,13 +12,13 @@ import Glibc
 /// entry stays pending (its error kept) and is delivered again after the visibility timeout.
 final class JobHandler {
     let config: WorkerConfig
-    let runner: any JobRunner
+    let runner: ProcessJobRunner
     let metrics: WorkerMetrics
     let state: WorkerState
     let redis: RedisConnection
     let store: S3Client
 
-    init(config: WorkerConfig, runner: any JobRunner, metrics: WorkerMetrics, state: WorkerState) throws(FleetError) {
+    init(config: WorkerConfig, runner: ProcessJobRunner, metrics: WorkerMetrics, state: WorkerState) throws(FleetError) {
         self.config = config
         self.runner = runner
         self.metrics = metrics
@@ -34,6 +34,14 @@ final class JobHandler {
         var manifest: String
         var cached: Bool
         var message = ""
+        /// A campaign job's files: `campaign.json`, `campaign.png` (empty when none) and each
+        /// creative's manifest in the order of its sources (empty for a creative with none).
+        var campaign = "", sheet = "", manifests: [String] = []
+
+        /// A job that could not finish: `failed`, its code and message, nothing written.
+        static func failed(_ error: FleetError) -> Answer {
+            Answer(status: "failed", codes: [error.code], manifest: "", cached: false, message: error.message)
+        }
     }
 
     /// Handles `entry`; `claimed` when it was taken from a silent worker (its delivery count is
@@ -42,9 +50,10 @@ final class JobHandler {
         let started = monotonicSeconds()
         metrics.jobStarted()
         defer { metrics.jobEnded() }
+        let isCampaign = entry.fields.contains { $0.0 == "sources" }
         if let problem = JobFieldLimits.problem(entry) {
-            let answer = Answer(status: "failed", codes: [FleetError.badJob("").code], manifest: "", cached: false, message: problem)
-            publish(JobFieldLimits.withinLimits(entry), answer)
+            let answer = Answer.failed(.badJob(problem))
+            publish(JobFieldLimits.withinLimits(entry), answer, campaign: isCampaign)
             return metrics.published(status: answer.status, cached: false, seconds: monotonicSeconds() - started)
         }
         if claimed {
@@ -58,23 +67,30 @@ final class JobHandler {
         }
         let answer: Answer
         do throws(FleetError) {
-            let source = try S3Location(parsing: entry["source"] ?? "")
-            if let problem = source.objectProblem { throw FleetError.badSource(problem) }
-            TestHook.crash(config.testHook, source: source.description)
-            let settings = try runner.settings(product: entry["product"], format: entry["format"],
-                                               with: entry["with"], weightBudget: entry["weight_budget"])
-            answer = try retrying { () throws(FleetError) in try self.execute(source, settings: settings, entry: entry.id) }
+            if isCampaign {
+                if entry["source"] != nil { throw .badJob("give source (one creative) or sources (a campaign), not both") }
+                let sources = try CampaignSources.parse(entry["sources"] ?? "")
+                for source in sources { TestHook.crash(config.testHook, source: source.description) }
+                let settings = try runner.settings(entry)
+                answer = try retrying { () throws(FleetError) in try self.executeCampaign(sources, settings: settings, entry: entry.id) }
+            } else {
+                let source = try S3Location(parsing: entry["source"] ?? "")
+                if let problem = source.objectProblem { throw FleetError.badSource(problem) }
+                TestHook.crash(config.testHook, source: source.description)
+                let settings = try runner.settings(entry)
+                answer = try retrying { () throws(FleetError) in try self.execute(source, settings: settings, entry: entry.id) }
+            }
         } catch {
-            if case .badJob = error { return deadLetter(entry, deliveries: 1, error: error.description) }
+            // A source that is no s3:// address: the entry cannot be a job.
             if case .badOption = error { return deadLetter(entry, deliveries: 1, error: "bad_job: \(error.message)") }
             if error.isTransient {
                 // Left pending: delivered again after the visibility timeout, up to the maximum.
                 _ = try? redis.run(["HSET", config.lastErrors, entry.id, error.description])
                 return
             }
-            answer = Answer(status: "failed", codes: [error.code], manifest: "", cached: false, message: error.message)
+            answer = Answer.failed(error)
         }
-        publish(entry, answer)
+        publish(entry, answer, campaign: isCampaign)
         metrics.published(status: answer.status, cached: answer.cached, seconds: monotonicSeconds() - started)
     }
 
@@ -96,16 +112,24 @@ final class JobHandler {
         let folder = config.store.appending("\(Checksum.sha256(bytes))/\(settings.version)/")
         let manifest = folder.appending("manifest.json")
         if let earlier = try earlierAnswer(manifest) { return earlier }
+        return try exclusively(folder, entry: entry, answeredBy: { () throws(FleetError) in try self.earlierAnswer(manifest) }) {
+            () throws(FleetError) in try self.upload(bytes, source: source, settings: settings, folder: folder)
+        }
+    }
+
+    /// Runs `work`, the job of the input whose files go in `folder`, holding the input's lock
+    /// (`SET NX` with the visibility timeout). While another worker holds it, its answer
+    /// (`earlier`: the commit file it writes last) is waited for; if it neither finishes nor lets
+    /// go within the visibility timeout, the work is done here (the same bytes again: harmless).
+    func exclusively(_ folder: S3Location, entry: String, answeredBy earlier: () throws(FleetError) -> Answer?,
+                     work: () throws(FleetError) -> Answer) throws(FleetError) -> Answer {
         let lock = config.lockPrefix + folder.key
         var holding = try takeLock(lock)
         if !holding {
-            // Another worker is doing this input now: its manifest answers this job too. If it
-            // neither finishes nor lets go within the visibility timeout, the work is done here
-            // (the same bytes again: harmless).
             let deadline = monotonicSeconds() + config.visibilityTimeout
             while !holding && monotonicSeconds() < deadline {
                 usleep(200_000)
-                if let earlier = try earlierAnswer(manifest) { return earlier }
+                if let answer = try earlier() { return answer }
                 holding = try takeLock(lock)
             }
         }
@@ -116,7 +140,13 @@ final class JobHandler {
                 state.setInputLock(nil, for: entry)
             }
         }
-        if let earlier = try earlierAnswer(manifest) { return earlier }
+        if let answer = try earlier() { return answer }
+        return try work()
+    }
+
+    /// The job of `bytes`, its files uploaded into `folder`, the manifest last.
+    private func upload(_ bytes: [UInt8], source: S3Location, settings: JobSettings, folder: S3Location) throws(FleetError) -> Answer {
+        let manifest = folder.appending(JobResult.manifestName)
         switch runner.run(.bytes(bytes), source: source.description, settings: settings) {
         case .failure(let failure):
             return Answer(status: "failed", codes: [failure.code], manifest: "", cached: false, message: failure.message)
@@ -150,13 +180,18 @@ final class JobHandler {
 
     /// Adds the result entry and acknowledges the job, in one transaction, retried until Redis
     /// answers (a restarted Redis) or the worker is stopping past its drain.
-    private func publish(_ entry: StreamEntry, _ answer: Answer) {
+    /// A campaign's result names its `campaign.json`, `campaign.png`, each creative's manifest
+    /// (one line per source) and its sources, where a single job's names its manifest and source.
+    private func publish(_ entry: StreamEntry, _ answer: Answer, campaign: Bool) {
+        let files: [(String, String)] = campaign
+            ? [("campaign", answer.campaign), ("sheet", answer.sheet), ("manifests", answer.manifests.joined(separator: "\n")),
+               ("sources", entry["sources"] ?? "")]
+            : [("manifest", answer.manifest), ("source", entry["source"] ?? "")]
         let fields: [(String, String)] = [
             ("id", entry["id"] ?? entry.id), ("entry", entry.id), ("status", answer.status),
-            ("codes", answer.codes.joined(separator: ",")), ("manifest", answer.manifest),
-            ("source", entry["source"] ?? ""), ("cached", answer.cached ? "true" : "false"),
-            ("worker", config.consumer),
-        ] + (answer.message.isEmpty ? [] : [("message", answer.message)])
+            ("codes", answer.codes.joined(separator: ",")),
+        ] + files + [("cached", answer.cached ? "true" : "false"), ("worker", config.consumer)]
+            + (answer.message.isEmpty ? [] : [("message", answer.message)])
         commit(entry.id, [["XADD", config.results, "*"] + fields.flatMap { [$0.0, $0.1] }])
     }
 
@@ -184,7 +219,7 @@ final class JobHandler {
 
     /// Runs `work`, retrying transient store errors with exponential backoff for
     /// ``WorkerConfig/retrySeconds``.
-    private func retrying<T>(_ work: () throws(FleetError) -> T) throws(FleetError) -> T {
+    func retrying<T>(_ work: () throws(FleetError) -> T) throws(FleetError) -> T {
         let deadline = monotonicSeconds() + config.retrySeconds
         var pause = 0.25
         while true {

@@ -60,13 +60,13 @@ final class WorkerState: @unchecked Sendable {
 public final class Worker: @unchecked Sendable {
     public let config: WorkerConfig
     public let metrics = WorkerMetrics()
-    let runner: any JobRunner
+    let runner: ProcessJobRunner
     let state = WorkerState()
 
     /// Seconds the queue has to answer the first PING before the worker gives up starting.
     public static let startTimeout = 3.0
 
-    public init(config: WorkerConfig, runner: any JobRunner) {
+    public init(config: WorkerConfig, runner: ProcessJobRunner) {
         self.config = config
         self.runner = runner
     }

@@ -68,6 +68,19 @@ public enum CampaignJob {
         return members
     }
 
+    /// What the contact sheet (``CampaignSheet``) draws: each rendered creative's size and bytes,
+    /// the first creative of each size, in order. `bytes(index)` gives the creative's bytes
+    /// (nil: it is skipped).
+    public static func sheetCreatives(_ members: [CampaignMember], bytes: (Int) -> [UInt8]?) -> [(PixelSize, [UInt8])] {
+        var creatives: [(PixelSize, [UInt8])] = []
+        for (index, member) in members.enumerated() where member.rendered {
+            guard case .success(let result) = member.outcome, let size = result.report.dimensions,
+                  !creatives.contains(where: { $0.0 == size }), let bytes = bytes(index) else { continue }
+            creatives.append((size, bytes))
+        }
+        return creatives
+    }
+
     /// The names of the creatives' folders: each file's name without its folder and extension,
     /// made safe (`.` at the start, `/` and control characters replaced) and unique (`-2`, `-3`).
     public static func folderNames(_ files: [String]) -> [String] {

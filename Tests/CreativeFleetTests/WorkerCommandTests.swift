@@ -67,7 +67,7 @@ final class WorkerCommandTests: FleetTestCase {
             manifests.append(address)
         }
         XCTAssertNotEqual(manifests[0], manifests[1], "another campaign is another answer")
-        // A size the product does not take: a usage error of enqueue; a raw entry: dead-lettered as bad_job.
+        // A size the product does not take: a usage error of enqueue (a raw entry: a failed result, bad_job).
         let bad = try WorkerProcess.run(["enqueue", file.path, "--with", "961x150"] + fleetArguments, servers: servers)
         XCTAssertEqual(bad.status, 64, bad.errors)
     }

@@ -83,4 +83,51 @@ final class WorkerHostileJobTests: FleetTestCase {
         XCTAssertTrue(empty.errors.contains("--id"), empty.errors)
         XCTAssertEqual(try servers.queue().run(["XLEN", stream]), .integer(0), "nothing was added")
     }
+
+    /// The job's options are read through `process`'s declarations (the third option source):
+    /// a wrong value gets the sentence and the hint `process` prints for the same option, as a
+    /// `failed` result with `bad_job` (not a dead letter); a misspelled or repeated field is named.
+    func testJobFieldsAreReadAsProcessReadsItsOptions() throws {
+        let redis = try servers.queue()
+        let source = try FleetCheck.upload(FleetCheck.variant(7004), name: "options.png", prefix: prefix, store: servers.store())
+        let jobs: [(String, [(String, String)], flag: String?)] = [
+            ("jpg", [("format", "jpg")], "--format"), ("baner", [("product", "baner")], "--product"),
+            ("budget", [("weight_budget", "10Q")], "--weight-budget"), ("with", [("with", "961x150")], "--with"),
+            ("spelled", [("Format", "png")], nil), ("dashed", [("weight-budget", "40K")], nil),
+            ("twice", [("format", "png"), ("format", "webp")], nil), ("upper", [("format", "PNG"), ("product", "Banner")], nil),
+        ]
+        for (id, fields, _) in jobs { _ = try redis.add(to: stream, [("source", source), ("id", id)] + fields) }
+        // The worker's own --weight-budget is the default of the entries that give none.
+        let worker = try WorkerProcess(servers, name: "options", stream: stream, prefix: prefix, extra: ["--weight-budget", "100K"])
+        let byID = try results(jobs.count)
+        let file = servers.folder.appendingPathComponent("options.png")
+        try Data(FleetCheck.variant(7004)).write(to: file)
+        for (id, fields, flag) in jobs {
+            guard let flag else { continue }
+            let result = try XCTUnwrap(byID[id], "\(id) \(worker.logText)")
+            XCTAssertEqual(result["status"], "failed", "\(id): \(result.fields)")
+            XCTAssertEqual(result["codes"], "bad_job", id)
+            // What process says of the same value, the option named as the field is.
+            let cli = try WorkerProcess.run(["process", file.path, "--output-dir", servers.folder.appendingPathComponent("o-\(id)").path,
+                                             flag, fields[0].1], servers: servers)
+            XCTAssertEqual(cli.status, 64, cli.errors)
+            let said = try XCTUnwrap(result["message"], id)
+            XCTAssertTrue(cli.errors.contains(said.replacingOccurrences(of: fields[0].0, with: flag)),
+                          "\(id): the job says '\(said)', process '\(cli.errors)'")
+        }
+        XCTAssertTrue(byID["jpg"]?["message"]?.hasSuffix("not 'jpg'; did you mean 'jpeg'?") ?? false, "\(byID["jpg"]?.fields ?? [])")
+        XCTAssertTrue(byID["baner"]?["message"]?.hasSuffix("did you mean 'banner'?") ?? false, "\(byID["baner"]?.fields ?? [])")
+        XCTAssertEqual(byID["spelled"]?["message"], "unknown field 'Format'; did you mean 'format'?")
+        XCTAssertEqual(byID["dashed"]?["message"], "unknown field 'weight-budget'; did you mean 'weight_budget'?")
+        XCTAssertEqual(byID["twice"]?["message"], "field 'format' is given twice")
+        XCTAssertEqual(byID["upper"]?["status"], "valid", "names in any case, as process takes them: \(byID["upper"]?.fields ?? [])")
+        let manifest = try S3Location(parsing: try XCTUnwrap(byID["upper"]?["manifest"]))
+        guard case .bytes(let bytes) = try servers.store().get(manifest, limit: 1 << 24),
+              let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            return XCTFail("no manifest at \(manifest)")
+        }
+        XCTAssertEqual(parsed["weight_budget_bytes"] as? Int, 100 << 10)
+        XCTAssertEqual(try redis.run(["XLEN", stream + ":dead"]), .integer(0), "every one answered in its result")
+        XCTAssertEqual(try redis.pendingCount(stream, group: "creative-workers"), 0)
+    }
 }

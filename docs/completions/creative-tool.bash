@@ -99,7 +99,7 @@ _creative_tool() {
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
             esac
-            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --with --id --wait --wait-timeout --max-bytes --help" ;;
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --with --weight-budget --id --wait --wait-timeout --max-bytes --help" ;;
     esac
     if [[ "$cur" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur"); fi
     return 0

@@ -54,22 +54,6 @@ public struct JobSettings: Sendable, Equatable {
     }
 }
 
-/// The job the worker runs on each source: `process`'s, supplied by the command line layer.
-public protocol JobRunner: Sendable {
-    /// The settings for a job entry's optional `product`, `format`, `with` (the campaign's
-    /// other sizes, as `process --with`) and `weight_budget`.
-    /// - Throws: ``FleetError/badJob(_:)`` for a product or format that does not exist, a
-    ///   `with` that is not a list of the product's sizes, or a weight budget that is not a size.
-    func settings(product: String?, format: String?, with: String?, weightBudget: String?) throws(FleetError) -> JobSettings
-    /// Runs the job. `source` names the input (its `s3://` address) in the report.
-    /// - Returns: the files to write, or the failure's code and message (a job that ran out of
-    ///   time or memory: a result, not retried).
-    func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure>
-    /// Whether an existing manifest is of a valid creative, and its error codes; nil when it
-    /// cannot be read as one.
-    func summary(ofManifest bytes: [UInt8]) -> (valid: Bool, codes: [String])?
-}
-
 /// A job that ran and failed (not a rejected creative): its stable code and message.
 public struct JobFailure: Error, Sendable, Equatable {
     public let code: String

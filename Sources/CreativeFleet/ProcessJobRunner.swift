@@ -1,0 +1,120 @@
+import CreativeCore
+import CreativeImaging
+
+/// The worker's job: exactly `process`'s (``CreativeJob``, the code the command line and the
+/// service run), with the worker's limits and each entry's options read through
+/// ``ProcessRequest/jobFields`` (``JobFields``).
+public struct ProcessJobRunner: Sendable {
+    /// The limits `process` reads (its `--max-bytes`, `--max-pixels`, `--timeout`,
+    /// `--memory-budget`); the product is each job's.
+    public let limits: ValidationLimits
+    /// The worker's own text for each job option (its `--product`, `--format`...), by option
+    /// name: what an entry that names none gets.
+    public let defaults: [String: String]
+
+    public init(limits: ValidationLimits, defaults: [String: String]) {
+        self.limits = limits
+        self.defaults = defaults
+    }
+
+    /// The settings of an entry's job options (`product`, `format`, `with`, `weight_budget`),
+    /// read as `process` reads its options.
+    /// - Throws: ``FleetError/badJob(_:)`` with `process`'s own sentence for a wrong value, and
+    ///   for a job field given twice or misspelled (``JobFields/check()``).
+    func settings(_ entry: StreamEntry) throws(FleetError) -> JobSettings {
+        let fields = JobFields(entry: entry, defaults: defaults)
+        try fields.check()
+        let request: ProcessRequest
+        do throws(CoreError) { request = try ProcessRequest(fields) } catch {
+            throw .badJob(TextFormat.clipped(error.description, 300))
+        }
+        // Everything that can change the answer: the tool, its JSON shapes, its libvips, and the
+        // job's settings. The folder is named by the schema version, so a manifest of another
+        // shape is never taken for this one's answer.
+        let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
+            + "libvips \(VipsRuntime.version); "
+            + "product \(request.product.rawValue); format \(request.format.rawValue); weight-budget \(request.weightBudget); "
+            + "max-bytes \(limits.maxBytes); max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
+            + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
+            + (request.with.isEmpty ? "" : "; with " + request.with.map(\.description).joined(separator: ","))
+        var settings = JobSettings(product: request.product, format: request.format, maxBytes: limits.maxBytes,
+                                   version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
+        settings.campaign = request.with
+        settings.weightBudget = request.weightBudget
+        return settings
+    }
+
+    /// The limits of one job: the worker's, for the job's product.
+    func limits(_ settings: JobSettings) -> ValidationLimits {
+        var limits = self.limits
+        limits.product = settings.product
+        return limits
+    }
+
+    /// The validation report of a source as `process` makes it: of its bytes, or (over
+    /// `--max-bytes`) of its head, `file_too_large`.
+    func report(_ input: JobInput, source: String, settings: JobSettings) -> ValidationReport {
+        switch input {
+        case .bytes(let bytes): Validator.validate(Upload(bytes, fileName: source), limits: limits(settings))
+        case .tooLarge(let size, let head): Validator.validate(head, fileName: source, limits: limits(settings), totalBytes: size)
+        }
+    }
+
+    /// `process`'s job on one source: validated, rendered where it is served among `campaign`
+    /// (the settings' `with` for a job of one source), its preview drawn; each file through
+    /// `sink` when given. A source over `--max-bytes` is a rejected creative (its report from its head).
+    /// - Throws: the imaging error of a valid creative that could not be rendered.
+    func job(_ input: JobInput, source: String, settings: JobSettings, campaign: [PixelSize],
+             writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
+        switch input {
+        case .bytes(let bytes):
+            return try CreativeJob.process(bytes, fileName: source, limits: limits(settings), format: settings.format,
+                                           campaign: campaign, weightBudget: settings.weightBudget, writingTo: sink)
+        case .tooLarge:
+            return CreativeJob.rejected(report(input, source: source, settings: settings), input: nil)
+        }
+    }
+
+    /// The bytes of a job's `manifest.json`, as `process` writes it.
+    static func manifestBytes(_ result: JobResult) -> [UInt8] { Array((result.manifest.serialized() + "\n").utf8) }
+
+    /// The validation codes of a result for its result entry, `over_weight_budget` after them
+    /// when a render could not fit (the manifest lists which).
+    static func codes(_ result: JobResult) -> [String] {
+        result.report.errors.map(\.code.rawValue) + (result.overWeightBudget.isEmpty ? [] : [ImagingError.overWeightBudgetCode])
+    }
+
+    /// Runs the job of one source. `source` names the input (its `s3://` address) in the report.
+    /// - Returns: the files to write (the manifest last), or the failure's code and message (a
+    ///   job that ran out of time or memory: a result, not retried).
+    func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure> {
+        do {
+            let result = try job(input, source: source, settings: settings, campaign: settings.campaign)
+            // The renders and the preview with the checksums the job computed, the manifest last.
+            let files = result.files.map { file in
+                JobOutputFile(name: file.name, bytes: file.bytes, sha256: file.sha256, contentType: file.format.mediaType)
+            } + [JobOutputFile(name: JobResult.manifestName, bytes: Self.manifestBytes(result), sha256: nil,
+                               contentType: GuidanceFormat.json.mediaType)]
+            return .success(JobOutput(valid: result.report.valid, codes: Self.codes(result), files: files))
+        } catch {
+            // As `process` reports it: the code, and the message after the source's name.
+            return .failure(JobFailure(code: error.code, message: "\(source): \(error.message)"))
+        }
+    }
+
+    /// Whether an existing manifest is of a valid creative, and its error codes; nil when it
+    /// cannot be read as one.
+    func summary(ofManifest bytes: [UInt8]) -> (valid: Bool, codes: [String])? {
+        guard let manifest = try? JSONParser.parse(bytes, maxDepth: 16, maxValues: 1 << 20),
+              case .object(let fields) = manifest,
+              case .object(let report)? = fields.first(where: { $0.0 == "report" })?.1,
+              case .bool(let valid)? = report.first(where: { $0.0 == "valid" })?.1 else { return nil }
+        var codes: [String] = []
+        if case .array(let errors)? = report.first(where: { $0.0 == "errors" })?.1 {
+            for case .object(let issue) in errors {
+                if case .string(let code)? = issue.first(where: { $0.0 == "code" })?.1 { codes.append(code) }
+            }
+        }
+        return (valid, codes)
+    }
+}
