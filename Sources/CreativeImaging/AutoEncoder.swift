@@ -211,10 +211,11 @@ struct AutoEncoder {
                              ssim: score.luma, recipe: recipe, score: score)
     }
 
-    /// Where a search with no earlier render starts: flat art keeps the target from low
-    /// qualities (the test artwork and gradients: WebP 40), photographs need high ones (the bench
-    /// photo: 94), so each starts near its own answer and most searches take two trials.
-    static func firstQuality(flat: Bool) -> Int { flat ? 50 : 91 }
+    /// Where a search with no earlier render starts: flat art keeps the target from the lowest
+    /// quality (the test artwork and gradients: WebP 40), photographs need high ones (the bench
+    /// photo: 94), so each starts at or near its own answer: one trial for flat art, two for
+    /// most photographs.
+    static func firstQuality(flat: Bool) -> Int { flat ? 40 : 91 }
 
     /// The lowest quality of ``qualities`` that qualifies (the score grows with quality), walked
     /// from ``start`` (the quality an earlier render of the creative took) or from
@@ -224,11 +225,19 @@ struct AutoEncoder {
                         _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
         var found: EncodedRender?
         var tooLarge = false
+        // A search from nothing on flat art or a gradient tries the sharp conversion from the first
+        // trial: their colour edges are what the chroma term weighs, and the search takes one or
+        // two trials, so a final re-encode would cost more than the conversion in each trial. A
+        // photograph's trials leave it out, and so do the trials of a search that starts from an
+        // earlier render's quality (`process`: one trial each, most kept as they are), which
+        // ``finished(_:_:draft:)`` re-encodes where colour needs it.
+        let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
+        let draft = !(flat && start == nil && format == .webp && EncoderFeatures.webpSharpYUV)
         // Whether quality index `index` qualifies; an encoding at or over the limit does not (nor
         // will any higher quality: `tooLarge`).
         func tries(_ index: Int) throws(ImagingError) -> Bool {
             let recipe = AutoRecipe.lossy(format, Self.qualities[index])
-            let bytes = try recipe.encode(reference, draft: true)
+            let bytes = try recipe.encode(reference, draft: draft)
             if let limit = found?.bytes.count ?? limit, bytes.count >= limit {
                 tooLarge = true
                 return false
@@ -237,7 +246,7 @@ struct AutoEncoder {
             found = candidate
             return true
         }
-        let from = start ?? Self.firstQuality(flat: analysis.repeats >= PNGWriter.unfilteredRepeatShare)
+        let from = start ?? Self.firstQuality(flat: flat)
         var index = Self.qualities.lastIndex(where: { $0 <= from }) ?? 0
         if try tries(index) {
             while index > 0, try tries(index - 1) { index -= 1 }
@@ -247,15 +256,16 @@ struct AutoEncoder {
                 if try tries(index) { break }
             }
         }
-        return try finished(found, similarity)
+        return try finished(found, similarity, draft: draft)
     }
 
-    /// The quality found, encoded with the sharp RGB to YUV conversion the trials leave out where
+    /// The quality found, encoded with the sharp RGB to YUV conversion draft trials leave out where
     /// colour is what held the quality up (the chroma term nearer its target than luma: colour
     /// edges), and measured again; else the trial's file (a photograph's chroma is far above its
     /// target, and the conversion would only add time).
-    private func finished(_ trial: EncodedRender?, _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
-        guard let trial, let recipe = trial.recipe, recipe.format == .webp, EncoderFeatures.webpSharpYUV,
+    private func finished(_ trial: EncodedRender?, _ similarity: Similarity.Perceptual,
+                          draft: Bool) throws(ImagingError) -> EncodedRender? {
+        guard draft, let trial, let recipe = trial.recipe, recipe.format == .webp, EncoderFeatures.webpSharpYUV,
               let score = trial.score, score.chroma - Self.chromaTarget < score.luma - Self.lumaTarget else { return trial }
         return try qualified(recipe, under: nil, similarity) ?? trial
     }
