@@ -1,3 +1,4 @@
+import CreativeCore
 import CreativeImaging
 
 /// The worker's counters, written as Prometheus text on the admin port's `/metrics`.
@@ -44,42 +45,29 @@ public final class WorkerMetrics: @unchecked Sendable {
     /// Results published so far, by status.
     public var published: [String: Int] { lock.locked { results } }
 
-    /// The Prometheus text exposition (version 0.0.4).
+    /// The Prometheus text exposition (version 0.0.4), through ``PrometheusText``.
     public func render() -> String {
-        lock.locked {
-            var out = ""
-            func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
-                out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-                for (labels, value) in samples { out += "\(name)\(labels) \(value)\n" }
-            }
-            metric("creative_worker_jobs_total", "counter", "Results published, by status (valid, rejected, failed).",
-                   results.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", String($0.value)) })
-            metric("creative_worker_jobs_cached_total", "counter",
-                   "Results answered by a manifest already in the store (no work done).", [("", String(cached))])
-            metric("creative_worker_store_retries_total", "counter", "Store requests retried after an error.",
-                   [("", String(retried))])
-            metric("creative_worker_dead_lettered_total", "counter",
-                   "Jobs moved to the dead-letter stream (too many deliveries, or a malformed entry).",
-                   [("", String(deadLettered))])
-            metric("creative_worker_claimed_total", "counter",
-                   "Jobs claimed after their worker stayed silent past the visibility timeout.", [("", String(claimed))])
-            metric("creative_worker_queue_errors_total", "counter", "Redis commands that failed (then reconnected).",
-                   [("", String(queueErrors))])
-            var cumulative: [(String, String)] = []
-            for (index, bound) in WorkerMetrics.buckets.enumerated() {
-                cumulative.append(("_bucket{le=\"\(bound)\"}", String(bucketCounts[index])))
-            }
-            out += "# HELP creative_worker_job_seconds Seconds from taking a job to publishing its result.\n"
-                + "# TYPE creative_worker_job_seconds histogram\n"
-            for (suffix, value) in cumulative { out += "creative_worker_job_seconds\(suffix) \(value)\n" }
-            out += "creative_worker_job_seconds_bucket{le=\"+Inf\"} \(secondsCount)\n"
-                + "creative_worker_job_seconds_sum \(secondsSum)\ncreative_worker_job_seconds_count \(secondsCount)\n"
-            metric("creative_worker_jobs_running", "gauge", "Jobs this worker is running now.", [("", String(running))])
-            metric("creative_worker_group_lag", "gauge", "Entries of the stream not yet delivered to the group.",
-                   lag.map { [("", String($0))] } ?? [])
-            metric("creative_worker_group_pending", "gauge", "Entries delivered to the group and not acknowledged.",
-                   pending.map { [("", String($0))] } ?? [])
-            return out
+        let families: [MetricFamily] = lock.locked {
+            [
+                .by("status", "creative_worker_jobs_total", .counter, "Results published, by status (valid, rejected, failed).", results),
+                .single("creative_worker_jobs_cached_total", .counter,
+                        "Results answered by a manifest already in the store (no work done).", Double(cached)),
+                .single("creative_worker_store_retries_total", .counter, "Store requests retried after an error.", Double(retried)),
+                .single("creative_worker_dead_lettered_total", .counter,
+                        "Jobs moved to the dead-letter stream (too many deliveries, or a malformed entry).", Double(deadLettered)),
+                .single("creative_worker_claimed_total", .counter,
+                        "Jobs claimed after their worker stayed silent past the visibility timeout.", Double(claimed)),
+                .single("creative_worker_queue_errors_total", .counter, "Redis commands that failed (then reconnected).",
+                        Double(queueErrors)),
+                .histogram("creative_worker_job_seconds", "Seconds from taking a job to publishing its result.",
+                           bounds: WorkerMetrics.buckets,
+                           [MetricFamily.Series(cumulative: bucketCounts, sum: secondsSum, count: secondsCount)]),
+                .single("creative_worker_jobs_running", .gauge, "Jobs this worker is running now.", Double(running)),
+                .single("creative_worker_group_lag", .gauge, "Entries of the stream not yet delivered to the group.", lag.map(Double.init)),
+                .single("creative_worker_group_pending", .gauge, "Entries delivered to the group and not acknowledged.",
+                        pending.map(Double.init)),
+            ]
         }
+        return PrometheusText.write(families)
     }
 }

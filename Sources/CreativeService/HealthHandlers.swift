@@ -3,7 +3,7 @@ import CreativeCore
 /// `GET /healthz`, `GET /readyz`, `GET /metrics`: no token needed, no job slot taken.
 enum HealthHandlers {
     /// Prometheus's text exposition format, the type of every `/metrics` answer.
-    static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+    static let metricsContentType = PrometheusText.contentType
 
     /// Liveness: the process answers HTTP.
     static func healthz(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {

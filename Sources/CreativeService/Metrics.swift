@@ -58,84 +58,59 @@ public final class Metrics: @unchecked Sendable {
     /// Requests being handled now.
     public var requestsInFlight: Int { lock.locked { inFlight } }
 
-    /// The Prometheus text exposition (version 0.0.4).
+    /// The Prometheus text exposition (version 0.0.4), through ``PrometheusText``.
     func render(gate: JobGate, service: ServiceGauges) -> String {
-        var out = ""
-        func header(_ name: String, _ type: String, _ help: String) {
-            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-        }
-        /// A counter with one sample per code.
-        func countsByCode(_ name: String, _ help: String, _ counts: [String: Int]) {
-            header(name, "counter", help)
-            for (code, count) in counts.sorted(by: { $0.key < $1.key }) { out += "\(name){code=\"\(code)\"} \(count)\n" }
-        }
-        /// A metric with one unlabelled sample.
-        func single(_ name: String, _ type: String, _ help: String, _ value: String) {
-            header(name, type, help)
-            out += "\(name) \(value)\n"
-        }
-        lock.locked {
-            header("creative_http_requests_total", "counter", "HTTP requests answered, by route, method and status.")
-            for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-                out += "creative_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+        var families: [MetricFamily] = lock.locked {
+            let requestSamples = requests.sorted {
+                ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+            }.map { key, count in
+                MetricFamily.Sample(labels: [("route", key.route), ("method", key.method), ("status", String(key.status))],
+                                    value: Double(count))
             }
-            header("creative_http_request_duration_seconds", "histogram",
-                   "Time from the request's headers to the end of its response, by route.")
-            for (route, histogram) in latency.sorted(by: { $0.key < $1.key }) {
-                for (i, bound) in Metrics.buckets.enumerated() {
-                    out += "creative_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(Metrics.number(bound))\"} \(histogram.counts[i])\n"
-                }
-                out += "creative_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
-                out += "creative_http_request_duration_seconds_sum{route=\"\(route)\"} \(Metrics.number(histogram.sum))\n"
-                out += "creative_http_request_duration_seconds_count{route=\"\(route)\"} \(histogram.count)\n"
-            }
-            single("creative_http_requests_in_flight", "gauge", "Requests being received, handled or sent now.", "\(inFlight)")
-            single("creative_http_requests_aborted_total", "counter", "Requests whose client went away or timed out before the answer.", "\(aborted)")
-            single("creative_http_requests_malformed_total", "counter",
-                   "Requests the HTTP parser refused before their headers were complete (malformed, or over its memory).", "\(malformed)")
-            header("creative_jobs_cancelled_total", "counter",
-                   "Image jobs stopped before their end, by reason (client_gone: its client closed the connection, "
-                   + "running or waiting; timeout: past --job-timeout; shutdown: past the drain limit of a stop).")
-            for (reason, count) in stoppedJobs.sorted(by: { $0.key < $1.key }) {
-                out += "creative_jobs_cancelled_total{reason=\"\(reason)\"} \(count)\n"
-            }
-            countsByCode("creative_http_errors_total", "Error responses, by error code.", errors)
-            countsByCode("creative_rejections_total", "Creatives rejected (validate and render), by validation error code.",
-                         rejections)
+            return [
+                MetricFamily(name: "creative_http_requests_total", kind: .counter,
+                             help: "HTTP requests answered, by route, method and status.", samples: requestSamples),
+                .histogram("creative_http_request_duration_seconds",
+                           "Time from the request's headers to the end of its response, by route.", bounds: Metrics.buckets,
+                           latency.sorted { $0.key < $1.key }.map { route, histogram in
+                               MetricFamily.Series(labels: [("route", route)], cumulative: histogram.counts,
+                                                   sum: histogram.sum, count: histogram.count)
+                           }),
+                .single("creative_http_requests_in_flight", .gauge, "Requests being received, handled or sent now.", Double(inFlight)),
+                .single("creative_http_requests_aborted_total", .counter,
+                        "Requests whose client went away or timed out before the answer.", Double(aborted)),
+                .single("creative_http_requests_malformed_total", .counter,
+                        "Requests the HTTP parser refused before their headers were complete (malformed, or over its memory).",
+                        Double(malformed)),
+                .by("reason", "creative_jobs_cancelled_total", .counter,
+                    "Image jobs stopped before their end, by reason (client_gone: its client closed the connection, "
+                        + "running or waiting; timeout: past --job-timeout; shutdown: past the drain limit of a stop).", stoppedJobs),
+                .by("code", "creative_http_errors_total", .counter, "Error responses, by error code.", errors),
+                .by("code", "creative_rejections_total", .counter,
+                    "Creatives rejected (validate and render), by validation error code.", rejections),
+            ]
         }
         let load = gate.load
-        single("creative_jobs_running", "gauge", "Image jobs running now.", "\(load.running)")
-        single("creative_jobs_waiting", "gauge", "Image jobs waiting for a slot now.", "\(load.waiting)")
-        single("creative_jobs_slots", "gauge", "Image jobs that may run at once (--workers).", "\(gate.slots)")
-        header("creative_connections_closed_total", "counter",
-               "Connections closed for missing a deadline, by reason (header_timeout, keepalive_idle, slow_body, budget_pressure, linger_timeout).")
-        for (reason, count) in service.cuts.sorted(by: { $0.key < $1.key }) {
-            out += "creative_connections_closed_total{reason=\"\(reason)\"} \(count)\n"
-        }
-        single("creative_memory_budget_bytes", "gauge", "The memory budget for request bodies and decode memory (--memory-budget).", "\(service.budgetCapacity)")
-        single("creative_memory_budget_in_use_bytes", "gauge", "Bytes of the memory budget held now.", "\(service.budgetInUse)")
-        single("creative_memory_budget_refusals_total", "counter", "Requests and jobs refused (503) because the memory budget stayed full.",
-               "\(service.budgetRefusals)")
-        single("creative_log_lines_dropped_total", "counter", "Log lines dropped because standard error did not keep up.",
-               "\(service.logLinesDropped)")
-        header("creative_build_info", "gauge", "Always 1; its labels name the tool's version, the libvips version and the file it was loaded from.")
-        out += "creative_build_info{version=\"\(Metrics.label(BuildInfo.version))\",libvips=\"\(Metrics.label(VipsRuntime.version))\","
-            + "libvips_file=\"\(Metrics.label(VipsRuntime.libraryPath ?? ""))\"} 1\n"
-        let memory = ProcessStats.memory()
-        single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", "\(memory.resident)")
-        single("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", "\(memory.virtual)")
-        single("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.", "\(Metrics.number(ProcessStats.cpuSeconds()))")
-        return out
-    }
-
-    /// A label value as Prometheus text: backslash, double quote and line feed escaped.
-    static func label(_ value: String) -> String {
-        TextFormat.replacing(value, ["\\": "\\\\", "\"": "\\\"", "\n": "\\n"])
-    }
-
-    /// A number as Prometheus text: integers without a fraction.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        families += [
+            .single("creative_jobs_running", .gauge, "Image jobs running now.", Double(load.running)),
+            .single("creative_jobs_waiting", .gauge, "Image jobs waiting for a slot now.", Double(load.waiting)),
+            .single("creative_jobs_slots", .gauge, "Image jobs that may run at once (--workers).", Double(gate.slots)),
+            .by("reason", "creative_connections_closed_total", .counter,
+                "Connections closed for missing a deadline, by reason (header_timeout, keepalive_idle, slow_body, budget_pressure, linger_timeout).",
+                service.cuts),
+            .single("creative_memory_budget_bytes", .gauge, "The memory budget for request bodies and decode memory (--memory-budget).",
+                    Double(service.budgetCapacity)),
+            .single("creative_memory_budget_in_use_bytes", .gauge, "Bytes of the memory budget held now.", Double(service.budgetInUse)),
+            .single("creative_memory_budget_refusals_total", .counter,
+                    "Requests and jobs refused (503) because the memory budget stayed full.", Double(service.budgetRefusals)),
+            .single("creative_log_lines_dropped_total", .counter, "Log lines dropped because standard error did not keep up.",
+                    Double(service.logLinesDropped)),
+            MetricFamily(name: "creative_build_info", kind: .gauge,
+                         help: "Always 1; its labels name the tool's version, the libvips version and the file it was loaded from.",
+                         samples: [MetricFamily.Sample(labels: [("version", BuildInfo.version), ("libvips", VipsRuntime.version),
+                                                                ("libvips_file", VipsRuntime.libraryPath ?? "")], value: 1)]),
+        ] + ProcessStats.families()
+        return PrometheusText.write(families)
     }
 }
 
@@ -149,7 +124,17 @@ struct ServiceGauges {
 }
 
 /// Memory and CPU of this process, from /proc and getrusage.
-enum ProcessStats {
+public enum ProcessStats {
+    /// The standard process metrics: resident and virtual memory, CPU seconds.
+    public static func families() -> [MetricFamily] {
+        let memory = memory()
+        return [
+            .single("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.", Double(memory.resident)),
+            .single("process_virtual_memory_bytes", .gauge, "Virtual memory size in bytes.", Double(memory.virtual)),
+            .single("process_cpu_seconds_total", .counter, "User and system CPU time spent, in seconds.", cpuSeconds()),
+        ]
+    }
+
     static func memory() -> (resident: Int, virtual: Int) {
         let fd = open("/proc/self/statm", O_RDONLY)
         guard fd >= 0 else { return (0, 0) }
