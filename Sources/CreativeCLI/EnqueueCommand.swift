@@ -29,7 +29,17 @@ enum EnqueueCommand: DeclaredCommand {
                                                                          + "(512M, 1G; a bare number is bytes)")
     /// `--with`: process's, written into the entry when given.
     static let with = ProcessRequest.with.with(help: ProcessRequest.with.help + " (the entry's with field)")
-    static let declared = FleetOptions.declared + [product, format, with, id, wait, waitTimeout, maxBytes]
+    /// `--weight-budget` and `--profile`: process's, written into the entry (its `weight_budget`
+    /// and `profile` fields) only when given, checked first as the worker checks them.
+    static let weightBudget = ProcessRequest.weightBudget.with(
+        help: "every render's largest file, as process --weight-budget (the entry's weight_budget field)",
+        defaultValue: .some(nil))
+    static let profile = ProcessRequest.profile.with(
+        help: "the platforms whose weight for each render's size is its budget when stricter, as process --profile "
+            + "(the entry's profile field): " + PlatformProfiles.names.joined(separator: ", "),
+        defaultValue: .some(nil))
+    static let declared = FleetOptions.declared + [product, format, with, weightBudget, profile, id, wait, waitTimeout,
+                                                   maxBytes]
     static let help = CommandHelp(
         synopsis: ["FILE|s3://BUCKET/KEY --redis URL --store s3://BUCKET/PREFIX [--s3-endpoint URL] [--id ID] [--wait] "
                    + "[options]"],
@@ -57,6 +67,10 @@ enum EnqueueCommand: DeclaredCommand {
             try ProcessRequest.campaignSizes(arguments.text(with), product: chosenProduct ?? .defaultProduct,
                                              spelling: arguments.spelling(with))
         }
+        // The worker reads these fields as process reads its flags: a wrong one is a usage error here.
+        let budget = try CLIError.reading { () throws(CoreError) in
+            try RenderRequest.weightBudgets(arguments, weightBudget: weightBudget)
+        }
         let given = arguments.positionals[0]
         let source: S3Location
         if given.hasPrefix("s3://") {
@@ -74,6 +88,8 @@ enum EnqueueCommand: DeclaredCommand {
         if let chosenProduct { fields.append(("product", chosenProduct.rawValue)) }
         if let chosenFormat { fields.append(("format", chosenFormat.rawValue)) }
         if !campaign.isEmpty { fields.append((with.name, campaign.map(\.description).joined(separator: ","))) }
+        if arguments.has(weightBudget) { fields.append((weightBudget.name, String(budget.asked))) }
+        if !budget.profiles.isEmpty { fields.append((profile.name, budget.profiles.names)) }
         if let callerID { fields.append(("id", callerID)) }
         let (after, entry) = try FleetOptions.attempt { () throws(FleetError) in
             (try redis.lastID(of: results), try redis.add(to: fleet.stream, fields))

@@ -12,7 +12,8 @@ struct ProcessJobRunner: JobRunner {
     let defaultProduct: Product
     let defaultFormat: FormatChoice
 
-    func settings(product: String?, format: String?, with: String?, weightBudget: String?) throws(FleetError) -> JobSettings {
+    func settings(product: String?, format: String?, with: String?, weightBudget: String?,
+                  profile: String?) throws(FleetError) -> JobSettings {
         let chosenProduct: Product
         if let product, !product.isEmpty {
             guard let named = Product(rawValue: product) else {
@@ -38,21 +39,22 @@ struct ProcessJobRunner: JobRunner {
         } catch {
             throw .badJob(error.description)
         }
-        var budget = RenderSettings.defaultWeightBudget
-        if let weightBudget, !weightBudget.isEmpty {
-            do throws(CoreError) {
-                budget = try Quantity.bytes(weightBudget, name: "weight_budget", in: RenderSettings.weightBudgetRange,
-                                            bareUnit: ProcessRequest.weightBudget.bareUnit)
-            } catch {
-                throw .badJob(error.description)
-            }
+        // Read as process reads --weight-budget and --profile (an empty field is no field).
+        let budget: RenderWeightBudget
+        do throws(CoreError) {
+            budget = try RenderRequest.weightBudgets(EntryFields(fields: [ProcessRequest.weightBudget.name: weightBudget,
+                                                                          ProcessRequest.profile.name: profile]),
+                                                     weightBudget: ProcessRequest.weightBudget)
+        } catch {
+            throw .badJob(error.description)
         }
         // Everything that can change the answer: the tool, its JSON shapes, its libvips, and the
         // job's settings. The folder is named by the schema version, so a manifest of another
         // shape is never taken for this one's answer.
         let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
             + "libvips \(VipsRuntime.version); "
-            + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); weight-budget \(budget); max-bytes \(limits.maxBytes); "
+            + "product \(chosenProduct.rawValue); format \(chosenFormat.rawValue); weight-budget \(budget.asked)"
+            + (budget.profiles.isEmpty ? "" : "; profile \(budget.profiles.names)") + "; max-bytes \(limits.maxBytes); "
             + "max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
             + (campaign.isEmpty ? "" : "; with " + campaign.map(\.description).joined(separator: ","))
@@ -102,4 +104,19 @@ struct ProcessJobRunner: JobRunner {
         }
         return (valid, codes)
     }
+}
+
+/// A job entry's fields as an ``OptionSource``, so the worker reads `weight_budget` and `profile`
+/// as `process` reads its flags (the same ranges, the same did-you-mean); an empty field is none.
+private struct EntryFields: OptionSource {
+    let fields: [String: String?]
+
+    func given(_ option: OptionDeclaration) -> String? {
+        guard let value = fields[option.name] ?? nil, !value.isEmpty else { return nil }
+        return value
+    }
+
+    func every(_ option: OptionDeclaration) -> [String] { given(option).map { [$0] } ?? [] }
+
+    func spelling(_ option: OptionDeclaration) -> String { option.name }
 }

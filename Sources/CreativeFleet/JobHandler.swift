@@ -62,7 +62,8 @@ final class JobHandler {
             if let problem = source.objectProblem { throw FleetError.badSource(problem) }
             TestHook.crash(config.testHook, source: source.description)
             let settings = try runner.settings(product: entry["product"], format: entry["format"],
-                                               with: entry["with"], weightBudget: entry["weight_budget"])
+                                               with: entry["with"], weightBudget: entry["weight_budget"],
+                                               profile: entry["profile"])
             answer = try retrying { () throws(FleetError) in try self.execute(source, settings: settings, entry: entry.id) }
         } catch {
             if case .badJob = error { return deadLetter(entry, deliveries: 1, error: error.description) }

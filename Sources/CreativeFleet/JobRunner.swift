@@ -38,8 +38,9 @@ public struct JobSettings: Sendable, Equatable {
     public let format: FormatChoice
     /// The campaign's other sizes (the entry's `with`), each a size of the product.
     public var campaign: [PixelSize] = []
-    /// Every render's weight budget in bytes (the entry's `weight_budget`, or the default).
-    public var weightBudget: Int = RenderSettings.defaultWeightBudget
+    /// Every render's weight budget: the entry's `weight_budget` (or the default) and its
+    /// `profile`s' weights for each render's size (``RenderWeightBudget``).
+    public var weightBudget = RenderWeightBudget()
     /// The largest source read whole.
     public let maxBytes: Int
     /// A short fixed-width version of these settings and the tool (and its libvips): the second
@@ -57,10 +58,12 @@ public struct JobSettings: Sendable, Equatable {
 /// The job the worker runs on each source: `process`'s, supplied by the command line layer.
 public protocol JobRunner: Sendable {
     /// The settings for a job entry's optional `product`, `format`, `with` (the campaign's
-    /// other sizes, as `process --with`) and `weight_budget`.
+    /// other sizes, as `process --with`), `weight_budget` and `profile` (as `process --profile`).
     /// - Throws: ``FleetError/badJob(_:)`` for a product or format that does not exist, a
-    ///   `with` that is not a list of the product's sizes, or a weight budget that is not a size.
-    func settings(product: String?, format: String?, with: String?, weightBudget: String?) throws(FleetError) -> JobSettings
+    ///   `with` that is not a list of the product's sizes, a weight budget that is not a size, or
+    ///   a profile that does not exist.
+    func settings(product: String?, format: String?, with: String?, weightBudget: String?,
+                  profile: String?) throws(FleetError) -> JobSettings
     /// Runs the job. `source` names the input (its `s3://` address) in the report.
     /// - Returns: the files to write, or the failure's code and message (a job that ran out of
     ///   time or memory: a result, not retried).
