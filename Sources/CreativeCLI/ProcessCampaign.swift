@@ -19,7 +19,7 @@ enum ProcessCampaign {
             throw .usage("--output-dir DIR is required")
         }
         let files = try inputs(arguments.positionals)
-        let limits = try ValidateCommand.validationLimits(arguments)
+        let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
         var target: DirectoryWriter.Target?
         for file in files { target = try DirectoryWriter.target(directory, input: file) }
         guard let target else { throw .usage("give a FILE (or several, or a folder)") }

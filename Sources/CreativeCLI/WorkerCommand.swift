@@ -70,7 +70,7 @@ enum WorkerCommand: DeclaredCommand {
         guard arguments.positionals.isEmpty else { throw .usage("worker takes no FILE; jobs come from --stream") }
         let fleet = try FleetOptions.read(arguments)
         let stated = try CLIError.reading { () throws(CoreError) in try settings(arguments) }
-        let limits = try ValidateCommand.validationLimits(arguments)
+        let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
         let request = try CLIError.reading { () throws(CoreError) in try ProcessRequest(arguments) }
         let name = if let given = stated.consumer { given } else { try hostName() }
         let connection = try fleet.connect()
