@@ -11,6 +11,8 @@ struct ProcessJobRunner: JobRunner {
     /// The product and format of entries that name none.
     let defaultProduct: Product
     let defaultFormat: FormatChoice
+    /// The weight budget and profiles of entries that name none (`worker --weight-budget`, `--profile`).
+    var defaultBudget = RenderWeightBudget()
 
     func settings(product: String?, format: String?, with: String?, weightBudget: String?,
                   profile: String?) throws(FleetError) -> JobSettings {
@@ -39,12 +41,14 @@ struct ProcessJobRunner: JobRunner {
         } catch {
             throw .badJob(error.description)
         }
-        // Read as process reads --weight-budget and --profile (an empty field is no field).
+        // Read as process reads --weight-budget and --profile (an empty field is no field); a
+        // field the entry does not give is the worker's.
         let budget: RenderWeightBudget
         do throws(CoreError) {
-            budget = try RenderRequest.weightBudgets(EntryFields(fields: [ProcessRequest.weightBudget.name: weightBudget,
-                                                                          ProcessRequest.profile.name: profile]),
-                                                     weightBudget: ProcessRequest.weightBudget)
+            let fields = EntryFields(fields: [ProcessRequest.weightBudget.name: weightBudget, ProcessRequest.profile.name: profile])
+            let read = try RenderRequest.weightBudgets(fields, weightBudget: ProcessRequest.weightBudget)
+            budget = RenderWeightBudget(asked: fields.has(ProcessRequest.weightBudget) ? read.asked : defaultBudget.asked,
+                                        profiles: fields.has(ProcessRequest.profile) ? read.profiles : defaultBudget.profiles)
         } catch {
             throw .badJob(error.description)
         }

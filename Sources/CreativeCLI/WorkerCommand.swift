@@ -80,7 +80,8 @@ enum WorkerCommand: DeclaredCommand {
         config.resultsStream = fleet.results
         stated.apply(&config)
         config.testHook = getenv("CREATIVE_WORKER_TEST_HOOK").map { String(cString: $0) }
-        let runner = ProcessJobRunner(limits: limits, defaultProduct: request.product, defaultFormat: request.format)
+        var runner = ProcessJobRunner(limits: limits, defaultProduct: request.product, defaultFormat: request.format)
+        runner.defaultBudget = request.weightBudget
         return Worker(config: config, runner: runner).run()
     }
 

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+@testable import CreativeCLI
 import CreativeTestSupport
 import Foundation
 import XCTest
@@ -125,5 +126,25 @@ final class ProfileBudgetCommandTests: ScratchFolderTestCase {
         })
         XCTAssertGreaterThan(se["file_bytes"] as? Int ?? 0, leanBudget)
         XCTAssertTrue(se["weight_budget_profile"] is NSNull)
+    }
+
+    /// A worker's job: the entry's `weight_budget` and `profile` fields, else the worker's own
+    /// `--weight-budget` and `--profile`; both are part of the result's version.
+    func testAJobsFieldsOrTheWorkersDefaultsDecideTheBudget() throws {
+        let lean = try XCTUnwrap(PlatformProfiles.named("iab-lean"))
+        var runner = ProcessJobRunner(limits: ValidationLimits(), defaultProduct: .banner, defaultFormat: .auto)
+        runner.defaultBudget = RenderWeightBudget(asked: 100 * 1024, profiles: [lean])
+        let defaults = try runner.settings(product: nil, format: nil, with: nil, weightBudget: nil, profile: "")
+        XCTAssertEqual(defaults.weightBudget, runner.defaultBudget, "an empty field is no field")
+        let own = try runner.settings(product: nil, format: nil, with: nil, weightBudget: "40K", profile: "google-ads")
+        XCTAssertEqual(own.weightBudget.asked, 40 * 1024)
+        XCTAssertEqual(own.weightBudget.profiles.names, "google-ads")
+        XCTAssertNotEqual(defaults.version, own.version, "another budget is another answer")
+        let unprofiled = try ProcessJobRunner(limits: ValidationLimits(), defaultProduct: .banner, defaultFormat: .auto)
+            .settings(product: nil, format: nil, with: nil, weightBudget: "100K", profile: nil)
+        XCTAssertNotEqual(defaults.version, unprofiled.version, "the profile is part of the version")
+        XCTAssertThrowsError(try runner.settings(product: nil, format: nil, with: nil, weightBudget: nil, profile: "iab-laen")) {
+            XCTAssertTrue("\($0)".contains("did you mean 'iab-lean'?"), "\($0)")
+        }
     }
 }
