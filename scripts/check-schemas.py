@@ -59,10 +59,11 @@ GOOD_ASSIGNMENT = {"device": "iPhone SE", "orientation": "portrait", "slot_mode"
                    "content_pixels": {"width": 640, "height": 100}, "content_position_pixels": {"x": 0, "y": 0},
                    "fill_share": 1.0}
 GOOD_RENDER = {**GOOD_ASSIGNMENT, "file": "iphone-se-portrait-320x50@2x.webp", "file_bytes": 3280, "sha256": "0" * 64,
-               "format": "webp", "encoding": "WebP quality 50"}
+               "format": "webp", "encoding": "WebP quality 50", "weight_budget_bytes": 50000,
+               "weight_budget_profile": "iab-lean"}
 GOOD_MANIFEST = {"written_by": "creative-tool process", **VERSION, "product": "banner",
                  "source": {"file": "a.png", "sha256": "0" * 64, "file_bytes": 3396}, "report": GOOD_REPORT,
-                 "campaign_pixels": [SIZE], "weight_budget_bytes": 153600, "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
+                 "campaign_pixels": [SIZE], "weight_budget_bytes": 153600, "weight_budget_profiles": ["iab-lean"], "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
 GOOD_PROMPT = {"product": "banner", "artwork_pixels": SIZE, "aspect_ratio": 6.4,
                "safe_area_pixels": {"x": 48, "y": 15, "width": 864, "height": 120}, "min_text_height_pixels": 27,
                "prompt": "Flat digital advertising banner"}
@@ -117,6 +118,11 @@ KNOWN = [
     ("manifest.schema.json", {**GOOD_MANIFEST, "close_zone_pixels": None}, "close_zone_pixels on a banner"),
     ("manifest.schema.json", {k: v for k, v in GOOD_MANIFEST.items() if k != "source"}, "no source"),
     ("manifest.schema.json", {**GOOD_MANIFEST, "weight_budget_bytes": "150K"}, "weight_budget_bytes as a string"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "weight_budget_profiles": "iab-lean"}, "weight_budget_profiles as a string"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "weight_budget_profile": 1}]},
+     "a render's weight_budget_profile as a number"),
+    ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{k: v for k, v in GOOD_RENDER.items() if k != "weight_budget_bytes"}]},
+     "a render without its weight budget"),
     ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "over_weight_budget": {"code": "timeout",
      "message": "m", "smallest_bytes": 1}}]}, "over_weight_budget with another code"),
     ("manifest.schema.json", {**GOOD_MANIFEST, "renders": [{**GOOD_RENDER, "orientation": "any"}]},
@@ -278,7 +284,8 @@ def check_command_line(files):
                        files["interstitial_hd"], "--output", "r3.webp", "--memory-budget", "256M"],
                       ["--product", "companion", "--device", "iPad Air", files["companion"], "--output", "r4.png"],
                       ["--slot", "320x50", "--scale", "2", "--output", "r5.png"],
-                      ["--slot", "320x50", files["odd"], "--output", "r6.png"]):
+                      ["--slot", "320x50", files["odd"], "--output", "r6.png"],
+                      ["--slot", "320x50@3x", files["banner"], "--profile", "iab-lean", "--output", "r7.jpg"]):
         for answer in json_lines(tool("render", "--json", *arguments), "render"):
             check("render.schema.json", answer, "render " + " ".join(arguments))
     # fix --json: a near miss resized (a 961x150 render), a JPEG re-encoded, one to WebP.
@@ -338,14 +345,15 @@ def check_command_line(files):
             ("interstitial", files["interstitial_hd"], [], 0), ("companion", files["companion"], [], 0),
             ("banner", files["odd"], [], 1), ("interstitial", files["odd"], [], 1), ("banner", files["truncated"], [], 1),
             ("banner", files["text"], [], 1), ("banner", files["bundle"], [], 1),
-            ("banner", files["banner"], ["--max-bytes", "1K"], 1)]):
+            ("banner", files["banner"], ["--max-bytes", "1K"], 1),
+            ("banner", files["banner"], ["--profile", "iab-lean", "--with", "1320x204,2184x270"], 0)]):
         folder = f"process-{index}"
         what = f"process --product {product} {path} {' '.join(extra)}".rstrip()
         written = process_outputs([path, "--product", product, *extra], (expect,), folder, what,
                                   ("manifest.schema.json", "manifest.json", "manifest.schema.json"))
         if written is None:
             continue
-        if extra and written.get("source", {}).get("sha256", "") is not None:
+        if "--max-bytes" in extra and written.get("source", {}).get("sha256", "") is not None:
             failures.append(f"{what}: the manifest's source.sha256 is not null for a file not read whole")
     # Campaigns: several files as one (one of them rejected), and an interstitial with --with;
     # campaign.json and the one --json document.

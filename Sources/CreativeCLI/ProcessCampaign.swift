@@ -19,7 +19,7 @@ enum ProcessCampaign {
             throw .usage("--output-dir DIR is required")
         }
         let files = try inputs(arguments.positionals)
-        let limits = try ValidateCommand.validationLimits(arguments)
+        let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
         var target: DirectoryWriter.Target?
         for file in files { target = try DirectoryWriter.target(directory, input: file) }
         guard let target else { throw .usage("give a FILE (or several, or a folder)") }
@@ -42,7 +42,7 @@ enum ProcessCampaign {
             let members = CampaignJob.run(files: files, reports: reports, with: request.with, job: { index, sizes in
                 progress.show("rendering", index, files[index])
                 return job(files[index], folder: names[index], into: partial, limits: limits, format: request.format,
-                           campaign: sizes)
+                           campaign: sizes, weightBudget: request.weightBudget)
             }, done: { member in
                 if case .success(let result) = member.outcome { manifests.append((member.name, result.manifest)) } else {
                     DirectoryWriter.removeTree("\(partial.path)/\(member.name)")
@@ -105,12 +105,12 @@ enum ProcessCampaign {
 
     /// One creative's job into `folder` of the campaign being built, its manifest included.
     private static func job(_ file: String, folder: String, into partial: DirectoryWriter.Partial,
-                            limits: ValidationLimits, format: FormatChoice,
-                            campaign: [PixelSize]) -> Result<JobResult, ImagingError> {
+                            limits: ValidationLimits, format: FormatChoice, campaign: [PixelSize],
+                            weightBudget: RenderWeightBudget) -> Result<JobResult, ImagingError> {
         do throws(ImagingError) {
             let sink = ProcessJob.sink(into: partial, prefix: folder + "/")
             let output = try ProcessJob.run(read(file, limits: limits), name: file, limits: limits, format: format,
-                                            campaign: campaign, writingTo: sink)
+                                            campaign: campaign, weightBudget: weightBudget, writingTo: sink)
             try sink(JobResult.manifestName, Array(output.manifestText.utf8))
             return .success(output.result)
         } catch {

@@ -46,7 +46,7 @@ enum ProcessCommand: DeclaredCommand {
             throw .usage("--output-dir DIR is required")
         }
         let path = arguments.positionals[0]
-        let limits = try ValidateCommand.validationLimits(arguments)
+        let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
         let format = request.format
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
@@ -103,7 +103,7 @@ enum ProcessCommand: DeclaredCommand {
 
     /// `--cost`: the plan's charge for FILE (``ProcessPlan``); nothing is decoded or written.
     private static func printCost(_ arguments: ParsedArguments, request: ProcessRequest) throws(CLIError) -> Int32 {
-        let limits = try ValidateCommand.validationLimits(arguments)
+        let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
         let source = try Inputs.openSource(arguments.positionals[0], maxBytes: limits.maxBytes, maxPixels: limits.maxPixels)
         let plan = ProcessPlan(source, product: request.product, format: request.format, campaign: request.with,
                                memoryBudget: limits.job.memoryBudget)

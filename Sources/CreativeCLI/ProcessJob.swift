@@ -15,13 +15,13 @@ enum ProcessJob {
 
     /// Validates, renders and draws the preview of the bytes `read` gave (a file that could not
     /// be read whole is a rejected creative, its report saying why). `name` is the report's file;
-    /// `campaign` the campaign's other sizes; `weightBudget` every render's largest file; `sink`,
+    /// `campaign` the campaign's other sizes; `weightBudget` decides every render's largest file; `sink`,
     /// when given, takes each render and the preview as soon as it is done
     /// (``CreativeJob/process(_:fileName:limits:format:campaign:weightBudget:writingTo:)``).
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     static func run(_ read: Result<[UInt8], FileIO.ReadFailure>, name: String, limits: ValidationLimits,
                     format: FormatChoice, campaign: [PixelSize] = [],
-                    weightBudget: Int? = RenderSettings.defaultWeightBudget,
+                    weightBudget: RenderWeightBudget = RenderWeightBudget(),
                     writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
         let result: JobResult
         switch read {

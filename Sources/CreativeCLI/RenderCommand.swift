@@ -61,6 +61,10 @@ enum RenderCommand: DeclaredCommand {
         do throws(ImagingError) {
             encoded = try Renderer.render(picked.source, settings: request.settings, limits: limits)
         } catch {
+            if case .overWeightBudget = error, let profile = request.weightBudget.profile, !quiet {
+                Streams.errEscaped("creative-tool render: note: the weight budget of \(request.weightBudget.bytes) bytes is "
+                                   + "\(profile)'s weight for \(request.settings.canvas) (--profile); --weight-budget only lowers it")
+            }
             throw .imaging(error, file: picked.stem)
         }
         timer.stage("render")
@@ -134,6 +138,7 @@ enum RenderAnswer {
             ("format", .string(encoded.format.rawValue)),
             ("file_bytes", .int(encoded.bytes.count)),
             ("encoding", .string(encoded.detail)),
+        ] + request.weightBudget.jsonFields + [
             ("note", picked.path == nil ? .null : Self.note(RenderNotes.rejections(picked.source, request: request))),
         ])
     }

@@ -40,7 +40,9 @@ enum ValidateCommand: DeclaredCommand {
 
     /// The limits a validation (also `process`'s) is run within: `--max-bytes`, `--max-pixels`,
     /// the job's limits, the product and `--no-preflight`.
-    static func validationLimits(_ arguments: ParsedArguments) throws(CLIError) -> ValidationLimits {
+    /// `checkingProfiles`: whether `--profile`'s platforms' rules are checked (validate's); `process`
+    /// reads its `--profile` as the renders' weight budgets and checks the upload against the product's.
+    static func validationLimits(_ arguments: ParsedArguments, checkingProfiles: Bool = true) throws(CLIError) -> ValidationLimits {
         let job = try JobLimitOptions.read(arguments)
         return try CLIError.reading { () throws(CoreError) in
             let request = try ValidateRequest(arguments)
@@ -48,7 +50,7 @@ enum ValidateCommand: DeclaredCommand {
                                           maxPixels: try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels,
                                           job: job, product: request.product)
             limits.preflight = request.preflight
-            limits.profiles = request.profiles
+            if checkingProfiles { limits.profiles = request.profiles }
             return limits
         }
     }

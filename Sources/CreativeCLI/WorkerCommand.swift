@@ -75,7 +75,7 @@ enum WorkerCommand: DeclaredCommand {
         guard arguments.positionals.isEmpty else { throw .usage("worker takes no FILE; jobs come from --stream") }
         let fleet = try FleetOptions.read(arguments)
         let stated = try CLIError.reading { () throws(CoreError) in try settings(arguments) }
-        let limits = try ValidateCommand.validationLimits(arguments)
+        let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
         // Checked here, so a wrong default is a usage error; each entry reads it as its own default.
         _ = try CLIError.reading { () throws(CoreError) in try ProcessRequest(arguments) }
         let defaults = Dictionary(jobOptions.compactMap { option in arguments.given(option).map { (option.name, $0) } },

@@ -44,6 +44,12 @@ public struct RenderRequest: Sendable {
             + "else the largest palette); when none fits, code over_weight_budget and nothing written (40K, 1M; K is "
             + "1024 bytes; a bare number is bytes)",
         defaultValue: Quantity.describe(bytes: RenderSettings.defaultWeightBudget))
+    /// `--profile P[,Q]`, `profile=P[,Q]`: the platforms whose weight for the render's size is its
+    /// budget (the option `validate` and `guidance` take, ``CommonOptions/profile``).
+    public static let profile = CommonOptions.profile.with(
+        help: "the platforms whose weight rule the render meets, comma-separated: " + PlatformProfiles.names.joined(separator: ", ")
+            + "; the budget is the strictest of each profile's weight for the render's size in pixels (IAB LEAN: "
+            + "50000 bytes for 320x50 and its 2x, 3x, 4x) and the weight budget (docs/profiles.md)")
     /// `--no-enlarge`, `enlarge=false`.
     public static let enlarge = OptionDeclaration(
         "enlarge", .toggle, help: "never scale the artwork above its own size (in a query: enlarge=false)",
@@ -52,7 +58,7 @@ public struct RenderRequest: Sendable {
     /// Every option of a render, in help order.
     public static let options = OptionList([slot, scale, CommonOptions.device, CommonOptions.orientation,
                                             CommonOptions.product, background, format, quality, lossless, effort, weightBudget,
-                                            enlarge])
+                                            profile, enlarge])
 
     /// Where the render goes: a slot in points at a scale, or a product's slot on a device.
     public enum Target: Sendable, Equatable {
@@ -64,6 +70,9 @@ public struct RenderRequest: Sendable {
     public let target: Target
     /// The canvas, format, background, quality and placement area.
     public let settings: RenderSettings
+    /// The render's weight budget and where it comes from (``RenderWeightBudget``); its bytes are
+    /// ``RenderSettings/weightBudget``.
+    public let weightBudget: AppliedWeightBudget
 
     /// Reads and checks a render.
     /// - Parameters:
@@ -111,8 +120,18 @@ public struct RenderRequest: Sendable {
         }
         settings.autoFormats = narrowed.map { [$0] }
         try Self.webpOptions(source, format: format, into: &settings)
-        settings.weightBudget = try source.bytes(Self.weightBudget) ?? RenderSettings.defaultWeightBudget
+        weightBudget = try Self.weightBudgets(source, weightBudget: Self.weightBudget).applied(to: settings.canvas)
+        settings.weightBudget = weightBudget.bytes
         self.settings = settings
+    }
+
+    /// The weight budget asked (`option`, or the default) and the profiles named by ``profile``:
+    /// how `render` and `process` decide each render's budget.
+    /// - Throws: ``CoreError`` for a size out of range or an unknown profile (naming the one meant).
+    public static func weightBudgets(_ source: some OptionSource, weightBudget option: OptionDeclaration)
+        throws(CoreError) -> RenderWeightBudget {
+        RenderWeightBudget(asked: try source.bytes(option) ?? RenderSettings.defaultWeightBudget,
+                           profiles: try CommonOptions.profiles(source) ?? [])
     }
 
     /// `lossless` and `effort`, which only WebP takes; lossless WebP takes no quality.

@@ -49,12 +49,17 @@ public struct ProcessRequest: Sendable {
     public static let weightBudget = RenderRequest.weightBudget.with(
         help: RenderRequest.weightBudget.help + "; a render that cannot fit is listed in the manifest with "
             + "over_weight_budget and not written, the others are")
+    /// `--profile P[,Q]`: each render's budget is the strictest of the profiles' weight for its size
+    /// and ``weightBudget`` (the upload itself is checked against the product's rules, as without).
+    public static let profile = RenderRequest.profile.with(
+        help: RenderRequest.profile.help + "; the upload is checked against the product's rules (validate --profile "
+            + "checks it against the platforms')")
     /// Every option, in help order.
     public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], format, with,
-                                            weightBudget, ValidateRequest.fileName, inline, file])
+                                            weightBudget, profile, ValidateRequest.fileName, inline, file])
     /// The options a worker's job entry gives as fields, named as a query names them (`format`,
-    /// `weight_budget`): the command line's options of the job, which `enqueue` writes and
-    /// `worker` takes as the defaults of entries that name none.
+    /// `weight_budget`, `profile`): the command line's options of the job, which `enqueue` writes
+    /// and `worker` takes as the defaults of entries that name none.
     public static let jobFields = OptionList(options.on(.commandLine))
 
     /// Largest number of sizes `with` may name.
@@ -62,8 +67,8 @@ public struct ProcessRequest: Sendable {
 
     public let product: Product
     public let format: FormatChoice
-    /// Every render's weight budget in bytes (``RenderSettings/weightBudget``).
-    public let weightBudget: Int
+    /// Every render's weight budget: the budget asked and the profiles (``RenderWeightBudget``).
+    public let weightBudget: RenderWeightBudget
     /// Whether the answer carries the files' bytes.
     public let inline: Bool
     /// The one file asked for, nil for all.
@@ -75,7 +80,7 @@ public struct ProcessRequest: Sendable {
     public init(_ source: some OptionSource) throws(CoreError) {
         product = try CommonOptions.product(source)
         format = try source.choice(Self.format, FormatChoice.self) ?? .auto
-        weightBudget = try source.bytes(Self.weightBudget) ?? RenderSettings.defaultWeightBudget
+        weightBudget = try RenderRequest.weightBudgets(source, weightBudget: Self.weightBudget)
         inline = try source.toggle(Self.inline)
         file = try source.text(Self.file)
         with = try Self.campaignSizes(source.text(Self.with), product: product, spelling: source.spelling(Self.with))

@@ -38,8 +38,9 @@ public struct JobSettings: Sendable, Equatable {
     public let format: FormatChoice
     /// The campaign's other sizes (the entry's `with`), each a size of the product.
     public var campaign: [PixelSize] = []
-    /// Every render's weight budget in bytes (the entry's `weight_budget`, or the default).
-    public var weightBudget: Int = RenderSettings.defaultWeightBudget
+    /// Every render's weight budget: the entry's `weight_budget` (or the default) and its
+    /// `profile`s' weights for each render's size (``RenderWeightBudget``).
+    public var weightBudget = RenderWeightBudget()
     /// The largest source read whole.
     public let maxBytes: Int
     /// A short fixed-width version of these settings and the tool (and its libvips): the second

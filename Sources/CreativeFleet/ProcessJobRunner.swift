@@ -17,7 +17,7 @@ public struct ProcessJobRunner: Sendable {
         self.defaults = defaults
     }
 
-    /// The settings of an entry's job options (`product`, `format`, `with`, `weight_budget`),
+    /// The settings of an entry's job options (`product`, `format`, `with`, `weight_budget`, `profile`),
     /// read as `process` reads its options.
     /// - Throws: ``FleetError/badJob(_:)`` with `process`'s own sentence for a wrong value, and
     ///   for a job field given twice or misspelled (``JobFields/check()``).
@@ -33,7 +33,8 @@ public struct ProcessJobRunner: Sendable {
         // shape is never taken for this one's answer.
         let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
             + "libvips \(VipsRuntime.version); "
-            + "product \(request.product.rawValue); format \(request.format.rawValue); weight-budget \(request.weightBudget); "
+            + "product \(request.product.rawValue); format \(request.format.rawValue); weight-budget \(request.weightBudget.asked)"
+            + (request.weightBudget.profiles.isEmpty ? "" : "; profile \(request.weightBudget.profiles.names)") + "; "
             + "max-bytes \(limits.maxBytes); max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
             + (request.with.isEmpty ? "" : "; with " + request.with.map(\.description).joined(separator: ","))

@@ -137,15 +137,22 @@ struct AutoEncoder {
                 if least < smallest?.bytes ?? .max { smallest = (format, least) }
             }
         }
+        let highest = best?.recipe?.quality ?? Self.qualities.last ?? Encoder.defaultQuality
         if let lossy {
-            let highest = best?.recipe?.quality ?? Self.qualities.last ?? Encoder.defaultQuality
             try attempt { () throws(ImagingError) in
                 try WeightBudgetSearch.lossy(reference, lossy, budget: budget, highest: highest)
             }
         }
-        // A palette only where no lossy format may be written: libimagequant on a large render
-        // takes seconds a step, a lossy search milliseconds.
-        if let lossless, lossy == nil {
+        // WebP's lowest quality over the budget (noise, grain: a 960x150 of noise is 72 KB at
+        // quality 30): JPEG may still fit an opaque render (50 KB at quality 42).
+        if fitting.isEmpty, lossy == .webp, kinds.contains(.jpeg), analysis.opaque == 1 {
+            try attempt { () throws(ImagingError) in
+                try WeightBudgetSearch.lossy(reference, .jpeg, budget: budget, highest: highest)
+            }
+        }
+        // A palette only where no lossy format may be written, or none fits: libimagequant on a
+        // large render takes seconds a step, a lossy search milliseconds.
+        if let lossless, lossy == nil || fitting.isEmpty {
             try attempt { () throws(ImagingError) in
                 try WeightBudgetSearch.palette(reference, budget: budget, lossless: lossless.bytes)
             }

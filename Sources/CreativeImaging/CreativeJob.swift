@@ -73,12 +73,13 @@ public enum CreativeJob {
     /// keeps the quality target, named in the manifest).
     /// `campaign`: the campaign's other sizes (``DevicePlan/campaign(_:with:)``); the creative is
     /// rendered only into the slots where the ad server serves it among them.
-    /// `weightBudget` is every render's largest file (nil: none): each is the best encoding that
-    /// fits (``WeightBudgetSearch``); a render that cannot fit is listed in the manifest and in
-    /// ``JobResult/overWeightBudget``, not written, and the other renders are.
+    /// `weightBudget` decides each render's largest file from its size (``RenderWeightBudget``:
+    /// the budget asked, or the profiles' weight for the size when stricter): each render is the
+    /// best encoding that fits (``WeightBudgetSearch``); a render that cannot fit is listed in the
+    /// manifest and in ``JobResult/overWeightBudget``, not written, and the other renders are.
     public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto, campaign: [PixelSize] = [],
-                               weightBudget: Int? = RenderSettings.defaultWeightBudget,
+                               weightBudget: RenderWeightBudget = RenderWeightBudget(),
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         try process(Upload(bytes, fileName: fileName), limits: limits, format: format, campaign: campaign,
                     weightBudget: weightBudget, writingTo: sink)
@@ -91,7 +92,7 @@ public enum CreativeJob {
     /// encoded, and the result's files keep no bytes.
     public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto, campaign: [PixelSize] = [],
-                               weightBudget: Int? = RenderSettings.defaultWeightBudget,
+                               weightBudget: RenderWeightBudget = RenderWeightBudget(),
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
@@ -247,9 +248,15 @@ public enum CreativeJob {
     /// read whole), the source's `sha256` is null and its `file_bytes` the report's.
     /// A render over its weight budget (`refused`) is listed after the written ones, with a null
     /// `file` and its `over_weight_budget` (the code, the message, the smallest size reached).
+    /// `weight_budget_bytes` is the budget asked and `weight_budget_profiles` the profiles named;
+    /// each render says the budget it met (``AppliedWeightBudget/jsonFields``).
     static func manifest(_ report: ValidationReport, input: [UInt8]?, renders: [(SlotAssignment, JobFile)],
                          preview: JobFile?, campaign: [PixelSize]? = nil, closeZone: JSONValue? = nil,
-                         refused: [(SlotAssignment, ImagingError)] = [], weightBudget: Int? = nil) -> JSONValue {
+                         refused: [(SlotAssignment, ImagingError)] = [], weightBudget: RenderWeightBudget? = nil) -> JSONValue {
+        // Each render's budget, from its canvas, and the profile whose weight it is.
+        let budgetFields = { (assignment: SlotAssignment) -> [(String, JSONValue)] in
+            weightBudget?.applied(to: assignment.placement.canvas).jsonFields ?? []
+        }
         let sha256: JSONValue = input.map { .string(Checksum.sha256($0)) } ?? .null
         let sourceBytes: JSONValue = (input?.count ?? report.bytes).map { .int($0) } ?? .null
         var head: [(String, JSONValue)] = [(writtenBy.0, .string(writtenBy.1))]
@@ -263,7 +270,8 @@ public enum CreativeJob {
         ]
         if report.product.isFullScreen { head.append(("close_zone_pixels", closeZone ?? .null)) }
         return .object(head + [
-            ("weight_budget_bytes", weightBudget.map { .int($0) } ?? .null),
+            ("weight_budget_bytes", weightBudget.map { .int($0.asked) } ?? .null),
+            ("weight_budget_profiles", .array((weightBudget?.profiles ?? []).map { .string($0.name) })),
             ("renders", .array(renders.map { assignment, file in
                 .object(assignment.jsonFields + [
                     ("file", .string(file.name)),
@@ -271,12 +279,13 @@ public enum CreativeJob {
                     ("sha256", .string(file.sha256)),
                     ("format", .string(file.format.rawValue)),
                     ("encoding", .string(file.encoding)),
-                ])
+                ] + budgetFields(assignment))
             } + refused.map { assignment, error in
                 var smallest: JSONValue = .null
                 if case .overWeightBudget(_, let least, _) = error { smallest = .int(least) }
                 return .object(assignment.jsonFields + [
                     ("file", .null), ("file_bytes", .null), ("sha256", .null), ("format", .null), ("encoding", .null),
+                ] + budgetFields(assignment) + [
                     ("over_weight_budget", .object([("code", .string(error.code)), ("message", .string(error.message)),
                                                     ("smallest_bytes", smallest)])),
                 ])

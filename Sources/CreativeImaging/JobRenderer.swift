@@ -5,7 +5,8 @@ import CreativeCore
 struct JobRenderer: Sendable {
     let format: FormatChoice
     let limits: JobLimits
-    let weightBudget: Int?
+    /// Each render's budget, from its canvas (``RenderWeightBudget/applied(to:)``).
+    let weightBudget: RenderWeightBudget
 
     /// One render of `image` (the decoded creative, or already scaled to the placement's content)
     /// at `placement`, with the content where the placement puts it (centred in the canvas, or in
@@ -18,6 +19,7 @@ struct JobRenderer: Sendable {
             throw .operationFailed("no render settings for \(placement.canvas)")
         }
         settings.area = placement.contentRect
+        let weightBudget = weightBudget.applied(to: placement.canvas).bytes
         if format == .auto, let sample = settings.searchSample() {
             let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
                                               content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true,

@@ -8,7 +8,7 @@ enum CampaignHandlers {
     static let maxCreatives = 16
 
     /// The body is `multipart/form-data`, one part with a `filename` per creative (parts without
-    /// one are ignored); `?product=`, `?format=` and `?with=` as for `/v1/process`. Each valid
+    /// one are ignored); `?product=`, `?format=`, `?with=`, `?weight_budget=` and `?profile=` as for `/v1/process`. Each valid
     /// creative is processed among the campaign's sizes, one after the other within one job
     /// reservation (the largest creative's) and each within the job's deadline; the renders are
     /// counted, weighed and dropped. 200 with `campaign.json` (no contact sheet: `"sheet": null`),
@@ -40,7 +40,8 @@ enum CampaignHandlers {
                 do throws(ImagingError) {
                     // Weighed, not kept: the answer is campaign.json.
                     return .success(try CreativeJob.process(uploads[index], limits: limits, format: asked.format,
-                                                            campaign: sizes, writingTo: { _, _ in }))
+                                                            campaign: sizes, weightBudget: asked.weightBudget,
+                                                            writingTo: { _, _ in }))
                 } catch {
                     if case .timeout = error { stopped = ImageHandlers.rejection(error, upload: uploads[index], job: job) }
                     if case .cancelled = error { stopped = ImageHandlers.rejection(error, upload: uploads[index], job: job) }

@@ -70,6 +70,11 @@ enum ImageHandlers {
         }
         var response = Response(contentType: encoded.format.mediaType, body: encoded.bytes)
         response.headers.append(("X-Creative-Encoding", encoded.detail))
+        // The budget the render met, and the profile whose weight for the size it is.
+        response.headers.append(("X-Creative-Weight-Budget", String(renderRequest.weightBudget.bytes)))
+        if let profile = renderRequest.weightBudget.profile {
+            response.headers.append(("X-Creative-Weight-Budget-Profile", profile))
+        }
         if !request.body.isEmpty, case .success(let source)? = opened {
             let notes = RenderNotes.rejections(source, request: renderRequest)
             if !notes.isEmpty { response.headers.append(("X-Creative-Note", notes.joined(separator: "; "))) }

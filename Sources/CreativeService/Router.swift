@@ -169,7 +169,8 @@ struct Router: Sendable {
             Route("POST", "/v1/render", parameters: RenderRequest.options, handler: ImageHandlers.render),
             Route("POST", "/v1/fix", parameters: FixRequest.options, handler: FixHandlers.fix),
             Route("POST", "/v1/process", parameters: ProcessRequest.options, handler: ProcessHandlers.process),
-            Route("POST", "/v1/campaign", parameters: OptionList([CommonOptions.product, ProcessRequest.format, ProcessRequest.with]),
+            Route("POST", "/v1/campaign", parameters: OptionList([CommonOptions.product, ProcessRequest.format, ProcessRequest.with,
+                                                                  ProcessRequest.weightBudget, ProcessRequest.profile]),
                   handler: CampaignHandlers.campaign),
         ]),
         RouteGroup(name: "queries", listeners: .main, auth: .token, body: .none, routes: [

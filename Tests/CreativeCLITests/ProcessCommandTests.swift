@@ -341,7 +341,8 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(run.text.filter { $0 == "\n" }.count, 1, "one object on one line")
         let printed = try json(run.stdout)
         XCTAssertEqual(printed.keys.sorted(), ["campaign_pixels", "preview", "product", "renders", "report", "schema_version",
-                                               "source", "tool_version", "weight_budget_bytes", "written_by"])
+                                               "source", "tool_version", "weight_budget_bytes", "weight_budget_profiles",
+                                               "written_by"])
         XCTAssertEqual(printed["written_by"] as? String, "creative-tool process", "the marker of process's folders")
         XCTAssertTrue(run.text.hasPrefix(#"{"written_by":"creative-tool process","schema_version":2,"tool_version":""#),
                       "the marker first, then the version fields")

@@ -72,6 +72,36 @@ final class WorkerCommandTests: FleetTestCase {
         XCTAssertEqual(bad.status, 64, bad.errors)
     }
 
+    /// The entry's `profile` and `weight_budget` (`enqueue --profile`, `--weight-budget`): each
+    /// render's budget is the strictest of the two, named in the manifest, as `process --profile`.
+    func testTheProfileFieldGivesEachRenderItsBudget() throws {
+        let worker = try WorkerProcess(servers, name: "profile", stream: stream, prefix: prefix)
+        let file = servers.folder.appendingPathComponent("banner.png")
+        try Data(FleetCheck.variant(7000)).write(to: file)
+        let run = try WorkerProcess.run(["enqueue", file.path, "--format", "png", "--profile", "iab-lean", "--weight-budget",
+                                         "100K", "--with", "1320x204,2184x270", "--wait"] + fleetArguments, servers: servers)
+        XCTAssertEqual(run.status, 0, run.errors + worker.logText)
+        let last = String(run.output.split(separator: "\n").last ?? "")
+        let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], run.output)
+        let address = try XCTUnwrap(answer["manifest"] as? String)
+        guard case .bytes(let bytes) = try servers.store().get(try S3Location(parsing: address), limit: 1 << 24),
+              let manifest = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            return XCTFail("no manifest at \(address)")
+        }
+        XCTAssertEqual(manifest["weight_budget_bytes"] as? Int, 102_400)
+        XCTAssertEqual(manifest["weight_budget_profiles"] as? [String], ["iab-lean"])
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        let se = try XCTUnwrap(renders.first { ($0["file"] as? String ?? "").hasPrefix("iphone-se-portrait-320x50@2x") })
+        XCTAssertEqual(se["weight_budget_bytes"] as? Int, 50_000, "LEAN's weight for 320x50 at 2x")
+        XCTAssertEqual(se["weight_budget_profile"] as? String, "iab-lean")
+        XCTAssertTrue(renders.filter { $0["weight_budget_profile"] is NSNull }.allSatisfy { $0["weight_budget_bytes"] as? Int == 102_400 },
+                      "the others: the budget asked")
+        // A profile that does not exist: enqueue's usage error, naming the one meant.
+        let bad = try WorkerProcess.run(["enqueue", file.path, "--profile", "iab-laen"] + fleetArguments, servers: servers)
+        XCTAssertEqual(bad.status, 64, bad.errors)
+        XCTAssertTrue(bad.errors.contains("did you mean 'iab-lean'?"), bad.errors)
+    }
+
     /// SIGTERM: the job in flight finishes within the drain and is acknowledged, exit 0. With a
     /// drain too short for the job, it is released (not acknowledged) and another worker takes it
     /// at once, long before the visibility timeout.

@@ -78,6 +78,31 @@ final class SurfaceRouteTests: ServerTestCase {
         XCTAssertEqual(png.status, 400)
     }
 
+    /// `profile=` on `/v1/render` is `render --profile`: the same budget, the same bytes, and the
+    /// budget with its profile in headers; what cannot fit is refused by both.
+    func testAProfilesWeightBudgetGivesTheCommandLinesBytes() throws {
+        let noise = Fixtures.storedNoisePNG(960, 150)
+        for format in ["jpeg", "png", "auto"] {
+            let answer = HTTPClient.request(port, "POST", "/v1/render?slot=320x50@3x&format=\(format)&profile=iab-lean",
+                                            body: noise)
+            XCTAssertEqual(answer.status, 200, "\(format): \(answer.text)")
+            XCTAssertLessThanOrEqual(answer.body.count, 50_000, format)
+            XCTAssertEqual(answer.headers["x-creative-weight-budget"], "50000", format)
+            XCTAssertEqual(answer.headers["x-creative-weight-budget-profile"], "iab-lean", format)
+            XCTAssertEqual(answer.body, try cliRender(noise, ["--slot", "320x50@3x", "--format", format, "--profile", "iab-lean"]),
+                           format)
+        }
+        let wide = HTTPClient.request(port, "POST", "/v1/render?slot=390x61@3x&format=jpeg&profile=iab-lean", body: noise)
+        XCTAssertEqual(wide.headers["x-creative-weight-budget"], "153600", "no IAB size: the default budget")
+        XCTAssertNil(wide.headers["x-creative-weight-budget-profile"])
+        let refused = HTTPClient.request(port, "POST", "/v1/render?slot=320x50@3x&format=webp&profile=iab-lean", body: noise)
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.errorCode, "over_weight_budget", refused.text)
+        let mistyped = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&profile=iab-laen", body: noise)
+        XCTAssertEqual(mistyped.status, 400, mistyped.text)
+        XCTAssertTrue(mistyped.text.contains("did you mean 'iab-lean'?"), mistyped.text)
+    }
+
     /// An animated GIF and a PNG over 2 MiB render, with validate's code in `X-Creative-Note`.
     func testWhatValidateWouldRejectIsNotedWithItsCode() throws {
         var stack = try Fixtures.solid(960, 150, [255, 0, 0])

@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeTestSupport
 import Foundation
 import XCTest
 @testable import CreativeService
@@ -40,5 +41,30 @@ final class WeightBudgetRouteTests: XCTestCase {
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
         XCTAssertTrue(renders.contains { $0["over_weight_budget"] != nil }, answer.text)
         XCTAssertTrue(renders.allSatisfy { ($0["file_bytes"] as? Int ?? 0) <= 2048 }, answer.text)
+    }
+
+    func testProcessAndCampaignTakeAProfilesBudget() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let noise = Fixtures.storedNoisePNG(960, 150)
+        let answer = HTTPClient.request(server.port, "POST", "/v1/process?format=png&profile=iab-lean&with=1320x204,2184x270&inline=false", body: noise)
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let manifest = try XCTUnwrap(answer.json?["manifest"] as? [String: Any], answer.text)
+        XCTAssertEqual(manifest["weight_budget_profiles"] as? [String], ["iab-lean"])
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        let se = try XCTUnwrap(renders.first { ($0["file"] as? String ?? "").hasPrefix("iphone-se-portrait-320x50@2x") })
+        XCTAssertEqual(se["weight_budget_bytes"] as? Int, 50_000)
+        XCTAssertEqual(se["weight_budget_profile"] as? String, "iab-lean")
+        XCTAssertLessThanOrEqual(se["file_bytes"] as? Int ?? .max, 50_000)
+        XCTAssertTrue(renders.filter { $0["weight_budget_profile"] is NSNull }.allSatisfy {
+            $0["weight_budget_bytes"] as? Int == RenderSettings.defaultWeightBudget
+        })
+        let mistyped = HTTPClient.request(server.port, "POST", "/v1/process?profile=iab-laen", body: noise)
+        XCTAssertEqual(mistyped.status, 400, mistyped.text)
+        XCTAssertTrue(mistyped.text.contains("did you mean 'iab-lean'?"), mistyped.text)
+        let campaign = HTTPClient.request(server.port, "POST", "/v1/campaign?profile=iab-laen",
+                                          headers: [("Content-Type", "multipart/form-data; boundary=b")], body: [])
+        XCTAssertEqual(campaign.status, 400, "the campaign route takes profile= too: \(campaign.text)")
+        XCTAssertTrue(campaign.text.contains("did you mean 'iab-lean'?"), campaign.text)
     }
 }

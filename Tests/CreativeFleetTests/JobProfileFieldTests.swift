@@ -1,0 +1,27 @@
+import CreativeCore
+@testable import CreativeFleet
+import XCTest
+
+/// A worker's job: the entry's `weight_budget` and `profile` fields, else the worker's own
+/// `--weight-budget` and `--profile`; both are part of the result's version.
+final class JobProfileFieldTests: XCTestCase {
+    func testAJobsFieldsOrTheWorkersDefaultsDecideTheBudget() throws {
+        let lean = try XCTUnwrap(PlatformProfiles.named("iab-lean"))
+        let runner = ProcessJobRunner(limits: ValidationLimits(), defaults: ["weight_budget": "100K", "profile": "iab-lean"])
+        func settings(_ fields: [(String, String)], _ runner: ProcessJobRunner) throws -> JobSettings {
+            try runner.settings(StreamEntry(id: "1-1", fields: [("source", "s3://creatives/a.png")] + fields))
+        }
+        let defaults = try settings([("profile", "")], runner)
+        XCTAssertEqual(defaults.weightBudget, RenderWeightBudget(asked: 100 * 1024, profiles: [lean]), "an empty field is no field")
+        let own = try settings([("weight_budget", "40K"), ("profile", "google-ads")], runner)
+        XCTAssertEqual(own.weightBudget.asked, 40 * 1024)
+        XCTAssertEqual(own.weightBudget.profiles.names, "google-ads")
+        XCTAssertNotEqual(defaults.version, own.version, "another budget is another answer")
+        let unprofiled = try settings([], ProcessJobRunner(limits: ValidationLimits(), defaults: ["weight_budget": "100K"]))
+        XCTAssertNotEqual(defaults.version, unprofiled.version, "the profile is part of the version")
+        XCTAssertThrowsError(try settings([("profile", "iab-laen")], runner)) { error in
+            guard case FleetError.badJob(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("did you mean 'iab-lean'?"), message)
+        }
+    }
+}
