@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeImaging
 @testable import CreativeFleet
 import XCTest
 

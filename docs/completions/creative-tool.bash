@@ -24,9 +24,10 @@ _creative_tool() {
                 --orientation) _creative_tool_words 'portrait' 'landscape'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
                 --output) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--slot --scale --device --orientation --product --background --format --quality --lossless --effort --weight-budget --no-enlarge --output --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--slot --scale --device --orientation --product --background --format --quality --lossless --effort --weight-budget --profile --no-enlarge --output --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         slot)
             case "$prev" in
                 --rule) _creative_tool_words 'qartvelo' 'google'; return 0 ;;
@@ -62,9 +63,10 @@ _creative_tool() {
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
                 --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
             esac
-            options="--product --format --with --weight-budget --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--product --format --with --weight-budget --profile --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         fix)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
@@ -91,15 +93,17 @@ _creative_tool() {
                 --s3-addressing) _creative_tool_words 'path' 'virtual'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --group --consumer --dead-letter-stream --concurrency --visibility-timeout --max-deliveries --drain-timeout --retry-timeout --admin-host --admin-port --product --format --with --weight-budget --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --group --consumer --dead-letter-stream --concurrency --visibility-timeout --max-deliveries --drain-timeout --retry-timeout --admin-host --admin-port --product --format --with --weight-budget --profile --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         enqueue)
             case "$prev" in
                 --s3-addressing) _creative_tool_words 'path' 'virtual'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
                 --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --with --weight-budget --id --wait --wait-timeout --max-bytes --help" ;;
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --with --weight-budget --profile --id --wait --wait-timeout --max-bytes --help" ;;
     esac
     if [[ "$cur" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur"); fi
     return 0
