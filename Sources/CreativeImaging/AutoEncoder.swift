@@ -150,9 +150,9 @@ struct AutoEncoder {
                 try WeightBudgetSearch.lossy(reference, .jpeg, budget: budget, highest: highest)
             }
         }
-        // A palette only where no lossy format may be written, or none fits: libimagequant on a
-        // large render takes seconds a step, a lossy search milliseconds.
-        if let lossless, lossy == nil || fitting.isEmpty {
+        // A palette only where no lossy format may be written, or none fits (and the plan charged
+        // one): libimagequant on a large render takes seconds a step, a lossy search milliseconds.
+        if let lossless, lossy == nil || (fitting.isEmpty && kinds.contains(.palette)) {
             try attempt { () throws(ImagingError) in
                 try WeightBudgetSearch.palette(reference, budget: budget, lossless: lossless.bytes)
             }

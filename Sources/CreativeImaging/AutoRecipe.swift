@@ -74,8 +74,9 @@ public enum AutoRecipe: Sendable, Equatable {
         case .jpegFullChroma(let quality):
             return try Encoder.lossy(try Encoder.withoutAlpha(image), .jpeg, quality: quality, fullChroma: true)
         case .nearLossless(let level):
-            return try VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("lossless", .bool(true)).with("near_lossless", .bool(true)).with("Q", .int(level)).bytes()
+            return WebPContainer.strippingMetadata(try VipsOperation("webpsave_buffer").with("in", .image(image))
+                .with("strip", .bool(true)).with("lossless", .bool(true)).with("near_lossless", .bool(true))
+                .with("Q", .int(level)).bytes())
         }
     }
 }

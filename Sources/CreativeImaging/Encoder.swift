@@ -62,8 +62,8 @@ public enum Encoder {
             // streamed source cannot be read twice).
             let held = weightBudget == nil ? image : try image.materialized()
             if fixed == .webp, webp.lossless {
-                let bytes = try VipsOperation("webpsave_buffer").with("in", .image(held)).with("strip", .bool(true))
-                    .with("lossless", .bool(true)).with("effort", .int(effort)).bytes()
+                let bytes = WebPContainer.strippingMetadata(try VipsOperation("webpsave_buffer").with("in", .image(held))
+                    .with("strip", .bool(true)).with("lossless", .bool(true)).with("effort", .int(effort)).bytes())
                 if let weightBudget, bytes.count > weightBudget {
                     throw .overWeightBudget(format: fixed, smallest: bytes.count, budget: weightBudget)
                 }
@@ -173,7 +173,7 @@ public enum Encoder {
             var operation = VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
                 .with("Q", .int(quality)).with("effort", .int(webpEffort))
             if sharpYUV, EncoderFeatures.webpSharpYUV { operation = operation.with("smart_subsample", .bool(true)) }
-            return try operation.bytes()
+            return WebPContainer.strippingMetadata(try operation.bytes())
         case .png:
             return try streamingPNG(image).bytes
         }
