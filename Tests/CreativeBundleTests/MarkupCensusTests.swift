@@ -54,11 +54,15 @@ final class MarkupCensusTests: XCTestCase {
     func testTheLimitsOfTheRules() throws {
         let atLimit = "<div \(attributes(BundleRules.maxAttributesPerElement))>"
         XCTAssertNoThrow(try HTMLDocument(bytes: Array(atLimit.utf8)))
-        XCTAssertThrowsError(try HTMLDocument(bytes: Array("<div \(attributes(BundleRules.maxAttributesPerElement + 1))>".utf8)))
+        XCTAssertThrowsError(try HTMLDocument(bytes: Array("<div \(attributes(BundleRules.maxAttributesPerElement + 1))>".utf8))) { error in
+            guard case .overLimit? = error as? HTMLRefusal else { return XCTFail("\(error)") }
+        }
         let element = "<p \(attributes(200))>"
         let total = BundleRules.maxAttributesPerFile / 200
         XCTAssertNoThrow(try HTMLDocument(bytes: Array(String(repeating: element, count: total).utf8)))
-        XCTAssertThrowsError(try HTMLDocument(bytes: Array(String(repeating: element, count: total + 1).utf8)))
+        XCTAssertThrowsError(try HTMLDocument(bytes: Array(String(repeating: element, count: total + 1).utf8))) { error in
+            guard case .overLimit? = error as? HTMLRefusal else { return XCTFail("\(error)") }
+        }
     }
 
     func testFormattingTagsAreCountedWithTheirAttributes() {

@@ -79,8 +79,12 @@ final class OutputNameTests: ScratchFolderTestCase {
         let name = try OutputName(parsing: "a/o.webp[ effort=2 , lossless ]")
         XCTAssertEqual(name.path, "a/o.webp")
         XCTAssertEqual(name.saveOptions.map { "\($0.name)=\($0.text)" }, ["effort=2", "lossless=true"])
-        XCTAssertThrowsError(try OutputName(parsing: "[Q=3]"))
-        XCTAssertThrowsError(try OutputName(parsing: "o.jpg[Q=3,q=4]"))
+        XCTAssertThrowsError(try OutputName(parsing: "[Q=3]")) { error in
+            XCTAssertTrue("\(error)".contains("names no file before '['"), "\(error)")
+        }
+        XCTAssertThrowsError(try OutputName(parsing: "o.jpg[Q=3,q=4]")) { error in
+            XCTAssertTrue("\(error)".contains("twice"), "\(error)")
+        }
     }
 
     /// `render --output new/dir/o.png` creates the folders, as `process --output-dir a/b/c` does;

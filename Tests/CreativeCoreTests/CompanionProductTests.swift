@@ -108,6 +108,8 @@ final class CompanionProductTests: XCTestCase {
         })
         XCTAssertNil(retina2x.closeZone)
         XCTAssertEqual(try BannerPrompt.facts(for: size(320, 50), product: .companion).servedSlots.count, Devices.all.count)
-        XCTAssertThrowsError(try BannerPrompt.facts(for: size(1320, 204), product: .companion))
+        XCTAssertThrowsError(try BannerPrompt.facts(for: size(1320, 204), product: .companion)) { error in
+            guard case .sizeNotAllowed? = error as? CoreError else { return XCTFail("\(error)") }
+        }
     }
 }

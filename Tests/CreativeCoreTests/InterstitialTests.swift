@@ -177,6 +177,8 @@ final class InterstitialTests: XCTestCase {
         let banner = try XCTUnwrap(BannerPrompt.render(template: template, size: size(960, 150), brand: nil, headline: nil,
                                                        cta: nil, colors: nil).first)
         XCTAssertFalse(banner.text.contains("Close button"))
-        XCTAssertThrowsError(try BannerPrompt.facts(for: size(960, 150), product: .interstitial))
+        XCTAssertThrowsError(try BannerPrompt.facts(for: size(960, 150), product: .interstitial)) { error in
+            guard case .sizeNotAllowed? = error as? CoreError else { return XCTFail("\(error)") }
+        }
     }
 }

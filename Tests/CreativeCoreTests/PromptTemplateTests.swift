@@ -55,7 +55,9 @@ final class PromptTemplateTests: XCTestCase {
             guard case CoreError.templateError(let message) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(message.contains("{{name}}"), message)
         }
-        XCTAssertThrowsError(try render("{{#shown}}x{{/shown}}", [:]))
+        XCTAssertThrowsError(try render("{{#shown}}x{{/shown}}", [:])) { error in
+            guard case .templateError? = error as? CoreError else { return XCTFail("\(error)") }
+        }
     }
 
     func testUnusedValuesAreReported() throws {

@@ -45,6 +45,8 @@ final class RenderWeightBudgetTests: XCTestCase {
         XCTAssertEqual(process.weightBudget.asked, 102_400)
         XCTAssertEqual(process.weightBudget.profiles.names, "google-ads,iab-lean")
         XCTAssertEqual(process.weightBudget.applied(to: size(640, 100)).bytes, 50_000)
-        XCTAssertThrowsError(try ProcessRequest(Given(values: ["profile": "iab-lean,iab-lean"])))
+        XCTAssertThrowsError(try ProcessRequest(Given(values: ["profile": "iab-lean,iab-lean"]))) { error in
+            XCTAssertTrue("\(error)".contains("iab-lean"), "\(error)")
+        }
     }
 }

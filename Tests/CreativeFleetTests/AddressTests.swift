@@ -13,7 +13,10 @@ final class AddressTests: XCTestCase {
         for bad in ["renders/x", "s3://", "s3://UPPER/x", "s3://ab/x"] {
             XCTAssertThrowsError(try S3Location(parsing: bad)) { XCTAssertEqual(($0 as? FleetError)?.code, "bad_option") }
         }
-        XCTAssertThrowsError(try S3Endpoint(url: "http://host:1/path", region: "x"))
+        XCTAssertThrowsError(try S3Endpoint(url: "http://host:1/path", region: "x")) { error in
+            guard case .badOption(let message)? = error as? FleetError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("with no path"), message)
+        }
     }
 
     func testCredentialsFromTheEnvironmentThenTheSharedFile() throws {

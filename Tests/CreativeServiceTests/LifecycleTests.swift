@@ -83,7 +83,9 @@ final class JSONParserTests: XCTestCase {
         let value = try JSONParser.parse(Array(#" {"a":[1,-2.5e1,"x\u00e9\n",true,false,null],"b":{}} "#.utf8))
         XCTAssertEqual(value.serialized(), #"{"a":[1,-25.0,"xé\n",true,false,null],"b":{}}"#)
         for bad in ["", "{", "[1,]", "01", "{\"a\"}", "\"\\q\"", "1 2", "nul", String(repeating: "[", count: 100)] {
-            XCTAssertThrowsError(try JSONParser.parse(Array(bad.utf8)), bad)
+            XCTAssertThrowsError(try JSONParser.parse(Array(bad.utf8)), bad) { error in
+                XCTAssertTrue(error is JSONParser.Failure, "\(bad): \(error)")
+            }
         }
     }
 }

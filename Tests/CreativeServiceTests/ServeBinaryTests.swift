@@ -113,7 +113,7 @@ final class ServeBinaryTests: XCTestCase {
     /// Runs the binary and returns its exit status and standard error.
     private func runBinaryReadingErrors(_ arguments: [String]) throws -> (status: Int32, errors: String) {
         guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
-            throw XCTSkip("build the tool first (make test runs swift build)")
+            throw Fixture.BinaryMissing()
         }
         let process = Process()
         process.executableURL = Fixture.binary
@@ -143,7 +143,7 @@ final class ServeBinaryTests: XCTestCase {
     // 6. Every interface without a token is refused (exit 64) unless asked for, then logged as a warning.
     func testNonLoopbackWithoutTokenIsRefused() throws {
         guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
-            throw XCTSkip("build the tool first (make test runs swift build)")
+            throw Fixture.BinaryMissing()
         }
         let refused = Process()
         refused.executableURL = Fixture.binary

@@ -35,6 +35,13 @@ enum Fixture {
         return try VipsOperation("pngsave_buffer").with("in", .image(blue)).with("strip", .bool(true)).bytes()
     }
 
+    /// Thrown by the tests that run the built tool when it is not there: they fail, never skip.
+    struct BinaryMissing: Error, CustomStringConvertible {
+        var description: String {
+            "the built creative-tool is missing at \(Fixture.binary.path): build it first (make test runs swift build)"
+        }
+    }
+
     /// The built `creative-tool` beside the test bundle (`swift build` puts both in one folder).
     static let binary: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("creative-tool")
@@ -69,7 +76,7 @@ enum Fixture {
     /// first log line, which says where it listens.
     static func startBinary(_ arguments: [String]) throws -> RunningService {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw XCTSkip("build the tool first (make test runs swift build)")
+            throw Fixture.BinaryMissing()
         }
         let process = Process()
         process.executableURL = binary

@@ -13,7 +13,7 @@ final class SurfaceRouteTests: ServerTestCase {
     /// `creative-tool render FILE ARGUMENTS --output -`: the bytes written.
     private func cliRender(_ artwork: [UInt8], _ arguments: [String]) throws -> [UInt8] {
         guard FileManager.default.isExecutableFile(atPath: Fixture.binary.path) else {
-            throw XCTSkip("build the tool first (make test runs swift build)")
+            throw Fixture.BinaryMissing()
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("surface-\(UUID().uuidString).png")
         try Data(artwork).write(to: file)
