@@ -218,7 +218,8 @@ class SchemaTests(unittest.TestCase):
               "target": "slot 390x61 pt @3x", "canvas_pixels": {"width": 1170, "height": 183},
               "artwork_pixels": {"width": 2184, "height": 270}, "content_pixels": {"width": 1170, "height": 145},
               "content_position_pixels": {"x": 0, "y": 19}, "format": "png", "file_bytes": 25152,
-              "encoding": "PNG, RGB, transparent key", "note": None}
+              "encoding": "PNG, RGB, transparent key", "weight_budget_bytes": 153600, "weight_budget_profile": None,
+              "note": None}
 
     def setUp(self):
         from harness.errors import BenchError
