@@ -71,7 +71,9 @@ final class OptionReadingTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("orientation needs device"), "\(error)")
         }
         XCTAssertThrowsError(try RenderRequest(Given(values: ["product": "companion", "device": "iPhone 15",
-                                                                "orientation": "landscape"])))
+                                                                "orientation": "landscape"]))) { error in
+            XCTAssertTrue("\(error)".contains("orientation"), "\(error)")
+        }
         XCTAssertThrowsError(try RenderRequest(Given(values: ["slot": "320x50", "quality": "80"])), "png takes no quality") { error in
             XCTAssertTrue("\(error)".contains("quality is for format jpeg or webp"), "\(error)")
         }
