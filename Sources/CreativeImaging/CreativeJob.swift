@@ -150,11 +150,14 @@ public enum CreativeJob {
         // where every other render's search starts, so most take one or two encodes. The first
         // search runs alone: beside the preview sheet it took the peak RSS of `process` from
         // 86-93 MB to 95-118 MB for no gain in time.
-        let smallest = format == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
+        // Where only lossless PNG fits, `auto` renders as `png` does (nothing to search or decide),
+        // with the note that says why.
+        let working: FormatChoice = plan.autoLossless ? .png : format
+        let smallest = working == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
         var byPlacement: [Placement: [JobFile]] = [:]
         var refused: [Placement: ImagingError] = [:]
         var firstQuality: Int?
-        let renderer = JobRenderer(format: format, limits: job, weightBudget: weightBudget)
+        let renderer = JobRenderer(format: working, limits: job, weightBudget: weightBudget)
         if let smallest {
             try deadline?.check()
             do throws(ImagingError) {

@@ -68,6 +68,10 @@ final class ICCProfileProbeTests: XCTestCase {
         let overlapping = profile(tags: [("D2B0", sharedStages(20))],
                                   entries: [("D2B0", offset + 12, size), ("D2B1", offset + 16, size - 4)])
         XCTAssertEqual(refusal(overlapping), "has tags that overlap ('D2B1')")
+        // Tags that hold no pipeline may overlap (libvips 8.14's Display P3: a 'desc' over 'cprt').
+        let text = Array("text".utf8) + be(0, 4) + Array("Public Domain".utf8) + [0, 0, 0]
+        let sloppy = profile(tags: [("desc", text)], entries: [("desc", offset + 12, text.count), ("cprt", offset + 20, text.count - 8)])
+        XCTAssertEqual(ICCProfileProbe.verdict(sloppy), .bounded(ICCProfileProbe.Census(tags: 2, stages: 0)))
     }
 
     func testTagTablesThatLieAreRefused() {

@@ -62,7 +62,8 @@ public enum ICCProfileProbe {
         }
         let tableEnd = 132 + count * 12
         guard tableEnd <= end else { return .refused("has a tag table longer than the profile") }
-        var spans: [Range<Int>] = []
+        // The spans of the tags read so far, and whether each holds a pipeline.
+        var spans: [(range: Range<Int>, pipeline: Bool)] = []
         var seen = Set<Range<Int>>()
         var stages = 0
         for index in 0..<count {
@@ -72,10 +73,16 @@ public enum ICCProfileProbe {
                 return .refused("has tag \(index) outside the profile's \(end) bytes")
             }
             let span = offset..<offset + size
-            // Tags may share data (the same offset and size); they may not partly overlap.
+            // Tags may share data (the same offset and size). A pipeline's data may not partly
+            // overlap another tag's: a pipeline is what costs, and its tables must be its own.
+            // Other tags may (libvips 8.14's own Display P3 profile declares a 'desc' that runs
+            // over 'cprt', 'wtpt' and 'rXYZ'): each is read within its own bytes.
             guard seen.insert(span).inserted else { continue }
-            if spans.contains(where: { $0.overlaps(span) }) { return .refused("has tags that overlap ('\(name)')") }
-            spans.append(span)
+            let pipeline = Self.pipelineTypes.contains(reader.tag(offset) ?? "")
+            if spans.contains(where: { $0.range.overlaps(span) && ($0.pipeline || pipeline) }) {
+                return .refused("has tags that overlap ('\(name)')")
+            }
+            spans.append((span, pipeline))
             switch pipelineStages(reader, span) {
             case .failure(let problem): return .refused("has a '\(name)' tag that \(problem.text)")
             case .success(let tagStages):
@@ -92,6 +99,10 @@ public enum ICCProfileProbe {
     }
 
     private struct Problem: Error { let text: String }
+
+    /// The tag types that hold a pipeline Little CMS evaluates: lut8, lut16, lutAtoB, lutBtoA,
+    /// multiProcessElements.
+    static let pipelineTypes: Set<String> = ["mft1", "mft2", "mAB ", "mBA ", "mpet"]
 
     /// The stages of the pipeline a tag's data holds (0 for a tag that holds none), or what is
     /// wrong with it.
