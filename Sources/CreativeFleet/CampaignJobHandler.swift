@@ -69,8 +69,7 @@ extension JobHandler {
         if let storeError { throw storeError }
         let sheet: JobFile?
         do throws(ImagingError) { sheet = try drawSheet(members, inputs: inputs, sizes: sizes, settings: settings, folder: folder) } catch {
-            return Answer(status: "failed", codes: [error.code], manifest: "", cached: false,
-                          message: "\(CampaignJob.sheetName): \(error.message)")
+            return Answer.failed(code: error.code, message: "\(CampaignJob.sheetName): \(error.message)")
         }
         let campaign = CampaignJob.json(product: settings.product, members: members, with: settings.campaign, sheet: sheet)
         TestHook.hold(config.testHook, source: files.joined(separator: "\n"))

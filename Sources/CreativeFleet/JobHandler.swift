@@ -39,8 +39,13 @@ final class JobHandler {
         var campaign = "", sheet = "", manifests: [String] = []
 
         /// A job that could not finish: `failed`, its code and message, nothing written.
-        static func failed(_ error: FleetError) -> Answer {
-            Answer(status: "failed", codes: [error.code], manifest: "", cached: false, message: error.message)
+        static func failed(_ error: FleetError) -> Answer { failed(code: error.code, message: error.message) }
+
+        /// A job that ran and failed (``JobFailure``): `failed`, its code and message.
+        static func failed(_ failure: JobFailure) -> Answer { failed(code: failure.code, message: failure.message) }
+
+        static func failed(code: String, message: String) -> Answer {
+            Answer(status: "failed", codes: [code], manifest: "", cached: false, message: message)
         }
     }
 
@@ -105,7 +110,7 @@ final class JobHandler {
             case .success(let output):
                 return Answer(status: output.valid ? "valid" : "rejected", codes: output.codes, manifest: "", cached: false)
             case .failure(let failure):
-                return Answer(status: "failed", codes: [failure.code], manifest: "", cached: false, message: failure.message)
+                return Answer.failed(failure)
             }
         case .bytes(let whole): bytes = whole
         }
@@ -149,7 +154,7 @@ final class JobHandler {
         let manifest = folder.appending(JobResult.manifestName)
         switch runner.run(.bytes(bytes), source: source.description, settings: settings) {
         case .failure(let failure):
-            return Answer(status: "failed", codes: [failure.code], manifest: "", cached: false, message: failure.message)
+            return Answer.failed(failure)
         case .success(let output):
             for (index, file) in output.files.enumerated() {
                 if index == output.files.count - 1 { TestHook.hold(config.testHook, source: source.description) }
