@@ -12,7 +12,7 @@ from ..errors import BenchError
 WIDTH, HEIGHT = 1170, 183
 # (key, label) in the order of the table; the reference first.
 ROWS = [
-    ("png", "creative-tool `--format png` (reference)"),
+    ("png", "creative-tool `--format png --weight-budget 1G` (lossless reference)"),
     ("webp", "creative-tool `--format webp`"),
     ("jpeg", "creative-tool `--format jpeg`"),
     ("auto", "creative-tool `--format auto`"),
@@ -43,17 +43,26 @@ def table(context, name):
     files = {}
     for key, extension in (("png", "png"), ("webp", "webp"), ("jpeg", "jpg")):
         files[key] = out("%s.%s" % (key, extension))
-        context.run(render + ["--format", key, "--output", files[key]], "bytes: creative-tool --format %s on %s" % (key, name))
-    # --format auto writes STEM.png, STEM.webp or STEM.jpg; a build without it exits 64 (usage).
+        # The reference is lossless whatever it weighs: no weight budget holds it to a palette.
+        budget = ["--weight-budget", "1G"] if key == "png" else []
+        context.run(render + ["--format", key, "--output", files[key]] + budget,
+                    "bytes: creative-tool --format %s on %s" % (key, name))
+    # --format auto under a name without an image ending chooses among every format (a name
+    # ending .png would hold it to PNG); the file is then named by what it holds. A build
+    # without auto exits 64 (usage).
     auto_folder = context.folder("bytes", name.replace(".", "-"), "auto")
-    auto = subprocess.run(render + ["--format", "auto", "--output", os.path.join(auto_folder, "auto.png")],
+    auto = subprocess.run(render + ["--format", "auto", "--output", os.path.join(auto_folder, "auto")],
                           capture_output=True, text=True)
     auto_said = None
     if auto.returncode == 0:
-        found = glob.glob(os.path.join(auto_folder, "auto.*"))
+        found = glob.glob(os.path.join(auto_folder, "auto*"))
         if len(found) != 1:
             raise BenchError("bytes: --format auto wrote %d files for %s: %s" % (len(found), name, found))
-        files["auto"] = found[0]
+        with open(found[0], "rb") as handle:
+            head = handle.read(12)
+        extension = "png" if head.startswith(b"\x89PNG") else "webp" if head[8:12] == b"WEBP" else "jpg"
+        files["auto"] = found[0] + "." + extension
+        os.replace(found[0], files["auto"])
         said = (auto.stdout + auto.stderr).strip().splitlines()
         auto_said = said[-1].replace(auto_folder + "/", "") if said else None
     elif auto.returncode != 64:
