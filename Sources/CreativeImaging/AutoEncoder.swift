@@ -174,25 +174,31 @@ struct AutoEncoder {
     /// A render narrowed to lossy formats (no PNG) with nothing searched (the plan fits no search,
     /// or the render is over ``searchMaxPixels`` with no recipe): the allowed lossy format at the
     /// default quality, unmeasured (within the budget).
-    static func unsearched(_ image: VImage, allowed: Set<OutputFormat>, weightBudget: Int?) throws(ImagingError)
-        -> EncodedRender {
+    static func unsearched(_ image: VImage, allowed: Set<OutputFormat>, weightBudget: Int?,
+                           sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
         let recipe = AutoRecipe.lossy(allowed.contains(.webp) ? .webp : .jpeg, Encoder.defaultQuality)
-        let bytes = try recipe.encode(image)
+        let bytes = try recipe.encode(image, draft: !sharpYUV)
         if let weightBudget, bytes.count > weightBudget {
-            return try WeightBudgetSearch.lossy(image, recipe.format, budget: weightBudget, highest: Encoder.defaultQuality)
+            return try WeightBudgetSearch.lossy(image, recipe.format, budget: weightBudget, highest: Encoder.defaultQuality,
+                                                sharpYUV: sharpYUV)
         }
-        return EncodedRender(bytes: bytes, format: recipe.format, detail: recipe.detail + " (auto: no search fits)",
+        return EncodedRender(bytes: bytes, format: recipe.format,
+                             detail: recipe.detail + " (auto: no search fits)" + Encoder.plainYUVNote(recipe, sharpYUV),
                              ssim: nil, recipe: recipe)
     }
 
     /// A recipe applied to a render without holding its pixels (a canvas decided on a smaller
-    /// render); over the budget, the best that fits in the recipe's format.
-    static func apply(_ recipe: AutoRecipe, to image: VImage, weightBudget: Int?) throws(ImagingError) -> EncodedRender {
-        let bytes = try recipe.encode(image)
+    /// render); over the budget, the best that fits in the recipe's format. `sharpYUV`: a lossy
+    /// WebP converted the sharp way (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``).
+    static func apply(_ recipe: AutoRecipe, to image: VImage, weightBudget: Int?,
+                      sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
+        let bytes = try recipe.encode(image, draft: !sharpYUV)
         if let weightBudget, bytes.count > weightBudget {
-            return try WeightBudgetSearch.fit(image, format: recipe.format, budget: weightBudget, quality: recipe.quality)
+            return try WeightBudgetSearch.fit(image, format: recipe.format, budget: weightBudget, quality: recipe.quality,
+                                              sharpYUV: sharpYUV)
         }
-        return EncodedRender(bytes: bytes, format: recipe.format, detail: recipe.detail + decidedNote, ssim: nil,
+        return EncodedRender(bytes: bytes, format: recipe.format,
+                             detail: recipe.detail + decidedNote + Encoder.plainYUVNote(recipe, sharpYUV), ssim: nil,
                              recipe: recipe)
     }
 

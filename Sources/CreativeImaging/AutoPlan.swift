@@ -30,7 +30,8 @@ public struct AutoPlan: Sendable, Equatable {
         let unsearched = allowed.contains(.png) ? JobCost.heldPNG(pixels, memoryBudget)
             : allowed.contains(.webp) ? .webp : .jpeg
         var kinds: Set<JobCost.EncoderKind> = []
-        var peak = JobCost.encoderBytes(unsearched, pixels: pixels)
+        var peak = unsearched == .webp ? JobCost.lossyWebPBytes(pixels: pixels, memoryBudget: memoryBudget)
+            : JobCost.encoderBytes(unsearched, pixels: pixels)
         var candidates: [JobCost.EncoderKind] = [.palette, .webp, .jpeg]
         if !oneOfMany && pixels <= AutoEncoder.nearLosslessMaxPixels { candidates.append(.webpLossless) }
         candidates.removeAll { !allowed.contains($0.format) }
@@ -38,7 +39,8 @@ public struct AutoPlan: Sendable, Equatable {
             // Tried on the search's pixels, and written once more over the canvas when sampled
             // (the search's buffers are given back by then).
             let trial = JobCost.adding(search, kind == .webpLossless ? JobCost.encoderBytes(kind, pixels: searchPixels) : 0)
-            let final = sampled ? JobCost.encoderBytes(kind, pixels: pixels) : 0
+            let final = !sampled ? 0 : kind == .webp ? JobCost.lossyWebPBytes(pixels: pixels, memoryBudget: memoryBudget)
+                : JobCost.encoderBytes(kind, pixels: pixels)
             let needed = max(trial, final)
             if needed <= memoryBudget {
                 kinds.insert(kind)

@@ -184,7 +184,10 @@ public enum CreativeJob {
             }
             try deadline?.check()
             let (content, placements) = remaining[index - 1]
-            let scaled = try ScaleStep.thumbnail(decoded, to: content).materialized()
+            // Scaled once for the placements that share the content size, held for them; a
+            // placement alone streams from the decode (ProcessPlan charges the same).
+            let scaling = try ScaleStep.thumbnail(decoded, to: content)
+            let scaled = placements.count > 1 ? try scaling.materialized() : scaling
             var stored: [Placement: [JobFile]] = [:]
             var over: [Placement: ImagingError] = [:]
             for placement in placements {

@@ -55,6 +55,9 @@ public enum Encoder {
                               autoKinds: Set<JobCost.EncoderKind>? = nil, weightBudget: Int? = nil,
                               startQuality: Int? = nil,
                               webp: WebPChoice = WebPChoice()) throws(ImagingError) -> EncodedRender {
+        // WebP's sharp RGB to YUV conversion where the encoder's budget holds it (as JobCost charged).
+        let area = image.size.pixelCount ?? Int.max
+        let sharpYUV = JobCost.webpSharpYUV(pixels: area, alpha: image.hasAlpha, memoryBudget: memoryBudget)
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
             let effort = webp.effort ?? defaultWebPEffort
@@ -69,24 +72,25 @@ public enum Encoder {
                 }
                 return EncodedRender(bytes: bytes, format: fixed, detail: "WebP lossless, effort \(effort)", ssim: nil)
             }
-            let bytes = try lossy(fixed == .jpeg ? try withoutAlpha(held) : held, fixed, quality: chosen, webpEffort: effort)
+            let bytes = try lossy(fixed == .jpeg ? try withoutAlpha(held) : held, fixed, quality: chosen, webpEffort: effort,
+                                  sharpYUV: sharpYUV)
             if let weightBudget, bytes.count > weightBudget {
-                return try WeightBudgetSearch.fit(held, format: fixed, budget: weightBudget, quality: chosen)
+                return try WeightBudgetSearch.fit(held, format: fixed, budget: weightBudget, quality: chosen, sharpYUV: sharpYUV)
             }
             let effortNote = fixed == .webp && webp.effort != nil ? ", effort \(effort)" : ""
-            return EncodedRender(bytes: bytes, format: fixed, detail: "\(fixed.displayName) quality \(chosen)\(effortNote)",
-                                 ssim: nil)
+            let yuvNote = fixed == .webp && !sharpYUV && EncoderFeatures.webpSharpYUV ? plainYUVNote : ""
+            return EncodedRender(bytes: bytes, format: fixed,
+                                 detail: "\(fixed.displayName) quality \(chosen)\(effortNote)\(yuvNote)", ssim: nil)
         }
         // A decided recipe needs no look at the pixels: the saver reads the render directly.
         if format == .auto, let recipe, recipe != .lossless {
             return try AutoEncoder.apply(recipe, to: weightBudget == nil ? image : try image.materialized(),
-                                         weightBudget: weightBudget)
+                                         weightBudget: weightBudget, sharpYUV: sharpYUV)
         }
         // Renders are 8-bit RGB or RGBA; anything else streams.
         guard image.isEightBit, image.bands == 3 || image.bands == 4 else {
             return try streamed(image, weightBudget)
         }
-        let area = image.size.pixelCount ?? Int.max
         if format == .auto, recipe == nil {
             // The caller searches a canvas over the sample size on a smaller render (Renderer).
             let plan = AutoPlan(canvas: image.size, memoryBudget: memoryBudget, oneOfMany: forOneOfMany,
@@ -94,7 +98,7 @@ public enum Encoder {
             guard !plan.losslessOnly, area <= AutoEncoder.searchMaxPixels else {
                 if let autoFormats, !autoFormats.contains(.png) {
                     return try AutoEncoder.unsearched(weightBudget == nil ? image : try image.materialized(),
-                                                      allowed: autoFormats, weightBudget: weightBudget)
+                                                      allowed: autoFormats, weightBudget: weightBudget, sharpYUV: sharpYUV)
                 }
                 var png = try encode(image, format: .png, memoryBudget: memoryBudget, weightBudget: weightBudget)
                 if png.recipe == nil {
@@ -121,8 +125,10 @@ public enum Encoder {
         // else a palette. Each only where its memory was charged (JobCost.budgetFallback).
         if format == .auto, autoFormats?.contains(.webp) ?? true,
            JobCost.budgetFallback(.webp, pixels: area, memoryBudget) != nil {
+            let held = JobCost.adding(JobCost.encoderBytes(.png, pixels: area), JobCost.multiplying(area, 4))
             return try WeightBudgetSearch.lossy(try pixels.image(), .webp, budget: weightBudget,
-                                                highest: AutoEncoder.qualities.last ?? defaultQuality)
+                                                highest: AutoEncoder.qualities.last ?? defaultQuality,
+                                                sharpYUV: JobCost.webpSharpYUV(pixels: area, memoryBudget: max(0, memoryBudget - held)))
         }
         guard JobCost.budgetFallback(.palette, pixels: area, memoryBudget) != nil else {
             throw .overWeightBudget(format: .png, smallest: render.bytes.count, budget: weightBudget)
@@ -138,6 +144,16 @@ public enum Encoder {
             throw .overWeightBudget(format: .png, smallest: png.bytes.count, budget: weightBudget)
         }
         return png
+    }
+
+    /// What a lossy WebP's encoding line ends with when the job's memory budget left out the sharp
+    /// RGB to YUV conversion (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``).
+    public static let plainYUVNote = " (plain RGB to YUV: the sharp conversion is over the memory budget)"
+
+    /// ``plainYUVNote`` for `recipe` when it is a lossy WebP written without the sharp conversion.
+    static func plainYUVNote(_ recipe: AutoRecipe, _ sharpYUV: Bool) -> String {
+        if case .lossy(.webp, _) = recipe, !sharpYUV, EncoderFeatures.webpSharpYUV { return plainYUVNote }
+        return ""
     }
 
     /// libwebp's effort when none is given (libvips' default).

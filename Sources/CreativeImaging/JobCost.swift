@@ -102,8 +102,11 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
     /// peaks over 2048x2048, 2048x2732 and 4096x4096 canvases on the slow libvips (per pixel):
     /// - PNG held (``PNGWriter``): 4.1-5.0 bytes (the render in 8-bit RGBA, the file); charged 8.
     /// - JPEG: 3.2-4.4 bytes (libjpeg's coefficient buffer for optimised Huffman tables); charged 9.
-    /// - WebP lossy: 13.8-14.4 bytes (the image held, libwebp's ARGB picture and YUVA planes);
-    ///   charged 16 and 2 MiB.
+    /// - WebP lossy (``lossyWebPBytes(pixels:alpha:memoryBudget:)``): 8.0 bytes for an opaque
+    ///   2048x2732 render with libwebp's plain RGB to YUV conversion (the render held, libvips'
+    ///   frame, libwebp's ARGB picture and YUV planes), charged 9 and 2 MiB; with an alpha band
+    ///   libwebp compresses it with its lossless encoder, 18.2 bytes in all, charged 9 more. This
+    ///   kind is charged with alpha (18 and 2 MiB); the sharp conversion is charged apart.
     /// - WebP near-lossless: libwebp's lossless encoder holds transforms, hash chains and
     ///   backward references besides, with large fixed tables; charged 48 and 16 MiB.
     /// - Palette PNG (libimagequant): the image held, its histogram and the remapped rows;
@@ -115,10 +118,43 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
         case .streamedPNG: (fixed, perPixel) = (0, 0)
         case .palette: (fixed, perPixel) = (4 << 20, 16)
         case .jpeg: (fixed, perPixel) = (0, 9)
-        case .webp: (fixed, perPixel) = (2 << 20, 16)
+        case .webp: (fixed, perPixel) = (2 << 20, webpOpaquePerPixel + webpAlphaPerPixel)
         case .webpLossless: (fixed, perPixel) = (16 << 20, 48)
         }
         return adding(fixed, multiplying(pixels, perPixel))
+    }
+
+    /// Bytes a pixel of an opaque lossy WebP with the plain RGB to YUV conversion.
+    static let webpOpaquePerPixel = 9
+    /// Bytes a pixel libwebp's lossless compression of the alpha plane adds (measured 10.2 over
+    /// 2048x2732 renders with transparent bars, 9.1 in libvips' own saver).
+    static let webpAlphaPerPixel = 9
+    /// Bytes a pixel libwebp's sharp RGB to YUV conversion holds beside the lossy encoder: its
+    /// whole-picture luma and chroma estimates while it iterates. Measured 10.3 bytes a pixel
+    /// over opaque 2048x2732 renders (102 MB over the process's start against 45 MB without it),
+    /// 3.9 with an alpha band (whose compression peaks apart from it).
+    static let webpSharpYUVPerPixel = 11
+
+    /// The lossy WebP encoder of `pixels` without the sharp conversion: opaque, or with alpha.
+    static func plainWebPBytes(pixels: Int, alpha: Bool) -> Int {
+        adding(2 << 20, multiplying(pixels, webpOpaquePerPixel + (alpha ? webpAlphaPerPixel : 0)))
+    }
+
+    /// Whether a lossy WebP of `pixels` is converted to YUV the sharp way: where the libvips
+    /// loaded has it and the encoder's budget holds its buffers beside the plain encoder. Else the
+    /// plain conversion, whose render the encoding line marks (``Encoder/plainYUVNote``): a
+    /// render written a little softer in colour edges rather than refused.
+    /// - Parameter alpha: the render has an alpha band (transparent bars or artwork).
+    public static func webpSharpYUV(pixels: Int, alpha: Bool = true, memoryBudget: Int) -> Bool {
+        EncoderFeatures.webpSharpYUV
+            && adding(plainWebPBytes(pixels: pixels, alpha: alpha), multiplying(pixels, webpSharpYUVPerPixel)) <= memoryBudget
+    }
+
+    /// A lossy WebP encoder's bytes within `memoryBudget`: with the sharp conversion where it fits.
+    static func lossyWebPBytes(pixels: Int, alpha: Bool = true, memoryBudget: Int) -> Int {
+        adding(plainWebPBytes(pixels: pixels, alpha: alpha),
+               webpSharpYUV(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget)
+                   ? multiplying(pixels, webpSharpYUVPerPixel) : 0)
     }
 
     /// What an encoder is, for its memory: the output formats and `auto`'s other recipes.
@@ -193,7 +229,7 @@ extension JobCost {
         var cost = decode(source, content: placement.content)
         cost.output = output(canvas: settings.canvas, format: settings.format,
                              memoryBudget: encoderBudget(memoryBudget, decode: cost.decode, canvas: settings.canvas),
-                             autoFormats: settings.autoFormats)
+                             autoFormats: settings.autoFormats, alpha: settings.background == .transparent)
         // `auto` on a canvas over the search's size decides on a smaller render first: two decodes.
         if settings.format == .auto, (settings.canvas.pixelCount ?? Int.max) > AutoEncoder.searchMaxPixels {
             cost.decodedSamples = adding(cost.decodedSamples, cost.decodedSamples)
@@ -214,7 +250,7 @@ extension JobCost {
         let pixels = settings.canvas.pixelCount ?? Int.max
         let encoder = encoderBudget(memoryBudget, decode: cost.decode, canvas: settings.canvas)
         cost.output = output(canvas: settings.canvas, format: settings.format, memoryBudget: encoder,
-                             autoFormats: settings.autoFormats)
+                             autoFormats: settings.autoFormats, alpha: settings.background == .transparent)
         // A streamed PNG's file grows in memory beside the held image: as large as its samples.
         // `auto` writes one when nothing lossy fits.
         let png = settings.format == .png || (settings.format == .auto
@@ -280,8 +316,9 @@ extension JobCost {
     /// `memoryBudget` (what the job's budget leaves the encoder, ``encoderBudget(_:decode:canvas:)``:
     /// it decides, as ``Encoder`` does, whether a PNG is held or streamed and what `auto` may try).
     /// - Parameter autoFormats: what `auto` may write (``RenderSettings/autoFormats``).
+    /// - Parameter alpha: the render keeps an alpha band (a transparent background).
     public static func output(canvas: PixelSize, format: FormatChoice, memoryBudget: Int,
-                              autoFormats: Set<OutputFormat>? = nil) -> Int {
+                              autoFormats: Set<OutputFormat>? = nil, alpha: Bool = true) -> Int {
         let pixels = canvas.pixelCount ?? Int.max
         let pipeline = pipeline(canvas: canvas)
         switch format {
@@ -289,7 +326,7 @@ extension JobCost {
             let held = encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels)
             return adding(pipeline, max(held, budgetFallback(.palette, pixels: pixels, memoryBudget) ?? 0))
         case .jpeg: return adding(pipeline, encoderBytes(.jpeg, pixels: pixels))
-        case .webp: return adding(pipeline, encoderBytes(.webp, pixels: pixels))
+        case .webp: return adding(pipeline, lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget))
         case .auto:
             let plan = AutoPlan(canvas: canvas, memoryBudget: memoryBudget, oneOfMany: false, allowed: autoFormats)
             return adding(pipeline, plan.memory)
@@ -308,7 +345,9 @@ extension JobCost {
     /// encoder. Nil when that does not fit `memoryBudget`: the render is then refused over its
     /// budget instead (``Encoder``), never searched past its charge.
     static func budgetFallback(_ kind: EncoderKind, pixels: Int, _ memoryBudget: Int) -> Int? {
-        let bytes = adding(encoderBytes(.png, pixels: pixels), multiplying(pixels, 4), encoderBytes(kind, pixels: pixels))
+        let held = adding(encoderBytes(.png, pixels: pixels), multiplying(pixels, 4))
+        let bytes = adding(held, kind == .webp ? lossyWebPBytes(pixels: pixels, memoryBudget: max(0, memoryBudget - held))
+                                               : encoderBytes(kind, pixels: pixels))
         return bytes <= memoryBudget ? bytes : nil
     }
 

@@ -39,8 +39,12 @@ public struct ProcessPlan: Sendable, Equatable {
                 memoryBudget: Int) {
         let decode = JobCost.decode(source, content: nil).decode
         let sheet = JobCost.multiplying(Self.sheetPixels(product), Self.sheetBytesPerPixel)
-        let placements = DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product).map(\.placement)
-        let sample = source.header.isSixteenBit ? 2 : 1
+        let placements = Array(Set(DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)
+            .map(\.placement)))
+        // A content size several placements share is scaled once and held (8-bit RGBA at most: the
+        // decode is held as 8-bit sRGB); a placement alone streams from the decode.
+        var sharing: [PixelSize: Int] = [:]
+        for placement in placements { sharing[placement.content, default: 0] += 1 }
         let samples = JobCost.decode(source, content: nil).decodedSamples
         // The largest render: its scaled content held, its pipeline and its encoder.
         func render(_ budget: Int, lossless: Bool) -> Int {
@@ -50,13 +54,14 @@ public struct ProcessPlan: Sendable, Equatable {
                 if format == .auto && !lossless {
                     // Each render searches (on at most the search's pixels), then is encoded.
                     let search = JobCost.autoSearchBytes(pixels: min(pixels, AutoEncoder.searchMaxPixels))
-                    encoder = ([JobCost.EncoderKind.palette, .webp, .jpeg]
-                        .map { JobCost.encoderBytes($0, pixels: pixels) } + [search]).max() ?? 0
+                    encoder = ([JobCost.EncoderKind.palette, .jpeg].map { JobCost.encoderBytes($0, pixels: pixels) }
+                        + [JobCost.lossyWebPBytes(pixels: pixels, memoryBudget: budget), search]).max() ?? 0
                 } else {
                     encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
                                              memoryBudget: budget) - JobCost.pipeline(canvas: placement.canvas)
                 }
-                let content = JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4, sample)
+                let content = (sharing[placement.content] ?? 0) > 1
+                    ? JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4) : 0
                 return JobCost.adding(content, JobCost.pipeline(canvas: placement.canvas), encoder)
             }.max() ?? 0
         }

@@ -25,28 +25,30 @@ public enum WeightBudgetSearch {
     /// - Parameters:
     ///   - quality: for JPEG and WebP, the highest quality tried (nil: ``Encoder/defaultQuality``).
     ///   - lossless: for PNG, the lossless file when the caller has it already.
+    ///   - sharpYUV: WebP with the sharp RGB to YUV conversion (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``).
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when even the smallest fails.
-    public static func fit(_ image: VImage, format: OutputFormat, budget: Int, quality: Int? = nil) throws(ImagingError)
-        -> EncodedRender {
+    public static func fit(_ image: VImage, format: OutputFormat, budget: Int, quality: Int? = nil,
+                           sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
         switch format {
         case .png:
             return try palette(image, budget: budget, lossless: nil)
         case .jpeg, .webp:
-            return try lossy(image, format, budget: budget, highest: quality ?? Encoder.defaultQuality)
+            return try lossy(image, format, budget: budget, highest: quality ?? Encoder.defaultQuality, sharpYUV: sharpYUV)
         }
     }
 
     /// The highest quality at most `highest` whose file fits `budget`.
     static func lossy(_ image: VImage, _ format: OutputFormat, budget: Int, highest: Int,
-                      fullChroma: Bool = false) throws(ImagingError) -> EncodedRender {
+                      fullChroma: Bool = false, sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
         func recipe(_ quality: Int) -> AutoRecipe { fullChroma ? .jpegFullChroma(quality) : .lossy(format, quality) }
+        let note = format == .webp && !sharpYUV && EncoderFeatures.webpSharpYUV ? Encoder.plainYUVNote : ""
         // The fixed format's own encoder (WebP at libwebp's default effort), as `--format` writes it.
         let opaque = format == .jpeg ? try Encoder.withoutAlpha(image) : image
         func encoded(_ quality: Int) throws(ImagingError) -> [UInt8] {
-            try Encoder.lossy(opaque, format, quality: quality, fullChroma: fullChroma)
+            try Encoder.lossy(opaque, format, quality: quality, fullChroma: fullChroma, sharpYUV: sharpYUV)
         }
         let top = try encoded(highest)
-        if top.count <= budget { return fitted(recipe(highest), top, budget) }
+        if top.count <= budget { return fitted(recipe(highest), top, budget, note: note) }
         let lowest = min(highest, lowestQuality)
         let bottom = try encoded(lowest)
         guard bottom.count <= budget else {
@@ -58,7 +60,7 @@ public enum WeightBudgetSearch {
             let bytes = try encoded(middle)
             if bytes.count <= budget { fits = (middle, bytes) } else { over = middle }
         }
-        return fitted(recipe(fits.quality), fits.bytes, budget)
+        return fitted(recipe(fits.quality), fits.bytes, budget, note: note)
     }
 
     /// Lossless PNG when it fits, else the first palette of ``paletteSteps`` that does.
@@ -77,9 +79,9 @@ public enum WeightBudgetSearch {
         throw .overWeightBudget(format: .png, smallest: smallest, budget: budget)
     }
 
-    private static func fitted(_ recipe: AutoRecipe, _ bytes: [UInt8], _ budget: Int) -> EncodedRender {
+    private static func fitted(_ recipe: AutoRecipe, _ bytes: [UInt8], _ budget: Int, note: String = "") -> EncodedRender {
         EncodedRender(bytes: bytes, format: recipe.format,
-                      detail: "\(recipe.detail) (the best that fits the weight budget of \(budget) bytes)",
+                      detail: "\(recipe.detail) (the best that fits the weight budget of \(budget) bytes)\(note)",
                       ssim: nil, recipe: recipe)
     }
 }

@@ -141,6 +141,53 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(rejected.status, 1)
     }
 
+    func testEveryInterstitialSizeIsProcessedInJPEGAtTheDefaultBudget() throws {
+        // Each size alone is served on every screen, the 2048x2732 iPad Pro 12.9 included: in JPEG
+        // it was charged 84-86 MiB (the scaled content held for one placement, and a 16-bit
+        // decode's held copy), over the default 80 MiB, and refused with too_many_pixels.
+        for size in sizes {
+            let file = try artwork(size)
+            for format in ["jpeg", "png", "auto"] {
+                let cost = try Tool.run(["process", file, "--product", "interstitial", "--format", format, "--cost",
+                                         "--output-dir", folder.appendingPathComponent("c").path])
+                XCTAssertEqual(cost.status, 0, cost.stderr)
+                let charge = try object(cost.text)
+                XCTAssertEqual(charge["accepted"] as? Bool, true, "\(size) \(format): \(cost.text)")
+            }
+        }
+        let out = folder.appendingPathComponent("jpeg")
+        let run = try Tool.run(["process", try artwork("768x1024"), "--product", "interstitial", "--format", "jpeg",
+                                "--output-dir", out.path, "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let renders = try XCTUnwrap(try object(run.text)["renders"] as? [[String: Any]])
+        XCTAssertEqual(renders.count, Devices.all.count * 2, "every screen in both orientations")
+        XCTAssertTrue(renders.allSatisfy { ($0["file"] as? String)?.hasSuffix(".jpg") == true })
+        let iPad = try XCTUnwrap(renders.first { $0["device"] as? String == "iPad Pro 12.9" && $0["orientation"] as? String == "portrait" })
+        let file = try XCTUnwrap(iPad["file"] as? String)
+        XCTAssertTrue(file.hasSuffix(".jpg"), file)
+        let header = try ImageSource(bytes: [UInt8](Data(contentsOf: out.appendingPathComponent(file)))).header
+        XCTAssertEqual(header.size, PixelSize(width: 2048, height: 2732))
+    }
+
+    func testTheLargestScreenInWebPFitsTheDefaultBudgetWithThePlainYUVConversion() throws {
+        let file = try artwork("768x1024")
+        let render = ["render", file, "--product", "interstitial", "--device", "iPad Pro 12.9", "--format", "webp",
+                      "--background", "white", "--json"]
+        // The sharp RGB to YUV conversion's buffers (11 bytes a pixel over 5.6 MP) do not fit 80 MiB
+        // beside the encoder: the plain conversion is written, and the encoding line says why.
+        let plain = try Tool.run(render + ["--output", folder.appendingPathComponent("plain.webp").path])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let plainJSON = try object(plain.text)
+        XCTAssertEqual(plainJSON["format"] as? String, "webp")
+        XCTAssertTrue((plainJSON["encoding"] as? String)?.hasSuffix(Encoder.plainYUVNote) == true, plain.text)
+        let header = try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("plain.webp")))).header
+        XCTAssertEqual(header.size, PixelSize(width: 2048, height: 2732))
+        // Within a budget that holds it, the sharp conversion, with no note.
+        let sharp = try Tool.run(render + ["--memory-budget", "1G", "--output", folder.appendingPathComponent("sharp.webp").path])
+        XCTAssertEqual(sharp.status, 0, sharp.stderr)
+        XCTAssertEqual(try object(sharp.text)["encoding"] as? String, "WebP quality 85")
+    }
+
     func testGuidanceForInterstitials() throws {
         let run = try Tool.run(["guidance", "--product", "interstitial"])
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -132,6 +132,29 @@ final class CostModelTests: XCTestCase {
         }
     }
 
+    func testLossyWebPIsChargedForItsAlphaAndTheSharpConversionOnlyWhereTheBudgetHoldsIt() throws {
+        let screen = PixelSize(width: 2048, height: 2732)
+        let pixels = screen.area
+        XCTAssertEqual(JobCost.plainWebPBytes(pixels: pixels, alpha: false), (2 << 20) + pixels * 9)
+        XCTAssertEqual(JobCost.plainWebPBytes(pixels: pixels, alpha: true), (2 << 20) + pixels * 18)
+        let encoder = JobCost.encoderBudget(JobLimits.defaultMemoryBudget, decode: 0, canvas: screen)
+        XCTAssertFalse(JobCost.webpSharpYUV(pixels: pixels, alpha: false, memoryBudget: encoder))
+        XCTAssertEqual(JobCost.lossyWebPBytes(pixels: pixels, alpha: false, memoryBudget: encoder),
+                       JobCost.plainWebPBytes(pixels: pixels, alpha: false))
+        XCTAssertEqual(JobCost.webpSharpYUV(pixels: pixels, alpha: false, memoryBudget: 1 << 30), EncoderFeatures.webpSharpYUV)
+        // A banner render keeps the sharp conversion at the default budget.
+        XCTAssertEqual(JobCost.webpSharpYUV(pixels: 1170 * 183, memoryBudget: encoder), EncoderFeatures.webpSharpYUV)
+        // The render's charge follows its background: transparent bars are an alpha band.
+        let art = try TestArtwork.source(for: PixelSize(width: 768, height: 1024))
+        var opaque = try RenderSettings(canvas: screen, format: .webp, background: .white)
+        opaque.area = PixelRect(x: 32, y: 48, width: 1983, height: 2644)
+        var transparent = opaque
+        transparent.background = .transparent
+        let opaqueCost = JobCost.render(art, settings: opaque), transparentCost = JobCost.render(art, settings: transparent)
+        XCTAssertEqual(transparentCost.output - opaqueCost.output, pixels * 9)
+        XCTAssertLessThanOrEqual(opaqueCost.memory, JobLimits.defaultMemoryBudget, "\(opaqueCost)")
+    }
+
     func testAutoOnALargeCanvasDecidesOnASmallerRender() throws {
         // 8.6 s of CPU and 485 MB before, with no upload at all.
         let canvas = PixelSize(width: 4096, height: 4096)
