@@ -90,7 +90,7 @@ enum WorkerCommand: DeclaredCommand {
         stated.apply(&config)
         config.testHook = getenv("CREATIVE_WORKER_TEST_HOOK").map { String(cString: $0) }
         let runner = ProcessJobRunner(limits: limits, defaults: defaults)
-        return Worker(config: config, runner: runner).run()
+        return Worker(config: config, runner: runner, startAdmin: AdminServer.start).run()
     }
 
     /// The worker's own options: the consumer name given, and how they change ``WorkerConfig``'s defaults.
