@@ -67,11 +67,14 @@ let package = Package(
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
                                                         "CPNGWrite", "CArtwork", "CCrypto"],
                 linkerSettings: libvipsRpath.isEmpty ? [] : [.unsafeFlags(libvipsRpath)]),
+        // What the long-running processes (`serve`, `worker`) share: the stop signals, detached
+        // threads, and the admin listener's interface (the service provides the listener).
+        .target(name: "CreativeDaemon"),
         // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
-        .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CMicroHTTPD",
+        .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CreativeDaemon", "CMicroHTTPD",
                                                         "CMicroHTTPDLoader"]),
         // `worker` and `enqueue`: an S3 client, a Redis Streams client, the worker loop.
-        .target(name: "CreativeFleet", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService", "CCurl",
+        .target(name: "CreativeFleet", dependencies: ["CreativeCore", "CreativeImaging", "CreativeDaemon", "CCurl",
                                                       "CCurlOptions", "CHiredis"]),
         // Argument reading and one file per subcommand.
         .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService",

@@ -20,13 +20,13 @@ enum EnqueueCommand: DeclaredCommand {
     static let wait = OptionDeclaration(
         "wait", .toggle, help: "wait for the result and print it (JSON); exit 0 valid, 1 rejected or failed",
         defaultValue: "false", surfaces: .commandLine)
-    static let waitTimeout = OptionDeclaration(
-        "wait_timeout", .duration(Double.leastNonzeroMagnitude...86_400), placeholder: "S",
+    static let waitTimeout = DurationOption(
+        "wait_timeout", Double.leastNonzeroMagnitude...86_400, placeholder: "S",
         help: "how long --wait waits, then exit 1, code wait_timeout (30s, 5m; a bare number is seconds)",
         defaultValue: TextFormat.scale(defaultWaitSeconds) + "s", surfaces: .commandLine)
     static let maxBytes = JobLimitOptions.maxBytes(default: defaultMaxBytes).with(help: "largest local FILE put on the store "
                                                                          + "(512M, 1G; a bare number is bytes)")
-    static let declared = FleetOptions.declared + jobOptions + [id, wait, waitTimeout, maxBytes]
+    static let declared = FleetOptions.declared + jobOptions + [id, wait, waitTimeout.declaration, maxBytes.declaration]
     static let help = CommandHelp(
         synopsis: ["FILE|s3://BUCKET/KEY --redis URL --store s3://BUCKET/PREFIX [--s3-endpoint URL] [--id ID] [--wait] "
                    + "[options]",

@@ -12,7 +12,7 @@ enum FixCommand: DeclaredCommand {
             + "Never one of the inputs (output_is_input), also through a link; a regular file is replaced atomically")
     static let json = CommonOptions.json.with(help: "print what was written and every change as one JSON object")
     static let maxBytes = JobLimitOptions.maxBytes(default: Inputs.defaultRenderMaxBytes)
-    static let declared = FixRequest.options.on(.commandLine) + [output, json, maxBytes, JobLimitOptions.maxPixels]
+    static let declared = FixRequest.options.on(.commandLine) + [output, json, maxBytes.declaration, JobLimitOptions.maxPixels.declaration]
         + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["FILE --output PATH [--size WxH] [--product P] [--frame N] [--format F] [--json]"],

@@ -4,17 +4,17 @@ import CreativeImaging
 /// The options of the command line alone (the service takes these from its configuration):
 /// the job's limits, the files read and written, how much is said.
 enum JobLimitOptions {
-    static let timeout = OptionDeclaration(
-        "timeout", .duration(Double.leastNonzeroMagnitude...86_400), placeholder: "S",
+    static let timeout = DurationOption(
+        "timeout", Double.leastNonzeroMagnitude...86_400, placeholder: "S",
         help: "the job's deadline: stop a job that runs longer (code timeout; 10s, 500ms, 2m; a bare number is seconds)",
         defaultValue: "none", surfaces: .commandLine)
-    static let memoryBudget = OptionDeclaration(
-        "memory_budget", .byteSize(1 << 20...1 << 40), placeholder: "SIZE",
+    static let memoryBudget = ByteSizeOption(
+        "memory_budget", 1 << 20...1 << 40, placeholder: "SIZE",
         help: "most memory the job may hold at its peak (decode, resampling window, canvas, encoders), charged "
             + "from the header before any work (code too_many_pixels; 64M, 1G; a bare number is MiB)",
         defaultValue: Quantity.describe(bytes: JobLimits.defaultMemoryBudget), surfaces: .commandLine, bareUnit: 1 << 20)
-    static let maxPixels = OptionDeclaration(
-        "max_pixels", .integer(1...1_000_000_000), placeholder: "N",
+    static let maxPixels = IntegerOption(
+        "max_pixels", 1...1_000_000_000, placeholder: "N",
         help: "largest accepted width x height in pixels, from the header", defaultValue: "\(Catalog.defaultMaxPixels)",
         surfaces: .commandLine)
     static let verbose = OptionDeclaration(
@@ -35,14 +35,14 @@ enum JobLimitOptions {
         surfaces: .commandLine, mistakenNames: ["o", "out"])
 
     /// `--max-bytes SIZE`, the largest file read, with its default.
-    static func maxBytes(default bytes: Int) -> OptionDeclaration {
-        OptionDeclaration("max_bytes", .byteSize(1...1 << 30), placeholder: "SIZE",
-                          help: "largest file read (2M, 512K; a bare number is bytes)",
-                          defaultValue: Quantity.describe(bytes: bytes), surfaces: .commandLine)
+    static func maxBytes(default bytes: Int) -> ByteSizeOption {
+        ByteSizeOption("max_bytes", 1...1 << 30, placeholder: "SIZE",
+                       help: "largest file read (2M, 512K; a bare number is bytes)",
+                       defaultValue: Quantity.describe(bytes: bytes), surfaces: .commandLine)
     }
 
     /// The job's limits, for each command's declarations.
-    static let declared = [timeout, memoryBudget]
+    static let declared = [timeout.declaration, memoryBudget.declaration]
 
     /// The limits the options give; defaults: no deadline, ``JobLimits/defaultMemoryBudget``.
     static func read(_ arguments: ParsedArguments) throws(CLIError) -> JobLimits {

@@ -15,7 +15,8 @@ enum ProcessCommand: DeclaredCommand {
     static let declared = ProcessRequest.options.on(.commandLine)
         + [outputDirectory, json, RenderCommand.cost.with(help: "print what the job would be charged (JSON, as "
                                                           + "render --cost) and write nothing"),
-           JobLimitOptions.verbose, JobLimitOptions.quiet, ValidateCommand.maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
+           JobLimitOptions.verbose, JobLimitOptions.quiet, ValidateCommand.maxBytes.declaration,
+           JobLimitOptions.maxPixels.declaration] + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["FILE --output-dir DIR [--with WxH,...] [--product P] [--format F] [--json] [--cost] [options]",
                    "FILE FILE... | FOLDER --output-dir DIR [--with WxH,...] [--json] [options]"],

@@ -15,8 +15,8 @@ enum RenderCommand: DeclaredCommand {
     static let maxBytes = JobLimitOptions.maxBytes(default: Inputs.defaultRenderMaxBytes)
     static let json = CommonOptions.json.with(help: "print what was written as one JSON object instead of the line")
     static let declared = RenderRequest.options.on(.commandLine)
-        + [JobLimitOptions.output, json, cost, JobLimitOptions.verbose, JobLimitOptions.quiet, maxBytes,
-           JobLimitOptions.maxPixels]
+        + [JobLimitOptions.output, json, cost, JobLimitOptions.verbose, JobLimitOptions.quiet, maxBytes.declaration,
+           JobLimitOptions.maxPixels.declaration]
         + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["[FILE...] --slot WxH[@Nx] [options]", "[FILE...] --device NAME [--orientation O] [--product P] [options]"],

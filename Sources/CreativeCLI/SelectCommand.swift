@@ -5,7 +5,7 @@ import CreativeImaging
 enum SelectCommand: DeclaredCommand {
     static let name = "select"
     static let summary = "pick the creative the ad server serves for a slot"
-    static let declared = SelectRequest.options.on(.commandLine) + [JobLimitOptions.maxPixels, CommonOptions.json]
+    static let declared = SelectRequest.options.on(.commandLine) + [JobLimitOptions.maxPixels.declaration, CommonOptions.json]
     static let help = CommandHelp(
         synopsis: ["--width PX [--height PX] [--mode M] [--product P] CANDIDATE... [--json]",
                    "--width PT [--height PT] --scale N CANDIDATE... [--json]"],

@@ -8,7 +8,7 @@ enum ValidateCommand: DeclaredCommand {
     static let maxBytes = JobLimitOptions.maxBytes(default: Catalog.defaultMaxBytes)
     static let json = CommonOptions.json.with(help: "one JSON report per file, one per line, on standard output")
     static let declared = ValidateRequest.options.on(.commandLine)
-        + [json, JobLimitOptions.quiet, maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
+        + [json, JobLimitOptions.quiet, maxBytes.declaration, JobLimitOptions.maxPixels.declaration] + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["FILE... [--product P] [--profile P[,Q]] [--json] [--no-preflight] [--max-bytes SIZE] [--max-pixels N]"],
         operands: [("FILE", "a creative (PNG, JPEG, GIF, WebP, or an HTML5 bundle as a zip); '-' reads standard input")],

@@ -24,22 +24,22 @@ enum WorkerCommand: DeclaredCommand {
     static let deadLetterStream = OptionDeclaration(
         "dead_letter_stream", .text(maxLength: 4096), placeholder: "NAME",
         help: "where a job delivered --max-deliveries times goes", defaultValue: "STREAM:dead", surfaces: .commandLine)
-    static let concurrency = OptionDeclaration(
-        "concurrency", .integer(1...256), placeholder: "N", help: "jobs at once; give the worker memory for that many "
+    static let concurrency = IntegerOption(
+        "concurrency", 1...256, placeholder: "N", help: "jobs at once; give the worker memory for that many "
             + "--memory-budget", defaultValue: "\(WorkerConfig.defaultConcurrency)", surfaces: .commandLine)
-    static let visibilityTimeout = OptionDeclaration(
-        "visibility_timeout", .duration(anyDuration), placeholder: "S",
+    static let visibilityTimeout = DurationOption(
+        "visibility_timeout", anyDuration, placeholder: "S",
         help: "a job unacknowledged this long with no heartbeat from its worker is claimed by another (30s, 2m; a "
             + "bare number is seconds)", defaultValue: seconds(WorkerConfig.defaultVisibilityTimeout), surfaces: .commandLine)
-    static let maxDeliveries = OptionDeclaration(
-        "max_deliveries", .integer(1...1000), placeholder: "N",
+    static let maxDeliveries = IntegerOption(
+        "max_deliveries", 1...1000, placeholder: "N",
         help: "deliveries before a job goes to the dead-letter stream",
         defaultValue: "\(WorkerConfig.defaultMaxDeliveries)", surfaces: .commandLine)
     static let drainTimeout = ServeOptions.drainTimeout.with(
         help: "on SIGTERM, how long jobs in flight may take to finish; the rest are released for other workers, "
             + "not acknowledged; exit 0", defaultValue: seconds(WorkerConfig.defaultDrainSeconds))
-    static let retryTimeout = OptionDeclaration(
-        "retry_timeout", .duration(anyDuration), placeholder: "S",
+    static let retryTimeout = DurationOption(
+        "retry_timeout", anyDuration, placeholder: "S",
         help: "how long one delivery retries store errors, with backoff, before leaving the job pending",
         defaultValue: seconds(WorkerConfig.defaultRetrySeconds), surfaces: .commandLine)
     static let adminHost = ServeOptions.adminHost
@@ -48,9 +48,10 @@ enum WorkerCommand: DeclaredCommand {
     static let jobOptions = ProcessRequest.jobFields.options.map { $0.with(help: $0.help + "; for entries that name none") }
 
     static let declared = FleetOptions.declared
-        + [group, consumer, deadLetterStream, concurrency, visibilityTimeout, maxDeliveries, drainTimeout, retryTimeout,
-           adminHost, adminPort]
-        + jobOptions + [ValidateCommand.maxBytes, JobLimitOptions.maxPixels] + JobLimitOptions.declared
+        + OptionList([group, consumer, deadLetterStream, concurrency, visibilityTimeout, maxDeliveries, drainTimeout,
+                      retryTimeout, adminHost, adminPort]).options
+        + jobOptions + [ValidateCommand.maxBytes.declaration, JobLimitOptions.maxPixels.declaration]
+        + JobLimitOptions.declared
     static let help = CommandHelp(
         synopsis: ["--redis URL --store s3://BUCKET/PREFIX [--s3-endpoint URL] [--stream NAME] [--concurrency N] [options]"],
         notes: FleetOptions.credentialsNote + [
@@ -89,7 +90,7 @@ enum WorkerCommand: DeclaredCommand {
         stated.apply(&config)
         config.testHook = getenv("CREATIVE_WORKER_TEST_HOOK").map { String(cString: $0) }
         let runner = ProcessJobRunner(limits: limits, defaults: defaults)
-        return Worker(config: config, runner: runner).run()
+        return Worker(config: config, runner: runner, startAdmin: AdminServer.start).run()
     }
 
     /// The worker's own options: the consumer name given, and how they change ``WorkerConfig``'s defaults.

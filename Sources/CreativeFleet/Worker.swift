@@ -1,6 +1,6 @@
 import CreativeCore
+import CreativeDaemon
 import CreativeImaging
-import CreativeService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,14 +61,19 @@ public final class Worker: @unchecked Sendable {
     public let config: WorkerConfig
     public let metrics = WorkerMetrics()
     let runner: ProcessJobRunner
+    /// Starts the admin listener (`/healthz`, `/readyz`, `/metrics`).
+    let startAdmin: AdminListenerStart
     let state = WorkerState()
 
     /// Seconds the queue has to answer the first PING before the worker gives up starting.
     public static let startTimeout = 3.0
 
-    public init(config: WorkerConfig, runner: ProcessJobRunner) {
+    /// - Parameter startAdmin: starts the admin listener on ``WorkerConfig/adminHost`` and
+    ///   ``WorkerConfig/adminPort`` (the service's `AdminServer.start`).
+    public init(config: WorkerConfig, runner: ProcessJobRunner, startAdmin: @escaping AdminListenerStart) {
         self.config = config
         self.runner = runner
+        self.startAdmin = startAdmin
     }
 
     /// Runs until SIGTERM or SIGINT, then drains: stops taking jobs, lets those in flight finish
@@ -76,7 +81,7 @@ public final class Worker: @unchecked Sendable {
     /// visibility timeout, so another worker claims them at once; never acknowledged). Returns
     /// the exit code: 0 after a stop, 1 when it could not start.
     public func run() -> Int32 {
-        var signals = Server.blockStopSignals()
+        var signals = StopSignals.block()
         // The queue must answer at the start: a wrong address or a queue that is down fails
         // now, in one line, instead of a worker that says "started" and retries for ever.
         // Once running, a lost connection is retried (jobLoop).
@@ -86,13 +91,13 @@ public final class Worker: @unchecked Sendable {
             log("failed", "cannot start: the queue does not answer (\(error.description))")
             return 1
         }
-        let admin: AdminServer
-        do {
-            admin = try AdminServer(host: config.adminHost, port: config.adminPort,
-                                    ready: { [state] in state.isStopping ? "the worker is stopping" : nil },
-                                    metrics: { [metrics] in metrics.render() })
+        let admin: any AdminListener
+        do throws(DaemonError) {
+            admin = try startAdmin(config.adminHost, config.adminPort,
+                                   AdminAnswers(ready: { [state] in state.isStopping ? "the worker is stopping" : nil },
+                                                metrics: { [metrics] in metrics.render() }))
         } catch {
-            log("failed", "admin listener: \(error.message)")
+            log("failed", "admin listener: \(error.description)")
             return 1
         }
         for index in 0..<max(1, config.concurrency) {
@@ -104,7 +109,7 @@ public final class Worker: @unchecked Sendable {
         state.heartbeatRunning = startDetachedThread(retaining: LoopStart(worker: self, index: -1), workerLoopMain)
         log("started", "consumer \(config.consumer) of group \(config.group) on \(config.stream), "
             + "\(config.concurrency) at once, admin port \(admin.port)")
-        _ = Server.waitForStop(&signals)
+        _ = StopSignals.wait(&signals)
         state.stop(drainSeconds: config.drainSeconds)
         log("draining", "\(state.heldJobs.count) jobs in flight")
         while (state.loops > 0 || !state.heldJobs.isEmpty) && !state.isPastDrain { usleep(20_000) }

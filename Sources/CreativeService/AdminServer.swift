@@ -1,3 +1,4 @@
+import CreativeDaemon
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,16 @@ import Glibc
 /// `GET /healthz` (liveness), `/readyz` (the caller's readiness) and `/metrics` (the caller's
 /// Prometheus text), on the service's own libmicrohttpd event-loop daemon, with its Host checks
 /// and connection deadlines.
-public final class AdminServer: @unchecked Sendable {
+public final class AdminServer: AdminListener, @unchecked Sendable {
+    /// Starts one for a process that takes its admin listener as an ``AdminListenerStart``.
+    public static let start: AdminListenerStart = { host, port, answers throws(DaemonError) in
+        do throws(ServiceError) {
+            return try AdminServer(host: host, port: port, ready: answers.ready, metrics: answers.metrics)
+        } catch {
+            throw .cannotListen(error.message)
+        }
+    }
+
     private let daemon: Daemon
 
     /// Starts listening on `host:port` (0: a free port). `ready` gives nil when ready, else the

@@ -1,3 +1,4 @@
+import CreativeDaemon
 import CreativeImaging
 #if canImport(Glibc)
 import Glibc

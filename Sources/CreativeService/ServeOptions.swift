@@ -13,12 +13,20 @@ public enum ServeOptions {
                           surfaces: .commandLine, mistakenNames: mistakenNames, bareUnit: bareUnit, repeatable: repeatable)
     }
 
+    /// A flag of a ranged kind (``IntegerOption``, ``ByteSizeOption``, ``DurationOption``).
+    private static func option<Reading>(_ name: String, _ range: ClosedRange<Reading.Bound>, _ placeholder: String,
+                                        _ help: String, _ defaultValue: String?, bareUnit: Int = 1,
+                                        mistakenNames: [String] = []) -> RangedOption<Reading> {
+        RangedOption(name, range, placeholder: placeholder, help: help, defaultValue: defaultValue, surfaces: .commandLine,
+                     mistakenNames: mistakenNames, bareUnit: bareUnit)
+    }
+
     private static func size(_ bytes: Int) -> String { Quantity.describe(bytes: bytes) }
     private static func seconds(_ value: Double) -> String { TextFormat.scale(value) + "s" }
 
     public static let host = option("host", .text(maxLength: 255), "ADDR",
                                     "address to bind (0.0.0.0 for every interface)", defaults.host)
-    public static let port = option("port", .integer(0...65535), "N", "TCP port (0 picks a free one, logged at start; "
+    public static let port: IntegerOption = option("port", 0...65535, "N", "TCP port (0 picks a free one, logged at start; "
                                     + "else $CREATIVE_PORT)", "\(defaults.port)")
     public static let tokenFile = option("token_file", .text(maxLength: 4096), "F", "file holding the bearer token every "
                                          + "/v1 route then needs (at least 16 bytes, for example from 'openssl rand -hex 32')", nil)
@@ -29,45 +37,45 @@ public enum ServeOptions {
                                            + "DNS rebinding); this adds NAME (repeatable)", nil, repeatable: true)
     public static let adminHost = option("admin_host", .text(maxLength: 255), "ADDR",
                                          "address of the admin listener: /healthz, /readyz, /metrics", defaults.adminHost)
-    public static let adminPort = option("admin_port", .integer(0...65535), "N",
+    public static let adminPort: IntegerOption = option("admin_port", 0...65535, "N",
                                          "its port (0 picks a free one; else $CREATIVE_ADMIN_PORT)", "\(defaults.adminPort)")
-    public static let workers = option("workers", .integer(1...1024), "N",
+    public static let workers: IntegerOption = option("workers", 1...1024, "N",
                                        "image jobs (validate, render, process) run at once", "2 per processor")
-    public static let queue = option("queue", .integer(0...100_000), "N",
+    public static let queue: IntegerOption = option("queue", 0...100_000, "N",
                                      "jobs that may wait for a slot before 503 + Retry-After", "\(defaults.queue)")
-    public static let maxBodyBytes = option("max_body_bytes", .byteSize(1...1 << 30), "SIZE",
+    public static let maxBodyBytes: ByteSizeOption = option("max_body_bytes", 1...1 << 30, "SIZE",
                                             "largest image upload (413 above it)", size(defaults.maxBodyBytes))
-    public static let maxJSONBodyBytes = option("max_json_body_bytes", .byteSize(1...1 << 24), "SIZE",
+    public static let maxJSONBodyBytes: ByteSizeOption = option("max_json_body_bytes", 1...1 << 24, "SIZE",
                                                 "largest body of the other routes", size(defaults.maxJSONBodyBytes))
-    public static let memoryBudget = option("memory_budget", .byteSize(1 << 20...1 << 40), "SIZE",
+    public static let memoryBudget: ByteSizeOption = option("memory_budget", 1 << 20...1 << 40, "SIZE",
                                             "memory buffered bodies and running jobs (their charged peak) may hold at once, "
                                             + "for the whole process (503 + Retry-After when it stays full for --budget-wait; "
                                             + "a bare number is MiB)", size(defaults.memoryBudget), bareUnit: 1 << 20)
-    public static let jobMemoryBudget = option("job_memory_budget", .byteSize(1 << 20...1 << 40), "SIZE",
+    public static let jobMemoryBudget: ByteSizeOption = option("job_memory_budget", 1 << 20...1 << 40, "SIZE",
                                                "most memory one job may hold at its peak, charged before it starts "
                                                + "(422 too_many_pixels; the CLI's --memory-budget; a bare number is MiB)",
                                                size(defaults.jobMemoryBudget), bareUnit: 1 << 20)
-    public static let budgetWait = option("budget_wait", .duration(0...3600), "S",
+    public static let budgetWait: DurationOption = option("budget_wait", 0...3600, "S",
                                           "how long a request or job waits for the memory budget", seconds(defaults.budgetWait))
-    public static let jobTimeout = option("job_timeout", .duration(0.001...3600), "S", "how long one validate, render or "
+    public static let jobTimeout: DurationOption = option("job_timeout", 0.001...3600, "S", "how long one validate, render or "
                                           + "process job may run (422 timeout; the CLI's --timeout)", seconds(defaults.jobTimeout))
-    public static let drainTimeout = option("drain_timeout", .duration(0...3600), "S", "on SIGTERM, how long requests in "
+    public static let drainTimeout: DurationOption = option("drain_timeout", 0...3600, "S", "on SIGTERM, how long requests in "
                                             + "flight may take to finish before their jobs are cancelled (the process exits "
                                             + "at most 2 s later)", seconds(defaults.drainSeconds))
-    public static let idleTimeout = option("idle_timeout", .duration(1...3600), "S",
+    public static let idleTimeout: DurationOption = option("idle_timeout", 1...3600, "S",
                                            "how long a connection may be idle mid-request or mid-answer",
                                            seconds(Double(defaults.connectionTimeout)), mistakenNames: ["timeout"])
-    public static let headerTimeout = option("header_timeout", .duration(1...3600), "S", "time for a request's line and "
+    public static let headerTimeout: DurationOption = option("header_timeout", 1...3600, "S", "time for a request's line and "
                                              + "headers, and for an idle keep-alive", seconds(defaults.headerTimeout))
-    public static let minBodyRate = option("min_body_rate", .byteSize(0...1 << 30), "SIZE",
+    public static let minBodyRate: ByteSizeOption = option("min_body_rate", 0...1 << 30, "SIZE",
                                            "bytes per second a body must bring in each 5 s window (0: no check)",
                                            size(defaults.minBodyRate))
-    public static let maxConnections = option("max_connections", .integer(1...100_000), "N", "open connections at most",
+    public static let maxConnections: IntegerOption = option("max_connections", 1...100_000, "N", "open connections at most",
                                               "\(defaults.maxConnections)")
-    public static let maxConnectionsPerClient = option("max_connections_per_client", .integer(0...100_000), "N",
+    public static let maxConnectionsPerClient: IntegerOption = option("max_connections_per_client", 0...100_000, "N",
                                                        "open connections per client address (0: no cap)",
                                                        "\(defaults.maxConnectionsPerClient)")
-    public static let maxInlineBytes = option("max_inline_bytes", .byteSize(0...1 << 30), "SIZE", "most bytes of files one "
+    public static let maxInlineBytes: ByteSizeOption = option("max_inline_bytes", 0...1 << 30, "SIZE", "most bytes of files one "
                                               + "/v1/process answer inlines (over it 422 answer_too_large: list with "
                                               + "inline=false, fetch with file=NAME)", size(defaults.maxInlineFileBytes))
     public static let healthcheck = option("healthcheck", .toggle, "", "GET /healthz on 127.0.0.1:ADMIN-PORT, exit 0 when "
@@ -77,10 +85,11 @@ public enum ServeOptions {
                                              + "(name, type, enum, range, default) as JSON and exit", "false")
 
     /// Every flag of `serve`, in help order.
-    public static let all = [host, port, tokenFile, allowUnauthenticated, allowedHost, adminHost, adminPort, workers, queue,
-                             maxBodyBytes, maxJSONBodyBytes, memoryBudget, jobMemoryBudget, budgetWait, jobTimeout,
-                             drainTimeout, idleTimeout, headerTimeout, minBodyRate, maxConnections, maxConnectionsPerClient,
-                             maxInlineBytes, healthcheck, apiParameters]
+    public static let all = OptionList([host, port, tokenFile, allowUnauthenticated, allowedHost, adminHost, adminPort,
+                                        workers, queue, maxBodyBytes, maxJSONBodyBytes, memoryBudget, jobMemoryBudget,
+                                        budgetWait, jobTimeout, drainTimeout, idleTimeout, headerTimeout, minBodyRate,
+                                        maxConnections, maxConnectionsPerClient, maxInlineBytes, healthcheck,
+                                        apiParameters]).options
 
     /// The configuration the flags give over the defaults (the ports, the token file and the
     /// allowed hosts are the caller's to read: they need the environment and the file system).

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CreativeCore
+import CreativeDaemon
 import CreativeImaging
 #if canImport(Glibc)
 import Glibc
@@ -120,46 +121,15 @@ public final class Server: @unchecked Sendable {
                                       ("jobs_left", .int(stuck))])
     }
 
-    /// Signals that stop the service gracefully (``stop(grace:)``).
-    public static let drainSignals: [Int32] = [SIGTERM, SIGINT]
-    /// Signals that are logged and otherwise ignored: their default action ends the process at
-    /// once, and none of them means "stop" to a service (a stray `kill -USR2`, an `alarm()`
-    /// timer or a terminal's hang-up must not drop the requests in flight). SIGQUIT keeps its
-    /// default, a core dump for debugging; SIGKILL and SIGSTOP cannot be caught.
-    public static let ignoredSignals: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM]
-
-    /// Blocks ``drainSignals`` and ``ignoredSignals`` in this thread and ignores SIGPIPE. Call it
-    /// before any other thread starts, so they inherit the mask; returns the set
-    /// ``waitForStop(_:onIgnored:)`` waits on.
-    public static func blockStopSignals() -> sigset_t {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for number in drainSignals + ignoredSignals { sigaddset(&signals, number) }
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        signal(SIGPIPE, SIG_IGN)
-        return signals
-    }
-
-    /// Waits (`sigwait`) until one of ``drainSignals`` arrives and returns it; each of
-    /// ``ignoredSignals`` before it goes to `onIgnored`.
-    public static func waitForStop(_ signals: inout sigset_t, onIgnored: (Int32) -> Void = { _ in }) -> Int32 {
-        while true {
-            var received: Int32 = 0
-            guard sigwait(&signals, &received) == 0 else { continue }
-            if drainSignals.contains(received) { return received }
-            onIgnored(received)
-        }
-    }
-
     /// Runs until SIGTERM or SIGINT, then stops gracefully. Returns the exit code (0 after a clean stop).
     ///
     /// The signals are blocked in this thread before any other thread starts (so MHD's and
     /// libvips' threads inherit the mask) and taken with `sigwait`: no handler runs on an
-    /// arbitrary thread. ``ignoredSignals`` (whose default would kill the process at once,
-    /// without the drain) are ignored and logged. Log lines go through a queue, so a stalled log
-    /// pipe cannot keep the main thread from draining.
+    /// arbitrary thread (``StopSignals``). The ignored ones (whose default would kill the process
+    /// at once, without the drain) are logged. Log lines go through a queue, so a stalled log pipe
+    /// cannot keep the main thread from draining.
     public static func serve(config: ServiceConfig) -> Int32 {
-        var signals = blockStopSignals()
+        var signals = StopSignals.block()
         let log = RequestLog(enabled: config.logRequests)
         let server: Server
         do {
@@ -169,7 +139,7 @@ public final class Server: @unchecked Sendable {
             LogSink.standardError.flush(seconds: 1)
             return 1
         }
-        let received = waitForStop(&signals) { ignored in
+        let received = StopSignals.wait(&signals) { ignored in
             log.event("signal", [("signal", .int(Int(ignored))), ("action", .string("ignored"))])
         }
         log.event("signal", [("signal", .int(Int(received))), ("action", .string("drain"))])

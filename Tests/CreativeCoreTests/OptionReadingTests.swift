@@ -38,6 +38,48 @@ final class OptionReadingTests: XCTestCase {
         XCTAssertEqual(Quantity.describe(bytes: 1000), "1000")
     }
 
+    /// The message a reading throws, nil when it reads.
+    private func message<Value>(_ read: () throws(CoreError) -> Value) -> String? {
+        do { _ = try read(); return nil } catch { return error.description }
+    }
+
+    func testTypedReadersKeepTheirRangesAndSentences() throws {
+        let quality = RenderRequest.quality
+        XCTAssertEqual(quality.kind, .integer(1...100), "the declaration's kind is made from the typed range")
+        XCTAssertEqual(quality.range, 1...100)
+        XCTAssertEqual(try Given(values: ["quality": "80"]).int(quality), 80)
+        XCTAssertNil(try Given(values: [:]).int(quality))
+        XCTAssertEqual(message { () throws(CoreError) in try Given(values: ["quality": "101"]).int(quality) },
+                       "quality must be a whole number from 1 to 100, not '101'")
+        XCTAssertEqual(message { () throws(CoreError) in try Given(values: ["quality": "101"]).int(quality) },
+                       message { () throws(CoreError) in try TypedValue.int("101", name: "quality", in: 1...100, quoteLimit: 64) })
+
+        let budget = ProcessRequest.weightBudget
+        XCTAssertEqual(budget.kind, .byteSize(RenderSettings.weightBudgetRange), "with(help:) keeps the kind")
+        XCTAssertEqual(budget.range, RenderSettings.weightBudgetRange)
+        XCTAssertEqual(try Given(values: ["weight_budget": "40K"]).bytes(budget), 40 << 10)
+        XCTAssertEqual(message { () throws(CoreError) in try Given(values: ["weight_budget": "2G"]).bytes(budget) },
+                       "weight_budget must be a size from 1K to 1G (for example 64M or 1G), not '2G'")
+
+        let mib = ByteSizeOption("memory_budget", 1 << 20...1 << 40, help: "memory", bareUnit: 1 << 20)
+        XCTAssertEqual(try Given(values: ["memory_budget": "64"]).bytes(mib), 64 << 20, "a bare number counts the bare unit")
+
+        let wait = DurationOption("idle_timeout", 1...3600, help: "idle").with(help: "how long to wait")
+        XCTAssertEqual(wait.kind, .duration(1...3600))
+        XCTAssertEqual(wait.help, "how long to wait")
+        XCTAssertEqual(try Given(values: ["idle_timeout": "90s"]).seconds(wait), 90)
+        XCTAssertEqual(message { () throws(CoreError) in try Given(values: ["idle_timeout": "2h"]).seconds(wait) },
+                       "idle_timeout must be a duration from 1 s to 3600 s (for example 10s or 500ms), not '2h'")
+        let above = DurationOption("timeout", Double.leastNonzeroMagnitude...86_400, help: "deadline")
+        XCTAssertEqual(message { () throws(CoreError) in try Given(values: ["timeout": "0"]).seconds(above) },
+                       "timeout must be a duration above 0 to 86400 s (for example 10s or 500ms), not '0'")
+
+        let given = Given(values: ["effort": "4"])
+        XCTAssertTrue(given.has(RenderRequest.effort))
+        XCTAssertEqual(given.firstGiven([RenderRequest.lossless, RenderRequest.effort])?.name, "effort")
+        XCTAssertEqual(given.spelling(RenderRequest.effort), "effort")
+    }
+
     func testASlotCarriesItsScale() throws {
         let slot = RenderRequest.slot
         let three = try XCTUnwrap(try Given(values: ["slot": "390x61@3x"]).slot(slot))

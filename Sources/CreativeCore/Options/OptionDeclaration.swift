@@ -101,7 +101,7 @@ public struct OptionDeclaration: Sendable {
 public struct OptionList: Sendable {
     public let options: [OptionDeclaration]
 
-    public init(_ options: [OptionDeclaration]) { self.options = options }
+    public init(_ options: [any DeclaresOption]) { self.options = options.map(\.declaration) }
 
     /// The options of one surface (the command line's, or a query's).
     public func on(_ surface: OptionDeclaration.Surfaces) -> [OptionDeclaration] {

@@ -14,16 +14,20 @@ public protocol OptionSource {
 
 extension OptionSource {
     /// Whether the option was given.
-    public func has(_ option: OptionDeclaration) -> Bool { given(option) != nil }
+    public func has(_ option: some DeclaresOption) -> Bool { given(option.declaration) != nil }
+
+    /// How this caller writes a typed option in messages (``spelling(_:)`` of its declaration).
+    public func spelling(_ option: some DeclaresOption) -> String { spelling(option.declaration) }
 
     /// The first of `options` that was given, for rules that refuse them together.
-    public func firstGiven(_ options: [OptionDeclaration]) -> OptionDeclaration? { options.first(where: has) }
+    public func firstGiven(_ options: [any DeclaresOption]) -> OptionDeclaration? {
+        options.lazy.map(\.declaration).first { given($0) != nil }
+    }
 
-    /// A ``OptionDeclaration/Kind/integer`` option.
-    public func int(_ option: OptionDeclaration) throws(CoreError) -> Int? {
-        guard let text = given(option) else { return nil }
-        guard case .integer(let range) = option.kind else { preconditionFailure("\(option.name) is no integer") }
-        return try TypedValue.int(text, name: spelling(option), in: range, quoteLimit: 64)
+    /// An ``IntegerOption``: a whole number in its range.
+    public func int(_ option: IntegerOption) throws(CoreError) -> Int? {
+        guard let text = given(option.declaration) else { return nil }
+        return try TypedValue.int(text, name: spelling(option.declaration), in: option.range, quoteLimit: 64)
     }
 
     /// A ``OptionDeclaration/Kind/number`` option.
@@ -87,18 +91,17 @@ extension OptionSource {
         return try TypedValue.bool(text, name: spelling(option), quoteLimit: 64)
     }
 
-    /// A ``OptionDeclaration/Kind/byteSize`` option in bytes.
-    public func bytes(_ option: OptionDeclaration) throws(CoreError) -> Int? {
-        guard let text = given(option) else { return nil }
-        guard case .byteSize(let range) = option.kind else { preconditionFailure("\(option.name) is no byte size") }
-        return try Quantity.bytes(text, name: spelling(option), in: range, bareUnit: option.bareUnit)
+    /// A ``ByteSizeOption`` in bytes: in its range, a bare number counting its bare unit.
+    public func bytes(_ option: ByteSizeOption) throws(CoreError) -> Int? {
+        guard let text = given(option.declaration) else { return nil }
+        return try Quantity.bytes(text, name: spelling(option.declaration), in: option.range,
+                                  bareUnit: option.declaration.bareUnit)
     }
 
-    /// A ``OptionDeclaration/Kind/duration`` option in seconds.
-    public func seconds(_ option: OptionDeclaration) throws(CoreError) -> Double? {
-        guard let text = given(option) else { return nil }
-        guard case .duration(let range) = option.kind else { preconditionFailure("\(option.name) is no duration") }
-        return try Quantity.seconds(text, name: spelling(option), in: range)
+    /// A ``DurationOption`` in seconds, in its range.
+    public func seconds(_ option: DurationOption) throws(CoreError) -> Double? {
+        guard let text = given(option.declaration) else { return nil }
+        return try Quantity.seconds(text, name: spelling(option.declaration), in: option.range)
     }
 
     /// A device of the table named by the option; a near miss names the device meant.

@@ -9,8 +9,8 @@ public struct FixRequest: Sendable {
             + "when its aspect ratio is within 1%)",
         mistakenNames: ["slot", "dimensions"])
     /// `--frame N`: the frame of an animated GIF or WebP kept as the still image, 1-based.
-    public static let frame = OptionDeclaration(
-        "frame", .integer(1...Int(Int32.max)), placeholder: "N",
+    public static let frame = IntegerOption(
+        "frame", 1...Int(Int32.max), placeholder: "N",
         help: "for an animated GIF or WebP, the frame kept as the still image, counted from 1 (default: the last)")
     /// `--format F`: the format written (default: the input's).
     public static let format = OptionDeclaration(

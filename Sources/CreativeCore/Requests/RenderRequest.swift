@@ -26,20 +26,20 @@ public struct RenderRequest: Sendable {
             + "when this is not given",
         defaultValue: FormatChoice.png.rawValue, mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
     /// `--quality Q`.
-    public static let quality = OptionDeclaration(
-        "quality", .integer(1...100), placeholder: "Q", help: "JPEG or WebP quality, 1 to 100", defaultValue: "85")
+    public static let quality = IntegerOption(
+        "quality", 1...100, placeholder: "Q", help: "JPEG or WebP quality, 1 to 100", defaultValue: "85")
     /// `--lossless`, `lossless=true`: lossless WebP.
     public static let lossless = OptionDeclaration(
         "lossless", .toggle, help: "write WebP lossless (every pixel kept); --format webp or a .webp output only "
             + "(in an output name: o.webp[lossless])", defaultValue: "false")
     /// `--effort N`: libwebp's effort.
-    public static let effort = OptionDeclaration(
-        "effort", .integer(0...6), placeholder: "N",
+    public static let effort = IntegerOption(
+        "effort", 0...6, placeholder: "N",
         help: "WebP effort, 0 (fastest) to 6 (smallest file); --format webp or a .webp output only "
             + "(in an output name: o.webp[effort=6])", defaultValue: "4")
     /// `--weight-budget SIZE`, `weight_budget=SIZE`: the largest file a render may be.
-    public static let weightBudget = OptionDeclaration(
-        "weight_budget", .byteSize(RenderSettings.weightBudgetRange), placeholder: "SIZE",
+    public static let weightBudget = ByteSizeOption(
+        "weight_budget", RenderSettings.weightBudgetRange, placeholder: "SIZE",
         help: "largest file of a render: the best quality that fits (JPEG and WebP: the highest quality; PNG: lossless, "
             + "else the largest palette); when none fits, code over_weight_budget and nothing written (40K, 1M; K is "
             + "1024 bytes; a bare number is bytes)",
@@ -128,7 +128,7 @@ public struct RenderRequest: Sendable {
     /// The weight budget asked (`option`, or the default) and the profiles named by ``profile``:
     /// how `render` and `process` decide each render's budget.
     /// - Throws: ``CoreError`` for a size out of range or an unknown profile (naming the one meant).
-    public static func weightBudgets(_ source: some OptionSource, weightBudget option: OptionDeclaration)
+    public static func weightBudgets(_ source: some OptionSource, weightBudget option: ByteSizeOption)
         throws(CoreError) -> RenderWeightBudget {
         RenderWeightBudget(asked: try source.bytes(option) ?? RenderSettings.defaultWeightBudget,
                            profiles: try CommonOptions.profiles(source) ?? [])

@@ -2,11 +2,11 @@
 /// candidates the ad server serves for a request. Its options, declared once, and its rules (the
 /// mode's default, the height it needs, points with a scale).
 public struct SelectRequest: Sendable {
-    public static let width = OptionDeclaration(
-        "width", .integer(1...100_000), placeholder: "PX",
+    public static let width = IntegerOption(
+        "width", 1...100_000, placeholder: "PX",
         help: "screen (slot) width in pixels; in points when a scale is given")
-    public static let height = OptionDeclaration(
-        "height", .integer(1...100_000), placeholder: "PX",
+    public static let height = IntegerOption(
+        "height", 1...100_000, placeholder: "PX",
         help: "banner height (anchored) or max height (inline) in pixels, in points when a scale is given; "
             + "interstitials: the safe area's height")
     public static let mode = OptionDeclaration(

@@ -3,11 +3,11 @@
 /// device's screen); interstitials: a device's full screen minus its insets; companions: a
 /// device's fixed standard slot.
 public struct SlotRequest: Sendable {
-    public static let width = OptionDeclaration(
-        "width", .integer(1...PixelSize.maximumSide), placeholder: "W",
+    public static let width = IntegerOption(
+        "width", 1...PixelSize.maximumSide, placeholder: "W",
         help: "container width in points (banners; or give a device)")
-    public static let screenHeight = OptionDeclaration(
-        "screen_height", .integer(1...PixelSize.maximumSide), placeholder: "H",
+    public static let screenHeight = IntegerOption(
+        "screen_height", 1...PixelSize.maximumSide, placeholder: "H",
         help: "screen height in points (anchored: caps the banner at 15% of it)")
     public static let rule = OptionDeclaration(
         "rule", .choice(AnchoredRule.allCases.map(\.rawValue)), placeholder: "R",
@@ -15,8 +15,8 @@ public struct SlotRequest: Sendable {
         defaultValue: AnchoredRule.qartvelo.rawValue)
     public static let inline = OptionDeclaration(
         "inline", .toggle, help: "inline sizing: the biggest size fitting width x max height", defaultValue: "false")
-    public static let maxHeight = OptionDeclaration(
-        "max_height", .integer(1...PixelSize.maximumSide), placeholder: "H",
+    public static let maxHeight = IntegerOption(
+        "max_height", 1...PixelSize.maximumSide, placeholder: "H",
         help: "inline max height in points; a smaller one than 32 is raised to 32 (a note says so)", defaultValue: "\(SlotMath.defaultInlineMaxHeight)")
     public static let scale = RenderRequest.scale.with(help: "pixels per point, 1 to 4 (banners; a device gives its own)")
 
@@ -25,7 +25,7 @@ public struct SlotRequest: Sendable {
                                             CommonOptions.product, CommonOptions.device, CommonOptions.orientation])
 
     /// The banner-only options, refused for a device's fixed or full-screen slot.
-    private static let bannerOnly = [width, screenHeight, rule, inline, maxHeight, scale]
+    private static let bannerOnly: [any DeclaresOption] = [width, screenHeight, rule, inline, maxHeight, scale]
 
     /// What was asked, computed.
     public enum Answer: Sendable {

@@ -6,7 +6,7 @@ import Glibc
 /// with `Unmanaged.fromOpaque(_:).takeRetainedValue()`. Returns false (and releases) when no
 /// thread could be made.
 package func startDetachedThread(retaining object: AnyObject,
-                         _ main: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) -> Bool {
+                                 _ main: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) -> Bool {
     var thread = pthread_t()
     let context = Unmanaged.passRetained(object).toOpaque()
     guard pthread_create(&thread, nil, main, context) == 0 else {
