@@ -147,7 +147,7 @@ class TryItChecks:
             def check():
                 self.load(self.open.base + "/")
                 self.driver.find_element(By.ID, "file").send_keys("\n".join(paths))
-                self.wait(lambda: self.driver.find_element(By.ID, "status").text == "Campaign ready", "the campaign")
+                self.wait(lambda: self.driver.find_element(By.ID, "status").text == "Campaign ready", "the campaign", 120)
                 rows = self.driver.execute_script(
                     "return [].map.call(document.querySelectorAll('#campaign tr[data-device]'), function (r) {"
                     " return [r.getAttribute('data-device'), r.getAttribute('data-orientation'), r.getAttribute('data-served'),"
