@@ -5,7 +5,9 @@
 /// (`--screen-height`); a ``Kind/toggle`` whose default is on is spelled `--no-NAME` on the
 /// command line and `NAME=false` in a query.
 public struct OptionDeclaration: Sendable {
-    /// What the option's text is read as.
+    /// What the option's text is read as. The ranged kinds (``integer(_:)``, ``byteSize(_:)``,
+    /// ``duration(_:)``) are made by ``IntegerOption``, ``ByteSizeOption`` and ``DurationOption``,
+    /// whose readers take the range from the typed declaration; here they are for help and OpenAPI.
     public enum Kind: Sendable, Equatable {
         /// A whole number within the range.
         case integer(ClosedRange<Int>)
