@@ -15,6 +15,9 @@ struct JobRenderer: Sendable {
     /// canvas with what it found; `start` is where the quality search starts.
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits.
     func render(_ image: VImage, at placement: Placement, start: Int?) throws(ImagingError) -> EncodedRender {
+        // Scaled to the content size first: fitted again into the content's rectangle, the whole
+        // creative can round a pixel short (2184x270 into 640x79 is 639 wide: min(640/2184, 79/270)).
+        let image = image.size == placement.content ? image : try ScaleStep.thumbnail(image, to: placement.content)
         guard var settings = try? RenderSettings(canvas: placement.canvas, format: format) else {
             throw .operationFailed("no render settings for \(placement.canvas)")
         }
