@@ -22,7 +22,7 @@ public struct RenderRequest: Sendable {
     public static let format = OptionDeclaration(
         "format", .choice(FormatChoice.allCases.map(\.rawValue)), placeholder: "F",
         help: "png (lossless, the smallest exact PNG), jpeg, webp, or auto (the smallest of PNG, palette PNG, "
-            + "WebP and, opaque only, JPEG that keeps SSIM >= 0.98); an output name's extension decides it "
+            + "WebP and, opaque only, JPEG that keeps luma SSIM >= 0.975 and chroma SSIM >= 0.96); an output name's extension decides it "
             + "when this is not given",
         defaultValue: FormatChoice.png.rawValue, mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
     /// `--quality Q`.

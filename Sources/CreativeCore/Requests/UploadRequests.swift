@@ -29,8 +29,8 @@ public struct ValidateRequest: Sendable {
 /// The upload pipeline's job as callers ask for it (`creative-tool process`, `POST /v1/process`).
 public struct ProcessRequest: Sendable {
     public static let format = RenderRequest.format.with(
-        help: "how the renders are written: auto (the smallest of PNG, palette PNG and WebP that keeps SSIM >= 0.98, "
-            + "named in the manifest), png (lossless), webp or jpeg (quality 85; JPEG bars are white)",
+        help: "how the renders are written: auto (the smallest of PNG, palette PNG and WebP that keeps luma SSIM >= 0.975 "
+            + "and chroma SSIM >= 0.96, named in the manifest), png (lossless), webp or jpeg (quality 85; JPEG bars are white)",
         defaultValue: FormatChoice.auto.rawValue)
     /// `inline=false`: the answer lists the files without their bytes.
     public static let inline = OptionDeclaration(
