@@ -42,9 +42,11 @@ demo: build
 
 # The tool beside the same tool built on the system libvips (BENCH_SYSTEM=0: without that build),
 # the C floor (bench/floor.c) and the peers, by the harness bench/bench.py (bench/run.sh runs it in
-# the project's venv). SECTIONS=startup,peers runs some sections; BENCH_QUICK=1 lowers every count;
-# PEERS=thumbor adds Thumbor to the serve section. Writes $(OUT)/bench/results.json (or BENCH_RESULTS);
-# bench/tables.py rewrites docs/performance.md's tables from it.
+# the project's venv). SECTIONS=startup,peers runs some sections (SECTIONS=weight: what --format auto
+# writes against lossless, the tables of docs/performance.md's "What auto writes"); BENCH_QUICK=1
+# lowers every count; PEERS=thumbor adds Thumbor to the serve section. Writes
+# $(OUT)/bench/results.json (or BENCH_RESULTS); bench/tables.py rewrites docs/performance.md's
+# tables from it.
 BENCH_SYSTEM ?= 1
 SYSTEM_BIN = $(if $(filter 1,$(BENCH_SYSTEM)),$(if $(filter system,$(LIBVIPS)),,.build/system/release/creative-tool))
 SECTIONS ?=

@@ -5,8 +5,8 @@
 
 BINARY is the release build (`make bench` builds it, the system-libvips build beside it, and
 installs the peers with `scripts/install-deps.sh bench` first). SECTIONS, in the order they run:
-startup render bytes validate preflight process serve worker (the default), and memory (`make
-bench-memory`); `peers` stands for render bytes validate process. Each is a module of
+startup render bytes weight validate preflight process serve worker (the default), and memory
+(`make bench-memory`); `peers` stands for render bytes validate process. Each is a module of
 bench/harness/sections/.
 
 Writes one JSON file (BENCH_RESULTS, default out/bench/results.json; rewritten after every

@@ -4,9 +4,11 @@
     bench/tables.py [RESULTS] [DOC]     (defaults: out/bench/results.json, docs/performance.md)
 
 Each block between <!-- bench:NAME --> and <!-- /bench:NAME --> (machine, summary, and one per
-section: startup, render, bytes, validate, preflight, process, serve, worker, memory) is replaced
-by the report's block of that name; blocks of sections the results do not hold, and all the prose
-around them, stay as they are. Exit 1 when the document lacks the markers of a block it gets."""
+section: startup, render, bytes, weight, validate, preflight, process, serve, worker, memory) is
+replaced by the report's block of that name; blocks of sections the results do not hold, and all
+the prose around them, stay as they are (a run of only weight or memory, which date their own
+blocks, leaves the machine block too). Exit 1 when the document lacks the markers of a block it
+gets."""
 import json
 import os
 import sys

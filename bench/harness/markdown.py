@@ -26,3 +26,8 @@ def times(value):
 
 def number(value, digits=1):
     return "n/a" if value is None else "%.*f" % (digits, value)
+
+
+def grouped(value):
+    """An integer with thousands separators ("253,224"), or n/a."""
+    return "n/a" if value is None else "{:,}".format(value)

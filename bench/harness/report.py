@@ -129,6 +129,57 @@ def bytes_(section):
     return "\n\n".join(parts)
 
 
+def job_totals(job):
+    """The process table's figures of one job of the weight section: renders, the bytes of its auto
+    and lossless renders, their ratio, the heaviest auto render and the worst luma SSIM."""
+    renders = job["renders"]
+    auto = sum(render["bytes"] for render in renders)
+    lossless = sum(render["lossless_bytes"] for render in renders)
+    return {"renders": len(renders), "auto_bytes": auto, "lossless_bytes": lossless,
+            "ratio": ratio(auto, lossless), "heaviest_bytes": max((r["bytes"] for r in renders), default=None),
+            "worst": min(renders, key=lambda r: r["luma_ssim"], default=None)}
+
+
+def worst_cell(render):
+    """The worst luma SSIM of a job and the render it is of: "0.982 (ipad-air-portrait-820x90@2x)"."""
+    if render is None:
+        return "n/a"
+    return "%s (%s)" % (md.number(render["luma_ssim"], 3), render["file"].rsplit(".", 1)[0])
+
+
+def weight_contents(section):
+    """The weight section's table of one render per content: auto against lossless."""
+    rows = [[c["label"], md.grouped(c["lossless"]["bytes"]), c["auto"]["encoding"], md.grouped(c["auto"]["bytes"]),
+             md.number(ratio(c["auto"]["bytes"], c["lossless"]["bytes"]), 3), md.number(c["luma_ssim"], 3),
+             md.number(c["chroma_ssim"], 3)] for c in section["contents"]]
+    return md.table(["content", "lossless PNG, bytes", "auto writes", "bytes", "x lossless", "luma SSIM on white",
+                     "chroma SSIM"], rows)
+
+
+def weight_jobs(section):
+    """The weight section's table of process jobs: each job's auto renders against its lossless ones."""
+    rows = []
+    for job in section["jobs"]:
+        totals = job_totals(job)
+        rows.append([job["label"], totals["renders"], md.grouped(totals["auto_bytes"]),
+                     md.grouped(totals["lossless_bytes"]), md.number(totals["ratio"], 3),
+                     md.grouped(totals["heaviest_bytes"]), worst_cell(totals["worst"])])
+    return md.table(["source", "renders", "auto, bytes", "lossless, bytes", "x lossless", "heaviest render",
+                     "worst luma SSIM on white"], rows)
+
+
+def weight(section):
+    return ("## weight: what `--format auto` writes into %s\n\nMeasured %s by `make bench`'s weight section: %s, "
+            "`render --slot %s --format auto` (default 150K budget) against the lossless `--format png "
+            "--weight-budget 1G` render of the same file; SSIM on white over the whole %dx%d render by scikit-image "
+            "%s (`bench/ssim.py --luma-chroma`).\n\n%s\n\n(The SSIM in the encoding line is over the artwork's "
+            "area; the columns are over the whole render, bars included, so they read a little higher.)\n\n"
+            "### weight: `process --format auto`, each render searched (default budget), against the same job's "
+            "`--format png --weight-budget 1G`\n\n%s"
+            % (section["slot"], section["date"], section["tool"], section["slot"], section["width"], section["height"],
+               section["scikit_image"], weight_contents(section), weight_jobs(section)))
+
+
 def validate(section):
     parts = ["## validate: %s, one file, whole process\n\n%s" % (describe(entry["input"]), comparison(entry["comparison"]))
              for entry in section["singles"]]
@@ -239,14 +290,17 @@ def machine(results):
     return "\n".join(lines)
 
 
-SECTIONS = {"startup": startup, "render": render, "bytes": bytes_, "validate": validate, "preflight": preflight,
-            "process": process, "serve": serve, "worker": worker, "memory": memory}
+SECTIONS = {"startup": startup, "render": render, "bytes": bytes_, "weight": weight, "validate": validate,
+            "preflight": preflight, "process": process, "serve": serve, "worker": worker, "memory": memory}
+# Sections that carry their own date and versions: a run of only these leaves the machine block alone.
+DATED = {"memory", "weight"}
 
 
 def blocks(results):
-    """{block name: markdown}: "machine", "summary" (when a timed section ran) and one per section run."""
+    """{block name: markdown}: "machine" (when a section other than DATED ran), "summary" (when a
+    timed section ran) and one per section run."""
     out = {}
-    if set(results["sections"]) - {"memory"}:
+    if set(results["sections"]) - DATED:
         out["machine"] = machine(results)
     text = summary(results)
     if text:

@@ -1,17 +1,21 @@
 """Unit tests of the benchmark harness's pure parts: hyperfine rounds merged into medians, ratios,
 the parsers of wrk's RESULT line and of /proc, the settings, the section names, the report's
-tables, the rewrite of docs/performance.md's marked blocks, and the reading of outputs through
-schemas/ (jsonschema: run it with the project venv's Python). No process is started.
+tables, the weight section's bench set (bench/art.py's layout), the rewrite of
+docs/performance.md's marked blocks, and the reading of outputs through schemas/ (jsonschema: run
+it with the project venv's Python). No process is started.
 
     .build/venv/bin/python bench/tests/test_harness.py     (scripts/test.sh runs it)"""
 import json
 import os
+import struct
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, BENCH)
+import art  # noqa: E402
 from harness import docs, report, settings, stats  # noqa: E402
-from harness.sections import DEFAULT, resolve  # noqa: E402
+from harness.sections import DEFAULT, resolve, weight  # noqa: E402
 from harness.sections.bytes_ import parse_ssim_line  # noqa: E402
 from harness.sections.memory import schedule  # noqa: E402
 
@@ -187,6 +191,96 @@ class ReportTests(unittest.TestCase):
                                                                    command("validate --no-preflight", 10.0, 8.0))}
         self.assertIn("The checks cost 1.00 ms wall (10.0% of validate without them) and 2.00 ms CPU (25.0%); "
                       "budget: 15%.", report.preflight(section))
+
+
+def weight_render(file, size, lossless, luma, chroma=0.99):
+    return {"file": file, "format": "webp", "encoding": "WebP quality 94", "bytes": size, "lossless_bytes": lossless,
+            "luma_ssim": luma, "chroma_ssim": chroma}
+
+
+WEIGHT = {
+    "date": "2026-12-02", "tool": "creative-tool 0.1.0 (libvips 8.18.7)", "slot": "390x61@3x", "width": 1170,
+    "height": 183, "scikit_image": "0.19.3",
+    "contents": [{"key": "photo-png", "label": "photograph (PNG)", "input": dict(INPUT, name="photo.png"),
+                  "lossless": {"bytes": 253224, "encoding": "PNG, RGB, transparent key"},
+                  "auto": {"format": "webp", "bytes": 40910, "written_as": "WebP lossy + alpha",
+                           "encoding": "WebP quality 94 (auto: SSIM luma 0.981, chroma 0.991)"},
+                  "luma_ssim": 0.98512, "chroma_ssim": 0.9921}],
+    "jobs": [{"label": "photograph (JPEG)", "input": dict(INPUT, name="photo.jpg"),
+              "renders": [weight_render("iphone-se-portrait-320x50@2x.webp", 12860, 80797, 0.9811),
+                          weight_render("ipad-air-portrait-820x90@2x.webp", 60456, 414168, 0.9799),
+                          weight_render("iphone-14-portrait-390x60@3x.webp", 40584, 240000, 0.9841)]}],
+}
+
+
+class WeightTests(unittest.TestCase):
+    def test_the_render_table_gives_bytes_the_tools_encoding_the_ratio_and_both_ssims(self):
+        text = report.weight_contents(WEIGHT)
+        self.assertEqual(text.splitlines()[0], "| content | lossless PNG, bytes | auto writes | bytes | x lossless | "
+                                               "luma SSIM on white | chroma SSIM |")
+        self.assertIn("| photograph (PNG) | 253,224 | WebP quality 94 (auto: SSIM luma 0.981, chroma 0.991) | 40,910 "
+                      "| 0.162 | 0.985 | 0.992 |", text)
+
+    def test_the_process_table_sums_the_job_and_names_its_worst_render(self):
+        totals = report.job_totals(WEIGHT["jobs"][0])
+        self.assertEqual((totals["renders"], totals["auto_bytes"], totals["lossless_bytes"], totals["heaviest_bytes"]),
+                         (3, 113900, 734965, 60456))
+        self.assertAlmostEqual(totals["ratio"], 113900 / 734965)
+        self.assertIn("| photograph (JPEG) | 3 | 113,900 | 734,965 | 0.155 | 60,456 | 0.980 "
+                      "(ipad-air-portrait-820x90@2x) |", report.weight_jobs(WEIGHT))
+        self.assertEqual(report.worst_cell(None), "n/a")
+
+    def test_a_weight_run_alone_writes_its_own_block_and_leaves_the_machine_block(self):
+        results = {"versions": {}, "settings": settings.read({}), "machine": {}, "started": "2026-12-02T19:00:00Z",
+                   "sections": {"weight": WEIGHT}}
+        blocks = report.blocks(results)
+        self.assertEqual(sorted(blocks), ["weight"])
+        self.assertIn("## weight: what `--format auto` writes into 390x61@3x\n\nMeasured 2026-12-02", blocks["weight"])
+        self.assertIn("### weight: `process --format auto`", blocks["weight"])
+        self.assertIn("weight", DEFAULT)
+
+    def test_luma_chroma_line(self):
+        self.assertEqual(weight.parse_luma_chroma_line("40910\tWebP lossy + alpha\t0.9851\t0.9921"),
+                         (40910, "WebP lossy + alpha", 0.9851, 0.9921))
+
+    def test_every_file_of_the_tables_is_drawn_or_a_shared_input_and_each_drawn_once(self):
+        drawn = [name for _, names in weight.DRAWINGS for name in names]
+        self.assertEqual(len(drawn), len(set(drawn)))
+        self.assertEqual(weight.bench_files(), ["photo.png", "photo.jpg", "gradient.png", "gradient.jpg",
+                                                "artwork.png", "text.png"])
+        for name in weight.bench_files():
+            self.assertTrue(name in drawn or name in weight.SHARED, name)
+        commands = weight.drawing_commands("/usr/bin/python3", "/in")
+        self.assertEqual(commands, [["/usr/bin/python3", os.path.join(BENCH, "art.py"), "gradient", "/in/gradient.png",
+                                     "/in/gradient.jpg"],
+                                    ["/usr/bin/python3", os.path.join(BENCH, "art.py"), "text", "/in/text.png"]])
+
+    def test_the_drawn_banners_are_the_size_of_the_test_artwork(self):
+        with open(os.path.join(os.path.dirname(BENCH), "TestImages", "test-artwork-2184x270.png"), "rb") as handle:
+            header = handle.read(24)
+        self.assertEqual(struct.unpack(">II", header[16:24]), (art.WIDTH, art.HEIGHT))
+        self.assertEqual((art.WIDTH, art.HEIGHT), weight.SOURCE_PIXELS)
+
+    def test_the_text_is_ten_lines_of_22_px_inside_the_banner(self):
+        lines = art.text_layout(art.WIDTH, art.HEIGHT)
+        self.assertEqual(len(lines), 10)
+        self.assertEqual(art.TEXT_PIXELS, 22)
+        self.assertTrue(all(top >= 0 and top + 22 <= art.HEIGHT for _, top in lines), lines)
+        tops = [top for _, top in lines]
+        self.assertEqual(len(set(b - a for a, b in zip(tops, tops[1:]))), 1, "an even pitch")
+        self.assertGreaterEqual(tops[1] - tops[0], 22, "lines do not overlap")
+        self.assertNotEqual(art.line_text(0), art.line_text(1))
+        with self.assertRaisesRegex(ValueError, "12 lines of 24 px do not fit in 270 px"):
+            art.text_layout(art.WIDTH, art.HEIGHT, lines=12, pixels=24)
+
+    def test_the_headline_and_the_button_sit_inside_the_banner_apart(self):
+        layout = art.headline_layout(art.WIDTH, art.HEIGHT)
+        x, y, pixels = layout["headline"]
+        left, top, right, bottom = layout["button"]
+        self.assertEqual((x, y, pixels), (90, 90, 90))
+        self.assertEqual((left, top, right, bottom), (1689, 67, 2094, 202))
+        self.assertTrue(0 < left < right < art.WIDTH and 0 < top < bottom < art.HEIGHT)
+        self.assertLess(layout["label_pixels"], bottom - top)
 
 
 class DocsBlockTests(unittest.TestCase):
