@@ -97,6 +97,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", path: "Tests/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .testTarget(name: "CreativeImagingTests",
                     dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport", "CLCMS2"]),
+        .testTarget(name: "CreativeOperationsTests",
+                    dependencies: ["CreativeOperations", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         .testTarget(name: "CreativeCLITests",
                     dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         .testTarget(name: "CreativeFleetTests", dependencies: ["CreativeFleet", "CreativeCore", "CreativeImaging",

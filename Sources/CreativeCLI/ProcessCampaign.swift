@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,10 +29,7 @@ enum ProcessCampaign {
         var reports: [ValidationReport] = []
         for (index, file) in files.enumerated() {
             progress.show("validating", index, file)
-            switch read(file, limits: limits) {
-            case .success(let bytes): reports.append(Validator.validate(Upload(bytes, fileName: file), limits: limits))
-            case .failure(let failure): reports.append(ValidateCommand.report(for: failure, path: file, limits: limits))
-            }
+            reports.append(ValidateOperation.report(CreativeInput(read(file, limits: limits)), name: file, limits: limits))
         }
         let sizes = CampaignJob.sizes(valid: reports, with: request.with)
         let names = CampaignJob.folderNames(files)

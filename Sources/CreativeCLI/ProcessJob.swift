@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// The job of `process` on a creative already read (or the reason it could not be), shared by
 /// `process` (which writes the files as a folder) and `worker` (which uploads them).
@@ -30,7 +31,7 @@ enum ProcessJob {
                                              weightBudget: weightBudget, writingTo: sink)
         case .failure(let failure):
             // Missing, too large or unreadable: the validation report says which.
-            result = CreativeJob.rejected(ValidateCommand.report(for: failure, path: name, limits: limits), input: nil)
+            result = CreativeJob.rejected(ValidateOperation.report(CreativeInput(.failure(failure)), name: name, limits: limits), input: nil)
         }
         let manifestText = result.manifest.serialized() + "\n"
         return Output(result: result, manifestText: manifestText,

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// The worker's job: exactly `process`'s (``CreativeJob``, the code the command line and the
 /// service run), with the worker's limits and each entry's options read through
@@ -52,13 +53,10 @@ public struct ProcessJobRunner: Sendable {
         return limits
     }
 
-    /// The validation report of a source as `process` makes it: of its bytes, or (over
-    /// `--max-bytes`) of its head, `file_too_large`.
+    /// The validation report of a source as `process` makes it (``ValidateOperation``): of its
+    /// bytes, or (over `--max-bytes`) of its head, `file_too_large`.
     func report(_ input: JobInput, source: String, settings: JobSettings) -> ValidationReport {
-        switch input {
-        case .bytes(let bytes): Validator.validate(Upload(bytes, fileName: source), limits: limits(settings))
-        case .tooLarge(let size, let head): Validator.validate(head, fileName: source, limits: limits(settings), totalBytes: size)
-        }
+        ValidateOperation.report(CreativeInput(input), name: source, limits: limits(settings))
     }
 
     /// `process`'s job on one source: validated, rendered where it is served among `campaign`

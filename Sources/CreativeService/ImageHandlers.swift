@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// `POST /v1/validate` and `POST /v1/render`: image jobs, run in a job slot with their decode
 /// memory taken from the process-wide budget and a deadline (``ServiceContext/runJob(_:memory:_:)``).
@@ -12,14 +13,11 @@ enum ImageHandlers {
     static func validate(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let name = try fileName(request.query.value(ValidateRequest.fileName.name))
         let asked = try ServiceError.reading { () throws(CoreError) in try ValidateRequest(request.query) }
-        let (product, profiles) = (asked.product, asked.profiles)
         let upload = Upload(request.body, fileName: name)
         let report = try context.runJob(request, memory: {
-            jobMemory(upload, product: product, profiles: profiles, for: .validate)
+            ValidateOperation.memory(upload, product: asked.product, profiles: asked.profiles)
         }) { job throws(ServiceError) in
-            var limits = ValidationLimits(job: job.limits, product: product)
-            limits.profiles = profiles
-            let report = Validator.validate(upload, limits: limits)
+            let report = ValidateOperation.report(upload, limits: ValidateOperation.limits(asked, job: job.limits))
             try checkTimeout(report)
             return report
         }
