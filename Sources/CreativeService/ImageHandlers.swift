@@ -40,32 +40,31 @@ enum ImageHandlers {
     }
 
     /// The body is the creative (empty: the built-in test artwork picked for the slot, as the CLI
-    /// does with no file); answers the image. A creative that cannot be opened or decoded -> 422
-    /// with its validation report.
+    /// does with no file); answers the image (``RenderOperation``). A creative that cannot be
+    /// opened or decoded -> 422 with its validation report.
     static func render(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let renderRequest = try renderRequest(request.query)
-        let settings = renderRequest.settings
-        if settings.area != nil, request.body.isEmpty {
-            throw .badRequest("an \(renderRequest.product) render needs the artwork as the body")
+        let operation: RenderOperation
+        do throws(OperationError) {
+            operation = try RenderOperation(renderRequest, input: .upload(Upload(request.body, fileName: "upload")))
+        } catch {
+            throw failure(error)
         }
-        // The job's whole cost (JobCost: decode, resampling window, canvas, encoders), from the
-        // header of the one source the job then renders.
-        let upload = Upload(request.body, fileName: "upload")
-        var opened: Result<ImageSource, ImagingError>?
-        let encoded = try context.runJob(request, memory: {
-            let result = openSource(upload, canvas: settings.canvas)
+        // The job is charged the operation's cost, from the header of the one source it then renders.
+        var opened: Result<RenderOperation.Artwork, ImagingError>?
+        let rendered = try context.runJob(request, memory: {
+            let result = operation.open()
             opened = result
-            guard case .success(let source) = result else { return 0 }
-            return JobCost.render(source, settings: settings, memoryBudget: context.config.jobMemoryBudget).memory
-        }) { job throws(ServiceError) -> EncodedRender in
-            do throws(ImagingError) {
-                guard let opened else { throw .operationFailed("the source was not opened") }
-                return try Renderer.render(try opened.get(), settings: settings, limits: job.limits)
+            guard case .success(let artwork) = result else { return 0 }
+            return operation.cost(artwork, memoryBudget: context.config.jobMemoryBudget).memory
+        }) { job throws(ServiceError) -> RenderOperation.Rendered in
+            do throws(OperationError) {
+                return try operation.run(opened ?? operation.open(), limits: job.limits).get()
             } catch {
-                if request.body.isEmpty, case .operationFailed = error { throw .internalError(error.description) }
-                throw rejection(error, upload: upload, job: job)
+                throw failure(error)
             }
         }
+        let encoded = rendered.encoded
         var response = Response(contentType: encoded.format.mediaType, body: encoded.bytes)
         response.headers.append(("X-Creative-Encoding", encoded.detail))
         // The budget the render met, and the profile whose weight for the size it is.
@@ -73,21 +72,8 @@ enum ImageHandlers {
         if let profile = renderRequest.weightBudget.profile {
             response.headers.append(("X-Creative-Weight-Budget-Profile", profile))
         }
-        if !request.body.isEmpty, case .success(let source)? = opened {
-            let notes = RenderNotes.rejections(source, request: renderRequest)
-            if !notes.isEmpty { response.headers.append(("X-Creative-Note", notes.joined(separator: "; "))) }
-        }
+        if !rendered.notes.isEmpty { response.headers.append(("X-Creative-Note", rendered.notes.joined(separator: "; "))) }
         return response
-    }
-
-    /// The uploaded creative, or the test artwork that the adaptive rule picks for the canvas.
-    private static func openSource(_ upload: Upload, canvas: PixelSize) -> Result<ImageSource, ImagingError> {
-        do throws(ImagingError) {
-            if upload.bytes.isEmpty { return .success(try TestArtwork.source(for: canvas)) }
-            return .success(try Validator.renderSource(upload))
-        } catch {
-            return .failure(error)
-        }
     }
 
     /// The image jobs whose memory is reserved from the header alone (``jobMemory(_:product:for:)``).
@@ -117,21 +103,23 @@ enum ImageHandlers {
         throw .unprocessable(code: timeout.code.rawValue, message: timeout.message, report: report.json)
     }
 
-    /// A creative the imaging layer refused: 422 with the validation report, which names every problem:
-    /// the one the job already made, else one made now on the job's own source, within what is left
-    /// of the job's deadline. A job past its deadline: 422 `timeout` without a report. A failure on a
-    /// creative that validates cleanly is the service's own fault: 500.
+    /// A creative the imaging layer refused, as ``OperationError/rejection(_:upload:limits:)``
+    /// tells it, within what is left of the job's deadline (``failure(_:)``).
     static func rejection(_ error: ImagingError, upload: Upload, job: ImageJob) -> ServiceError {
+        failure(.rejection(error, upload: upload, limits: job.rest))
+    }
+
+    /// An operation's failure as the service answers it: a render without the artwork it needs
+    /// -> 400; a rejected creative -> 422 with its validation report, which names every problem;
+    /// a job past its deadline or cancelled -> 422 `timeout` (or `cancelled`) without a report; the
+    /// tool's own failure (on a creative that validates cleanly, or on its test artwork) -> 500.
+    static func failure(_ error: OperationError) -> ServiceError {
         switch error {
-        case .timeout, .cancelled: return .unprocessable(code: error.code, message: error.message, report: nil)
-        default: break
+        case .needsArtwork(let product): .badRequest("an \(product) render needs the artwork as the body")
+        case .rejected(let error, let report): .unprocessable(code: error.code, message: error.message, report: report?.json)
+        case .stopped(let error): .unprocessable(code: error.code, message: error.message, report: nil)
+        case .fault(_, let message): .internalError(message)
         }
-        let report = upload.report ?? Validator.validate(upload, limits: ValidationLimits(maxBytes: max(upload.bytes.count, 1),
-                                                                                          job: job.rest))
-        if report.valid, case .operationFailed = error {
-            return .internalError(error.message)
-        }
-        return .unprocessable(code: error.code, message: error.message, report: report.json)
     }
 
     /// The name a report carries: the caller's (at most 255 characters; control characters
