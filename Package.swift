@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "CreativeFleetTests", dependencies: ["CreativeFleet", "CreativeCore", "CreativeImaging",
                                                               "CreativeTestSupport"]),
         .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging",
-                                                                "CreativeTestSupport"]),
+                                                                "CreativeOperations", "CreativeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

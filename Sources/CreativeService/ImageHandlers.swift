@@ -76,27 +76,6 @@ enum ImageHandlers {
         return response
     }
 
-    /// The image jobs whose memory is reserved from the header alone (``jobMemory(_:product:for:)``).
-    enum ChargedJob { case validate, process }
-
-    /// The memory a validate or `process` job on `upload` takes from the process-wide budget, from
-    /// the header of the source the job then uses (nothing is decoded, ``JobCost``): the strict
-    /// decode's and the pre-flight checks' for a size the product (or every profile asked) accepts, and for `process` its
-    /// whole plan. A bundle: the budget its images are checked within. 0 for what cannot be opened
-    /// or is not a size accepted: such a creative is refused without decoding.
-    static func jobMemory(_ upload: Upload, product: Product = .defaultProduct, profiles: [PlatformProfile] = [],
-                          for job: ChargedJob) -> Int {
-        guard !upload.bytes.isEmpty else { return 0 }
-        if Validator.isBundle(upload.bytes) { return JobCost.bundleCheck }
-        guard case .success(let source) = upload.source(),
-              ProfileChecks.accepts(source.displayedSize, product: product, profiles: profiles) else { return 0 }
-        let strict = JobCost.validate(source).memory
-        guard job == .process else { return strict }
-        // The plan with the most side by side: ``ServiceContext/runJob`` caps it at the job's budget,
-        // within which the job's own plan holds no more.
-        return max(strict, ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory)
-    }
-
     /// A report whose decode ran past the deadline: 422 `timeout`, with the report.
     static func checkTimeout(_ report: ValidationReport) throws(ServiceError) {
         guard let timeout = report.errors.first(where: { $0.code == .timeout }) else { return }
