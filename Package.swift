@@ -67,17 +67,21 @@ let package = Package(
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
                                                         "CPNGWrite", "CArtwork", "CCrypto"],
                 linkerSettings: libvipsRpath.isEmpty ? [] : [.unsafeFlags(libvipsRpath)]),
+        // The operations (validate, render, process): each put together here once, from the request
+        // a surface read and the input it got, so that the CLI, the service and the worker only
+        // read their options and present the outcome.
+        .target(name: "CreativeOperations", dependencies: ["CreativeCore", "CreativeImaging"]),
         // What the long-running processes (`serve`, `worker`) share: the stop signals, detached
         // threads, and the admin listener's interface (the service provides the listener).
         .target(name: "CreativeDaemon"),
-        // The HTTP service on libmicrohttpd: routes calling the same functions as the CLI.
-        .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CreativeDaemon", "CMicroHTTPD",
-                                                        "CMicroHTTPDLoader"]),
+        // The HTTP service on libmicrohttpd: routes calling the same operations as the CLI.
+        .target(name: "CreativeService", dependencies: ["CreativeCore", "CreativeImaging", "CreativeOperations", "CreativeDaemon",
+                                                        "CMicroHTTPD", "CMicroHTTPDLoader"]),
         // `worker` and `enqueue`: an S3 client, a Redis Streams client, the worker loop.
-        .target(name: "CreativeFleet", dependencies: ["CreativeCore", "CreativeImaging", "CreativeDaemon", "CCurl",
-                                                      "CCurlOptions", "CHiredis"]),
+        .target(name: "CreativeFleet", dependencies: ["CreativeCore", "CreativeImaging", "CreativeOperations", "CreativeDaemon",
+                                                      "CCurl", "CCurlOptions", "CHiredis"]),
         // Argument reading and one file per subcommand.
-        .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeService",
+        .target(name: "CreativeCLI", dependencies: ["CreativeCore", "CreativeImaging", "CreativeOperations", "CreativeService",
                                                     "CreativeFleet"]),
         .executableTarget(name: "creative-tool", dependencies: ["CreativeCLI"]),
         // libFuzzer target over the validator (built only by `make fuzz`, with -sanitize=fuzzer).
@@ -93,12 +97,14 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", path: "Tests/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .testTarget(name: "CreativeImagingTests",
                     dependencies: ["CreativeImaging", "CreativeCore", "CVips", "CreativeTestSupport", "CLCMS2"]),
+        .testTarget(name: "CreativeOperationsTests",
+                    dependencies: ["CreativeOperations", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         .testTarget(name: "CreativeCLITests",
                     dependencies: ["CreativeCLI", "CreativeCore", "CreativeImaging", "CreativeTestSupport"]),
         .testTarget(name: "CreativeFleetTests", dependencies: ["CreativeFleet", "CreativeCore", "CreativeImaging",
                                                               "CreativeTestSupport"]),
         .testTarget(name: "CreativeServiceTests", dependencies: ["CreativeService", "CreativeCore", "CreativeImaging",
-                                                                "CreativeTestSupport"]),
+                                                                "CreativeOperations", "CreativeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// Why a command stopped; each case has its exit code.
 public enum CLIError: Error, Equatable, Sendable {
@@ -24,6 +25,15 @@ public enum CLIError: Error, Equatable, Sendable {
     /// A failure carrying an imaging error's code and message.
     static func imaging(_ error: ImagingError, file: String? = nil) -> CLIError {
         .failed(code: error.code, message: (file.map { "\($0): " } ?? "") + error.message)
+    }
+
+    /// An operation's failure as the command line says it: the imaging error's code and message
+    /// after the file's name; a render without the artwork it needs is a usage error.
+    static func operation(_ error: OperationError, file: String? = nil) -> CLIError {
+        switch error {
+        case .needsArtwork(let product): .usage("give at least one FILE (the \(product) artwork)")
+        case .rejected(let error, _), .stopped(let error), .fault(let error, _): .imaging(error, file: file)
+        }
     }
 }
 

@@ -208,6 +208,17 @@ enum DirectoryWriter {
     /// Removes a folder being built: the job failed, nothing is put in place.
     static func abandon(_ partial: Partial) { removeTree(partial.path) }
 
+    /// A job's sink (``JobFileSink``) that writes each file into a folder being built (`prefix` is a
+    /// creative's folder inside a campaign's, with its `/`, or empty).
+    static func sink(into partial: Partial, prefix: String = "") -> JobFileSink {
+        { name, bytes throws(ImagingError) in
+            do throws(CLIError) { try partial.put(prefix + name, bytes) } catch {
+                if case .failed(_, let message) = error { throw .io(message) }
+                throw .io("cannot write \(name)")
+            }
+        }
+    }
+
     /// Puts the built folder in place of the target in one rename, after checking once more that
     /// what is there may be replaced. On failure the built folder is removed.
     /// - Throws: `output_dir_not_ours`, `io_error`.

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// Opening a creative named on the command line, with errors mapped to stable codes.
 enum Inputs {
@@ -106,6 +107,25 @@ enum Inputs {
         } catch {
             if case .failed(let message) = error { throw .failed(code: "io_error", message: message) }
             throw .failed(code: "io_error", message: "cannot write \(path)")
+        }
+    }
+}
+
+extension CreativeInput {
+    /// A file (or `-`) as an operation takes it: its bytes, read with the limit
+    /// (``FileIO/read(_:limit:)``), or why they could not be read whole.
+    static func read(_ path: String, limit: Int) -> CreativeInput {
+        CreativeInput(Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limit) }))
+    }
+
+    /// The outcome of a read as an operation's input: a missing file and one that could not be
+    /// read are both `unreadable` (the report says `file_not_found` for either).
+    init(_ read: Result<[UInt8], FileIO.ReadFailure>) {
+        switch read {
+        case .success(let bytes): self = .bytes(bytes)
+        case .failure(.tooLarge(let size, let head)): self = .tooLarge(size: size, head: head)
+        case .failure(.notAFile(let message)): self = .notAFile(message)
+        case .failure(.notFound(let message)), .failure(.failed(let message)): self = .unreadable(message)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,10 +29,7 @@ enum ProcessCampaign {
         var reports: [ValidationReport] = []
         for (index, file) in files.enumerated() {
             progress.show("validating", index, file)
-            switch read(file, limits: limits) {
-            case .success(let bytes): reports.append(Validator.validate(Upload(bytes, fileName: file), limits: limits))
-            case .failure(let failure): reports.append(ValidateCommand.report(for: failure, path: file, limits: limits))
-            }
+            reports.append(ValidateOperation.report(CreativeInput(read(file, limits: limits)), name: file, limits: limits))
         }
         let sizes = CampaignJob.sizes(valid: reports, with: request.with)
         let names = CampaignJob.folderNames(files)
@@ -41,8 +39,9 @@ enum ProcessCampaign {
         do throws(CLIError) {
             let members = CampaignJob.run(files: files, reports: reports, with: request.with, job: { index, sizes in
                 progress.show("rendering", index, files[index])
-                return job(files[index], folder: names[index], into: partial, limits: limits, format: request.format,
-                           campaign: sizes, weightBudget: request.weightBudget)
+                return job(files[index], folder: names[index], into: partial,
+                           operation: ProcessOperation(limits: limits, format: request.format, campaign: sizes,
+                                                       weightBudget: request.weightBudget))
             }, done: { member in
                 if case .success(let result) = member.outcome { manifests.append((member.name, result.manifest)) } else {
                     DirectoryWriter.removeTree("\(partial.path)/\(member.name)")
@@ -105,13 +104,11 @@ enum ProcessCampaign {
 
     /// One creative's job into `folder` of the campaign being built, its manifest included.
     private static func job(_ file: String, folder: String, into partial: DirectoryWriter.Partial,
-                            limits: ValidationLimits, format: FormatChoice, campaign: [PixelSize],
-                            weightBudget: RenderWeightBudget) -> Result<JobResult, ImagingError> {
+                            operation: ProcessOperation) -> Result<JobResult, ImagingError> {
         do throws(ImagingError) {
-            let sink = ProcessJob.sink(into: partial, prefix: folder + "/")
-            let output = try ProcessJob.run(read(file, limits: limits), name: file, limits: limits, format: format,
-                                            campaign: campaign, weightBudget: weightBudget, writingTo: sink)
-            try sink(JobResult.manifestName, Array(output.manifestText.utf8))
+            let sink = DirectoryWriter.sink(into: partial, prefix: folder + "/")
+            let output = try operation.run(CreativeInput(read(file, limits: operation.limits)), name: file, writingTo: sink)
+            try sink(JobResult.manifestName, output.manifest)
             return .success(output.result)
         } catch {
             return .failure(error)
@@ -125,7 +122,7 @@ enum ProcessCampaign {
         guard !sources.isEmpty else { return nil }
         do throws(ImagingError) {
             return try CampaignSheet.draw(sources, campaign: sizes, product: product, limits: limits,
-                                          writingTo: ProcessJob.sink(into: partial))
+                                          writingTo: DirectoryWriter.sink(into: partial))
         } catch {
             throw .imaging(error, file: CampaignJob.sheetName)
         }

@@ -1,7 +1,9 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
-/// `creative-tool process`: the upload pipeline's per-creative job.
+/// `creative-tool process`: the upload pipeline's per-creative job (``ProcessOperation``), written
+/// as a folder that appears whole or not at all.
 enum ProcessCommand: DeclaredCommand {
     static let name = "process"
     static let summary = "validate a creative, render it into every device slot it serves, write a manifest"
@@ -48,7 +50,6 @@ enum ProcessCommand: DeclaredCommand {
         }
         let path = arguments.positionals[0]
         let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
-        let format = request.format
         // Before any work: a folder that is not process's own is refused, whatever the input.
         let target = try DirectoryWriter.target(directory, input: path)
         let read = Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(path, limit: limits.maxBytes) })
@@ -60,21 +61,21 @@ enum ProcessCommand: DeclaredCommand {
         timer.stage("read")
         // Each render goes into the folder being built as soon as it is done, not held to the end.
         let partial = try DirectoryWriter.begin(target)
-        let output: ProcessJob.Output
+        let output: ProcessOperation.Output
         do throws(ImagingError) {
-            output = try ProcessJob.run(read, name: path, limits: limits, format: format, campaign: request.with,
-                                        weightBudget: request.weightBudget, writingTo: ProcessJob.sink(into: partial))
-            try ProcessJob.sink(into: partial)(JobResult.manifestName, Array(output.manifestText.utf8))
+            let sink = DirectoryWriter.sink(into: partial)
+            output = try ProcessOperation(request, limits: limits).run(CreativeInput(read), name: path, writingTo: sink)
+            try sink(JobResult.manifestName, output.manifest)
         } catch {
             DirectoryWriter.abandon(partial)
             throw .imaging(error, file: path)
         }
         timer.stage("validate, render and preview")
-        let (result, manifestText) = (output.result, output.manifestText)
+        let result = output.result
         try DirectoryWriter.commit(partial, input: path)
         timer.stage("write")
         if arguments.flag("--json") {
-            try Streams.out(manifestText)
+            try Streams.outBytes(output.manifest)
         } else if arguments.flag(JobLimitOptions.quiet.flag) {
             // The exit code says it; the folder holds the rest.
         } else if result.report.valid {
@@ -102,13 +103,11 @@ enum ProcessCommand: DeclaredCommand {
             + result.overWeightBudget.map(\.slot).joined(separator: ", ") + "; \(first.error.code): \(first.error.message))"
     }
 
-    /// `--cost`: the plan's charge for FILE (``ProcessPlan``); nothing is decoded or written.
+    /// `--cost`: the job's charge for FILE (``ProcessOperation/cost(_:)``); nothing is decoded or written.
     private static func printCost(_ arguments: ParsedArguments, request: ProcessRequest) throws(CLIError) -> Int32 {
         let limits = try ValidateCommand.validationLimits(arguments, checkingProfiles: false)
         let source = try Inputs.openSource(arguments.positionals[0], maxBytes: limits.maxBytes, maxPixels: limits.maxPixels)
-        let plan = ProcessPlan(source, product: request.product, format: request.format, campaign: request.with,
-                               memoryBudget: limits.job.memoryBudget)
-        try Streams.outJSON(plan.cost.json(limits: limits.job))
+        try Streams.outJSON(ProcessOperation(request, limits: limits).cost(source).json(limits: limits.job))
         return ExitCode.success
     }
 }

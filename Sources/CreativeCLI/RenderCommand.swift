@@ -1,11 +1,13 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `creative-tool render`: aspect-fit, letterboxed render of a creative into a slot. The
-/// options and their rules are ``RenderRequest``'s; this reads the files, runs, and says what it wrote.
+/// options and their rules are ``RenderRequest``'s, the render ``RenderOperation``'s; this reads
+/// the files, runs the operation, writes the file and says what it wrote.
 enum RenderCommand: DeclaredCommand {
     static let name = "render"
     static let summary = "render a creative (or the test artwork) aspect-fit into a slot"
@@ -45,43 +47,54 @@ enum RenderCommand: DeclaredCommand {
             try OutputFile.refuseInput(output, inputs: inputs)
         }
         let picked = try RenderSources.pick(files, request: request, maxBytes: readLimit, maxPixels: maxPixels)
+        let operation: RenderOperation
+        do throws(OperationError) {
+            operation = try RenderOperation(request, input: picked.map { .opened($0.source) } ?? .none)
+        } catch {
+            throw .operation(error)
+        }
+        let artwork: RenderOperation.Artwork
+        do throws(ImagingError) { artwork = try operation.open().get() } catch { throw .imaging(error) }
+        let source = artwork.source
+        let stem = picked?.stem ?? "test-artwork-\(source.displayedSize)"
         timer.stage("open")
         if arguments.flag(cost.flag) {
-            try Streams.outJSON(JobCost.render(picked.source, settings: request.settings, memoryBudget: limits.memoryBudget)
-                .json(limits: limits))
+            try Streams.outJSON(operation.cost(artwork, memoryBudget: limits.memoryBudget).json(limits: limits))
             return ExitCode.success
         }
         let quiet = arguments.flag(JobLimitOptions.quiet.flag)
-        for note in notes(picked, request: request) where !quiet { Streams.errEscaped("creative-tool render: note: \(note)") }
+        for note in notes(picked, source: source, operation.notes(artwork)) where !quiet {
+            Streams.errEscaped("creative-tool render: note: \(note)")
+        }
         if timer.enabled {
             // Before the long stage, so a render of minutes does not look stuck.
             Streams.errLine("creative-tool render: rendering \(request.settings.canvas) px (\(request.settings.format.rawValue))")
         }
-        let encoded: EncodedRender
-        do throws(ImagingError) {
-            encoded = try Renderer.render(picked.source, settings: request.settings, limits: limits)
-        } catch {
-            if case .overWeightBudget = error, let profile = request.weightBudget.profile, !quiet {
+        let rendered: RenderOperation.Rendered
+        switch operation.run(.success(artwork), limits: limits) {
+        case .success(let done): rendered = done
+        case .failure(let failure):
+            if case .overWeightBudget? = failure.imagingError, let profile = request.weightBudget.profile, !quiet {
                 Streams.errEscaped("creative-tool render: note: the weight budget of \(request.weightBudget.bytes) bytes is "
                                    + "\(profile)'s weight for \(request.settings.canvas) (--profile); --weight-budget only lowers it")
             }
-            throw .imaging(error, file: picked.stem)
+            throw .operation(failure, file: stem)
         }
+        let encoded = rendered.encoded
         timer.stage("render")
-        let path = OutputFile.path(output, defaultStem: request.defaultStem(picked.stem), format: encoded.format)
+        let path = OutputFile.path(output, defaultStem: request.defaultStem(stem), format: encoded.format)
         // Again just before writing: a default name, or a name that came to be an input meanwhile.
         try OutputFile.refuseInput(path, inputs: inputs)
         try OutputFile.makeParentFolders(of: path)
         let toStandardOutput = try Inputs.write(encoded.bytes, to: path)
         timer.stage("write")
         timer.finish()
-        let placement = request.settings.placement(of: picked.source.displayedSize)
+        let placement = rendered.placement
         if wantsJSON {
-            try Streams.outJSON(RenderAnswer.json(request, picked: picked, encoded: encoded, path: path,
-                                                  placement: placement))
+            try Streams.outJSON(RenderAnswer.json(request, input: picked?.path, rendered: rendered, path: path))
         } else if !toStandardOutput, !quiet {
             try Streams.outEscaped("wrote \(path): \(request.settings.canvas) px (\(request.targetDescription)), "
-                + "\(picked.source.displayedSize) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
+                + "\(rendered.artwork) artwork shown at \(placement.content) from (\(placement.x),\(placement.y)), "
                 + "\(encoded.bytes.count) bytes, \(encoded.detail)")
         }
         return ExitCode.success
@@ -98,16 +111,15 @@ enum RenderCommand: DeclaredCommand {
     }
 
     /// What standard error says before the render: the test artwork stands in, the file picked
-    /// among several and why, and a size that `validate` would reject.
-    private static func notes(_ picked: RenderSources.Picked, request: RenderRequest) -> [String] {
+    /// among several and why, and the operation's notes on a size that `validate` would reject.
+    private static func notes(_ picked: RenderSources.Picked?, source: ImageSource, _ rejections: [String]) -> [String] {
         var notes: [String] = []
-        if picked.path == nil {
+        if picked == nil {
             let piped = isatty(0) == 1 ? "" : "; standard input gave no bytes"
-            notes.append("no FILE given: rendering the built-in test artwork (\(picked.source.displayedSize))\(piped)")
+            notes.append("no FILE given: rendering the built-in test artwork (\(source.displayedSize))\(piped)")
         }
-        if let choice = picked.choice { notes.append(choice) }
-        if picked.path != nil { notes += RenderNotes.rejections(picked.source, request: request) }
-        return notes
+        if let choice = picked?.choice { notes.append(choice) }
+        return notes + rejections
     }
 
     /// A file name without folders and extension (`render` for standard input).
@@ -124,22 +136,22 @@ enum RenderAnswer {
     /// The notes in one string (`; ` between), null for none.
     static func note(_ notes: [String]) -> JSONValue { notes.isEmpty ? .null : .string(notes.joined(separator: "; ")) }
 
-    static func json(_ request: RenderRequest, picked: RenderSources.Picked, encoded: EncodedRender, path: String,
-                     placement: Placement) -> JSONValue {
+    /// `input`: the file read (`-` for standard input), nil for the test artwork.
+    static func json(_ request: RenderRequest, input: String?, rendered: RenderOperation.Rendered, path: String) -> JSONValue {
         .object([
             ("file", .string(path)),
-            ("input", picked.path.map(JSONValue.string) ?? .null),
+            ("input", input.map(JSONValue.string) ?? .null),
             ("product", .string(request.product.rawValue)),
             ("target", .string(request.targetDescription)),
             ("canvas_pixels", request.settings.canvas.json),
-            ("artwork_pixels", picked.source.displayedSize.json),
-            ("content_pixels", placement.content.json),
-            ("content_position_pixels", JSONContract.position(x: placement.x, y: placement.y)),
-            ("format", .string(encoded.format.rawValue)),
-            ("file_bytes", .int(encoded.bytes.count)),
-            ("encoding", .string(encoded.detail)),
+            ("artwork_pixels", rendered.artwork.json),
+            ("content_pixels", rendered.placement.content.json),
+            ("content_position_pixels", JSONContract.position(x: rendered.placement.x, y: rendered.placement.y)),
+            ("format", .string(rendered.encoded.format.rawValue)),
+            ("file_bytes", .int(rendered.encoded.bytes.count)),
+            ("encoding", .string(rendered.encoded.detail)),
         ] + request.weightBudget.jsonFields + [
-            ("note", picked.path == nil ? .null : Self.note(RenderNotes.rejections(picked.source, request: request))),
+            ("note", Self.note(rendered.notes)),
         ])
     }
 }

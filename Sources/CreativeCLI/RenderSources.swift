@@ -4,16 +4,18 @@ import CreativeImaging
 import Glibc
 #endif
 
-/// The artwork `render` renders: the one file, the best of several (picked by the product's
-/// selection rule for the request, from the headers alone), or the built-in test artwork.
+/// The file `render` renders: the one file, or the best of several (picked by the product's
+/// selection rule for the request, from the headers alone), or standard input's bytes; none
+/// leaves the render its test artwork (``RenderOperation``). Which files are read, how far, and
+/// what standard error says of those left out is the command line's: the service takes one body.
 enum RenderSources {
-    /// The artwork, a name for it, and for a choice among several files the sentence that says
-    /// which was picked and why.
+    /// The artwork opened from the file, a name for it, and for a choice among several files the
+    /// sentence that says which was picked and why.
     struct Picked {
         let source: ImageSource
         let stem: String
-        /// The file read, nil for the test artwork.
-        let path: String?
+        /// The file read (`-` for standard input).
+        let path: String
         let choice: String?
     }
 
@@ -30,18 +32,12 @@ enum RenderSources {
         }
     }
 
-    static func pick(_ files: [String], request: RenderRequest, maxBytes: Int, maxPixels: Int) throws(CLIError) -> Picked {
+    /// The file picked, or nil when none is given and standard input gives no bytes.
+    static func pick(_ files: [String], request: RenderRequest, maxBytes: Int, maxPixels: Int) throws(CLIError) -> Picked? {
         if files.filter({ $0 == "-" }).count > 1 { throw .usage("standard input ('-') can be read only once") }
         let (pixels, mode) = request.selection
         if files.isEmpty {
-            if isatty(0) != 1, let piped = try pipedInput(maxBytes: maxBytes, maxPixels: maxPixels) {
-                return piped
-            }
-            if request.settings.area != nil { throw .usage("give at least one FILE (the \(request.product) artwork)") }
-            do {
-                let artwork = try TestArtwork.source(for: pixels)
-                return Picked(source: artwork, stem: "test-artwork-\(artwork.displayedSize)", path: nil, choice: nil)
-            } catch { throw .imaging(error) }
+            return isatty(0) != 1 ? try pipedInput(maxBytes: maxBytes, maxPixels: maxPixels) : nil
         }
         if files.count == 1 {
             return Picked(source: try Inputs.openSource(files[0], maxBytes: maxBytes, maxPixels: maxPixels),

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// `creative-tool validate`: checks uploads and reports every problem with a stable code.
 enum ValidateCommand: DeclaredCommand {
@@ -45,39 +46,16 @@ enum ValidateCommand: DeclaredCommand {
     static func validationLimits(_ arguments: ParsedArguments, checkingProfiles: Bool = true) throws(CLIError) -> ValidationLimits {
         let job = try JobLimitOptions.read(arguments)
         return try CLIError.reading { () throws(CoreError) in
-            let request = try ValidateRequest(arguments)
-            var limits = ValidationLimits(maxBytes: try arguments.bytes(maxBytes) ?? Catalog.defaultMaxBytes,
-                                          maxPixels: try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels,
-                                          job: job, product: request.product)
-            limits.preflight = request.preflight
-            if checkingProfiles { limits.profiles = request.profiles }
-            return limits
+            ValidateOperation.limits(try ValidateRequest(arguments),
+                                     maxBytes: try arguments.bytes(maxBytes) ?? Catalog.defaultMaxBytes,
+                                     maxPixels: try arguments.int(JobLimitOptions.maxPixels) ?? Catalog.defaultMaxPixels,
+                                     job: job, checkingProfiles: checkingProfiles)
         }
     }
 
-    /// Reads and validates one file; unreadable files become reports too.
+    /// Reads and validates one file; unreadable files become reports too (``ValidateOperation``).
     static func validate(_ path: String, limits: ValidationLimits) -> ValidationReport {
-        do {
-            let bytes = try FileIO.read(path, limit: limits.maxBytes)
-            return Validator.validate(bytes, fileName: path, limits: limits)
-        } catch {
-            return report(for: error, path: path, limits: limits)
-        }
-    }
-
-    /// The report for a file that could not be read whole: over the limit (validated from its
-    /// head), missing, not a regular file, or unreadable.
-    static func report(for failure: FileIO.ReadFailure, path: String, limits: ValidationLimits) -> ValidationReport {
-        var report = ValidationReport(file: path, product: limits.product, profiles: limits.profiles)
-        switch failure {
-        case .tooLarge(let size, let head):
-            return Validator.validate(head, fileName: path, limits: limits, totalBytes: size)
-        case .notAFile(let message):
-            report.add(.notAFile, "\(message); give a regular file, or '-' and the bytes on standard input")
-        case .notFound(let message), .failed(let message):
-            report.add(.fileNotFound, "\(message); check the path")
-        }
-        return report
+        ValidateOperation.report(.read(path, limit: limits.maxBytes), name: path, limits: limits)
     }
 
     /// One line for people: verdict, what the file is, and each problem with its fix. For

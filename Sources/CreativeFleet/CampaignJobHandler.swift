@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// A campaign job (the entry's `sources`): its creatives processed as one campaign, as `process
 /// a.png b.png --output-dir DIR` does (``CampaignJob``). Every source is read first (a missing
@@ -42,15 +43,16 @@ extension JobHandler {
             guard storeError == nil else { return .failure(.cancelled("the store failed for an earlier creative")) }
             let folderName = names[index]
             let collected = CollectedFiles()
-            let result: JobResult
+            let output: ProcessOperation.Output
             do throws(ImagingError) {
-                result = try runner.job(inputs[index], source: files[index], settings: settings, campaign: sizes,
+                output = try runner.job(inputs[index], source: files[index], settings: settings, campaign: sizes,
                                         writingTo: collected.sink)
             } catch {
                 return .failure(error)
             }
+            let result = output.result
             // Written as the job wrote them, the manifest last: a creative's manifest lists only files there.
-            let written = collected.files + [(JobResult.manifestName, ProcessJobRunner.manifestBytes(result))]
+            let written = collected.files + [(JobResult.manifestName, output.manifest)]
             do throws(FleetError) {
                 for (name, bytes) in written {
                     let file = result.files.first { $0.name == name }

@@ -1,8 +1,19 @@
 import CreativeCore
+import CreativeOperations
 
 /// What the worker hands the job: the source's bytes, or (over the size limit) its size and
 /// head, as the bounded GET found them.
 public typealias JobInput = S3Download
+
+extension CreativeInput {
+    /// A source as the bounded GET found it, as an operation takes it.
+    init(_ download: S3Download) {
+        switch download {
+        case .bytes(let bytes): self = .bytes(bytes)
+        case .tooLarge(let size, let head): self = .tooLarge(size: size, head: head)
+        }
+    }
+}
 
 /// One file a job wrote, as the store gets it: its name in the job's folder, its bytes, their
 /// SHA-256 when the job already computed it (nil: the store computes it), and its media type.

@@ -1,7 +1,8 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
-/// The worker's job: exactly `process`'s (``CreativeJob``, the code the command line and the
+/// The worker's job: exactly `process`'s (``ProcessOperation``, which the command line and the
 /// service run), with the worker's limits and each entry's options read through
 /// ``ProcessRequest/jobFields`` (``JobFields``).
 public struct ProcessJobRunner: Sendable {
@@ -52,32 +53,21 @@ public struct ProcessJobRunner: Sendable {
         return limits
     }
 
-    /// The validation report of a source as `process` makes it: of its bytes, or (over
-    /// `--max-bytes`) of its head, `file_too_large`.
+    /// The validation report of a source as `process` makes it (``ValidateOperation``): of its
+    /// bytes, or (over `--max-bytes`) of its head, `file_too_large`.
     func report(_ input: JobInput, source: String, settings: JobSettings) -> ValidationReport {
-        switch input {
-        case .bytes(let bytes): Validator.validate(Upload(bytes, fileName: source), limits: limits(settings))
-        case .tooLarge(let size, let head): Validator.validate(head, fileName: source, limits: limits(settings), totalBytes: size)
-        }
+        ValidateOperation.report(CreativeInput(input), name: source, limits: limits(settings))
     }
 
-    /// `process`'s job on one source: validated, rendered where it is served among `campaign`
-    /// (the settings' `with` for a job of one source), its preview drawn; each file through
-    /// `sink` when given. A source over `--max-bytes` is a rejected creative (its report from its head).
+    /// `process`'s job on one source (``ProcessOperation``): validated, rendered where it is served
+    /// among `campaign` (the settings' `with` for a job of one source), its preview drawn; each file
+    /// through `sink` when given. A source over `--max-bytes` is a rejected creative (its report from its head).
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     func job(_ input: JobInput, source: String, settings: JobSettings, campaign: [PixelSize],
-             writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
-        switch input {
-        case .bytes(let bytes):
-            return try CreativeJob.process(bytes, fileName: source, limits: limits(settings), format: settings.format,
-                                           campaign: campaign, weightBudget: settings.weightBudget, writingTo: sink)
-        case .tooLarge:
-            return CreativeJob.rejected(report(input, source: source, settings: settings), input: nil)
-        }
+             writingTo sink: JobFileSink? = nil) throws(ImagingError) -> ProcessOperation.Output {
+        try ProcessOperation(limits: limits(settings), format: settings.format, campaign: campaign,
+                             weightBudget: settings.weightBudget).run(CreativeInput(input), name: source, writingTo: sink)
     }
-
-    /// The bytes of a job's `manifest.json`, as `process` writes it.
-    static func manifestBytes(_ result: JobResult) -> [UInt8] { Array((result.manifest.serialized() + "\n").utf8) }
 
     /// The validation codes of a result for its result entry, `over_weight_budget` after them
     /// when a render could not fit (the manifest lists which).
@@ -90,11 +80,12 @@ public struct ProcessJobRunner: Sendable {
     ///   job that ran out of time or memory: a result, not retried).
     func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure> {
         do {
-            let result = try job(input, source: source, settings: settings, campaign: settings.campaign)
+            let output = try job(input, source: source, settings: settings, campaign: settings.campaign)
+            let result = output.result
             // The renders and the preview with the checksums the job computed, the manifest last.
             let files = result.files.map { file in
                 JobOutputFile(name: file.name, bytes: file.bytes, sha256: file.sha256, contentType: file.format.mediaType)
-            } + [JobOutputFile(name: JobResult.manifestName, bytes: Self.manifestBytes(result), sha256: nil,
+            } + [JobOutputFile(name: JobResult.manifestName, bytes: output.manifest, sha256: nil,
                                contentType: GuidanceFormat.json.mediaType)]
             return .success(JobOutput(valid: result.report.valid, codes: Self.codes(result), files: files))
         } catch {

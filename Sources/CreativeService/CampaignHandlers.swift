@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// `POST /v1/campaign`: several creatives as one campaign (`process FILE FILE...`), answered with
 /// its `campaign.json`.
@@ -30,7 +31,7 @@ enum CampaignHandlers {
         }
         let product = asked.product
         let campaign = try context.runJob(request, memory: {
-            uploads.map { ImageHandlers.jobMemory($0, product: product, for: .process) }.max() ?? 0
+            uploads.map { ProcessOperation.memory($0, product: product) }.max() ?? 0
         }) { job throws(ServiceError) -> JSONValue in
             let limits = ValidationLimits(job: job.limits, product: product)
             let reports = uploads.map { Validator.validate($0, limits: limits) }

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// `GET /v1/guidance` and `GET /v1/prompt`: text computed from the one catalog, no pixels.
 enum ContentHandlers {
@@ -56,28 +57,28 @@ enum ProcessHandlers {
     static func process(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let name = try ImageHandlers.fileName(request.query.value(ValidateRequest.fileName.name))
         let asked = try ServiceError.reading { () throws(CoreError) in try ProcessRequest(request.query) }
-        let (product, format, inline, wanted) = (asked.product, asked.format, asked.inline, asked.file)
+        let (product, inline, wanted) = (asked.product, asked.inline, asked.file)
         let upload = Upload(request.body, fileName: name)
-        let result = try context.runJob(request, memory: {
-            ImageHandlers.jobMemory(upload, product: product, for: .process)
-        }) { job throws(ServiceError) -> JobResult in
-            let result: JobResult
-            do throws(ImagingError) {
-                result = try CreativeJob.process(upload, limits: ValidationLimits(job: job.limits, product: product),
-                                                 format: format, campaign: asked.with, weightBudget: asked.weightBudget)
+        let output = try context.runJob(request, memory: {
+            ProcessOperation.memory(upload, product: product)
+        }) { job throws(ServiceError) -> ProcessOperation.Output in
+            let output: ProcessOperation.Output
+            do throws(OperationError) {
+                output = try ProcessOperation(asked, limits: ValidationLimits(job: job.limits, product: product)).run(upload)
             } catch {
-                throw ImageHandlers.rejection(error, upload: upload, job: job)
+                throw ImageHandlers.failure(error)
             }
-            try ImageHandlers.checkTimeout(result.report)
-            return result
+            try ImageHandlers.checkTimeout(output.result.report)
+            return output
         }
+        let result = output.result
         guard result.report.valid else {
             let first = result.report.errors.first
             throw .unprocessable(code: first?.code.rawValue ?? "creative_rejected",
                                  message: first?.message ?? "the creative was rejected", report: result.report.json)
         }
         if let wanted { return try fileAnswer(result, named: wanted) }
-        if ZipAnswer.wanted(request.accept) { return zipAnswer(result) }
+        if ZipAnswer.wanted(request.accept) { return zipAnswer(output) }
         let total = result.files.reduce(0) { $0 + $1.byteCount }
         if inline && total > context.config.maxInlineFileBytes {
             throw .answerTooLarge(bytes: total, limit: context.config.maxInlineFileBytes)
@@ -92,13 +93,11 @@ enum ProcessHandlers {
     }
 
     /// The zip answer: the job's files and its manifest, as the folder of `process` holds them.
-    static func zipAnswer(_ result: JobResult) -> Response {
-        let manifest = Array((result.manifest.serialized() + "\n").utf8)
-        let files = result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, manifest)]
+    static func zipAnswer(_ output: ProcessOperation.Output) -> Response {
         var response = Response(contentType: ZipAnswer.mediaType, body: [])
-        response.stream = BodyStream(parts: ZipAnswer.parts(files))
+        response.stream = BodyStream(parts: ZipAnswer.parts(output.files))
         response.headers = [("Content-Disposition", "attachment; filename=\"process.zip\""),
-                            ("X-Creative-Renders", String(result.slots.count))]
+                            ("X-Creative-Renders", String(output.result.slots.count))]
         return response
     }
 

@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// `POST /v1/validate` and `POST /v1/render`: image jobs, run in a job slot with their decode
 /// memory taken from the process-wide budget and a deadline (``ServiceContext/runJob(_:memory:_:)``).
@@ -12,14 +13,11 @@ enum ImageHandlers {
     static func validate(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let name = try fileName(request.query.value(ValidateRequest.fileName.name))
         let asked = try ServiceError.reading { () throws(CoreError) in try ValidateRequest(request.query) }
-        let (product, profiles) = (asked.product, asked.profiles)
         let upload = Upload(request.body, fileName: name)
         let report = try context.runJob(request, memory: {
-            jobMemory(upload, product: product, profiles: profiles, for: .validate)
+            ValidateOperation.memory(upload, product: asked.product, profiles: asked.profiles)
         }) { job throws(ServiceError) in
-            var limits = ValidationLimits(job: job.limits, product: product)
-            limits.profiles = profiles
-            let report = Validator.validate(upload, limits: limits)
+            let report = ValidateOperation.report(upload, limits: ValidateOperation.limits(asked, job: job.limits))
             try checkTimeout(report)
             return report
         }
@@ -42,32 +40,31 @@ enum ImageHandlers {
     }
 
     /// The body is the creative (empty: the built-in test artwork picked for the slot, as the CLI
-    /// does with no file); answers the image. A creative that cannot be opened or decoded -> 422
-    /// with its validation report.
+    /// does with no file); answers the image (``RenderOperation``). A creative that cannot be
+    /// opened or decoded -> 422 with its validation report.
     static func render(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let renderRequest = try renderRequest(request.query)
-        let settings = renderRequest.settings
-        if settings.area != nil, request.body.isEmpty {
-            throw .badRequest("an \(renderRequest.product) render needs the artwork as the body")
+        let operation: RenderOperation
+        do throws(OperationError) {
+            operation = try RenderOperation(renderRequest, input: .upload(Upload(request.body, fileName: "upload")))
+        } catch {
+            throw failure(error)
         }
-        // The job's whole cost (JobCost: decode, resampling window, canvas, encoders), from the
-        // header of the one source the job then renders.
-        let upload = Upload(request.body, fileName: "upload")
-        var opened: Result<ImageSource, ImagingError>?
-        let encoded = try context.runJob(request, memory: {
-            let result = openSource(upload, canvas: settings.canvas)
+        // The job is charged the operation's cost, from the header of the one source it then renders.
+        var opened: Result<RenderOperation.Artwork, ImagingError>?
+        let rendered = try context.runJob(request, memory: {
+            let result = operation.open()
             opened = result
-            guard case .success(let source) = result else { return 0 }
-            return JobCost.render(source, settings: settings, memoryBudget: context.config.jobMemoryBudget).memory
-        }) { job throws(ServiceError) -> EncodedRender in
-            do throws(ImagingError) {
-                guard let opened else { throw .operationFailed("the source was not opened") }
-                return try Renderer.render(try opened.get(), settings: settings, limits: job.limits)
+            guard case .success(let artwork) = result else { return 0 }
+            return operation.cost(artwork, memoryBudget: context.config.jobMemoryBudget).memory
+        }) { job throws(ServiceError) -> RenderOperation.Rendered in
+            do throws(OperationError) {
+                return try operation.run(opened ?? operation.open(), limits: job.limits).get()
             } catch {
-                if request.body.isEmpty, case .operationFailed = error { throw .internalError(error.description) }
-                throw rejection(error, upload: upload, job: job)
+                throw failure(error)
             }
         }
+        let encoded = rendered.encoded
         var response = Response(contentType: encoded.format.mediaType, body: encoded.bytes)
         response.headers.append(("X-Creative-Encoding", encoded.detail))
         // The budget the render met, and the profile whose weight for the size it is.
@@ -75,42 +72,8 @@ enum ImageHandlers {
         if let profile = renderRequest.weightBudget.profile {
             response.headers.append(("X-Creative-Weight-Budget-Profile", profile))
         }
-        if !request.body.isEmpty, case .success(let source)? = opened {
-            let notes = RenderNotes.rejections(source, request: renderRequest)
-            if !notes.isEmpty { response.headers.append(("X-Creative-Note", notes.joined(separator: "; "))) }
-        }
+        if !rendered.notes.isEmpty { response.headers.append(("X-Creative-Note", rendered.notes.joined(separator: "; "))) }
         return response
-    }
-
-    /// The uploaded creative, or the test artwork that the adaptive rule picks for the canvas.
-    private static func openSource(_ upload: Upload, canvas: PixelSize) -> Result<ImageSource, ImagingError> {
-        do throws(ImagingError) {
-            if upload.bytes.isEmpty { return .success(try TestArtwork.source(for: canvas)) }
-            return .success(try Validator.renderSource(upload))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The image jobs whose memory is reserved from the header alone (``jobMemory(_:product:for:)``).
-    enum ChargedJob { case validate, process }
-
-    /// The memory a validate or `process` job on `upload` takes from the process-wide budget, from
-    /// the header of the source the job then uses (nothing is decoded, ``JobCost``): the strict
-    /// decode's and the pre-flight checks' for a size the product (or every profile asked) accepts, and for `process` its
-    /// whole plan. A bundle: the budget its images are checked within. 0 for what cannot be opened
-    /// or is not a size accepted: such a creative is refused without decoding.
-    static func jobMemory(_ upload: Upload, product: Product = .defaultProduct, profiles: [PlatformProfile] = [],
-                          for job: ChargedJob) -> Int {
-        guard !upload.bytes.isEmpty else { return 0 }
-        if Validator.isBundle(upload.bytes) { return JobCost.bundleCheck }
-        guard case .success(let source) = upload.source(),
-              ProfileChecks.accepts(source.displayedSize, product: product, profiles: profiles) else { return 0 }
-        let strict = JobCost.validate(source).memory
-        guard job == .process else { return strict }
-        // The plan with the most side by side: ``ServiceContext/runJob`` caps it at the job's budget,
-        // within which the job's own plan holds no more.
-        return max(strict, ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory)
     }
 
     /// A report whose decode ran past the deadline: 422 `timeout`, with the report.
@@ -119,21 +82,23 @@ enum ImageHandlers {
         throw .unprocessable(code: timeout.code.rawValue, message: timeout.message, report: report.json)
     }
 
-    /// A creative the imaging layer refused: 422 with the validation report, which names every problem:
-    /// the one the job already made, else one made now on the job's own source, within what is left
-    /// of the job's deadline. A job past its deadline: 422 `timeout` without a report. A failure on a
-    /// creative that validates cleanly is the service's own fault: 500.
+    /// A creative the imaging layer refused, as ``OperationError/rejection(_:upload:limits:)``
+    /// tells it, within what is left of the job's deadline (``failure(_:)``).
     static func rejection(_ error: ImagingError, upload: Upload, job: ImageJob) -> ServiceError {
+        failure(.rejection(error, upload: upload, limits: job.rest))
+    }
+
+    /// An operation's failure as the service answers it: a render without the artwork it needs
+    /// -> 400; a rejected creative -> 422 with its validation report, which names every problem;
+    /// a job past its deadline or cancelled -> 422 `timeout` (or `cancelled`) without a report; the
+    /// tool's own failure (on a creative that validates cleanly, or on its test artwork) -> 500.
+    static func failure(_ error: OperationError) -> ServiceError {
         switch error {
-        case .timeout, .cancelled: return .unprocessable(code: error.code, message: error.message, report: nil)
-        default: break
+        case .needsArtwork(let product): .badRequest("an \(product) render needs the artwork as the body")
+        case .rejected(let error, let report): .unprocessable(code: error.code, message: error.message, report: report?.json)
+        case .stopped(let error): .unprocessable(code: error.code, message: error.message, report: nil)
+        case .fault(_, let message): .internalError(message)
         }
-        let report = upload.report ?? Validator.validate(upload, limits: ValidationLimits(maxBytes: max(upload.bytes.count, 1),
-                                                                                          job: job.rest))
-        if report.valid, case .operationFailed = error {
-            return .internalError(error.message)
-        }
-        return .unprocessable(code: error.code, message: error.message, report: report.json)
     }
 
     /// The name a report carries: the caller's (at most 255 characters; control characters

@@ -1,4 +1,5 @@
 import CreativeImaging
+import CreativeOperations
 import Foundation
 import XCTest
 @testable import CreativeService
@@ -70,8 +71,8 @@ final class JobDeadlineTests: XCTestCase {
     func testDecodeMemoryIsChargedToTheProcessBudget() throws {
         let artwork = try Fixture.testImage("960x150")
         // What each job takes from the budget: its whole cost (JobCost), from the header.
-        let process = ImageHandlers.jobMemory(Upload(artwork, fileName: "upload"), product: .banner, for: .process)
-        let validate = ImageHandlers.jobMemory(Upload(artwork, fileName: "upload"), product: .banner, for: .validate)
+        let process = ProcessOperation.memory(Upload(artwork, fileName: "upload"), product: .banner)
+        let validate = ValidateOperation.memory(Upload(artwork, fileName: "upload"), product: .banner)
         XCTAssertGreaterThan(process, validate)
         let capacity = process + artwork.count + 1_000_000
         let server = try Fixture.server {

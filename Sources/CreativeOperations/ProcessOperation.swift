@@ -1,0 +1,95 @@
+import CreativeCore
+import CreativeImaging
+
+/// `process`'s job on one creative (`creative-tool process`, `POST /v1/process`, a worker's job,
+/// and each creative of a campaign on the command line and in the worker): validated, rendered into
+/// every device slot it is served in among its campaign, its preview drawn, and its manifest,
+/// put together here once (``CreativeJob``). The surfaces write the files where they go (a folder
+/// built whole, an answer, the store) and present the result.
+public struct ProcessOperation: Sendable {
+    /// The validation's limits (its product is the job's); the renders run within the same job limits.
+    public let limits: ValidationLimits
+    public let format: FormatChoice
+    /// The campaign's other sizes: the creative is rendered only where it is served among them.
+    public let campaign: [PixelSize]
+    /// Every render's weight budget.
+    public let weightBudget: RenderWeightBudget
+
+    public init(limits: ValidationLimits, format: FormatChoice = .auto, campaign: [PixelSize] = [],
+                weightBudget: RenderWeightBudget = RenderWeightBudget()) {
+        self.limits = limits
+        self.format = format
+        self.campaign = campaign
+        self.weightBudget = weightBudget
+    }
+
+    /// The job a request asks for (its format, `with` and weight budget) within `limits`, whose
+    /// product is the request's.
+    public init(_ request: ProcessRequest, limits: ValidationLimits) {
+        self.init(limits: limits, format: request.format, campaign: request.with, weightBudget: request.weightBudget)
+    }
+
+    /// What the job gave: the result, the bytes of its `manifest.json`, and its files in the order
+    /// they are written, the manifest last (the commit point of a folder or a stored job).
+    public struct Output: Sendable {
+        public let result: JobResult
+        /// `manifest.json` as `process` writes it.
+        public let manifest: [UInt8]
+
+        init(_ result: JobResult) {
+            self.result = result
+            manifest = Array((result.manifest.serialized() + "\n").utf8)
+        }
+
+        /// The renders and the preview sheet (without bytes when the job wrote them out through a
+        /// sink), then `manifest.json`.
+        public var files: [(name: String, bytes: [UInt8])] {
+            result.files.map { ($0.name, $0.bytes) } + [(JobResult.manifestName, manifest)]
+        }
+    }
+
+    /// The job on a creative as a surface got it, named `name` in the report: a creative that could
+    /// not be read whole is a rejected creative, its report saying why (``ValidateOperation``);
+    /// `sink`, when given, takes each render and the preview as soon as it is done
+    /// (``CreativeJob/process(_:limits:format:campaign:weightBudget:writingTo:)``).
+    /// - Throws: the imaging error of a valid creative that could not be rendered.
+    public func run(_ input: CreativeInput, name: String, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
+        guard case .bytes(let bytes) = input else {
+            return Output(CreativeJob.rejected(ValidateOperation.report(input, name: name, limits: limits), input: nil))
+        }
+        return Output(try CreativeJob.process(Upload(bytes, fileName: name), limits: limits, format: format,
+                                              campaign: campaign, weightBudget: weightBudget, writingTo: sink))
+    }
+
+    /// The job on an upload a job holds (the service's body, its source opened once for the
+    /// charge, ``memory(_:product:)``), its files kept in the output; one deadline covers the job
+    /// and, when it fails, the report made for its rejection.
+    /// - Throws: the failure as ``OperationError/rejection(_:upload:limits:)`` tells it.
+    public func run(_ upload: Upload) throws(OperationError) -> Output {
+        var limits = self.limits
+        limits.job = limits.job.started()
+        do throws(ImagingError) {
+            return Output(try CreativeJob.process(upload, limits: limits, format: format, campaign: campaign,
+                                                  weightBudget: weightBudget))
+        } catch {
+            throw .rejection(error, upload: upload, limits: limits.job)
+        }
+    }
+
+    /// What the job on `source` is charged (``ProcessPlan``: its renders, its preview, within the
+    /// limits' memory budget), from the header alone: `process --cost`.
+    public func cost(_ source: ImageSource) -> JobCost {
+        ProcessPlan(source, product: limits.product, format: format, campaign: campaign,
+                    memoryBudget: limits.job.memoryBudget).cost
+    }
+
+    /// The memory the job on `upload` holds at its peak, from the header alone (nothing is
+    /// decoded): its validation's (``ValidateOperation/memory(_:product:profiles:)``), or its
+    /// plan's with the most side by side when that is more (a surface caps it at its job budget,
+    /// within which the job's own plan holds no more). 0 for what is refused without decoding.
+    public static func memory(_ upload: Upload, product: Product = .defaultProduct) -> Int {
+        ValidateOperation.memory(upload, product: product, profiles: []) { source in
+            ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import CreativeCore
+import CreativeImaging
+import CreativeOperations
+import CreativeTestSupport
+import XCTest
+
+/// ``RenderOperation``, which `render` and `POST /v1/render` present: the artwork rule, the test
+/// artwork standing in for no bytes, the notes, and what a failure carries.
+final class RenderOperationTests: XCTestCase {
+    private func request(_ values: [String: String]) throws -> RenderRequest { try RenderRequest(TestOptions(values)) }
+
+    private func png(_ width: Int, _ height: Int) throws -> [UInt8] {
+        try Fixtures.save("pngsave_buffer", try Fixtures.solid(width, height, [200, 30, 30]))
+    }
+
+    func testAFullScreenWithoutArtworkIsRefusedBeforeAnyWork() throws {
+        let takeover = try request(["product": "interstitial", "device": "iPhone 15"])
+        for input: RenderOperation.Input in [.none, .upload(Upload([], fileName: "upload"))] {
+            XCTAssertThrowsError(try RenderOperation(takeover, input: input)) { error in
+                guard case .needsArtwork(.interstitial)? = error as? OperationError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertNoThrow(try RenderOperation(try request(["slot": "390x61@3x"]), input: .none))
+    }
+
+    func testNoBytesRenderTheTestArtworkPickedForTheCanvasWithoutNotes() throws {
+        let banner = try request(["slot": "390x61@3x"])
+        let empty = try RenderOperation(banner, input: .upload(Upload([], fileName: "upload")))
+        let none = try RenderOperation(banner, input: .none)
+        let artwork = try empty.open().get()
+        XCTAssertTrue(artwork.isTestArtwork)
+        XCTAssertEqual(artwork.source.displayedSize, try TestArtwork.source(for: banner.settings.canvas).displayedSize)
+        let fromEmpty = try empty.run(empty.open(), limits: JobLimits()).get()
+        let fromNone = try none.run(none.open(), limits: JobLimits()).get()
+        XCTAssertEqual(fromEmpty.encoded.bytes, fromNone.encoded.bytes)
+        XCTAssertEqual(fromEmpty.notes, [])
+        XCTAssertEqual(fromEmpty.placement, banner.settings.placement(of: artwork.source.displayedSize))
+    }
+
+    func testAnUploadOfASizeValidateRejectsRendersWithItsNote() throws {
+        let banner = try request(["slot": "390x61@3x"])
+        let operation = try RenderOperation(banner, input: .upload(Upload(try png(961, 150), fileName: "upload")))
+        let opened = operation.open()
+        let rendered = try operation.run(opened, limits: JobLimits()).get()
+        XCTAssertEqual(rendered.artwork, PixelSize(width: 961, height: 150))
+        XCTAssertEqual(rendered.notes, operation.notes(try opened.get()))
+        XCTAssertEqual(rendered.notes.count, 1)
+        XCTAssertTrue(rendered.notes[0].contains("dimensions_not_allowed"), rendered.notes[0])
+        XCTAssertEqual(operation.cost(try opened.get(), memoryBudget: 80 << 20).memory,
+                       JobCost.render(try opened.get().source, settings: banner.settings, memoryBudget: 80 << 20).memory)
+    }
+
+    func testARejectedUploadCarriesItsReportAndOpenedArtworkNone() throws {
+        let banner = try request(["slot": "390x61@3x"])
+        let whole = try png(960, 150)
+        let damaged = Array(whole.prefix(whole.count / 2))
+        let upload = try RenderOperation(banner, input: .upload(Upload(damaged, fileName: "upload")))
+        guard case .failure(.rejected(let error, let report?)) = upload.run(upload.open(), limits: JobLimits()) else {
+            return XCTFail("a damaged upload renders, or fails without its report")
+        }
+        XCTAssertEqual(error.code, "corrupt_image")
+        XCTAssertFalse(report.valid)
+        // Artwork the caller opened carries no bytes to report on: a render over the budget.
+        let opened = try RenderOperation(banner, input: .opened(try ImageSource(bytes: whole)))
+        guard case .failure(.rejected(let same, nil)) = opened.run(opened.open(), limits: JobLimits(memoryBudget: 1024)) else {
+            return XCTFail("opened artwork fails with a report, or renders")
+        }
+        XCTAssertEqual(same.code, "too_many_pixels")
+    }
+}
