@@ -8,8 +8,8 @@ import Glibc
 /// `process` of several files, or of a folder's files: one campaign. Each file is validated
 /// first, so the campaign is its valid creatives' sizes (and `--with`'s); each creative is then
 /// rendered where it wins among them, into `DIR/NAME/`; `DIR/campaign.json` lists every device
-/// slot with the creative served there, and `DIR/campaign.png` shows them. A rejected or failed
-/// creative does not stop the others; the exit code is then 1.
+/// slot with the creative served there, and `DIR/campaign.png` shows them (``CampaignOperation``).
+/// A rejected or failed creative does not stop the others; the exit code is then 1.
 enum ProcessCampaign {
     /// Largest number of creatives in one campaign.
     static let maxCreatives = 256
@@ -25,23 +25,23 @@ enum ProcessCampaign {
         for file in files { target = try DirectoryWriter.target(directory, input: file) }
         guard let target else { throw .usage("give a FILE (or several, or a folder)") }
         let progress = Progress(total: files.count)
+        let operation = CampaignOperation(request, limits: limits)
         // First every file's report: the campaign is what is approved.
-        var reports: [ValidationReport] = []
-        for (index, file) in files.enumerated() {
-            progress.show("validating", index, file)
-            reports.append(ValidateOperation.report(CreativeInput(read(file, limits: limits)), name: file, limits: limits))
+        let approval = operation.approve(files) { index in
+            progress.show("validating", index, files[index])
+            return ValidateOperation.report(CreativeInput(read(files[index], limits: limits)), name: files[index], limits: limits)
         }
-        let sizes = CampaignJob.sizes(valid: reports, with: request.with)
-        let names = CampaignJob.folderNames(files)
         let partial = try DirectoryWriter.begin(target)
         var manifests: [(String, JSONValue)] = []
         var printFailure: CLIError?
         do throws(CLIError) {
-            let members = CampaignJob.run(files: files, reports: reports, with: request.with, job: { index, sizes in
+            let outcome = operation.run(approval, input: { index in
                 progress.show("rendering", index, files[index])
-                return job(files[index], folder: names[index], into: partial,
-                           operation: ProcessOperation(limits: limits, format: request.format, campaign: sizes,
-                                                       weightBudget: request.weightBudget))
+                return CreativeInput(read(files[index], limits: limits))
+            }, sink: { _, folder in
+                DirectoryWriter.sink(into: partial, prefix: folder + "/")
+            }, keep: { index, output throws(ImagingError) in
+                try DirectoryWriter.sink(into: partial, prefix: approval.names[index] + "/")(JobResult.manifestName, output.manifest)
             }, done: { member in
                 if case .success(let result) = member.outcome { manifests.append((member.name, result.manifest)) } else {
                     DirectoryWriter.removeTree("\(partial.path)/\(member.name)")
@@ -54,12 +54,18 @@ enum ProcessCampaign {
             })
             if let printFailure { throw printFailure }
             progress.show("drawing \(CampaignJob.sheetName)", files.count - 1, "")
-            let sheet = try sheetFile(members, sizes: sizes, product: request.product, limits: limits, into: partial)
-            let campaign = CampaignJob.json(product: request.product, members: members, with: request.with, sheet: sheet)
+            let sheet: JobFile?
+            do throws(ImagingError) {
+                sheet = try operation.sheet(outcome, bytes: { try? read(files[$0], limits: limits).get() },
+                                            writingTo: DirectoryWriter.sink(into: partial))
+            } catch {
+                throw .imaging(error, file: CampaignJob.sheetName)
+            }
+            let campaign = operation.json(outcome, sheet: sheet)
             try partial.put(CampaignJob.campaignName, Array((campaign.serialized() + "\n").utf8))
             progress.clear()
             try DirectoryWriter.commit(partial, input: files[0])
-            let rendered = members.filter(\.rendered).count
+            let rendered = outcome.rendered
             if arguments.flag("--json") {
                 try Streams.outJSON(.object([("campaign", campaign), ("manifests", .object(manifests))]))
             } else {
@@ -100,32 +106,6 @@ enum ProcessCampaign {
 
     private static func read(_ file: String, limits: ValidationLimits) -> Result<[UInt8], FileIO.ReadFailure> {
         Result(catching: { () throws(FileIO.ReadFailure) in try FileIO.read(file, limit: limits.maxBytes) })
-    }
-
-    /// One creative's job into `folder` of the campaign being built, its manifest included.
-    private static func job(_ file: String, folder: String, into partial: DirectoryWriter.Partial,
-                            operation: ProcessOperation) -> Result<JobResult, ImagingError> {
-        do throws(ImagingError) {
-            let sink = DirectoryWriter.sink(into: partial, prefix: folder + "/")
-            let output = try operation.run(CreativeInput(read(file, limits: operation.limits)), name: file, writingTo: sink)
-            try sink(JobResult.manifestName, output.manifest)
-            return .success(output.result)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The contact sheet, written into the campaign's folder; nil when no creative was rendered.
-    private static func sheetFile(_ members: [CampaignMember], sizes: [PixelSize], product: Product,
-                                  limits: ValidationLimits, into partial: DirectoryWriter.Partial) throws(CLIError) -> JobFile? {
-        let sources = CampaignJob.sheetCreatives(members) { try? read(members[$0].file, limits: limits).get() }
-        guard !sources.isEmpty else { return nil }
-        do throws(ImagingError) {
-            return try CampaignSheet.draw(sources, campaign: sizes, product: product, limits: limits,
-                                          writingTo: DirectoryWriter.sink(into: partial))
-        } catch {
-            throw .imaging(error, file: CampaignJob.sheetName)
-        }
     }
 
     /// One line per creative: valid with its renders, rejected with its first code, or failed.

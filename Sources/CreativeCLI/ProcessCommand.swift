@@ -31,7 +31,8 @@ enum ProcessCommand: DeclaredCommand {
                 "Rejected: only manifest.json with the validation report; exit 1.",
                 "A campaign: DIR/NAME/ for each creative (as above), DIR/campaign.json (each device slot, the "
                     + "creative served there, its fill and weight) and DIR/campaign.png; the others are done when one "
-                    + "is rejected or fails; a progress line on a terminal; exit 1 when any was rejected or failed."],
+                    + "is rejected or fails (past --timeout or when its files cannot be written, the rest are "
+                    + "cancelled); a progress line on a terminal; exit 1 when any was rejected or failed."],
         examples: ["banner-960x150.png --output-dir out/banner", "banner-960x150.png --with 1320x204,2184x270 --output-dir out/b",
                    "banner-960x150.png banner-1320x204.png banner-2184x270.png --output-dir out/campaign",
                    "--product interstitial takeover.png --output-dir out/t --json"],

@@ -31,49 +31,37 @@ extension JobHandler {
         }
     }
 
-    /// Validates every creative, runs each valid one's job among the campaign's sizes, uploads
-    /// each one's files as soon as it is done, then the sheet and `campaign.json`.
+    /// Validates every creative, runs each valid one's job among the campaign's sizes
+    /// (``CampaignOperation``), uploads each one's files as soon as it is done, then the sheet
+    /// and `campaign.json`.
     private func runCampaign(_ inputs: [JobInput], files: [String], settings: JobSettings,
                              folder: S3Location) throws(FleetError) -> Answer {
-        let reports = zip(inputs, files).map { runner.report($0, source: $1, settings: settings) }
-        let names = CampaignJob.folderNames(files)
-        let sizes = CampaignJob.sizes(valid: reports, with: settings.campaign)
+        let operation = CampaignOperation(limits: runner.limits(settings), format: settings.format,
+                                          with: settings.campaign, weightBudget: settings.weightBudget)
+        let approval = operation.approve(files) { CreativeInput(inputs[$0]) }
         var storeError: FleetError?
-        let members = CampaignJob.run(files: files, reports: reports, with: settings.campaign) { index, sizes in
-            guard storeError == nil else { return .failure(.cancelled("the store failed for an earlier creative")) }
-            let folderName = names[index]
-            let collected = CollectedFiles()
-            let output: ProcessOperation.Output
-            do throws(ImagingError) {
-                output = try runner.job(inputs[index], source: files[index], settings: settings, campaign: sizes,
-                                        writingTo: collected.sink)
-            } catch {
-                return .failure(error)
-            }
-            let result = output.result
-            // Written as the job wrote them, the manifest last: a creative's manifest lists only files there.
-            let written = collected.files + [(JobResult.manifestName, output.manifest)]
+        let outcome = operation.run(approval, input: { CreativeInput(inputs[$0]) }, sink: { _, _ in nil }) { index, output throws(ImagingError) in
+            // Written as the job made them, the manifest last: a creative's manifest lists only files there.
             do throws(FleetError) {
-                for (name, bytes) in written {
-                    let file = result.files.first { $0.name == name }
+                for (name, bytes) in output.files {
+                    let file = output.result.files.first { $0.name == name }
                     try retrying { () throws(FleetError) in
-                        try self.store.put(bytes, at: folder.appending("\(folderName)/\(name)"),
+                        try self.store.put(bytes, at: folder.appending("\(approval.names[index])/\(name)"),
                                            contentType: file?.format.mediaType ?? GuidanceFormat.json.mediaType,
                                            sha256: file?.sha256)
                     }
                 }
             } catch {
                 storeError = error
-                return .failure(.io(error.description))
+                throw .io(error.description)
             }
-            return .success(result)
         }
         if let storeError { throw storeError }
         let sheet: JobFile?
-        do throws(ImagingError) { sheet = try drawSheet(members, inputs: inputs, sizes: sizes, settings: settings, folder: folder) } catch {
+        do throws(ImagingError) { sheet = try drawSheet(outcome, operation: operation, inputs: inputs, folder: folder) } catch {
             return Answer.failed(code: error.code, message: "\(CampaignJob.sheetName): \(error.message)")
         }
-        let campaign = CampaignJob.json(product: settings.product, members: members, with: settings.campaign, sheet: sheet)
+        let campaign = operation.json(outcome, sheet: sheet)
         TestHook.hold(config.testHook, source: files.joined(separator: "\n"))
         let commit = folder.appending(CampaignJob.campaignName)
         try retrying { () throws(FleetError) in
@@ -84,21 +72,16 @@ extension JobHandler {
     }
 
     /// `campaign.png` from the rendered creatives' bytes (one per size), uploaded; nil when none was rendered.
-    private func drawSheet(_ members: [CampaignMember], inputs: [JobInput], sizes: [PixelSize], settings: JobSettings,
+    private func drawSheet(_ outcome: CampaignOperation.Outcome, operation: CampaignOperation, inputs: [JobInput],
                            folder: S3Location) throws(ImagingError) -> JobFile? {
-        let creatives = CampaignJob.sheetCreatives(members) { index in
+        let drawn = try operation.sheet(outcome) { index in
             if case .bytes(let bytes) = inputs[index] { bytes } else { nil }
         }
-        guard !creatives.isEmpty else { return nil }
-        let collected = CollectedFiles()
-        let sheet = try CampaignSheet.draw(creatives, campaign: sizes, product: settings.product,
-                                           limits: runner.limits(settings), writingTo: collected.sink)
+        guard let sheet = drawn else { return nil }
         do throws(FleetError) {
-            for (name, bytes) in collected.files {
-                try retrying { () throws(FleetError) in
-                    try self.store.put(bytes, at: folder.appending(name), contentType: OutputFormat.png.mediaType,
-                                       sha256: sheet.sha256)
-                }
+            try retrying { () throws(FleetError) in
+                try self.store.put(sheet.bytes, at: folder.appending(sheet.name), contentType: OutputFormat.png.mediaType,
+                                   sha256: sheet.sha256)
             }
         } catch {
             throw .io(error.description)
@@ -154,17 +137,5 @@ extension JobHandler {
         answer.sheet = sheet == .null ? "" : folder.appending(CampaignJob.sheetName).description
         answer.manifests = manifests
         return answer
-    }
-}
-
-/// The files a job writes through its sink, kept in order for the upload after it.
-private final class CollectedFiles: @unchecked Sendable {
-    private let lock = Lock()
-    private var kept: [(String, [UInt8])] = []
-
-    var files: [(String, [UInt8])] { lock.locked { kept } }
-
-    var sink: JobFileSink {
-        { [self] name, bytes throws(ImagingError) in lock.locked { kept.append((name, bytes)) } }
     }
 }

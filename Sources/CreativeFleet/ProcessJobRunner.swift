@@ -53,22 +53,6 @@ public struct ProcessJobRunner: Sendable {
         return limits
     }
 
-    /// The validation report of a source as `process` makes it (``ValidateOperation``): of its
-    /// bytes, or (over `--max-bytes`) of its head, `file_too_large`.
-    func report(_ input: JobInput, source: String, settings: JobSettings) -> ValidationReport {
-        ValidateOperation.report(CreativeInput(input), name: source, limits: limits(settings))
-    }
-
-    /// `process`'s job on one source (``ProcessOperation``): validated, rendered where it is served
-    /// among `campaign` (the settings' `with` for a job of one source), its preview drawn; each file
-    /// through `sink` when given. A source over `--max-bytes` is a rejected creative (its report from its head).
-    /// - Throws: the imaging error of a valid creative that could not be rendered.
-    func job(_ input: JobInput, source: String, settings: JobSettings, campaign: [PixelSize],
-             writingTo sink: JobFileSink? = nil) throws(ImagingError) -> ProcessOperation.Output {
-        try ProcessOperation(limits: limits(settings), format: settings.format, campaign: campaign,
-                             weightBudget: settings.weightBudget).run(CreativeInput(input), name: source, writingTo: sink)
-    }
-
     /// The validation codes of a result for its result entry, `over_weight_budget` after them
     /// when a render could not fit (the manifest lists which).
     static func codes(_ result: JobResult) -> [String] {
@@ -80,7 +64,10 @@ public struct ProcessJobRunner: Sendable {
     ///   job that ran out of time or memory: a result, not retried).
     func run(_ input: JobInput, source: String, settings: JobSettings) -> Result<JobOutput, JobFailure> {
         do {
-            let output = try job(input, source: source, settings: settings, campaign: settings.campaign)
+            // Validated, rendered where it is served among the settings' `with`, its preview drawn; a
+            // source over `--max-bytes` is a rejected creative (its report from its head).
+            let output = try ProcessOperation(limits: limits(settings), format: settings.format, campaign: settings.campaign,
+                                              weightBudget: settings.weightBudget).run(CreativeInput(input), name: source)
             let result = output.result
             // The renders and the preview with the checksums the job computed, the manifest last.
             let files = result.files.map { file in

@@ -33,24 +33,13 @@ enum CampaignHandlers {
         let campaign = try context.runJob(request, memory: {
             uploads.map { ProcessOperation.memory($0, product: product) }.max() ?? 0
         }) { job throws(ServiceError) -> JSONValue in
-            let limits = ValidationLimits(job: job.limits, product: product)
-            let reports = uploads.map { Validator.validate($0, limits: limits) }
-            var stopped: ServiceError?
-            let members = CampaignJob.run(files: uploads.map(\.fileName), reports: reports, with: asked.with) { index, sizes in
-                guard stopped == nil else { return .failure(.cancelled("an earlier creative's job was stopped")) }
-                do throws(ImagingError) {
-                    // Weighed, not kept: the answer is campaign.json.
-                    return .success(try CreativeJob.process(uploads[index], limits: limits, format: asked.format,
-                                                            campaign: sizes, weightBudget: asked.weightBudget,
-                                                            writingTo: { _, _ in }))
-                } catch {
-                    if case .timeout = error { stopped = ImageHandlers.rejection(error, upload: uploads[index], job: job) }
-                    if case .cancelled = error { stopped = ImageHandlers.rejection(error, upload: uploads[index], job: job) }
-                    return .failure(error)
-                }
-            }
-            if let stopped { throw stopped }
-            return CampaignJob.json(product: product, members: members, with: asked.with, sheet: nil)
+            let operation = CampaignOperation(asked, limits: ValidationLimits(job: job.limits, product: product))
+            let approval = operation.approve(uploads.map(\.fileName)) { ValidateOperation.report(uploads[$0], limits: operation.limits) }
+            // Weighed, not kept: the answer is campaign.json.
+            let outcome = operation.run(approval, input: { .bytes(uploads[$0].bytes) }, sink: { _, _ in { _, _ in } },
+                                        keep: { _, _ in })
+            if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], job: job) }
+            return operation.json(outcome, sheet: nil)
         }
         return .json(campaign)
     }
