@@ -28,10 +28,12 @@ public enum CLIError: Error, Equatable, Sendable {
     }
 
     /// An operation's failure as the command line says it: the imaging error's code and message
-    /// after the file's name; a render without the artwork it needs is a usage error.
+    /// after the file's name; a render without the artwork it needs, or a request the file cannot
+    /// meet, is a usage error.
     static func operation(_ error: OperationError, file: String? = nil) -> CLIError {
         switch error {
         case .needsArtwork(let product): .usage("give at least one FILE (the \(product) artwork)")
+        case .invalidRequest(let message): .usage(message)
         case .rejected(let error, _), .stopped(let error), .fault(let error, _): .imaging(error, file: file)
         }
     }

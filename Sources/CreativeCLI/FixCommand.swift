@@ -1,8 +1,9 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
 /// `creative-tool fix`: an upload-ready file from one that almost passes. The options and their rules
-/// are ``FixRequest``'s, the work ``Fixer``'s; this reads the file, writes the result and says each change.
+/// are ``FixRequest``'s, the work ``FixOperation``'s; this reads the file, writes the result and says each change.
 enum FixCommand: DeclaredCommand {
     static let name = "fix"
     static let summary = "write an upload-ready file from one that almost passes (near-miss size, weight, colour, "
@@ -40,21 +41,12 @@ enum FixCommand: DeclaredCommand {
         }
         let limits = try JobLimitOptions.read(arguments)
         try OutputFile.refuseInput(output, inputs: [input], writer: "fix")
-        let bytes = try Inputs.readBytes(input, maxBytes: readLimit)
-        let source: ImageSource
-        do throws(ImagingError) {
-            source = try Fixer.open(bytes, maxPixels: maxPixels)
-        } catch {
-            throw .imaging(error, file: input)
-        }
-        let format = try CLIError.reading { () throws(CoreError) in try request.outputFormat(for: source.format) }
+        let upload = Upload(try Inputs.readBytes(input, maxBytes: readLimit), fileName: input)
         let fixed: FixedUpload
-        do throws(ImagingError) {
-            fixed = try Fixer.fix(source, request: request, format: format, outputName: output, limits: limits)
-        } catch .unfixable(let refusal) where refusal.isUsage {
-            throw .usage(refusal.message)
+        do throws(OperationError) {
+            fixed = try FixOperation(request, maxPixels: maxPixels).run(upload, outputName: output, limits: limits)
         } catch {
-            throw .imaging(error, file: input)
+            throw .operation(error, file: input)
         }
         // Again just before writing: the output may have come to be the input meanwhile.
         try OutputFile.refuseInput(output, inputs: [input], writer: "fix")

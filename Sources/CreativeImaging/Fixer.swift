@@ -57,12 +57,13 @@ public enum Fixer {
                            inputBytes: source.bytes.count, changes: changes, encoding: encoding.detail, report: report)
     }
 
-    /// Opens an upload for `fix`: one image; an HTML5 bundle is refused (`unsupported_format`: its static
-    /// image can be fixed alone).
-    /// - Throws: ``ImagingError/unsupportedFormat(_:)`` for a zip, else what ``ImageSource`` throws.
-    public static func open(_ bytes: [UInt8], maxPixels: Int = Catalog.defaultMaxPixels) throws(ImagingError) -> ImageSource {
-        if Validator.isBundle(bytes) { throw .unsupportedFormat("an HTML5 bundle (zip): fix takes one image (fix its static image alone)") }
-        return try ImageSource(bytes: bytes, maxPixels: maxPixels)
+    /// Opens an upload for `fix` (its header only, once: ``Upload/source(maxPixels:)``): one image;
+    /// an HTML5 bundle is refused (`unsupported_format`: its static image can be fixed alone).
+    public static func open(_ upload: Upload, maxPixels: Int = Catalog.defaultMaxPixels) -> Result<ImageSource, ImagingError> {
+        if Validator.isBundle(upload.bytes) {
+            return .failure(.unsupportedFormat("an HTML5 bundle (zip): fix takes one image (fix its static image alone)"))
+        }
+        return upload.source(maxPixels: maxPixels)
     }
 
     /// What a fix of `source` will be charged (``fix(_:request:format:outputName:maxBytes:limits:)`` charges

@@ -9,6 +9,10 @@ public enum OperationError: Error, Sendable {
     /// area, which no test artwork is made for): refused before any work. The surface says how
     /// to give it (a FILE, the body).
     case needsArtwork(Product)
+    /// The request cannot be met for this creative, a mistake of the caller's rather than the
+    /// creative's (`fix`'s frame the animation does not have, an output name of another format):
+    /// refused before any work. The surface says it as a usage error (the CLI's exit 64, HTTP 400).
+    case invalidRequest(String)
     /// The creative is refused: it could not be opened, decoded or rendered within the limits,
     /// or no encoding fits its weight budget. `report` is its validation report, naming every
     /// problem; nil when the caller gave no bytes to report on (artwork it opened itself, or none).
@@ -19,10 +23,10 @@ public enum OperationError: Error, Sendable {
     /// built-in test artwork: `message` is the sentence a surface shows for it.
     case fault(ImagingError, message: String)
 
-    /// The imaging error behind the failure; nil for ``needsArtwork(_:)``.
+    /// The imaging error behind the failure; nil for ``needsArtwork(_:)`` and ``invalidRequest(_:)``.
     public var imagingError: ImagingError? {
         switch self {
-        case .needsArtwork: nil
+        case .needsArtwork, .invalidRequest: nil
         case .rejected(let error, _), .stopped(let error), .fault(let error, _): error
         }
     }

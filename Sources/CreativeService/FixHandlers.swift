@@ -1,8 +1,10 @@
 import CreativeCore
 import CreativeImaging
+import CreativeOperations
 
-/// `POST /v1/fix`: `creative-tool fix` over HTTP, with the same options (``FixRequest``), run in a job
-/// slot with its cost taken from the process-wide budget and the job's deadline.
+/// `POST /v1/fix`: `creative-tool fix` over HTTP, with the same options (``FixRequest``) and the same
+/// operation (``FixOperation``), run in a job slot with its cost taken from the process-wide budget
+/// and the job's deadline.
 enum FixHandlers {
     /// The body is the upload; the query is `fix`'s options (`size`, `product`, `frame`, `format`).
     /// Answers 200 with the fixed file in its media type, each change in an `X-Creative-Change` header
@@ -14,29 +16,12 @@ enum FixHandlers {
         let fixRequest = try ServiceError.reading { () throws(CoreError) in try FixRequest(request.query) }
         guard !request.body.isEmpty else { throw .badRequest("the upload to fix is the body") }
         let upload = Upload(request.body, fileName: "upload")
-        var opened: Result<ImageSource, ImagingError>?
+        let operation = FixOperation(fixRequest)
         let fixed = try context.runJob(request, memory: {
-            let result = Result { () throws(ImagingError) in try Fixer.open(request.body) }
-            opened = result
-            guard case .success(let source) = result else { return 0 }
-            return Fixer.plannedCost(source, request: fixRequest, memoryBudget: context.config.jobMemoryBudget)?.memory ?? 0
+            operation.memory(upload, memoryBudget: context.config.jobMemoryBudget)
         }) { job throws(ServiceError) -> FixedUpload in
-            guard let opened else { throw .internalError("the upload was not opened") }
-            let source: ImageSource
-            let format: ImageFormat
-            do throws(ImagingError) {
-                source = try opened.get()
-            } catch {
-                throw ImageHandlers.rejection(error, upload: upload, job: job)
-            }
-            format = try ServiceError.reading { () throws(CoreError) in try fixRequest.outputFormat(for: source.format) }
-            do throws(ImagingError) {
-                return try Fixer.fix(source, request: fixRequest, format: format,
-                                     outputName: "fixed.\(format.extensions[0])", limits: job.limits)
-            } catch .unfixable(let refusal) where refusal.isUsage {
-                throw .badRequest(refusal.message)
-            } catch {
-                throw ImageHandlers.rejection(error, upload: upload, job: job)
+            do throws(OperationError) { return try operation.run(upload, limits: job.limits) } catch {
+                throw ImageHandlers.failure(error)
             }
         }
         if wantsJSON(request.accept) {

@@ -88,13 +88,14 @@ enum ImageHandlers {
         failure(.rejection(error, upload: upload, limits: job.rest))
     }
 
-    /// An operation's failure as the service answers it: a render without the artwork it needs
-    /// -> 400; a rejected creative -> 422 with its validation report, which names every problem;
+    /// An operation's failure as the service answers it: a render without the artwork it needs,
+    /// or a request the upload cannot meet -> 400; a rejected creative -> 422 with its validation report, which names every problem;
     /// a job past its deadline or cancelled -> 422 `timeout` (or `cancelled`) without a report; the
     /// tool's own failure (on a creative that validates cleanly, or on its test artwork) -> 500.
     static func failure(_ error: OperationError) -> ServiceError {
         switch error {
         case .needsArtwork(let product): .badRequest("an \(product) render needs the artwork as the body")
+        case .invalidRequest(let message): .badRequest(message)
         case .rejected(let error, let report): .unprocessable(code: error.code, message: error.message, report: report?.json)
         case .stopped(let error): .unprocessable(code: error.code, message: error.message, report: nil)
         case .fault(_, let message): .internalError(message)

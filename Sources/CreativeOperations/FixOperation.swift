@@ -1,0 +1,56 @@
+import CreativeCore
+import CreativeImaging
+
+/// `fix` (`creative-tool fix`, `POST /v1/fix`): an upload-ready file from one that almost passes,
+/// put together here once: the upload opened (one image, not a bundle), the charge from its
+/// header, the output format the request and the output's name agree on, the fix (``Fixer``),
+/// and its failures told apart. The surfaces read the upload and present the fixed file.
+public struct FixOperation: Sendable {
+    public let request: FixRequest
+    /// The largest image opened, in pixels.
+    public let maxPixels: Int
+
+    public init(_ request: FixRequest, maxPixels: Int = Catalog.defaultMaxPixels) {
+        self.request = request
+        self.maxPixels = maxPixels
+    }
+
+    /// The upload opened, its header only (``Fixer/open(_:maxPixels:)``), once for the charge and the fix.
+    public func open(_ upload: Upload) -> Result<ImageSource, ImagingError> {
+        Fixer.open(upload, maxPixels: maxPixels)
+    }
+
+    /// The memory the fix of `upload` holds at its peak, from its header alone, within
+    /// `memoryBudget` (``Fixer/plannedCost(_:request:memoryBudget:)``); 0 for an upload refused
+    /// before anything is decoded.
+    public func memory(_ upload: Upload, memoryBudget: Int) -> Int {
+        guard case .success(let source) = open(upload) else { return 0 }
+        return Fixer.plannedCost(source, request: request, memoryBudget: memoryBudget)?.memory ?? 0
+    }
+
+    /// The fix of `upload` within `limits` (one deadline for the fix and a failure's report),
+    /// written under `outputName` (nil: `fixed.` and the format's extension).
+    /// - Throws: ``OperationError/invalidRequest(_:)`` for a request the upload cannot meet (a
+    ///   frame it lacks, an output name of another format); else the failure as
+    ///   ``OperationError/rejection(_:upload:limits:)`` tells it (a refused fix: rejected with the
+    ///   upload's report).
+    public func run(_ upload: Upload, outputName: String? = nil, limits: JobLimits) throws(OperationError) -> FixedUpload {
+        let limits = limits.started()
+        let source: ImageSource
+        do throws(ImagingError) { source = try open(upload).get() } catch {
+            throw .rejection(error, upload: upload, limits: limits)
+        }
+        let format: ImageFormat
+        do throws(CoreError) { format = try request.outputFormat(for: source.format) } catch {
+            throw .invalidRequest(error.description)
+        }
+        do throws(ImagingError) {
+            return try Fixer.fix(source, request: request, format: format,
+                                 outputName: outputName ?? "fixed.\(format.extensions[0])", limits: limits)
+        } catch .unfixable(let refusal) where refusal.isUsage {
+            throw .invalidRequest(refusal.message)
+        } catch {
+            throw .rejection(error, upload: upload, limits: limits)
+        }
+    }
+}
