@@ -312,3 +312,101 @@ int cpngw_encode(const unsigned char *pixels, int width, int height, int bands,
 }
 
 void cpngw_free(unsigned char *buffer) { free(buffer); }
+
+struct cpngw_stream {
+    png_structp png;
+    png_infop info;
+    unsigned char *out;
+    size_t capacity, size;
+    cpngw_written *written;
+    int width, height, written_rows;
+};
+
+static void on_stream_write(png_structp png, png_bytep bytes, size_t count) {
+    cpngw_stream *stream = (cpngw_stream *)png_get_io_ptr(png);
+    if (count > stream->capacity - stream->size) png_error(png, "the PNG is larger than the room given for it");
+    memcpy(stream->out + stream->size, bytes, count);
+    stream->size += count;
+}
+
+static void on_stream_error(png_structp png, png_const_charp text) {
+    cpngw_stream *stream = (cpngw_stream *)png_get_error_ptr(png);
+    strncpy(stream->written->message, text ? text : "libpng error", sizeof stream->written->message - 1);
+    png_longjmp(png, 1);
+}
+
+size_t cpngw_stream_bound(int width, int height) {
+    /* Unfiltered rows (a filter byte each), stored by deflate at worst (5 bytes a 64 KiB block),
+     * in IDAT chunks of libpng's 8 KiB buffer (12 bytes each), and the signature, IHDR and IEND. */
+    size_t raw = (size_t)height * ((size_t)width * 3 + 1);
+    return raw + raw / 16384 * 5 + raw / 8192 * 12 + 4096;
+}
+
+cpngw_stream *cpngw_stream_begin(int width, int height, int zlib_level, unsigned char *out, size_t capacity,
+                                 cpngw_written *written) {
+    memset(written, 0, sizeof *written);
+    if (width <= 0 || height <= 0) {
+        strcpy(written->message, "a PNG has at least one row and one column");
+        return NULL;
+    }
+    cpngw_stream *stream = calloc(1, sizeof *stream);
+    if (!stream) {
+        strcpy(written->message, "out of memory");
+        return NULL;
+    }
+    stream->written = written;
+    stream->out = out;
+    stream->capacity = capacity;
+    stream->width = width;
+    stream->height = height;
+    stream->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, stream, on_stream_error, on_warning);
+    if (stream->png) stream->info = png_create_info_struct(stream->png);
+    if (!stream->png || !stream->info) {
+        strcpy(written->message, "out of memory");
+        cpngw_stream_free(stream);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(stream->png))) {
+        if (!written->message[0]) strcpy(written->message, "out of memory");
+        cpngw_stream_free(stream);
+        return NULL;
+    }
+    png_set_write_fn(stream->png, stream, on_stream_write, on_flush);
+    png_set_compression_level(stream->png, zlib_level);
+    png_set_filter(stream->png, 0, PNG_FILTER_NONE);
+    png_set_IHDR(stream->png, stream->info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(stream->png, stream->info);
+    written->colour_type = PNG_COLOR_TYPE_RGB;
+    written->bit_depth = 8;
+    return stream;
+}
+
+int cpngw_stream_rows(cpngw_stream *stream, const unsigned char *pixels, int rows) {
+    if (rows < 0 || rows > stream->height - stream->written_rows) {
+        strcpy(stream->written->message, "more rows than the PNG has");
+        return 0;
+    }
+    if (setjmp(png_jmpbuf(stream->png))) return 0;
+    for (int y = 0; y < rows; y++) png_write_row(stream->png, (png_const_bytep)(pixels + (size_t)y * stream->width * 3));
+    stream->written_rows += rows;
+    return 1;
+}
+
+int cpngw_stream_finish(cpngw_stream *stream, size_t *size) {
+    *size = 0;
+    if (stream->written_rows != stream->height) {
+        strcpy(stream->written->message, "the PNG ended before its last row");
+        return 0;
+    }
+    if (setjmp(png_jmpbuf(stream->png))) return 0;
+    png_write_end(stream->png, NULL);
+    *size = stream->size;
+    return 1;
+}
+
+void cpngw_stream_free(cpngw_stream *stream) {
+    if (!stream) return;
+    if (stream->png) png_destroy_write_struct(&stream->png, stream->info ? &stream->info : NULL);
+    free(stream);
+}

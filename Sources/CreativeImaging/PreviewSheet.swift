@@ -82,7 +82,7 @@ public enum PreviewSheet {
                 .max { $0.height < $1.height } ?? size
             previewSources[size] = biggest.height < image.height ? try ScaleStep.thumbnail(image, to: biggest).materialized() : image
         }
-        // One white canvas in memory; every piece is drawn into it in place.
+        // The pieces laid on white paper, painted into the PNG a band at a time.
         let sheet = try paperCanvas(layout.size)
         for (piece, at) in layout.text { try drawImage(piece, on: sheet, x: at.x, y: at.y) }
         // Slots of one content size share one resample, flattened onto the slot grey by the
@@ -91,7 +91,7 @@ public enum PreviewSheet {
         var dimmedBySize: [ContentKey: VImage] = [:]
         let dimmedGrey = slotGrey.map { $0 * dimmedShare + 255 * (1 - dimmedShare) }
         for (row, at) in zip(rows, layout.slots) {
-            try drawRect(PixelRect(x: at.x, y: at.y, width: row.canvas.width, height: row.canvas.height),
+            drawRect(PixelRect(x: at.x, y: at.y, width: row.canvas.width, height: row.canvas.height),
                          ink: row.served ? slotGrey : dimmedGrey, on: sheet)
             // A creative's own sheet shows it in every row; a campaign's, the size served there.
             guard let previewSource = images.count == 1 ? previewSources.values.first : previewSources[row.assignment.artwork]
@@ -115,7 +115,7 @@ public enum PreviewSheet {
             }
             try drawImage(content, on: sheet, x: at.x + placement.x, y: at.y + placement.y)
             if let (creative, bars) = marks, row.served {
-                try markBars(bars, creative: creative, on: sheet, x: at.x + placement.x, y: at.y + placement.y,
+                markBars(bars, creative: creative, on: sheet, x: at.x + placement.x, y: at.y + placement.y,
                              content: placement.content)
             }
         }
@@ -128,17 +128,14 @@ public enum PreviewSheet {
         let content: PixelSize
     }
 
-    /// A large, throwaway picture: fast compression matters more than the last bytes.
-    static func encodeSheet(_ sheet: VImage) throws(ImagingError) -> [UInt8] {
-        try VipsOperation("pngsave_buffer").with("in", .image(sheet)).with("strip", .bool(true))
-            .with("compression", .int(1)).bytes()
+    /// The sheet's PNG (``SheetCanvas/png()``).
+    static func encodeSheet(_ sheet: SheetCanvas) throws(ImagingError) -> [UInt8] {
+        try sheet.png()
     }
 
-    /// Fills (or, with `fill` false, outlines one pixel wide) a rectangle of the memory image `sheet`, in place.
-    static func drawRect(_ rect: PixelRect, ink: [Double], fill: Bool = true, on sheet: VImage) throws(ImagingError) {
-        try VipsOperation("draw_rect").with("image", .image(sheet)).with("ink", .doubles(ink))
-            .with("left", .int(rect.x)).with("top", .int(rect.y)).with("width", .int(rect.width))
-            .with("height", .int(rect.height)).with("fill", .bool(fill)).execute()
+    /// Fills (or, with `fill` false, outlines one pixel wide) a rectangle of the sheet.
+    static func drawRect(_ rect: PixelRect, ink: [Double], fill: Bool = true, on sheet: SheetCanvas) {
+        sheet.rect(rect, ink: ink, fill: fill)
     }
 
     /// The creative at a content size, flattened onto an opaque colour by the render steps.
@@ -158,35 +155,35 @@ public enum PreviewSheet {
     }
 
     /// Outlines each baked-in bar of the creative where its content was drawn at (x, y).
-    private static func markBars(_ bars: BarInsets, creative: PixelSize, on sheet: VImage, x: Int, y: Int,
-                                 content: PixelSize) throws(ImagingError) {
+    private static func markBars(_ bars: BarInsets, creative: PixelSize, on sheet: SheetCanvas, x: Int, y: Int,
+                                 content: PixelSize) {
         let sx = Double(content.width) / Double(creative.width), sy = Double(content.height) / Double(creative.height)
         let rectangles = [(0, 0, creative.width, bars.top), (0, creative.height - bars.bottom, creative.width, bars.bottom),
                           (0, 0, bars.left, creative.height), (creative.width - bars.right, 0, bars.right, creative.height)]
         for (left, top, width, height) in rectangles where width > 0 && height > 0 {
             let x0 = Int((Double(left) * sx).rounded()), y0 = Int((Double(top) * sy).rounded())
             let x1 = Int((Double(left + width) * sx).rounded()), y1 = Int((Double(top + height) * sy).rounded())
-            try VipsOperation("draw_rect").with("image", .image(sheet)).with("ink", .doubles(barMark))
-                .with("left", .int(x + x0)).with("top", .int(y + y0)).with("width", .int(max(1, x1 - x0)))
-                .with("height", .int(max(1, y1 - y0))).with("fill", .bool(false)).execute()
+            drawRect(PixelRect(x: x + x0, y: y + y0, width: max(1, x1 - x0), height: max(1, y1 - y0)), ink: barMark,
+                     fill: false, on: sheet)
         }
     }
 
-    /// Draws `piece` into the memory image `sheet` at (x, y), in place.
-    static func drawImage(_ piece: VImage, on sheet: VImage, x: Int, y: Int) throws(ImagingError) {
-        try VipsOperation("draw_image").with("image", .image(sheet)).with("sub", .image(piece))
-            .with("x", .int(x)).with("y", .int(y)).execute()
+    /// Lays `piece` on the sheet at (x, y).
+    static func drawImage(_ piece: VImage, on sheet: SheetCanvas, x: Int, y: Int) throws(ImagingError) {
+        try sheet.draw(piece, x: x, y: y)
     }
 
-    /// A white 8-bit sRGB image in memory, to draw into: black, then filled in place
-    /// (`linear` over millions of pixels would cost tens of milliseconds).
-    static func paperCanvas(_ size: PixelSize) throws(ImagingError) -> VImage {
+    /// The white paper to lay the pieces on (``SheetCanvas``: painted a band at a time).
+    static func paperCanvas(_ size: PixelSize) throws(ImagingError) -> SheetCanvas {
+        SheetCanvas(size)
+    }
+
+    /// A black 8-bit sRGB image in memory, to paint into.
+    static func blankImage(_ size: PixelSize) throws(ImagingError) -> VImage {
         let black = try VipsOperation("black").with("width", .int(size.width)).with("height", .int(size.height))
             .with("bands", .int(3)).image()
-        let canvas = try VipsOperation("copy").with("in", .image(black))
+        return try VipsOperation("copy").with("in", .image(black))
             .with("interpretation", .enumeration("srgb")).image().materialized()
-        try drawRect(PixelRect(size), ink: paper, on: canvas)
-        return canvas
     }
 
     /// Dark text (or `colour`) on white, one 3-band image per line, `pixels` tall. All lines are

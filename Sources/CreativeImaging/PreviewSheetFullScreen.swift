@@ -108,7 +108,7 @@ extension PreviewSheet {
             let outline = PixelRect(x: margin + left, y: artworkTop + upper,
                                     width: max(2, Int((Double(zone.x + zone.width) * kx).rounded(.up)) - left),
                                     height: max(2, Int((Double(zone.y + zone.height) * ky).rounded(.up)) - upper))
-            try outlineRect(outline, on: sheet)
+            outlineRect(outline, on: sheet)
         }
         try drawImage(labels[0], on: sheet, x: margin, y: zoneLabelTop)
         var contentBySize: [PixelSize: VImage] = [:]
@@ -121,9 +121,9 @@ extension PreviewSheet {
             try drawImage(second, on: sheet, x: position.x, y: position.y + first.height)
             let originX = position.x, originY = position.y + first.height + second.height + labelGap
             // The screen in letterbox grey, the insets shaded over it, the artwork in the safe area.
-            try drawRect(PixelRect(x: originX, y: originY, width: screen.size.width, height: screen.size.height),
+            drawRect(PixelRect(x: originX, y: originY, width: screen.size.width, height: screen.size.height),
                          ink: isServed ? insetShade : dim(insetShade), on: sheet)
-            try drawRect(PixelRect(x: originX + screen.area.x, y: originY + screen.area.y,
+            drawRect(PixelRect(x: originX + screen.area.x, y: originY + screen.area.y,
                                    width: screen.area.width, height: screen.area.height),
                          ink: isServed ? slotGrey : dim(slotGrey), on: sheet)
             let placement = screen.placement
@@ -143,17 +143,17 @@ extension PreviewSheet {
                 }
             }
             try drawImage(picture, on: sheet, x: originX + placement.x, y: originY + placement.y)
-            try outlineRect(PixelRect(x: originX + screen.button.x, y: originY + screen.button.y,
+            outlineRect(PixelRect(x: originX + screen.button.x, y: originY + screen.button.y,
                                       width: screen.button.width, height: screen.button.height), on: sheet)
         }
         return try encodeSheet(sheet)
     }
 
     /// A red outline two pixels wide, inside the rectangle.
-    private static func outlineRect(_ rect: PixelRect, on sheet: VImage) throws(ImagingError) {
-        try drawRect(rect, ink: closeRed, fill: false, on: sheet)
+    private static func outlineRect(_ rect: PixelRect, on sheet: SheetCanvas) {
+        drawRect(rect, ink: closeRed, fill: false, on: sheet)
         guard rect.width > 2, rect.height > 2 else { return }
-        try drawRect(PixelRect(x: rect.x + 1, y: rect.y + 1, width: rect.width - 2, height: rect.height - 2),
+        drawRect(PixelRect(x: rect.x + 1, y: rect.y + 1, width: rect.width - 2, height: rect.height - 2),
                      ink: closeRed, fill: false, on: sheet)
     }
 }

@@ -35,8 +35,10 @@ public struct ProcessPlan: Sendable, Equatable {
     /// without these rows.
     static let streamedScaleRows = 256
 
-    /// Bytes a sheet pixel costs: the RGB canvas drawn in place (3), the copy the PNG writer
-    /// holds (3) and its file (flat art: a tenth of that), and the lettering.
+    /// Bytes a sheet pixel is charged. Set when the sheet was a canvas drawn in place (3), the
+    /// saver's copy (3), its file and the lettering; painted a band at a time into its file
+    /// (``SheetCanvas``), a banner sheet of noise at 1.25x holds 3.4-4.3 a pixel, its file
+    /// and pieces, so this is now a bound with room.
     static let sheetBytesPerPixel = 7
 
     /// The plan for `source` (a valid creative) into every slot of `product` it is served in

@@ -201,16 +201,20 @@ final class CompanionProductCommandTests: XCTestCase {
         let manifest = try object(run.text)
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
         let preview = try XCTUnwrap(manifest["preview"] as? [String: Any])
+        // The preview by its pixels: its PNG's bytes follow the sheet's encoder, which is not what this guards.
+        XCTAssertNotNil(preview["sha256"] as? String)
+        let sheet = try Fixtures.decode(Array(try Data(contentsOf: out.appendingPathComponent("preview.png"))))
         let listing = renders.map { "\($0["file"] as? String ?? "") \($0["sha256"] as? String ?? "")\n" }.joined()
-            + "preview.png \(preview["sha256"] as? String ?? "")\n"
+            + "preview.png pixels \(Checksum.sha256(try sheet.pixelBytes()))\n"
         // Downscaled renders and the preview differ in the last bits between libvips 8.14 (liborc)
         // and 8.15+ (Highway), so each series has its checksum (8.16's stands for 8.15-8.17). The
         // wheel's 8.18 draws the preview's text with its own FreeType and HarfBuzz (the sheet is one
         // pixel taller; looked at beside 8.14's: the same sheet, glyphs a shade apart). Taken again
-        // when the sheet moved to 2x points with a summary (8.14 and 8.18; 8.15-8.17's predates it).
+        // when the sheet moved to 2x points with a summary (8.14 and 8.18; 8.15-8.17's predates it),
+        // and again when the preview came to be listed by its pixels.
         let expectedBySeries = [
-            "8.14.": "a343296fda6a6b4460f65f61fb8c6fa0076b3786e8ebd7a2b8f2c023d1975604",
-            "8.18.": "66bcc79e9961b1d58663ff25529e3647d88fb63e7891dae9f7352c1da3f9d26f",
+            "8.14.": "fa4738fd719368969c077d2c592589145f1e1459edaf4fea7d5c7a21fe46267e",
+            "8.18.": "50c5328700d51a5053138ac8ed1d4c6a25da6db17c1858031f7661cefaa237cd",
         ]
         let expectedListing = expectedBySeries.first { VipsRuntime.version.hasPrefix($0.key) }?.value
             ?? "9cb679024de58fe4240b8f8c29c701e26a63a1a4c1d9b86b6f27be0f226412c6"

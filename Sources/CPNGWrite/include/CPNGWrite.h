@@ -47,4 +47,29 @@ int cpngw_encode(const unsigned char *pixels, int width, int height, int bands,
 /* Frees a buffer from cpngw_encode. */
 void cpngw_free(unsigned char *buffer);
 
+/* A PNG written a band of rows at a time into memory the caller gives: 8-bit RGB, no row filter,
+ * no metadata. The image is never whole in memory, only the compressed file. */
+typedef struct cpngw_stream cpngw_stream;
+
+/* The most bytes such a PNG of width x height can take, whatever its pixels (deflate storing
+ * them): room for it may be reserved untouched, and only the file's pages are used. */
+size_t cpngw_stream_bound(int width, int height);
+
+/* Starts a width x height PNG at zlib_level (0...9) into `out` (`capacity` bytes, at least
+ * cpngw_stream_bound's). NULL when it cannot (a sentence in written->message, which the stream
+ * keeps writing to). */
+cpngw_stream *cpngw_stream_begin(int width, int height, int zlib_level, unsigned char *out, size_t capacity,
+                                 cpngw_written *written);
+
+/* Writes the next `rows` rows: `width * 3` bytes each, packed. 1, or 0 on failure (also for
+ * more rows than the image has). */
+int cpngw_stream_rows(cpngw_stream *stream, const unsigned char *pixels, int rows);
+
+/* Ends the PNG after its last row: 1 and the file's size in *size (the first bytes of `out`),
+ * or 0 on failure. */
+int cpngw_stream_finish(cpngw_stream *stream, size_t *size);
+
+/* Frees a stream, finished or not (not `out`). */
+void cpngw_stream_free(cpngw_stream *stream);
+
 #endif

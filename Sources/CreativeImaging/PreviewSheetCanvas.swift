@@ -1,0 +1,148 @@
+import CPNGWrite
+import CVips
+import CreativeCore
+
+/// A preview sheet as it is drawn: the white paper's size and the pieces laid on it (text, slot
+/// rectangles, contents), each held once; ``png()`` paints them band by band
+/// (``bandRows`` rows at a time) and compresses each band into the PNG at once
+/// (``PNGStream``). The sheet is never whole in memory: a 2x sheet of 20 megapixels holds one
+/// band of it and its file, where a canvas drawn in place held 3 bytes a pixel and the saver's
+/// copy as many again.
+final class SheetCanvas {
+    /// Rows painted at a time.
+    static let bandRows = 128
+    /// zlib level: a large, throwaway picture, where fast compression matters more than the last bytes.
+    static let zlibLevel: Int32 = 1
+
+    let size: PixelSize
+    private enum Piece {
+        case image(VImage, x: Int, y: Int)
+        case rect(PixelRect, ink: [Double], fill: Bool)
+
+        /// The rows it covers.
+        var rows: Range<Int> {
+            switch self {
+            case .image(let image, _, let y): y..<(y + image.height)
+            case .rect(let rect, _, _): rect.y..<(rect.y + rect.height)
+            }
+        }
+    }
+    private var pieces: [Piece] = []
+
+    init(_ size: PixelSize) {
+        self.size = size
+    }
+
+    /// Lays `piece` (8-bit sRGB, 3 bands) with its top left at (x, y); it is held in memory
+    /// (computed now when it is not already), as it is painted into every band it crosses.
+    func draw(_ piece: VImage, x: Int, y: Int) throws(ImagingError) {
+        pieces.append(.image(try piece.materialized(), x: x, y: y))
+    }
+
+    /// Fills (or, with `fill` false, outlines one pixel wide) a rectangle.
+    func rect(_ rect: PixelRect, ink: [Double], fill: Bool = true) {
+        pieces.append(.rect(rect, ink: ink, fill: fill))
+    }
+
+    /// Bytes the painting holds besides the pieces and the file: the band (3 a pixel), its copy
+    /// handed to the compressor, and zlib's state.
+    static func bandBytes(width: Int) -> Int {
+        JobCost.adding(JobCost.multiplying(width, bandRows, 3, 2), 1 << 20)
+    }
+
+    /// The sheet as a PNG (8-bit RGB, unfiltered), the pieces painted in the order they were
+    /// laid. The file is written in place into room for the largest it could be, whose pages
+    /// are only used as the file reaches them: it is held once, never grown and copied.
+    func png() throws(ImagingError) -> [UInt8] {
+        let room = cpngw_stream_bound(Int32(size.width), Int32(size.height))
+        var failure: ImagingError?
+        let file = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+            do throws(ImagingError) { count = try paint(into: buffer) } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
+        return file
+    }
+
+    /// Paints every band into a PNG written into `buffer`; the file's size.
+    private func paint(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) -> Int {
+        let stream = try PNGStream(size, zlibLevel: Self.zlibLevel, into: buffer)
+        let band = try PreviewSheet.blankImage(PixelSize(width: size.width, height: min(Self.bandRows, size.height)))
+        var top = 0
+        while top < size.height {
+            let rows = min(Self.bandRows, size.height - top)
+            let span = top..<(top + rows)
+            try fill(band, PixelRect(x: 0, y: 0, width: size.width, height: band.height), ink: PreviewSheet.paper, fill: true)
+            for piece in pieces where piece.rows.overlaps(span) {
+                switch piece {
+                case .image(let image, let x, let y):
+                    try VipsOperation("draw_image").with("image", .image(band)).with("sub", .image(image))
+                        .with("x", .int(x)).with("y", .int(y - top)).execute()
+                case .rect(let rect, let ink, let fill):
+                    try self.fill(band, PixelRect(x: rect.x, y: rect.y - top, width: rect.width, height: rect.height),
+                                  ink: ink, fill: fill)
+                }
+            }
+            try stream.write(try band.pixelBytes(), rows: rows)
+            top += rows
+        }
+        return try stream.finish()
+    }
+
+    private func fill(_ band: VImage, _ rect: PixelRect, ink: [Double], fill: Bool) throws(ImagingError) {
+        try VipsOperation("draw_rect").with("image", .image(band)).with("ink", .doubles(ink))
+            .with("left", .int(rect.x)).with("top", .int(rect.y)).with("width", .int(rect.width))
+            .with("height", .int(rect.height)).with("fill", .bool(fill)).execute()
+    }
+}
+
+/// An 8-bit RGB PNG written a band of rows at a time through libpng (`CPNGWrite`'s stream),
+/// into memory its caller gives (at least `cpngw_stream_bound` bytes). Owns the libpng stream
+/// and frees it in `deinit`.
+final class PNGStream {
+    private let stream: OpaquePointer
+    /// Where libpng's error goes: the stream keeps this address, so it is allocated, not a property.
+    private let written: UnsafeMutablePointer<cpngw_written>
+    let width: Int
+
+    init(_ size: PixelSize, zlibLevel: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) {
+        width = size.width
+        let written = UnsafeMutablePointer<cpngw_written>.allocate(capacity: 1)
+        written.initialize(to: cpngw_written())
+        guard let stream = cpngw_stream_begin(Int32(size.width), Int32(size.height), zlibLevel, buffer.baseAddress,
+                                              buffer.count, written) else {
+            let message = Self.message(written)
+            written.deallocate()
+            throw .operationFailed("starting the PNG failed: " + message)
+        }
+        self.stream = stream
+        self.written = written
+    }
+
+    deinit {
+        cpngw_stream_free(stream)
+        written.deallocate()
+    }
+
+    /// Writes the first `rows` rows of `pixels` (`width * 3` bytes a row).
+    func write(_ pixels: [UInt8], rows: Int) throws(ImagingError) {
+        guard pixels.count >= rows * width * 3 else { throw .operationFailed("a band shorter than its rows") }
+        let ok = pixels.withUnsafeBufferPointer { cpngw_stream_rows(stream, $0.baseAddress, Int32(rows)) }
+        guard ok == 1 else { throw .operationFailed("writing the PNG failed: " + Self.message(written)) }
+    }
+
+    /// The file's size, once every row is written.
+    func finish() throws(ImagingError) -> Int {
+        var count = 0
+        guard cpngw_stream_finish(stream, &count) == 1 else {
+            throw .operationFailed("ending the PNG failed: " + Self.message(written))
+        }
+        return count
+    }
+
+    private static func message(_ written: UnsafeMutablePointer<cpngw_written>) -> String {
+        withUnsafeBytes(of: &written.pointee.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
