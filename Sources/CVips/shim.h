@@ -17,6 +17,37 @@ static inline GType cvips_type_array_double(void) { return VIPS_TYPE_ARRAY_DOUBL
 static inline GType cvips_type_blob(void) { return VIPS_TYPE_BLOB; }
 static inline GType cvips_type_image(void) { return VIPS_TYPE_IMAGE; }
 
+/* Blocks every operation under `base` (a class name, e.g. "VipsForeignSave") that libvips flags
+ * untrusted. vips_block_untrusted_set() does this for every operation, and to read the flags it
+ * initialises the class of each of them (a few ms of every start); under one base only that
+ * subtree's classes are initialised. Nothing when `base` is not a known type. */
+static inline void *cvips_block_if_untrusted(VipsObjectClass *object_class, void *unused) {
+    (void)unused;
+    VipsOperationClass *operation_class = (VipsOperationClass *)object_class;
+    if (operation_class->flags & VIPS_OPERATION_UNTRUSTED) {
+        vips_operation_block_set(G_OBJECT_CLASS_NAME(object_class), TRUE);
+    }
+    return NULL;
+}
+static inline void cvips_block_untrusted_under(const char *base) {
+    GType type = g_type_from_name(base);
+    if (type) vips_class_map_all(type, cvips_block_if_untrusted, NULL);
+}
+
+/* How many operations libvips flags untrusted are not blocked (for the start-up's tests). */
+static inline void *cvips_count_unblocked_untrusted(VipsObjectClass *object_class, void *count) {
+    VipsOperationClass *operation_class = (VipsOperationClass *)object_class;
+    if ((operation_class->flags & VIPS_OPERATION_UNTRUSTED) && !(operation_class->flags & VIPS_OPERATION_BLOCKED)) {
+        *(int *)count += 1;
+    }
+    return NULL;
+}
+static inline int cvips_unblocked_untrusted(void) {
+    int count = 0;
+    vips_class_map_all(g_type_from_name("VipsOperation"), cvips_count_unblocked_untrusted, &count);
+    return count;
+}
+
 /* True when a GType is (or derives from) an enum: enums are set by nick. */
 static inline gboolean cvips_type_is_enum(GType type) { return G_TYPE_IS_ENUM(type); }
 
