@@ -2,6 +2,7 @@
 #define CREATIVE_CVIPS_SHIM_H
 
 #include <malloc.h>
+#include <string.h>
 #include <vips/vips.h>
 
 /* glibc's malloc arenas for the whole process (M_ARENA_MAX is a macro Swift cannot see). */
@@ -32,6 +33,20 @@ static inline void *cvips_block_if_untrusted(VipsObjectClass *object_class, void
 static inline void cvips_block_untrusted_under(const char *base) {
     GType type = g_type_from_name(base);
     if (type) vips_class_map_all(type, cvips_block_if_untrusted, NULL);
+}
+
+/* vips_operation_new(nickname) finds the type in a table libvips builds on first use by
+ * initialising the class of every operation (a few ms of a short run). This makes the operation
+ * from a GType name the caller knows instead, once the type's own nickname is checked to be
+ * `nickname`; NULL when this libvips has no such type or names it otherwise (then the caller
+ * uses vips_operation_new). Blocking is checked when the operation is built, as for any other. */
+static inline VipsOperation *cvips_operation_new_of_type(const char *type_name, const char *nickname) {
+    GType type = g_type_from_name(type_name);
+    if (!type || !g_type_is_a(type, VIPS_TYPE_OPERATION) || G_TYPE_IS_ABSTRACT(type)) return NULL;
+    VipsObjectClass *object_class = VIPS_OBJECT_CLASS(g_type_class_ref(type));
+    int same = object_class->nickname && strcmp(object_class->nickname, nickname) == 0;
+    g_type_class_unref(object_class);
+    return same ? VIPS_OPERATION(g_object_new(type, NULL)) : NULL;
 }
 
 /* How many operations libvips flags untrusted are not blocked (for the start-up's tests). */
