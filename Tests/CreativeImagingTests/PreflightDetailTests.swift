@@ -13,7 +13,8 @@ final class PreflightDetailTests: XCTestCase {
             for x in 0..<width {
                 state ^= state << 13; state ^= state >> 17; state ^= state << 5
                 let noise = Int(state % 9) - 4
-                pixels += [UInt8(clamping: x * 3 + noise), UInt8(clamping: y * 5 - noise), UInt8(clamping: (x + y) * 2)]
+                let red = UInt8(clamping: x * 3 + noise), green = UInt8(clamping: y * 5 - noise)
+                pixels += [red, green, UInt8(clamping: (x + y) * 2)]
             }
         }
         return pixels
@@ -22,7 +23,11 @@ final class PreflightDetailTests: XCTestCase {
     func testOpaqueRGBGivesTheValueOfTheSameRGBA() throws {
         for (width, height) in [(37, 23), (64, 16), (5, 4), (2184, 9)] {
             let samples = rgb(width: width, height: height)
-            let rgba = stride(from: 0, to: samples.count, by: 3).flatMap { [samples[$0], samples[$0 + 1], samples[$0 + 2], 255] }
+            var rgba: [UInt8] = []
+            for start in stride(from: 0, to: samples.count, by: 3) {
+                rgba += samples[start..<start + 3]
+                rgba.append(255)
+            }
             let opaque = PreflightPixels(width: width, height: height, bands: 3, rgba: samples).laplacianCorrelation()
             let withAlpha = PreflightPixels(width: width, height: height, bands: 4, rgba: rgba).laplacianCorrelation()
             XCTAssertNotNil(opaque)
@@ -39,7 +44,7 @@ final class PreflightDetailTests: XCTestCase {
             for x in 0..<width {
                 let index = (x / 3 + y * 7) % 200
                 indices.append(UInt8(index))
-                let colour = [UInt8(index), UInt8(255 - index), UInt8((index * 7) % 256)]
+                let colour: [UInt8] = [UInt8(index), UInt8(255 - index), UInt8((index * 7) % 256)]
                 palette.replaceSubrange(index * 4..<index * 4 + 3, with: colour)
                 samples += colour
             }
