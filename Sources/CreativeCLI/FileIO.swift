@@ -50,7 +50,7 @@ public enum FileIO {
             throw .tooLarge(size: size, head: try readAll(descriptor, path: path, limit: min(headBytes, size),
                                                           keepingExtra: false))
         }
-        return try readAll(descriptor, path: path, limit: limit)
+        return try readAll(descriptor, path: path, limit: limit, expected: size)
     }
 
     /// The first `count` bytes of a regular file (all of it when smaller) and its size, for a
@@ -103,13 +103,33 @@ public enum FileIO {
 
     /// Reads a descriptor to its end. With `keepingExtra` (a stream of unknown length), reads at
     /// most `limit + 1` bytes and throws `tooLarge` when there are more than `limit`; without, it
-    /// reads `limit` bytes at most and returns them.
+    /// reads `limit` bytes at most and returns them. `expected`: the size `fstat` gave (0 when
+    /// unknown): that many bytes and one more (the byte that tells a file grew) are read straight
+    /// into the array, which is not grown and copied as it fills.
     private static func readAll(_ descriptor: Int32, path: String, limit: Int,
-                                keepingExtra: Bool = true) throws(ReadFailure) -> [UInt8] {
+                                keepingExtra: Bool = true, expected: Int = 0) throws(ReadFailure) -> [UInt8] {
         let wanted = keepingExtra ? limit + 1 : limit
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count < wanted {
+        var failure: ReadFailure?
+        var ended = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected > 0 ? min(wanted, expected + 1) : 0) { buffer, filled in
+            guard let base = buffer.baseAddress else { return }
+            while filled < buffer.count {
+                let count = Glibc.read(descriptor, base + filled, buffer.count - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = .failed("\(path): \(errorText())")
+                    return
+                }
+                if count == 0 {
+                    ended = true
+                    return
+                }
+                filled += count
+            }
+        }
+        if let failure { throw failure }
+        var chunk = [UInt8](repeating: 0, count: ended ? 0 : 65536)
+        while !ended && bytes.count < wanted {
             let room = min(chunk.count, wanted - bytes.count)
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, room) }
             if count < 0 {

@@ -186,9 +186,11 @@ public final class ImageSource: @unchecked Sendable {
         if keptPixels != nil { return (nil, header.isSixteenBit, nil) }
         DecodeLedger.noteDecode()
         if format == .png {
-            // libpng over the decoder's copy, then the CRCs of the chunks left out of it.
+            // libpng over the decoder's copy, then the CRCs of the chunks left out of it. When
+            // nothing was left out, libpng's strict read has checked every CRC already (every
+            // chunk's, to IEND, and nothing after it): the walk would only repeat it.
             let check = PNGStructure.check(decoderBytes, maxPixels: storedSize.area, keeping: keepingPNGPixels ? storedSize : nil)
-            let damage = check.damage ?? PNGChunks.damage(bytes)
+            let damage = check.damage ?? (decoderBytes == bytes ? nil : PNGChunks.damage(bytes))
             return (damage, check.bitDepth == 16, damage == nil ? check.pixels : nil)
         }
         do {

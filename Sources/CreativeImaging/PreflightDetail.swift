@@ -11,14 +11,23 @@ extension PreflightPixels {
         let step = Preflight.sampleStep, width = self.width
         let columns = (width + step - 1) / step
         // Scratch: one row's values; the last three rows' values and the last Laplacian value
-        // of each sampled column; the luminance of each palette index; two lines of differences.
-        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * width + 4 * columns + 256)
+        // of each sampled column; a table (the luminance of each palette index, or each sample
+        // value's term of an RGB pixel's luminance); two lines of differences.
+        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * width + 4 * columns + 768)
         defer { scratch.deallocate() }
         scratch.initialize(repeating: 0)
         guard let line = scratch.baseAddress else { return nil }
         var above2 = line + width, above = above2 + columns, current = above + columns
-        let lastLaplacian = current + columns, table = lastLaplacian + columns, differences = table + 256
-        if bands == 1 {
+        let lastLaplacian = current + columns, table = lastLaplacian + columns, differences = table + 768
+        if bands == 3 {
+            // The three products of ``luminance(_:_:_:_:)`` for each sample value: the same
+            // values, summed in the same order, without converting and multiplying per pixel.
+            for value in 0..<256 {
+                table[value] = 0.299 * Float(value)
+                table[256 + value] = 0.587 * Float(value)
+                table[512 + value] = 0.114 * Float(value)
+            }
+        } else if bands == 1 {
             for index in 0..<256 {
                 table[index] = Self.luminance(palette[index * 4], palette[index * 4 + 1], palette[index * 4 + 2],
                                               palette[index * 4 + 3])
@@ -56,12 +65,25 @@ extension PreflightPixels {
     }
 
     /// The luminance of `count` pixels of row `y`, every `every`-th from the first, into `out`
-    /// (`table`: each palette index's); with `sampled`, every ``Preflight/sampleStep``-th of them
-    /// into it too.
+    /// (`table`: each palette index's, or for RGB each sample value's three terms); with
+    /// `sampled`, every ``Preflight/sampleStep``-th of them into it too.
     @inline(__always) private func luminance(row y: Int, every: Int, count: Int, of samples: UnsafePointer<UInt8>,
                                              table: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
                                              sampled: UnsafeMutablePointer<Float>?) {
         let bands = self.bands, stride = every &* bands, start = samples + y * width * bands
+        if bands == 3 {
+            // Opaque RGB (the common upload): each value from the table of its samples' terms
+            // (``luminance(_:_:_:_:)``'s values exactly), then every sampled value copied out.
+            for index in 0..<count {
+                let pixel = start + index &* stride
+                out[index] = table[Int(pixel[0])] + table[256 &+ Int(pixel[1])] + table[512 &+ Int(pixel[2])]
+            }
+            if let sampled {
+                let step = Preflight.sampleStep
+                for column in 0..<((count + step - 1) / step) { sampled[column] = out[column &* step] }
+            }
+            return
+        }
         @inline(__always) func fill(_ value: (UnsafePointer<UInt8>) -> Float) {
             var pixel = start, index = 0
             if let sampled {
@@ -87,10 +109,10 @@ extension PreflightPixels {
                 index &+= 1
             }
         }
-        switch bands {
-        case 1: fill { table[Int($0[0])] }
-        case 3: fill { Self.luminance($0[0], $0[1], $0[2], 255) }
-        default: fill { Self.luminance($0[0], $0[1], $0[2], $0[3]) }
+        if bands == 1 {
+            fill { table[Int($0[0])] }
+        } else {
+            fill { Self.luminance($0[0], $0[1], $0[2], $0[3]) }
         }
     }
 

@@ -75,7 +75,7 @@ public struct VipsOperation {
     private func run<Result>(_ read: (UnsafeMutablePointer<CVips.VipsOperation>) throws(ImagingError) -> Result)
         throws(ImagingError) -> Result {
         try VipsRuntime.start()
-        guard let created = vips_operation_new(name) else {
+        guard let created = Self.new(name) else {
             throw .operationFailed(VipsRuntime.lastVipsError())
         }
         var operation: UnsafeMutablePointer<CVips.VipsOperation>? = created
@@ -184,10 +184,25 @@ public struct VipsOperation {
 }
 
 extension VipsOperation {
+    /// The GType names of the operations a validation runs (the four buffer loaders, and `max`
+    /// for the strict decode of the formats other than PNG): made from their type, so a run that
+    /// needs no other operation does not have libvips initialise the class of every one.
+    static let typeNames: [String: String] = [
+        "pngload_buffer": "VipsForeignLoadPngBuffer", "jpegload_buffer": "VipsForeignLoadJpegBuffer",
+        "gifload_buffer": "VipsForeignLoadNsgifBuffer", "webpload_buffer": "VipsForeignLoadWebpBuffer", "max": "VipsMax",
+    ]
+
+    /// A new operation of nickname `name`: from its type when ``typeNames`` knows it and this
+    /// libvips agrees, else by `vips_operation_new`. Nil (libvips' error set) when there is none.
+    static func new(_ name: String) -> UnsafeMutablePointer<CVips.VipsOperation>? {
+        if let typeName = typeNames[name], let made = cvips_operation_new_of_type(typeName, name) { return made }
+        return vips_operation_new(name)
+    }
+
     /// Whether the libvips loaded has operation `name` with an argument `argument` (savers gain
     /// options from release to release: the tool degrades where one is missing).
     static func accepts(_ name: String, _ argument: String) -> Bool {
-        guard (try? VipsRuntime.start()) != nil, let created = vips_operation_new(name) else {
+        guard (try? VipsRuntime.start()) != nil, let created = Self.new(name) else {
             vips_error_clear()
             return false
         }

@@ -30,6 +30,24 @@ final class PNGChunksTests: XCTestCase {
         XCTAssertNil(PNGChunks.overrun(png))
     }
 
+    func testTheDecoderCopyLeavesOutOnlyUnusedChunks() {
+        // Nothing to leave out: the bytes themselves, and nothing named.
+        let plain = PNGChunks.decoderCopy(png)
+        XCTAssertEqual(plain.bytes, png)
+        XCTAssertEqual(plain.dropped, [])
+        // Text and an unknown ancillary chunk are left out, once each by name, in file order;
+        // what follows IEND is kept as it is.
+        let signature = Array(png[0..<8]), ihdr = chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+        let idat = chunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]), iend = chunk("IEND", [])
+        let text = chunk("tEXt", Array("a\0b".utf8)), private_ = chunk("prVt", [1, 2, 3]), gamma = chunk("gAMA", [0, 0, 0xB1, 0x8F])
+        let full = signature + ihdr + text + gamma + private_ + idat + text + iend + [7, 7]
+        let copy = PNGChunks.decoderCopy(full)
+        XCTAssertEqual(copy.bytes, signature + ihdr + gamma + idat + iend + [7, 7])
+        XCTAssertEqual(copy.dropped, ["tEXt", "prVt"])
+        // A chunk asked to be dropped goes too, even one decoders use.
+        XCTAssertEqual(PNGChunks.decoderCopy(full, dropping: ["gAMA"]).bytes, signature + ihdr + idat + iend + [7, 7])
+    }
+
     func testEachKindOfDamageIsNamed() {
         var flipped = png
         flipped[8 + 12 + 12 + 10] ^= 0x01  // a byte of IDAT's data

@@ -16,6 +16,11 @@ final class PlatformProfileDataTests: XCTestCase {
                                               "trade-desk", "amazon-dsp", "microsoft"])
         XCTAssertEqual(PlatformProfiles.all, profiles)
         XCTAssertTrue(PlatformProfiles.network.isDefault)
+        // The names come from the file names, the default profile from its file alone: the same.
+        XCTAssertEqual(PlatformProfiles.names, profiles.map(\.name))
+        XCTAssertEqual(PlatformProfiles.network, profiles.first)
+        XCTAssertEqual(PlatformProfiles.named("google-ads"), profiles[1])
+        XCTAssertNil(PlatformProfiles.named("Network"))
     }
 
     func testTheBinaryHoldsExactlyTheFilesOfTheProfilesFolder() throws {

@@ -12,8 +12,16 @@ public enum PlatformProfiles {
         }
     }()
 
-    /// The names of every profile, in order.
-    public static var names: [String] { all.map(\.name) }
+    /// The names of every profile, in order: the embedded files' names, which ``load()`` holds
+    /// to their profiles' (read without parsing any file: every command declares `--profile`
+    /// with them).
+    public static let names: [String] = (0..<creative_profile_count()).compactMap { index in
+        var name: UnsafePointer<CChar>?
+        var length = 0
+        guard creative_profile_file(index, &name, &length) != nil, let name else { return nil }
+        let file = String(cString: name)
+        return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
+    }
 
     /// The network's own profile, the default.
     public static var network: PlatformProfile {
@@ -23,8 +31,28 @@ public enum PlatformProfiles {
         return profile
     }
 
-    /// The profile of a name (exact, lower case), or nil.
-    public static func named(_ name: String) -> PlatformProfile? { all.first { $0.name == name } }
+    /// The profile of a name (exact, lower case), or nil. The default profile alone is read
+    /// without the others (a validation that names no profile parses one file, not all).
+    public static func named(_ name: String) -> PlatformProfile? {
+        name == PlatformProfile.defaultName ? defaultProfile : all.first { $0.name == name }
+    }
+
+    /// The default profile, read alone from its file (the first, as ``load()`` requires).
+    private static let defaultProfile: PlatformProfile? = {
+        var fileName: UnsafePointer<CChar>?
+        var length = 0
+        guard creative_profile_count() > 0, let bytes = creative_profile_file(0, &fileName, &length),
+              let fileName, String(cString: fileName) == PlatformProfile.defaultName + ".json" else {
+            return all.first { $0.name == PlatformProfile.defaultName }
+        }
+        do throws(CoreError) {
+            let profile = try ProfileFile.read(Array(UnsafeBufferPointer(start: bytes, count: length)))
+            return profile.name == PlatformProfile.defaultName ? profile : all.first { $0.name == PlatformProfile.defaultName }
+        } catch {
+            // A file that does not read is a broken build: the whole set says why.
+            return all.first { $0.name == PlatformProfile.defaultName }
+        }
+    }()
 
     /// Reads every embedded file; the first that does not read strictly fails the whole set.
     public static func load() -> Result<[PlatformProfile], CoreError> {

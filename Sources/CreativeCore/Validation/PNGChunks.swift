@@ -42,21 +42,24 @@ public enum PNGChunks {
     /// is, so damage still reaches the decoder. No chunk is decompressed.
     public static func decoderCopy(_ bytes: [UInt8], dropping: Set<String> = []) -> DecoderCopy {
         guard bytes.count >= 8 else { return DecoderCopy(bytes: bytes, dropped: []) }
+        let walked = chunks(bytes)
+        func kept(_ chunk: Chunk) -> Bool {
+            let critical = chunk.name.first.map { $0.isUppercase } ?? true
+            return (decodedChunks.contains(chunk.name) || critical) && !dropping.contains(chunk.name)
+        }
+        var dropped: [String] = []
+        for chunk in walked where !kept(chunk) && !dropped.contains(chunk.name) {
+            dropped.append(chunk.name)
+        }
+        // Nothing left out (the common case): the bytes themselves, not a copy.
+        guard !dropped.isEmpty else { return DecoderCopy(bytes: bytes, dropped: []) }
         var copy = Array(bytes[0..<8])
         copy.reserveCapacity(bytes.count)
-        var dropped: [String] = []
-        var offset = 8
-        for chunk in chunks(bytes) {
-            let critical = chunk.name.first.map { $0.isUppercase } ?? true
-            if (decodedChunks.contains(chunk.name) || critical) && !dropping.contains(chunk.name) {
-                copy += bytes[chunk.range]
-            } else if !dropped.contains(chunk.name) {
-                dropped.append(chunk.name)
-            }
-            offset = chunk.range.upperBound
+        for chunk in walked where kept(chunk) {
+            copy += bytes[chunk.range]
         }
-        copy += bytes[offset...]
-        return DecoderCopy(bytes: dropped.isEmpty ? bytes : copy, dropped: dropped)
+        copy += bytes[(walked.last?.range.upperBound ?? 8)...]
+        return DecoderCopy(bytes: copy, dropped: dropped)
     }
 
     /// One whole chunk: its name, its bytes from the length field to the CRC, and its data.
