@@ -83,7 +83,7 @@ public enum PreviewSheet {
             previewSources[size] = biggest.height < image.height ? try ScaleStep.thumbnail(image, to: biggest).materialized() : image
         }
         // The pieces laid on white paper, painted into the PNG a band at a time.
-        let sheet = try paperCanvas(layout.size)
+        let sheet = SheetCanvas(layout.size)
         for (piece, at) in layout.text { try drawImage(piece, on: sheet, x: at.x, y: at.y) }
         // Slots of one content size share one resample, flattened onto the slot grey by the
         // render steps (sRGB, 8-bit, alpha over the background); dimmed ones once more.
@@ -119,18 +119,13 @@ public enum PreviewSheet {
                              content: placement.content)
             }
         }
-        return try encodeSheet(sheet)
+        return try sheet.png()
     }
 
     /// One resample of a sheet: which image, at which content size.
     private struct ContentKey: Hashable {
         let source: PixelSize
         let content: PixelSize
-    }
-
-    /// The sheet's PNG (``SheetCanvas/png()``).
-    static func encodeSheet(_ sheet: SheetCanvas) throws(ImagingError) -> [UInt8] {
-        try sheet.png()
     }
 
     /// Fills (or, with `fill` false, outlines one pixel wide) a rectangle of the sheet.
@@ -171,19 +166,6 @@ public enum PreviewSheet {
     /// Lays `piece` on the sheet at (x, y).
     static func drawImage(_ piece: VImage, on sheet: SheetCanvas, x: Int, y: Int) throws(ImagingError) {
         try sheet.draw(piece, x: x, y: y)
-    }
-
-    /// The white paper to lay the pieces on (``SheetCanvas``: painted a band at a time).
-    static func paperCanvas(_ size: PixelSize) throws(ImagingError) -> SheetCanvas {
-        SheetCanvas(size)
-    }
-
-    /// A black 8-bit sRGB image in memory, to paint into.
-    static func blankImage(_ size: PixelSize) throws(ImagingError) -> VImage {
-        let black = try VipsOperation("black").with("width", .int(size.width)).with("height", .int(size.height))
-            .with("bands", .int(3)).image()
-        return try VipsOperation("copy").with("in", .image(black))
-            .with("interpretation", .enumeration("srgb")).image().materialized()
     }
 
     /// Dark text (or `colour`) on white, one 3-band image per line, `pixels` tall. All lines are

@@ -44,12 +44,6 @@ final class SheetCanvas {
         pieces.append(.rect(rect, ink: ink, fill: fill))
     }
 
-    /// Bytes the painting holds besides the pieces and the file: the band (3 a pixel), its copy
-    /// handed to the compressor, and zlib's state.
-    static func bandBytes(width: Int) -> Int {
-        JobCost.adding(JobCost.multiplying(width, bandRows, 3, 2), 1 << 20)
-    }
-
     /// The sheet as a PNG (8-bit RGB, unfiltered), the pieces painted in the order they were
     /// laid. The file is written in place into room for the largest it could be, whose pages
     /// are only used as the file reaches them: it is held once, never grown and copied.
@@ -69,7 +63,7 @@ final class SheetCanvas {
     /// Paints every band into a PNG written into `buffer`; the file's size.
     private func paint(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) -> Int {
         let stream = try PNGStream(size, zlibLevel: Self.zlibLevel, into: buffer)
-        let band = try PreviewSheet.blankImage(PixelSize(width: size.width, height: min(Self.bandRows, size.height)))
+        let band = try Self.blankImage(PixelSize(width: size.width, height: min(Self.bandRows, size.height)))
         var top = 0
         while top < size.height {
             let rows = min(Self.bandRows, size.height - top)
@@ -89,6 +83,14 @@ final class SheetCanvas {
             top += rows
         }
         return try stream.finish()
+    }
+
+    /// A black 8-bit sRGB image in memory, to paint bands into.
+    private static func blankImage(_ size: PixelSize) throws(ImagingError) -> VImage {
+        let black = try VipsOperation("black").with("width", .int(size.width)).with("height", .int(size.height))
+            .with("bands", .int(3)).image()
+        return try VipsOperation("copy").with("in", .image(black))
+            .with("interpretation", .enumeration("srgb")).image().materialized()
     }
 
     private func fill(_ band: VImage, _ rect: PixelRect, ink: [Double], fill: Bool) throws(ImagingError) {

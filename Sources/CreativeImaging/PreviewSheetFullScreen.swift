@@ -93,7 +93,7 @@ extension PreviewSheet {
             rowHeight = max(rowHeight, caption + labelGap + screen.size.height)
         }
         top += rowHeight
-        let sheet = try paperCanvas(PixelSize(width: width + 2 * margin, height: top + margin))
+        let sheet = SheetCanvas(PixelSize(width: width + 2 * margin, height: top + margin))
         try drawImage(title, on: sheet, x: margin, y: margin)
         var lineTop = margin + title.height + labelGap
         for line in summary {
@@ -146,7 +146,7 @@ extension PreviewSheet {
             outlineRect(PixelRect(x: originX + screen.button.x, y: originY + screen.button.y,
                                       width: screen.button.width, height: screen.button.height), on: sheet)
         }
-        return try encodeSheet(sheet)
+        return try sheet.png()
     }
 
     /// A red outline two pixels wide, inside the rectangle.
