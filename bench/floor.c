@@ -1,11 +1,13 @@
 /* The floor of a render: the same pipeline as `creative-tool render IN --slot WxH --scale S`
  * on a PNG or JPEG, in C on the same libvips and nothing else: load (one sequential pass), scale to
  * the aspect-fit content size, add an opaque alpha band, centre it in transparent bars, save PNG.
- * bench/run.sh builds it against the libvips the tool loads and times it beside the tool; what
+ * the bench harness (bench/harness/floor.py) builds it against the libvips the tool loads and times it beside the tool; what
  * the tool costs above it is its own work (checks, cost model, its PNG writer).
  *
- *   floor IN OUT CANVAS_WIDTH CANVAS_HEIGHT
- *   floor --version     prints the libvips version (the start-up floor) */
+ *   floor IN OUT CANVAS_WIDTH CANVAS_HEIGHT [FILTER LEVEL]
+ *   floor --version     prints the libvips version (the start-up floor)
+ * FILTER (none or all: libvips' adaptive choice) and LEVEL (zlib, 0-9) are pngsave's filter and
+ * compression; without them, pngsave's defaults. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <vips/vips.h>
@@ -21,8 +23,8 @@ int main(int argc, char **argv) {
         printf("libvips %s\n", vips_version_string());
         return 0;
     }
-    if (argc != 5) {
-        fprintf(stderr, "usage: floor IN OUT CANVAS_WIDTH CANVAS_HEIGHT | floor --version\n");
+    if (argc != 5 && argc != 7) {
+        fprintf(stderr, "usage: floor IN OUT CANVAS_WIDTH CANVAS_HEIGHT [none|all LEVEL] | floor --version\n");
         return 64;
     }
     const int width = atoi(argv[3]), height = atoi(argv[4]);
@@ -50,7 +52,14 @@ int main(int argc, char **argv) {
     if (vips_embed(alpha, &placed, (width - content_width) / 2, (height - content_height) / 2, width, height,
                    "extend", VIPS_EXTEND_BACKGROUND, "background", background, NULL))
         return fail("embed");
-    if (vips_pngsave(placed, argv[2], NULL)) return fail("save");
+    int saved;
+    if (argc == 7) {
+        VipsForeignPngFilter filter = argv[5][0] == 'a' ? VIPS_FOREIGN_PNG_FILTER_ALL : VIPS_FOREIGN_PNG_FILTER_NONE;
+        saved = vips_pngsave(placed, argv[2], "filter", filter, "compression", atoi(argv[6]), NULL);
+    } else {
+        saved = vips_pngsave(placed, argv[2], NULL);
+    }
+    if (saved) return fail("save");
     vips_area_unref(VIPS_AREA(background));
     g_object_unref(placed);
     g_object_unref(alpha);

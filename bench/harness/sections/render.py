@@ -1,7 +1,8 @@
 """render: each of BENCH_RENDER_INPUTS (default the 2184x270 test artwork and the photo PNG)
 aspect-fit and letterboxed (transparent bars) into 1170x183 pixels (slot 390x61 pt at 3x), PNG
 out, by creative-tool, the C floor and three peers. Every output is checked first (size, bands,
-a transparent corner); the tool's `render --json` against schemas/render.schema.json."""
+a transparent corner); the tool's `render --json` against schemas/render.schema.json. Then the
+tool's lossless render (`--weight-budget 1G`, no weight search) against the C floor: the same work."""
 import os
 import shutil
 
@@ -9,6 +10,11 @@ from ..context import CONVERT, quote
 from ..errors import BenchError
 
 WIDTH, HEIGHT = 1170, 183
+LOSSLESS = "creative-tool, lossless (--weight-budget 1G)"
+# bench/floor.c's PNG settings: pngsave's defaults (no filter, zlib 6), and the adaptive filters at
+# the tool's zlib level.
+FLOORS = [("C floor, unfiltered (pngsave's defaults)", (), "floor-none.png"),
+          ("C floor, adaptive filters, zlib 4", ("all", "4"), "floor-adaptive.png")]
 # Pillow: RGBA first, or pad's transparent colour would give black bars on an RGB image.
 PILLOW = ('import sys; from PIL import Image, ImageOps; image = Image.open(sys.argv[1]).convert("RGBA"); '
           'ImageOps.pad(image, (int(sys.argv[3]), int(sys.argv[4])), color=(0, 0, 0, 0)).save(sys.argv[2], "PNG")')
@@ -58,5 +64,27 @@ def render_one(context, name):
     rows = [("creative-tool", commands["creative-tool"])]
     rows += context.system_row(*tool_args, "--output", out("system.png"))
     rows += [(tool, command) for tool, command in commands.items() if tool != "creative-tool"]
+    # The same work as the floor's: a lossless PNG whatever it weighs (the default render meets the
+    # 150K weight budget, which on a photograph means a palette search after the lossless encode).
+    # The tool's writer filters photographs' rows (adaptive, zlib 4) and leaves flat art's
+    # unfiltered; the floor runs both ways, and the goal row takes the one whose file is nearer
+    # the tool's in size.
+    lossless = quote(context.binary, *tool_args, "--weight-budget", "1G", "--output", out("lossless.png"))
+    same_work = [(LOSSLESS, lossless)]
+    context.shell(lossless, "render: " + LOSSLESS)
+    written = context.check_output(LOSSLESS, out("lossless.png"), WIDTH, HEIGHT, (3, 4), transparent_corner=True)
+    outputs.append(written)
+    nearest = None
+    for floor_name, options, file in FLOORS:
+        command = quote(context.floor, source, out(file), WIDTH, HEIGHT, *options)
+        context.shell(command, "render: " + floor_name)
+        floor_output = context.check_output(floor_name, out(file), WIDTH, HEIGHT, (4,), transparent_corner=True)
+        outputs.append(floor_output)
+        same_work.append((floor_name, command))
+        distance = abs(floor_output["bytes"] - written["bytes"])
+        if nearest is None or distance < nearest[1]:
+            nearest = (floor_name, distance)
     return {"input": context.describe_input(name), "width": WIDTH, "height": HEIGHT, "outputs": outputs,
-            "comparison": context.compare("render-" + name.replace(".", "-"), rows)}
+            "comparison": context.compare("render-" + name.replace(".", "-"), rows),
+            "lossless": context.compare("render-lossless-" + name.replace(".", "-"), same_work),
+            "lossless_floor": nearest[0]}
