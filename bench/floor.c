@@ -1,8 +1,9 @@
 /* The floor of a render: the same pipeline as `creative-tool render IN --slot WxH --scale S`
  * on a PNG or JPEG, in C on the same libvips and nothing else: load (one sequential pass), scale to
  * the aspect-fit content size, add an opaque alpha band, centre it in transparent bars, save PNG.
- * the bench harness (bench/harness/floor.py) builds it against the libvips the tool loads and times it beside the tool; what
- * the tool costs above it is its own work (checks, cost model, its PNG writer).
+ * The bench harness (bench/harness/floor.py) builds it against the libvips the tool loads and
+ * times it beside the tool; what the tool costs above it is its own work (checks, cost model, its
+ * PNG writer).
  *
  *   floor IN OUT CANVAS_WIDTH CANVAS_HEIGHT [FILTER LEVEL]
  *   floor --version     prints the libvips version (the start-up floor)
