@@ -74,6 +74,9 @@ def summary(results):
         if "lossless" in entry:
             add("lossless (`--weight-budget 1G`), against the C floor writing the nearest file", entry["lossless"],
                 entry["lossless_floor"], GOALS["render-floor"])
+    for entry in sections.get("autocost", {}).get("contents", []):
+        add("render %s with `--format auto`" % entry["input"]["name"], entry["comparison"], "fixed: ",
+            "CPU <= %sx" % md.number(sections["autocost"]["goal"], 1))
     for entry in sections.get("validate", {}).get("singles", []):
         add("validate %s" % entry["input"]["name"], entry["comparison"], "ImageMagick", GOALS["validate"])
     if "validate" in sections:
@@ -189,6 +192,29 @@ def weight(section):
                section["scikit_image"], weight_contents(section), weight_jobs(section)))
 
 
+def autocost(section):
+    """What auto's search costs: per content, auto against the fixed format it picked."""
+    rows = []
+    first = section["contents"][0]["comparison"] if section["contents"] else {"runs": 0, "rounds": 0}
+    runs = "%d runs in %d interleaved rounds" % (first["runs"], first["rounds"])
+    for entry in section["contents"]:
+        auto, fixed = entry["comparison"]["commands"][:2]
+        cpu = ratio(auto["cpu_ms"], fixed["cpu_ms"])
+        rows.append([entry["label"], entry["encoding"], entry["fixed"], "%s ms" % md.ms(auto["cpu_ms"]),
+                     "%s ms" % md.ms(fixed["cpu_ms"]), md.times(cpu),
+                     "met" if cpu <= section["goal"] else "not met"])
+    return ("## autocost: what `--format auto`'s search costs, %s\n\nEach content's `render --slot %s --format auto` "
+            "timed beside the same render in the fixed format auto picked (WebP at auto's effort 2; JPEG 4:2:0, "
+            "as no flag asks for 4:4:4; lossless PNG for a palette; near-lossless WebP, which no flag asks for, "
+            "beside lossless WebP: the same libwebp encoder, written whatever it weighs), both with the default "
+            "150K weight budget; "
+            "whole-process CPU, each the mean user + system time of a run over %s. Goal: auto at most %sx the "
+            "fixed format's CPU.\n\n%s"
+            % (section["slot"], section["slot"], runs, md.number(section["goal"], 1),
+               md.table(["content", "auto writes", "fixed format", "auto CPU", "fixed CPU", "auto / fixed (CPU)", "goal"],
+                        rows)))
+
+
 def validate(section):
     parts = ["## validate: %s, one file, whole process\n\n%s" % (describe(entry["input"]), comparison(entry["comparison"]))
              for entry in section["singles"]]
@@ -299,7 +325,8 @@ def machine(results):
     return "\n".join(lines)
 
 
-SECTIONS = {"startup": startup, "render": render, "bytes": bytes_, "weight": weight, "validate": validate,
+SECTIONS = {"startup": startup, "render": render, "bytes": bytes_, "weight": weight, "autocost": autocost,
+            "validate": validate,
             "preflight": preflight, "process": process, "serve": serve, "worker": worker, "memory": memory}
 # Sections that carry their own date and versions: a run of only these leaves the machine block alone.
 DATED = {"memory", "weight"}

@@ -1,6 +1,6 @@
 """Unit tests of the benchmark harness's pure parts: hyperfine rounds merged into medians, ratios,
 the parsers of wrk's RESULT line and of /proc, the settings, the section names, the report's
-tables, the weight section's bench set (bench/art.py's layout), the rewrite of
+tables, the weight section's bench set (bench/art.py's layout), the fixed format of an auto pick, the rewrite of
 docs/performance.md's marked blocks, and the reading of outputs through schemas/ (jsonschema: run
 it with the project venv's Python). No process is started.
 
@@ -15,7 +15,9 @@ BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, BENCH)
 import art  # noqa: E402
 from harness import docs, report, settings, stats  # noqa: E402
+from harness.errors import BenchError  # noqa: E402
 from harness.sections import DEFAULT, resolve, weight  # noqa: E402
+from harness.sections.autocost import fixed_options  # noqa: E402
 from harness.sections.bytes_ import parse_ssim_line  # noqa: E402
 from harness.sections.memory import schedule  # noqa: E402
 
@@ -150,6 +152,17 @@ class SectionNameTests(unittest.TestCase):
         self.assertEqual(len(schedule(25, 10)), 3)
 
 
+class AutoCostTests(unittest.TestCase):
+    def test_each_pick_maps_to_the_fixed_format_it_is(self):
+        self.assertEqual(fixed_options("WebP quality 94 (auto: SSIM luma 0.981, chroma 0.993)"),
+                         (["--format", "webp", "--quality", "94", "--effort", "2"], "WebP quality 94, effort 2"))
+        self.assertEqual(fixed_options("JPEG quality 82, 4:4:4 (auto: ...)")[0], ["--format", "jpeg", "--quality", "82"])
+        self.assertEqual(fixed_options("WebP near-lossless 40 (auto: ...)"), (["--format", "webp", "--lossless", "--weight-budget", "1G"], "WebP lossless"))
+        self.assertEqual(fixed_options("PNG, palette of at most 64 colours (auto: ...)")[0], ["--format", "png"])
+        with self.assertRaises(BenchError):
+            fixed_options("AVIF quality 50")
+
+
 class ReportTests(unittest.TestCase):
     def results(self):
         render = comparison(command("creative-tool", 80.0, 32.0), command("creative-tool, system libvips", 240.0, 60.0),
@@ -197,6 +210,16 @@ class ReportTests(unittest.TestCase):
                                                                  "date": "2026-12-01", "load_start": "1 1 1",
                                                                  "allocators": []}})
         self.assertEqual(sorted(report.blocks(memory_only)), ["memory"])
+
+    def test_autocost_holds_auto_to_its_fixed_format(self):
+        text = lambda auto, fixed: report.autocost({"slot": "390x61@3x", "goal": 2.5, "contents": [
+            {"key": "photo-png", "label": "photograph (PNG)", "input": INPUT, "encoding": "WebP quality 94 (auto: ...)",
+             "fixed": "WebP quality 94", "comparison": comparison(command("auto", 90.0, auto),
+                                                                  command("fixed: WebP quality 94", 40.0, fixed))}]})
+        self.assertIn("| photograph (PNG) | WebP quality 94 (auto: ...) | WebP quality 94 | 90.0 ms | 40.0 ms | 2.25× | met |",
+                      text(90.0, 40.0))
+        self.assertIn("| 2.60× | not met |", text(104.0, 40.0))
+        self.assertIn("over 3 runs in 1 interleaved rounds", text(90.0, 40.0))
 
     def test_preflight_cost(self):
         section = {"budget_percent": 15, "comparison": comparison(command("validate", 11.0, 10.0),
