@@ -80,8 +80,8 @@ public final class Worker: @unchecked Sendable {
     /// within ``WorkerConfig/drainSeconds``, releases the rest (still pending, idle past the
     /// visibility timeout, so another worker claims them at once; never acknowledged). Returns
     /// the exit code: 0 after a stop, 1 when it could not start. When a job thread is still
-    /// running after the release, the process ends inside this call (`_exit(0)`), so that no C
-    /// library's exit handler runs under that thread.
+    /// running after the release, the process ends inside this call
+    /// (``exitLeavingRunningThreads()``), so that no C library's exit handler runs under it.
     public func run() -> Int32 {
         var signals = StopSignals.block()
         // The queue must answer at the start: a wrong address or a queue that is down fails
@@ -128,14 +128,8 @@ public final class Worker: @unchecked Sendable {
         }
         admin.stop()
         log("stopped", "released \(left.count) unfinished jobs")
-        if state.loops > 0 {
-            // A job thread is still in its released job (past the drain, nobody waits for it).
-            // The C libraries' exit handlers must not run under it: OpenSSL's frees the locks
-            // that the job's next signed upload takes, and the thread crashes mid-stop. The
-            // process ends here without them (stdio flushed; the log lines are already written).
-            fflush(nil)
-            _exit(0)
-        }
+        // A job thread still in its released job (past the drain, nobody waits for it).
+        if state.loops > 0 { exitLeavingRunningThreads() }
         return 0
     }
 

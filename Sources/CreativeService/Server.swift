@@ -98,7 +98,8 @@ public final class Server: @unchecked Sendable {
     /// default ``ServiceConfig/drainSeconds``), then cancel the jobs still running or waiting
     /// (they answer 503 `shutting_down`), give them ``cancelSeconds`` to end, and close
     /// everything. A job that did not end by then is not waited for (``serve(config:)`` then ends
-    /// the process with `_exit`): the stop never takes longer than `grace` + ``cancelSeconds``.
+    /// the process with ``exitLeavingRunningThreads()``): the stop never takes longer than
+    /// `grace` + ``cancelSeconds``.
     public func stop(grace: Double? = nil) {
         context.isDraining = true
         daemon.quiesce()
@@ -145,14 +146,9 @@ public final class Server: @unchecked Sendable {
         log.event("signal", [("signal", .int(Int(received))), ("action", .string("drain"))])
         server.stop()
         LogSink.standardError.flush(seconds: 1)
-        // A job that did not end after its cancellation keeps its connection thread. The server
-        // is not released (its deinit would join that thread), and the process ends here without
-        // the C libraries' exit handlers, which would free what the thread still uses (OpenSSL's
-        // locks, libvips' caches). The log is flushed above.
-        if server.context.jobs.count > 0 {
-            fflush(nil)
-            _exit(0)
-        }
+        // A job that did not end after its cancellation keeps its connection thread: the server
+        // is not released (its deinit would join that thread). The log is flushed above.
+        if server.context.jobs.count > 0 { exitLeavingRunningThreads() }
         return 0
     }
 }
