@@ -193,7 +193,7 @@ class ReportTests(unittest.TestCase):
         results = self.results()
         entry = results["sections"]["render"]["inputs"][0]
         entry["lossless"] = comparison(command("creative-tool, lossless (--weight-budget 1G)", 60.0, 33.6),
-                                       command("C floor, unfiltered (pngsave's defaults)", 40.0, 20.0),
+                                       command("C floor (bench/floor.c), same libvips", 40.0, 20.0),
                                        command("C floor, adaptive filters, zlib 4", 50.0, 28.0))
         entry["lossless_floor"] = "C floor, adaptive filters, zlib 4"
         text = report.summary(results)

@@ -1,11 +1,11 @@
 """autocost: what `--format auto`'s search costs. Each input of the weight section's bench set
 (the photograph as PNG and JPEG, the gradient as PNG and JPEG, the flat test artwork, the
 text-heavy art) is rendered into 390x61@3x with `--format auto`, its pick read from `--json`
-(through schemas/), and the same render timed beside the fixed format that pick is: WebP at its
-quality and auto's effort 2, JPEG at its quality (4:2:0: no flag asks for auto's 4:4:4 step), PNG
-(lossless, for a palette pick too); near-lossless WebP, which no flag asks for, beside lossless
-WebP (the same libwebp encoder). Both with the default weight budget. The goal: auto at most 2.5x the fixed
-format's CPU."""
+(through schemas/), and the same render timed beside the fixed format that pick is, at the
+default weight budget: WebP at its quality and auto's effort 2, JPEG at its quality (4:2:0: no
+flag asks for auto's 4:4:4 step), PNG (lossless, for a palette pick too); near-lossless WebP,
+which no flag asks for, beside lossless WebP (the same libwebp encoder) written whatever it
+weighs. The goal: auto at most 2.5x the fixed format's CPU."""
 import os
 import re
 

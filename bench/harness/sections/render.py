@@ -10,11 +10,11 @@ from ..context import CONVERT, quote
 from ..errors import BenchError
 
 WIDTH, HEIGHT = 1170, 183
+FLOOR = "C floor (bench/floor.c), same libvips"
 LOSSLESS = "creative-tool, lossless (--weight-budget 1G)"
-# bench/floor.c's PNG settings: pngsave's defaults (no filter, zlib 6), and the adaptive filters at
-# the tool's zlib level.
-FLOORS = [("C floor, unfiltered (pngsave's defaults)", (), "floor-none.png"),
-          ("C floor, adaptive filters, zlib 4", ("all", "4"), "floor-adaptive.png")]
+# The floor with adaptive filters at the tool's zlib level, beside FLOOR's pngsave defaults (no
+# filter, zlib 6).
+ADAPTIVE_FLOOR = "C floor, adaptive filters, zlib 4"
 # Pillow: RGBA first, or pad's transparent colour would give black bars on an RGB image.
 PILLOW = ('import sys; from PIL import Image, ImageOps; image = Image.open(sys.argv[1]).convert("RGBA"); '
           'ImageOps.pad(image, (int(sys.argv[3]), int(sys.argv[4])), color=(0, 0, 0, 0)).save(sys.argv[2], "PNG")')
@@ -42,7 +42,7 @@ def render_one(context, name):
     tool_args = ["render", source, "--slot", "390x61", "--scale", "3"]
     commands = {
         "creative-tool": quote(context.binary, *tool_args, "--output", out("creative-tool.png")),
-        "C floor (bench/floor.c), same libvips": quote(context.floor, source, out("floor.png"), WIDTH, HEIGHT),
+        FLOOR: quote(context.floor, source, out("floor.png"), WIDTH, HEIGHT),
         "ImageMagick": quote(CONVERT, source, "-resize", size, "-background", "none", "-gravity", "center",
                              "-extent", size, out("imagemagick.png")),
         "vips CLI (3 commands)": "vips thumbnail %s --height %d && %svips gravity %s centre %d %d --extend background "
@@ -50,7 +50,7 @@ def render_one(context, name):
                                                              quote(out("vips-ta.v"), out("vips.png")), WIDTH, HEIGHT),
         "Pillow": quote(context.python, "-c", PILLOW, source, out("pillow.png"), WIDTH, HEIGHT),
     }
-    files = {"creative-tool": "creative-tool.png", "C floor (bench/floor.c), same libvips": "floor.png",
+    files = {"creative-tool": "creative-tool.png", FLOOR: "floor.png",
              "ImageMagick": "imagemagick.png", "vips CLI (3 commands)": "vips.png", "Pillow": "pillow.png"}
     # What the tool says it wrote, through its schema.
     written = context.run([context.binary] + tool_args + ["--output", out("json.png"), "--json"], "render --json")
@@ -67,24 +67,18 @@ def render_one(context, name):
     # The same work as the floor's: a lossless PNG whatever it weighs (the default render meets the
     # 150K weight budget, which on a photograph means a palette search after the lossless encode).
     # The tool's writer filters photographs' rows (adaptive, zlib 4) and leaves flat art's
-    # unfiltered; the floor runs both ways, and the goal row takes the one whose file is nearer
-    # the tool's in size.
+    # unfiltered; the floor is timed both ways, and the goal row takes the one whose file is
+    # nearer the tool's in size.
     lossless = quote(context.binary, *tool_args, "--weight-budget", "1G", "--output", out("lossless.png"))
-    same_work = [(LOSSLESS, lossless)]
-    context.shell(lossless, "render: " + LOSSLESS)
-    written = context.check_output(LOSSLESS, out("lossless.png"), WIDTH, HEIGHT, (3, 4), transparent_corner=True)
-    outputs.append(written)
-    nearest = None
-    for floor_name, options, file in FLOORS:
-        command = quote(context.floor, source, out(file), WIDTH, HEIGHT, *options)
-        context.shell(command, "render: " + floor_name)
-        floor_output = context.check_output(floor_name, out(file), WIDTH, HEIGHT, (4,), transparent_corner=True)
-        outputs.append(floor_output)
-        same_work.append((floor_name, command))
-        distance = abs(floor_output["bytes"] - written["bytes"])
-        if nearest is None or distance < nearest[1]:
-            nearest = (floor_name, distance)
+    adaptive = quote(context.floor, source, out("floor-adaptive.png"), WIDTH, HEIGHT, "all", "4")
+    for tool, command, file in [(LOSSLESS, lossless, "lossless.png"), (ADAPTIVE_FLOOR, adaptive, "floor-adaptive.png")]:
+        context.shell(command, "render: " + tool)
+        allowed = (3, 4) if tool == LOSSLESS else (4,)
+        outputs.append(context.check_output(tool, out(file), WIDTH, HEIGHT, allowed, transparent_corner=True))
+    size = {output["tool"]: output["bytes"] for output in outputs}
+    nearest = min((FLOOR, ADAPTIVE_FLOOR), key=lambda floor: abs(size[floor] - size[LOSSLESS]))
+    same_work = [(LOSSLESS, lossless), (FLOOR, commands[FLOOR]), (ADAPTIVE_FLOOR, adaptive)]
     return {"input": context.describe_input(name), "width": WIDTH, "height": HEIGHT, "outputs": outputs,
             "comparison": context.compare("render-" + name.replace(".", "-"), rows),
             "lossless": context.compare("render-lossless-" + name.replace(".", "-"), same_work),
-            "lossless_floor": nearest[0]}
+            "lossless_floor": nearest}
