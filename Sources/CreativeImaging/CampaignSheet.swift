@@ -20,7 +20,7 @@ public enum CampaignSheet {
             samples = JobCost.adding(samples, cost.decodedSamples)
             sources.append((size, source))
         }
-        let sheetBytes = JobCost.multiplying(ProcessPlan.sheetPixels(product), ProcessPlan.sheetBytesPerPixel)
+        let sheetBytes = ProcessPlan.sheetBytes(product)
         try job.charge(JobCost(decode: decodes, output: sheetBytes, decodedSamples: samples))
         var images: [PixelSize: VImage] = [:]
         for (size, source) in sources {

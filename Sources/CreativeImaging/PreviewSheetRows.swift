@@ -2,8 +2,9 @@ import CreativeCore
 
 extension PreviewSheet {
     /// Sheet pixels per point in a slot the creative is served in, best first: Retina (2x) so
-    /// its sharpness can be judged, or the largest step whose sheet fits the pixels `process` is
-    /// charged for (``ProcessPlan/sheetPixels(_:)``; a strip served in every wide tablet slot).
+    /// its sharpness can be judged. Every catalog size's banner and companion sheet fits the
+    /// pixels `process` is charged for at 2x (``ProcessPlan/sheetPixels(_:)``); the smaller steps
+    /// are there for a sheet that would not, which then shrinks rather than fails.
     public static let servedPointScales = [2.0, 1.75, 1.5, 1.25, 1.0]
     /// Sheet pixels per point in a slot where another size is served: a dimmed reminder, small.
     public static let otherPointScale = 0.5

@@ -15,19 +15,35 @@ public struct ProcessPlan: Sendable, Equatable {
     public let autoLossless: Bool
 
     /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
-    /// creatives, so only catalog sizes. Banners and companions: the sheet is drawn at the
-    /// largest scale that fits this (``PreviewSheet/servedPointScales``; at 1x a summary too long
-    /// is cut short), so this bounds it by construction (with every warning written out at
-    /// length: banners 861x8810 for 300x250 alone, served in all 28 inline slots at 1x,
-    /// companions 848x2808). Interstitials: 1562x3591 measured (a size alone, served on every
-    /// screen), with a tenth more. A test draws every catalog size's sheet and checks it.
+    /// creatives, so only catalog sizes. Banners and companions: the slots served are drawn at 2x
+    /// points (``PreviewSheet/servedPointScales``; a smaller scale only for a sheet over this, and
+    /// at 1x a summary too long is cut short), and this holds every catalog size's sheet at 2x
+    /// with every warning written out at length (banners 861x17506 for 300x250 alone, served in
+    /// all 28 inline slots; companions 1504x2322). Interstitials: 1562x3591 measured (a size
+    /// alone, served on every screen, at ``PreviewSheet/screenPointScale``), with a tenth more.
+    /// A test draws every catalog size's sheet and checks it.
     public static func sheetPixels(_ product: Product) -> Int {
         switch product.slotRule {
-        case .anchoredOrInlineStrip: 7_800_000
+        case .anchoredOrInlineStrip: 18_500_000
         case .fullScreenSafeArea: 6_200_000
-        case .fixedStandardSlot: 2_400_000
+        case .fixedStandardSlot: 7_000_000
         }
     }
+
+    /// What drawing a product's largest sheet is charged (``sheetPixels(_:)``): a part that does
+    /// not grow with the sheet (the fonts' first use, the lettering, libvips' buffers) and bytes a
+    /// sheet pixel (its pieces, one band and its file; noise, the heaviest file, is up to 3 bytes
+    /// a drawn content pixel). Drawn alone at 2x with uniform noise as the creative, every banner
+    /// sheet held 25-41 MB (41.2 for 300x250: 861x15887, a 25.5 MB file) and every companion sheet
+    /// 17-19 MB over the process before it.
+    public static func sheetBytes(_ product: Product) -> Int {
+        JobCost.adding(sheetFixedBytes, JobCost.multiplying(sheetPixels(product), sheetQuarterBytesPerPixel) / 4)
+    }
+
+    /// The part of a sheet's charge that does not grow with it.
+    static let sheetFixedBytes = 14 << 20
+    /// Quarters of a byte a sheet pixel is charged beyond ``sheetFixedBytes``: 2.25 bytes.
+    static let sheetQuarterBytesPerPixel = 9
 
     /// Rows of the content a placement alone holds while it is scaled from the decode and pulled
     /// through its encoder, a thread: the resampler's tiles and the embed's strips. A 1920x1080
@@ -35,18 +51,12 @@ public struct ProcessPlan: Sendable, Equatable {
     /// without these rows.
     static let streamedScaleRows = 256
 
-    /// Bytes a sheet pixel is charged. Set when the sheet was a canvas drawn in place (3), the
-    /// saver's copy (3), its file and the lettering; painted a band at a time into its file
-    /// (``SheetCanvas``), a banner sheet of noise at 1.25x holds 3.4-4.3 a pixel, its file
-    /// and pieces, so this is now a bound with room.
-    static let sheetBytesPerPixel = 7
-
     /// The plan for `source` (a valid creative) into every slot of `product` it is served in
     /// among `campaign` (the campaign's other sizes), in `format`.
     public init(_ source: ImageSource, product: Product, format: FormatChoice, campaign: [PixelSize] = [],
                 memoryBudget: Int) {
         let decode = JobCost.decode(source, content: nil).decode
-        let sheet = JobCost.multiplying(Self.sheetPixels(product), Self.sheetBytesPerPixel)
+        let sheet = Self.sheetBytes(product)
         let placements = Array(Set(DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)
             .map(\.placement)))
         // A content size several placements share is scaled once and held (8-bit RGBA at most: the

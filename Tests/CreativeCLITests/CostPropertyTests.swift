@@ -76,6 +76,23 @@ final class CostPropertyTests: XCTestCase {
         return try VipsOperation("jpegsave_buffer").with("in", .image(cmyk)).with("Q", .int(80)).bytes()
     }
 
+    /// An RGB PNG of noise: every channel drawn on its own, so neither the creative nor its
+    /// preview sheet's file compresses (the heaviest sheet a size can have).
+    private func noisePNG(_ width: Int, _ height: Int) throws -> [UInt8] {
+        // Three channels of independent noise, each put in its band and added up.
+        var rgb: VImage?
+        for band in 0..<3 {
+            let noise = try VipsOperation("gaussnoise").with("width", .int(width)).with("height", .int(height))
+                .with("mean", .double(128)).with("sigma", .double(80)).with("seed", .int(band + 1)).image()
+            let placed = try VipsOperation("linear").with("in", .image(noise))
+                .with("a", .doubles((0..<3).map { $0 == band ? 1 : 0 })).with("b", .doubles([0, 0, 0])).image()
+            rgb = try rgb.map { try VipsOperation("add").with("left", .image($0)).with("right", .image(placed)).image() } ?? placed
+        }
+        let bytes = try VipsOperation("cast").with("in", .image(try XCTUnwrap(rgb))).with("format", .enumeration("uchar")).image()
+        let srgb = try VipsOperation("copy").with("in", .image(bytes)).with("interpretation", .enumeration("srgb")).image()
+        return try VipsOperation("pngsave_buffer").with("in", .image(srgb)).with("compression", .int(1)).bytes()
+    }
+
     /// The generated shapes: every kind of layout within the caps.
     private func inputs() throws -> [(name: String, path: String)] {
         try VipsRuntime.start()
@@ -127,6 +144,7 @@ final class CostPropertyTests: XCTestCase {
     }
 
     func testProcessIsChargedAtLeastItsPeak() throws {
+        try VipsRuntime.start()
         let inputs = [
             ("banner", write("p-rgba16.png", Fixtures.zeroPNG(width: 2184, height: 270, depth: 16))),
             ("banner", Tool.artwork960x150.path),
@@ -134,21 +152,28 @@ final class CostPropertyTests: XCTestCase {
             ("interstitial", write("p-portrait.png", Fixtures.zeroPNG(width: 1080, height: 1920, depth: 16))),
             ("interstitial", write("p-landscape.png", Fixtures.zeroPNG(width: 1024, height: 768, colourType: 2))),
         ]
+        // Noise: the heaviest preview sheets, drawn at 2x (300x250 alone is served in all 28
+        // inline slots). The sheet is the same in every format: PNG, written whatever it weighs.
+        let noise = [
+            ("banner", write("p-noise.png", try noisePNG(2184, 270))),
+            ("banner", write("p-noise300.png", try noisePNG(300, 250))),
+            ("companion", write("p-noise-companion.png", try noisePNG(728, 90))),
+        ]
         var failures: [String] = []
-        for (product, path) in inputs {
-            for format in ["auto", "png", "webp"] {
-                let directory = Self.folder.appendingPathComponent("job").path
-                try? FileManager.default.removeItem(atPath: directory)
-                let arguments = ["process", path, "--product", product, "--format", format, "--output-dir", directory]
-                let cost = try charge(arguments)
-                guard cost.accepted else { continue }
-                let run = Self.peak(arguments)
-                XCTAssertEqual(run.status, 0, "\(path) \(product) \(format)")
-                let used = run.bytes - Self.baseline
-                if used > cost.memory {
-                    failures.append("\(product) \(path) \(format): peak \(used >> 20) MiB over the baseline, "
-                                    + "charged \(cost.memory >> 20) MiB")
-                }
+        let jobs = inputs.flatMap { input in ["auto", "png", "webp"].map { (input, [$0]) } }
+            + noise.map { ($0, ["png", "--weight-budget", "1G"]) }
+        for ((product, path), format) in jobs {
+            let directory = Self.folder.appendingPathComponent("job").path
+            try? FileManager.default.removeItem(atPath: directory)
+            let arguments = ["process", path, "--product", product, "--format"] + format + ["--output-dir", directory]
+            let cost = try charge(arguments)
+            guard cost.accepted else { continue }
+            let run = Self.peak(arguments)
+            XCTAssertEqual(run.status, 0, "\(path) \(product) \(format)")
+            let used = run.bytes - Self.baseline
+            if used > cost.memory {
+                failures.append("\(product) \(path) \(format.joined(separator: " ")): peak \(used >> 20) MiB over the "
+                                + "baseline, charged \(cost.memory >> 20) MiB")
             }
         }
         XCTAssertEqual(failures, [])

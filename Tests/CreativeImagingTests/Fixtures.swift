@@ -109,6 +109,13 @@ extension Fixtures {
         return Array(png[..<at]) + chunks + Array(png[at...])
     }
 
+    /// The size an encoded PNG's IHDR says (nil when it is not a PNG), read without decoding.
+    static func pngSize(_ png: [UInt8]) -> PixelSize? {
+        guard png.count >= 24, Array(png[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func be32(_ at: Int) -> Int { png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return PixelSize(width: be32(16), height: be32(20))
+    }
+
     /// A PNG with a `tEXt` chunk (valid CRC) before IDAT.
     static func pngWithText(_ png: [UInt8]) -> [UInt8] {
         inserting(pngChunk("tEXt", Array("Comment\u{0}made in the tests".utf8)), before: "IDAT", in: png)

@@ -44,10 +44,11 @@ final class PreviewSheetTests: XCTestCase {
     }
 
     /// `process` is charged for the largest sheet of its product (``ProcessPlan/sheetPixels(_:)``):
-    /// every catalog size's sheet, with every warning written out at length (the summary cut
-    /// short where even 1x would not fit), fits the charge, and the charge stays within a quarter
-    /// of the largest (it is measured, not guessed).
-    func testEveryCatalogSizesSheetFitsTheChargedPixels() throws {
+    /// every catalog size's sheet, with every warning written out at length, fits the charge, and
+    /// the charge stays within a quarter of the largest (it is measured, not guessed). Banner and
+    /// companion sheets are drawn at 2x points for every catalog size: the sheet is exactly the
+    /// 2x layout's size.
+    func testEveryCatalogSizesSheetFitsTheChargedPixelsAtTwiceThePoints() throws {
         // Every warning at once, each 260 characters (the checks' longest message, baked_in_bars
         // with a 4-digit size, is about 220).
         let warnings = ValidationCode.allCases.filter(\.isWarning).map {
@@ -57,10 +58,21 @@ final class PreviewSheetTests: XCTestCase {
             var largest = (pixels: 0, size: "")
             for size in product.sizes {
                 let decoded = try Fixtures.solid(size.width, size.height, [30, 90, 160]).materialized()
-                let sheet = try Fixtures.decode(PreviewSheet.draw(decoded, creative: size, product: product, warnings: warnings))
+                // The 300x250 banner's sheet is taller than the decoder's 16384-pixel side: read its header.
+                let sheet = try XCTUnwrap(Fixtures.pngSize(PreviewSheet.draw(decoded, creative: size, product: product,
+                                                                             warnings: warnings)))
                 let pixels = sheet.width * sheet.height
-                XCTAssertLessThanOrEqual(pixels, ProcessPlan.sheetPixels(product), "\(product) \(size): \(sheet.width)x\(sheet.height)")
-                if pixels > largest.pixels { largest = (pixels, "\(size): \(sheet.width)x\(sheet.height)") }
+                XCTAssertLessThanOrEqual(pixels, ProcessPlan.sheetPixels(product), "\(product) \(size): \(sheet)")
+                if pixels > largest.pixels { largest = (pixels, "\(size): \(sheet)") }
+                guard !product.isFullScreen else { continue }
+                let plain = PreviewSheet.groups(size, product: product, campaign: [], scale: 1)
+                let lettering = try PreviewSheet.Layout.Lettering(
+                    plain, creative: size, product: product,
+                    summary: PreviewSheet.summary(size, groups: plain, warnings: warnings, bars: false))
+                let twice = try PreviewSheet.Layout(PreviewSheet.groups(size, product: product, campaign: [], scale: 2),
+                                                    lettering: lettering, scaleIndex: 0)
+                XCTAssertEqual(PreviewSheet.servedPointScales[0], 2)
+                XCTAssertEqual(sheet, twice.size, "\(product) \(size): not drawn at 2x")
             }
             XCTAssertLessThan(ProcessPlan.sheetPixels(product), largest.pixels * 5 / 4, "\(product): largest \(largest.size)")
         }
