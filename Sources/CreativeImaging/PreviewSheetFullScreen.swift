@@ -1,8 +1,8 @@
 import CreativeCore
 
 extension PreviewSheet {
-    /// Sheet pixels per screen point: screens are drawn at a third of their size in points.
-    static let screenPointScale = 1.0 / 3.0
+    /// Sheet pixels per screen point: screens are drawn at two thirds of their size in points.
+    static let screenPointScale = 2.0 / 3.0
     /// Widest row of screens before the next row starts, in sheet pixels.
     static let rowWidth = 1500
     /// Height of the artwork shown with its close zone at the top of the sheet, at most.
@@ -21,7 +21,7 @@ extension PreviewSheet {
                                warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
         let plan = DevicePlan.plan(with: creative, campaign: campaign, product: product)
         let zone = CloseButton.zone(over: plan.filter { $0.artwork == creative })
-        let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen (a third of the size in "
+        let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen (two thirds of the size in "
                                           + "points; shaded: safe-area insets; red: the close button)"], bold: true)[0]
         // The artwork and its close zone.
         let shown = Placement(source: creative, canvas: PixelSize(width: rowWidth, height: artworkHeight)).content

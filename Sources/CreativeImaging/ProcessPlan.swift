@@ -19,13 +19,13 @@ public struct ProcessPlan: Sendable, Equatable {
     /// points (``PreviewSheet/servedPointScales``; a smaller scale only for a sheet over this, and
     /// at 1x a summary too long is cut short), and this holds every catalog size's sheet at 2x
     /// with every warning written out at length (banners 861x17506 for 300x250 alone, served in
-    /// all 28 inline slots; companions 1504x2322). Interstitials: 1562x3591 measured (a size
+    /// all 28 inline slots; companions 1504x4461). Interstitials: 1574x10108 measured (a size
     /// alone, served on every screen, at ``PreviewSheet/screenPointScale``), with a tenth more.
     /// A test draws every catalog size's sheet and checks it.
     public static func sheetPixels(_ product: Product) -> Int {
         switch product.slotRule {
         case .anchoredOrInlineStrip: 18_500_000
-        case .fullScreenSafeArea: 6_200_000
+        case .fullScreenSafeArea: 17_500_000
         case .fixedStandardSlot: 7_000_000
         }
     }
@@ -33,9 +33,11 @@ public struct ProcessPlan: Sendable, Equatable {
     /// What drawing a product's largest sheet is charged (``sheetPixels(_:)``): a part that does
     /// not grow with the sheet (the fonts' first use, the lettering, libvips' buffers) and bytes a
     /// sheet pixel (its pieces, one band and its file; noise, the heaviest file, is up to 3 bytes
-    /// a drawn content pixel). Drawn alone at 2x with uniform noise as the creative, every banner
-    /// sheet held 25-41 MB (41.2 for 300x250: 861x15887, a 25.5 MB file) and every companion sheet
-    /// 17-19 MB over the process before it.
+    /// a drawn content pixel). Drawn alone (banners and companions at 2x, interstitials at two
+    /// thirds) with uniform noise as the creative and every warning, every banner
+    /// sheet held 25-50 MB (50.0 for 300x250: 861x17506, a 25.8 MB file),
+    /// every companion sheet 17-28 MB and every interstitial sheet 27-35 MB over the process
+    /// before it.
     public static func sheetBytes(_ product: Product) -> Int {
         JobCost.adding(sheetFixedBytes, JobCost.multiplying(sheetPixels(product), sheetQuarterBytesPerPixel) / 4)
     }
