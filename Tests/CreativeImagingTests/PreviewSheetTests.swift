@@ -54,6 +54,7 @@ final class PreviewSheetTests: XCTestCase {
         let warnings = ValidationCode.allCases.filter(\.isWarning).map {
             ValidationIssue($0, String(String(repeating: "a message as long as the longest the checks write ", count: 6).prefix(260)))
         }
+        XCTAssertEqual(PreviewSheet.servedPointScales[0], 2)
         for product in Product.allCases {
             var largest = (pixels: 0, size: "")
             for size in product.sizes {
@@ -71,7 +72,6 @@ final class PreviewSheetTests: XCTestCase {
                     summary: PreviewSheet.summary(size, groups: plain, warnings: warnings, bars: false))
                 let twice = try PreviewSheet.Layout(PreviewSheet.groups(size, product: product, campaign: [], scale: 2),
                                                     lettering: lettering, scaleIndex: 0)
-                XCTAssertEqual(PreviewSheet.servedPointScales[0], 2)
                 XCTAssertEqual(sheet, twice.size, "\(product) \(size): not drawn at 2x")
             }
             XCTAssertLessThan(ProcessPlan.sheetPixels(product), largest.pixels * 5 / 4, "\(product): largest \(largest.size)")

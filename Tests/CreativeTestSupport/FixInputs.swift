@@ -42,13 +42,18 @@ extension Fixtures {
         }
         let tinted = try VipsOperation("linear").with("in", .image(texture)).with("a", .doubles([1, 0.9, 0.75]))
             .with("b", .doubles([120, 135, 160])).image()
-        // Grain in three bands: one band three times as wide, folded into bands.
-        let wide = try VipsOperation("gaussnoise").with("width", .int(width * 3)).with("height", .int(height))
-            .with("sigma", .double(grain)).with("mean", .double(0)).with("seed", .int(10)).image()
-        let grainImage = try VipsOperation("bandfold").with("in", .image(wide)).with("factor", .int(3)).image()
+        let grainImage = try colourNoise(width, height, mean: 0, sigma: grain, seed: 10)
         let summed = try VipsOperation("add").with("left", .image(tinted)).with("right", .image(grainImage)).image()
         let pixels = try VipsOperation("cast").with("in", .image(summed)).with("format", .enumeration("uchar")).image()
         return try VipsOperation("copy").with("in", .image(pixels)).with("interpretation", .enumeration("srgb")).image()
+    }
+
+    /// Gaussian noise in three bands, each drawn on its own (float; seeded, so the same every run):
+    /// one band three times as wide, folded into bands.
+    public static func colourNoise(_ width: Int, _ height: Int, mean: Double, sigma: Double, seed: Int) throws -> VImage {
+        let wide = try VipsOperation("gaussnoise").with("width", .int(width * 3)).with("height", .int(height))
+            .with("sigma", .double(sigma)).with("mean", .double(mean)).with("seed", .int(seed)).image()
+        return try VipsOperation("bandfold").with("in", .image(wide)).with("factor", .int(3)).image()
     }
 
     /// The test artwork drawn at any size (``TestArtwork/generate(_:)``): a banner that passes the
