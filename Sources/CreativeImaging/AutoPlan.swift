@@ -19,7 +19,9 @@ public struct AutoPlan: Sendable, Equatable {
 
     /// - Parameter oneOfMany: `process` (near-lossless WebP is not tried for many renders).
     /// - Parameter allowed: the formats `auto` may write; nil for all.
-    public init(canvas: PixelSize, memoryBudget: Int, oneOfMany: Bool, allowed: Set<OutputFormat>? = nil) {
+    /// - Parameter alpha: the render's alpha band, which a lossy WebP of the canvas compresses.
+    public init(canvas: PixelSize, memoryBudget: Int, oneOfMany: Bool, allowed: Set<OutputFormat>? = nil,
+                alpha: JobCost.AlphaBand) {
         let allowed = allowed ?? Set(OutputFormat.allCases)
         let pixels = canvas.pixelCount ?? Int.max
         searchPixels = min(pixels, AutoEncoder.searchMaxPixels)
@@ -30,7 +32,7 @@ public struct AutoPlan: Sendable, Equatable {
         let unsearched = allowed.contains(.png) ? JobCost.heldPNG(pixels, memoryBudget)
             : allowed.contains(.webp) ? .webp : .jpeg
         var kinds: Set<JobCost.EncoderKind> = []
-        var peak = unsearched == .webp ? JobCost.lossyWebPBytes(pixels: pixels, memoryBudget: memoryBudget)
+        var peak = unsearched == .webp ? JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget)
             : JobCost.encoderBytes(unsearched, pixels: pixels)
         var candidates: [JobCost.EncoderKind] = [.palette, .webp, .jpeg]
         if !oneOfMany && pixels <= AutoEncoder.nearLosslessMaxPixels { candidates.append(.webpLossless) }
@@ -38,8 +40,13 @@ public struct AutoPlan: Sendable, Equatable {
         for kind in candidates {
             // Tried on the search's pixels, and written once more over the canvas when sampled
             // (the search's buffers are given back by then).
-            let trial = JobCost.adding(search, kind == .webpLossless ? JobCost.encoderBytes(kind, pixels: searchPixels) : 0)
-            let final = !sampled ? 0 : kind == .webp ? JobCost.lossyWebPBytes(pixels: pixels, memoryBudget: memoryBudget)
+            // The search charges a WebP candidate with transparent bars; the artwork's own alpha
+            // band holds more (``JobCost/AlphaBand``).
+            let candidate = kind == .webpLossless ? JobCost.encoderBytes(kind, pixels: searchPixels)
+                : kind == .webp ? JobCost.multiplying(searchPixels, alpha.webpBytesPerPixel - JobCost.AlphaBand.bars.webpBytesPerPixel)
+                : 0
+            let trial = JobCost.adding(search, max(0, candidate))
+            let final = !sampled ? 0 : kind == .webp ? JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget)
                 : JobCost.encoderBytes(kind, pixels: pixels)
             let needed = max(trial, final)
             if needed <= memoryBudget {
@@ -49,7 +56,7 @@ public struct AutoPlan: Sendable, Equatable {
         }
         // A canvas decided lossless on a smaller render, over its weight budget: WebP, when it fits.
         if sampled, allowed.contains(.png), allowed.contains(.webp),
-           let fallback = JobCost.budgetFallback(.webp, pixels: pixels, memoryBudget) {
+           let fallback = JobCost.budgetFallback(.webp, pixels: pixels, memoryBudget, alpha: alpha) {
             peak = max(peak, fallback)
         }
         // With a lossy candidate the search tries lossless PNG on its pixels too.

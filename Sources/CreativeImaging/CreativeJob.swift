@@ -157,7 +157,8 @@ public enum CreativeJob {
         var byPlacement: [Placement: [JobFile]] = [:]
         var refused: [Placement: ImagingError] = [:]
         var firstQuality: Int?
-        let renderer = JobRenderer(format: working, limits: job, weightBudget: weightBudget)
+        let renderer = JobRenderer(format: working, limits: job, weightBudget: weightBudget,
+                                   alpha: ProcessPlan.alphaBand(source))
         if let smallest {
             try deadline?.check()
             do throws(ImagingError) {

@@ -48,16 +48,19 @@ public enum Encoder {
     ///   - weightBudget: the largest file, in bytes (nil: none): the best encoding that fits
     ///     (``WeightBudgetSearch``).
     ///   - startQuality: for `auto`, where the quality search starts (an earlier render's).
+    ///   - alpha: the render's alpha band as the job was charged for it (``JobCost/AlphaBand``);
+    ///     nil: transparent bars when the image has an alpha band.
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits the budget.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
                               forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
                               autoKinds: Set<JobCost.EncoderKind>? = nil, weightBudget: Int? = nil,
-                              startQuality: Int? = nil,
+                              startQuality: Int? = nil, alpha: JobCost.AlphaBand? = nil,
                               webp: WebPChoice = WebPChoice()) throws(ImagingError) -> EncodedRender {
         // WebP's sharp RGB to YUV conversion where the encoder's budget holds it (as JobCost charged).
         let area = image.size.pixelCount ?? Int.max
-        let sharpYUV = JobCost.webpSharpYUV(pixels: area, alpha: image.hasAlpha, memoryBudget: memoryBudget)
+        let alpha = image.hasAlpha ? alpha ?? .bars : .none
+        let sharpYUV = JobCost.webpSharpYUV(pixels: area, alpha: alpha, memoryBudget: memoryBudget)
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
             let effort = webp.effort ?? defaultWebPEffort
@@ -94,13 +97,13 @@ public enum Encoder {
         if format == .auto, recipe == nil {
             // The caller searches a canvas over the sample size on a smaller render (Renderer).
             let plan = AutoPlan(canvas: image.size, memoryBudget: memoryBudget, oneOfMany: forOneOfMany,
-                                allowed: autoFormats)
+                                allowed: autoFormats, alpha: alpha)
             guard !plan.losslessOnly, area <= AutoEncoder.searchMaxPixels else {
                 if let autoFormats, !autoFormats.contains(.png) {
                     return try AutoEncoder.unsearched(weightBudget == nil ? image : try image.materialized(),
                                                       allowed: autoFormats, weightBudget: weightBudget, sharpYUV: sharpYUV)
                 }
-                var png = try encode(image, format: .png, memoryBudget: memoryBudget, weightBudget: weightBudget)
+                var png = try encode(image, format: .png, memoryBudget: memoryBudget, weightBudget: weightBudget, alpha: alpha)
                 if png.recipe == nil {
                     png.detail += " (auto: only lossless PNG fits the memory budget)"
                     png.recipe = .lossless
@@ -124,13 +127,14 @@ public enum Encoder {
         // `auto` decided lossless on a smaller render, over the budget here: WebP where allowed;
         // else a palette. Each only where its memory was charged (JobCost.budgetFallback).
         if format == .auto, autoFormats?.contains(.webp) ?? true,
-           JobCost.budgetFallback(.webp, pixels: area, memoryBudget) != nil {
+           JobCost.budgetFallback(.webp, pixels: area, memoryBudget, alpha: alpha) != nil {
             let held = JobCost.adding(JobCost.encoderBytes(.png, pixels: area), JobCost.multiplying(area, 4))
             return try WeightBudgetSearch.lossy(try pixels.image(), .webp, budget: weightBudget,
                                                 highest: AutoEncoder.qualities.last ?? defaultQuality,
-                                                sharpYUV: JobCost.webpSharpYUV(pixels: area, memoryBudget: max(0, memoryBudget - held)))
+                                                sharpYUV: JobCost.webpSharpYUV(pixels: area, alpha: alpha,
+                                                                               memoryBudget: max(0, memoryBudget - held)))
         }
-        guard JobCost.budgetFallback(.palette, pixels: area, memoryBudget) != nil else {
+        guard JobCost.budgetFallback(.palette, pixels: area, memoryBudget, alpha: alpha) != nil else {
             throw .overWeightBudget(format: .png, smallest: render.bytes.count, budget: weightBudget)
         }
         return try WeightBudgetSearch.palette(try pixels.image(), budget: weightBudget, lossless: render.bytes)

@@ -26,6 +26,7 @@ public final class ImageSource: @unchecked Sendable {
     public let header: VImage
     private let lock = Lock()
     private var kept: VImage?
+    private var alphaSeenOpaque = false
 
     /// The whole image as the strict decode left it in memory (not PNG, whose strict check is
     /// libpng's): decoded once, then used by the pre-flight checks and the renders instead of a
@@ -34,6 +35,14 @@ public final class ImageSource: @unchecked Sendable {
 
     /// Lets the kept pixels go (a job that holds what it made of them).
     public func releasePixels() { lock.locked { kept = nil } }
+
+    /// Whether the upload's alpha channel may hide anything: its header has one, and no check
+    /// has seen every pixel's alpha at 255 (``markAlphaOpaque()``). A render's alpha band is
+    /// charged by it (``JobCost/AlphaBand``).
+    public var mayBeTranslucent: Bool { header.hasAlpha && !lock.locked { alphaSeenOpaque } }
+
+    /// Records that every pixel's alpha was read and is 255: the validator's decode of a PNG.
+    func markAlphaOpaque() { lock.locked { alphaSeenOpaque = true } }
 
     /// Stored size (before EXIF orientation).
     public var storedSize: PixelSize { header.size }

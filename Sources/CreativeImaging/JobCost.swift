@@ -105,8 +105,10 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
     /// - WebP lossy (``lossyWebPBytes(pixels:alpha:memoryBudget:)``): 8.0 bytes for an opaque
     ///   2048x2732 render with libwebp's plain RGB to YUV conversion (the render held, libvips'
     ///   frame, libwebp's ARGB picture and YUV planes), charged 9 and 2 MiB; with an alpha band
-    ///   libwebp compresses it with its lossless encoder, 18.2 bytes in all, charged 9 more. This
-    ///   kind is charged with alpha (18 and 2 MiB); the sharp conversion is charged apart.
+    ///   libwebp compresses it with its lossless encoder, charged by what the band holds
+    ///   (``AlphaBand``). This kind is charged with transparent bars (18 and 2 MiB), for `auto`'s
+    ///   candidates on its search's pixels; a render's WebP with its own band and the sharp
+    ///   conversion apart (``lossyWebPBytes(pixels:alpha:memoryBudget:)``).
     /// - WebP near-lossless: libwebp's lossless encoder holds transforms, hash chains and
     ///   backward references besides, with large fixed tables; charged 48 and 16 MiB.
     /// - Palette PNG (libimagequant): the image held, its histogram and the remapped rows;
@@ -118,7 +120,7 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
         case .streamedPNG: (fixed, perPixel) = (0, 0)
         case .palette: (fixed, perPixel) = (4 << 20, 16)
         case .jpeg: (fixed, perPixel) = (0, 9)
-        case .webp: (fixed, perPixel) = (2 << 20, webpOpaquePerPixel + webpAlphaPerPixel)
+        case .webp: (fixed, perPixel) = (2 << 20, webpOpaquePerPixel + AlphaBand.bars.webpBytesPerPixel)
         case .webpLossless: (fixed, perPixel) = (16 << 20, 48)
         }
         return adding(fixed, multiplying(pixels, perPixel))
@@ -126,32 +128,62 @@ public struct JobCost: Sendable, Equatable, CustomStringConvertible {
 
     /// Bytes a pixel of an opaque lossy WebP with the plain RGB to YUV conversion.
     static let webpOpaquePerPixel = 9
-    /// Bytes a pixel libwebp's lossless compression of the alpha plane adds (measured 10.2 over
-    /// 2048x2732 renders with transparent bars, 9.1 in libvips' own saver).
-    static let webpAlphaPerPixel = 9
     /// Bytes a pixel libwebp's sharp RGB to YUV conversion holds beside the lossy encoder: its
     /// whole-picture luma and chroma estimates while it iterates. Measured 10.3 bytes a pixel
     /// over opaque 2048x2732 renders (102 MB over the process's start against 45 MB without it),
     /// 3.9 with an alpha band (whose compression peaks apart from it).
     static let webpSharpYUVPerPixel = 11
 
-    /// The lossy WebP encoder of `pixels` without the sharp conversion: opaque, or with alpha.
-    static func plainWebPBytes(pixels: Int, alpha: Bool) -> Int {
-        adding(2 << 20, multiplying(pixels, webpOpaquePerPixel + (alpha ? webpAlphaPerPixel : 0)))
+    /// The alpha band of a render, for what libwebp's lossy encoder holds to compress it: it
+    /// compresses the band apart with its lossless encoder, whose hash chain and backward
+    /// references grow with the band's detail.
+    public enum AlphaBand: Sendable, Equatable {
+        /// No alpha band: an opaque background.
+        case none
+        /// Transparent bars around an opaque artwork: two values, which the lossless encoder
+        /// packs eight pixels to a byte. Measured 10.2 bytes a pixel over 2048x2732 renders with
+        /// transparent bars, 9.1 in libvips' saver alone; charged 9.
+        case bars
+        /// The artwork's own alpha (an upload with an alpha channel shown on transparent bars):
+        /// any values. libvips' saver alone, 2048x2732 on 8.18, over an opaque render: 9.1 bytes
+        /// a pixel for bars, 23.4 for a feathered edge, 31.6 for an alpha of noise. End to end,
+        /// a 768x1024 PNG of noise into a 2048x2732 slot peaked 275.8 MB over the process before
+        /// (33 bytes a pixel would be 0.985 of the charge); charged 36.
+        case artwork
+
+        /// The band of a render of an upload with (`uploadAlpha`) or without an alpha channel
+        /// on `background`.
+        public init(uploadAlpha: Bool, background: Background) {
+            self = background != .transparent ? .none : uploadAlpha ? .artwork : .bars
+        }
+
+        /// Bytes a pixel its compression adds to a lossy WebP.
+        var webpBytesPerPixel: Int {
+            switch self {
+            case .none: return 0
+            case .bars: return 9
+            case .artwork: return 36
+            }
+        }
+    }
+
+    /// The lossy WebP encoder of `pixels` without the sharp conversion, with `alpha`.
+    static func plainWebPBytes(pixels: Int, alpha: AlphaBand) -> Int {
+        adding(2 << 20, multiplying(pixels, webpOpaquePerPixel + alpha.webpBytesPerPixel))
     }
 
     /// Whether a lossy WebP of `pixels` is converted to YUV the sharp way: where the libvips
     /// loaded has it and the encoder's budget holds its buffers beside the plain encoder. Else the
     /// plain conversion, whose render the encoding line marks (``Encoder/plainYUVNote``): a
     /// render written a little softer in colour edges rather than refused.
-    /// - Parameter alpha: the render has an alpha band (transparent bars or artwork).
-    public static func webpSharpYUV(pixels: Int, alpha: Bool = true, memoryBudget: Int) -> Bool {
+    /// - Parameter alpha: the render's alpha band (transparent bars, or the artwork's own).
+    public static func webpSharpYUV(pixels: Int, alpha: AlphaBand, memoryBudget: Int) -> Bool {
         EncoderFeatures.webpSharpYUV
             && adding(plainWebPBytes(pixels: pixels, alpha: alpha), multiplying(pixels, webpSharpYUVPerPixel)) <= memoryBudget
     }
 
     /// A lossy WebP encoder's bytes within `memoryBudget`: with the sharp conversion where it fits.
-    static func lossyWebPBytes(pixels: Int, alpha: Bool = true, memoryBudget: Int) -> Int {
+    static func lossyWebPBytes(pixels: Int, alpha: AlphaBand, memoryBudget: Int) -> Int {
         adding(plainWebPBytes(pixels: pixels, alpha: alpha),
                webpSharpYUV(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget)
                    ? multiplying(pixels, webpSharpYUVPerPixel) : 0)
@@ -229,7 +261,7 @@ extension JobCost {
         var cost = decode(source, content: placement.content)
         cost.output = output(canvas: settings.canvas, format: settings.format,
                              memoryBudget: encoderBudget(memoryBudget, decode: cost.decode, canvas: settings.canvas),
-                             autoFormats: settings.autoFormats, alpha: settings.background == .transparent)
+                             autoFormats: settings.autoFormats, alpha: settings.alphaBand(of: source))
         // `auto` on a canvas over the search's size decides on a smaller render first: two decodes.
         if settings.format == .auto, (settings.canvas.pixelCount ?? Int.max) > AutoEncoder.searchMaxPixels {
             cost.decodedSamples = adding(cost.decodedSamples, cost.decodedSamples)
@@ -249,12 +281,14 @@ extension JobCost {
         var cost = strictDecode(source)
         let pixels = settings.canvas.pixelCount ?? Int.max
         let encoder = encoderBudget(memoryBudget, decode: cost.decode, canvas: settings.canvas)
+        let alpha = settings.alphaBand(of: source)
         cost.output = output(canvas: settings.canvas, format: settings.format, memoryBudget: encoder,
-                             autoFormats: settings.autoFormats, alpha: settings.background == .transparent)
+                             autoFormats: settings.autoFormats, alpha: alpha)
         // A streamed PNG's file grows in memory beside the held image: as large as its samples.
         // `auto` writes one when nothing lossy fits.
         let png = settings.format == .png || (settings.format == .auto
-            && AutoPlan(canvas: settings.canvas, memoryBudget: encoder, oneOfMany: false, allowed: settings.autoFormats).losslessOnly)
+            && AutoPlan(canvas: settings.canvas, memoryBudget: encoder, oneOfMany: false, allowed: settings.autoFormats,
+                        alpha: alpha).losslessOnly)
         if png, heldPNG(pixels, encoder) == .streamedPNG {
             cost.output = adding(cost.output, multiplying(pixels, 4))
         }
@@ -316,19 +350,20 @@ extension JobCost {
     /// `memoryBudget` (what the job's budget leaves the encoder, ``encoderBudget(_:decode:canvas:)``:
     /// it decides, as ``Encoder`` does, whether a PNG is held or streamed and what `auto` may try).
     /// - Parameter autoFormats: what `auto` may write (``RenderSettings/autoFormats``).
-    /// - Parameter alpha: the render keeps an alpha band (a transparent background).
+    /// - Parameter alpha: the render's alpha band (``AlphaBand``: none on an opaque background).
     public static func output(canvas: PixelSize, format: FormatChoice, memoryBudget: Int,
-                              autoFormats: Set<OutputFormat>? = nil, alpha: Bool = true) -> Int {
+                              autoFormats: Set<OutputFormat>? = nil, alpha: AlphaBand) -> Int {
         let pixels = canvas.pixelCount ?? Int.max
         let pipeline = pipeline(canvas: canvas)
         switch format {
         case .png:
             let held = encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels)
-            return adding(pipeline, max(held, budgetFallback(.palette, pixels: pixels, memoryBudget) ?? 0))
+            return adding(pipeline, max(held, budgetFallback(.palette, pixels: pixels, memoryBudget, alpha: alpha) ?? 0))
         case .jpeg: return adding(pipeline, encoderBytes(.jpeg, pixels: pixels))
         case .webp: return adding(pipeline, lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget))
         case .auto:
-            let plan = AutoPlan(canvas: canvas, memoryBudget: memoryBudget, oneOfMany: false, allowed: autoFormats)
+            let plan = AutoPlan(canvas: canvas, memoryBudget: memoryBudget, oneOfMany: false, allowed: autoFormats,
+                                alpha: alpha)
             return adding(pipeline, plan.memory)
         }
     }
@@ -344,9 +379,10 @@ extension JobCost {
     /// file (``encoderBytes(_:pixels:)`` of `.png`), a copy for libvips (4 bytes a pixel) and the
     /// encoder. Nil when that does not fit `memoryBudget`: the render is then refused over its
     /// budget instead (``Encoder``), never searched past its charge.
-    static func budgetFallback(_ kind: EncoderKind, pixels: Int, _ memoryBudget: Int) -> Int? {
+    /// - Parameter alpha: the render's alpha band, which a lossy WebP compresses.
+    static func budgetFallback(_ kind: EncoderKind, pixels: Int, _ memoryBudget: Int, alpha: AlphaBand) -> Int? {
         let held = adding(encoderBytes(.png, pixels: pixels), multiplying(pixels, 4))
-        let bytes = adding(held, kind == .webp ? lossyWebPBytes(pixels: pixels, memoryBudget: max(0, memoryBudget - held))
+        let bytes = adding(held, kind == .webp ? lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: max(0, memoryBudget - held))
                                                : encoderBytes(kind, pixels: pixels))
         return bytes <= memoryBudget ? bytes : nil
     }

@@ -7,6 +7,8 @@ struct JobRenderer: Sendable {
     let limits: JobLimits
     /// Each render's budget, from its canvas (``RenderWeightBudget/applied(to:)``).
     let weightBudget: RenderWeightBudget
+    /// The renders' alpha band, as the job was charged for it (``ProcessPlan/alphaBand(_:)``).
+    let alpha: JobCost.AlphaBand
 
     /// One render of `image` (the decoded creative, or already scaled to the placement's content)
     /// at `placement`, with the content where the placement puts it (centred in the canvas, or in
@@ -26,18 +28,18 @@ struct JobRenderer: Sendable {
         if format == .auto, let sample = settings.searchSample() {
             let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
                                               content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true,
-                                              startQuality: start)
+                                              startQuality: start, alpha: alpha)
             if let recipe = searched.recipe {
                 let decision = SampledDecision(recipe: recipe, sample: sample.canvas, ssim: searched.ssim)
                 var whole = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
                                                memoryBudget: limits.memoryBudget, recipe: recipe, forOneOfMany: true,
-                                               weightBudget: weightBudget)
+                                               weightBudget: weightBudget, alpha: alpha)
                 if whole.recipe == recipe { whole.detail = decision.detail(for: whole) }
                 return whole
             }
         }
         return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
                                   content: placement.contentRect, memoryBudget: limits.memoryBudget, forOneOfMany: true,
-                                  weightBudget: weightBudget, startQuality: start)
+                                  weightBudget: weightBudget, startQuality: start, alpha: alpha)
     }
 }

@@ -49,6 +49,20 @@ public struct PreflightPixels: Sendable {
         self.palette = palette
     }
 
+    /// True when no pixel is translucent: RGB, RGBA whose every alpha is 255, or palette indices
+    /// whose every entry used is opaque. Every pixel is read.
+    func everyAlphaOpaque() -> Bool {
+        switch bands {
+        case 3: return true
+        case 4: return stride(from: 3, to: samples.count, by: 4).allSatisfy { samples[$0] == 255 }
+        case 1:
+            var used = [Bool](repeating: false, count: 256)
+            for index in samples { used[Int(index)] = true }
+            return (0..<256).allSatisfy { !used[$0] || 4 * $0 + 3 >= palette.count || palette[4 * $0 + 3] == 255 }
+        default: return false
+        }
+    }
+
     /// The same pixels as RGB, or RGBA when the palette has transparency (a palette image's).
     func expanded() -> PreflightPixels {
         guard bands == 1 else { return self }

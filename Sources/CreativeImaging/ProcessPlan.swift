@@ -47,6 +47,12 @@ public struct ProcessPlan: Sendable, Equatable {
     /// Quarters of a byte a sheet pixel is charged beyond ``sheetFixedBytes``: 2.25 bytes.
     static let sheetQuarterBytesPerPixel = 9
 
+    /// The alpha band of `source`'s renders: they keep transparent bars where the format does
+    /// (PNG, WebP), so an upload's own alpha channel is theirs too (``JobCost/AlphaBand``).
+    static func alphaBand(_ source: ImageSource) -> JobCost.AlphaBand {
+        JobCost.AlphaBand(uploadAlpha: source.mayBeTranslucent, background: .transparent)
+    }
+
     /// Rows of the content a placement alone holds while it is scaled from the decode and pulled
     /// through its encoder, a thread: the resampler's tiles and the embed's strips. A 1920x1080
     /// creative's 2048x2732 screen in JPEG peaked 73.4 MB over the idle process, charged 71.3 MiB
@@ -67,6 +73,7 @@ public struct ProcessPlan: Sendable, Equatable {
         var sharing: [PixelSize: Int] = [:]
         for placement in placements { sharing[placement.content, default: 0] += 1 }
         let samples = JobCost.decode(source, content: nil).decodedSamples
+        let alpha = Self.alphaBand(source)
         // The largest render: its scaled content held, its pipeline and its encoder.
         func render(_ budget: Int, lossless: Bool) -> Int {
             placements.map { placement in
@@ -76,10 +83,11 @@ public struct ProcessPlan: Sendable, Equatable {
                     // Each render searches (on at most the search's pixels), then is encoded.
                     let search = JobCost.autoSearchBytes(pixels: min(pixels, AutoEncoder.searchMaxPixels))
                     encoder = ([JobCost.EncoderKind.palette, .jpeg].map { JobCost.encoderBytes($0, pixels: pixels) }
-                        + [JobCost.lossyWebPBytes(pixels: pixels, memoryBudget: budget), search]).max() ?? 0
+                        + [JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: budget), search]).max() ?? 0
                 } else {
                     encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
-                                             memoryBudget: budget) - JobCost.pipeline(canvas: placement.canvas)
+                                             memoryBudget: budget, alpha: format == .jpeg ? .none : alpha)
+                        - JobCost.pipeline(canvas: placement.canvas)
                 }
                 // PNG and `auto` are still charged the content held, at the source's sample size: on
                 // libvips 8.14 a 16-bit 1080x1920's PNG job peaked 3 MiB over the streamed charge.
@@ -93,7 +101,8 @@ public struct ProcessPlan: Sendable, Equatable {
         // `auto` searches its smallest render alone first.
         let smallest = placements.min { $0.canvas.area < $1.canvas.area }?.canvas ?? PixelSize(width: 1, height: 1)
         let search = format == .auto
-            ? AutoPlan(canvas: smallest, memoryBudget: max(0, memoryBudget - decode - JobCost.jobOverhead), oneOfMany: true).memory
+            ? AutoPlan(canvas: smallest, memoryBudget: max(0, memoryBudget - decode - JobCost.jobOverhead), oneOfMany: true,
+                       alpha: alpha).memory
             : 0
         let left = max(0, memoryBudget - decode - JobCost.jobOverhead)
         var chosen: (width: Int, budget: Int, lossless: Bool, output: Int)?

@@ -53,7 +53,7 @@ public enum Renderer {
                     try Encoder.encode(image, format: settings.format, quality: settings.quality,
                                        content: placement.contentRect, memoryBudget: outputBudget,
                                        recipe: recipe?.recipe, autoFormats: settings.autoFormats,
-                                       weightBudget: settings.weightBudget,
+                                       weightBudget: settings.weightBudget, alpha: settings.alphaBand(of: source),
                                        webp: Encoder.WebPChoice(lossless: settings.webpLossless, effort: settings.webpEffort))
                 }
             }
@@ -79,7 +79,7 @@ public enum Renderer {
         guard settings.format == .auto, let sample = settings.searchSample() else { return nil }
         // What the whole canvas can afford; with nothing lossy, it is lossless PNG without a search.
         let whole = AutoPlan(canvas: settings.canvas, memoryBudget: outputBudget, oneOfMany: false,
-                             allowed: settings.autoFormats)
+                             allowed: settings.autoFormats, alpha: settings.alphaBand(of: source))
         guard !whole.losslessOnly else { return nil }
         let placement = sample.placement(of: source.displayedSize)
         let decided = try DeadlineWatch.run(source.header, deadline: deadline) { (scope: WatchScope?) throws(ImagingError) in
@@ -87,7 +87,8 @@ public enum Renderer {
             let image = try finish(scaled, settings: sample, placement: placement)
             return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
                 try Encoder.encode(image, format: .auto, content: placement.contentRect, memoryBudget: outputBudget,
-                                   autoFormats: settings.autoFormats, autoKinds: whole.kinds)
+                                   autoFormats: settings.autoFormats, autoKinds: whole.kinds,
+                                   alpha: settings.alphaBand(of: source))
             }
         }
         guard let recipe = decided.recipe else { return nil }
@@ -137,6 +138,12 @@ struct SampledDecision {
 }
 
 extension RenderSettings {
+    /// The alpha band a render of `source` carries (``JobCost/AlphaBand``): the upload's own on
+    /// transparent bars when it may be translucent (``ImageSource/mayBeTranslucent``).
+    func alphaBand(of source: ImageSource) -> JobCost.AlphaBand {
+        JobCost.AlphaBand(uploadAlpha: source.mayBeTranslucent, background: background)
+    }
+
     /// The same placement on a canvas of at most ``AutoEncoder/searchMaxPixels``, scaled down
     /// evenly (the area too); nil when the canvas is already no larger.
     func searchSample() -> RenderSettings? {

@@ -203,6 +203,9 @@ public enum Validator {
                 && (try? limits.job.charge(source.strictDecodeMemory + Preflight.memory(for: source.storedSize))) != nil
             (highBitDepth, pngPixels) = checkDecodes(source, job: limits.job, deadline: deadline, keepingPNGPixels: keep,
                                                    report: &report)
+            // Every row of the PNG was read: an alpha channel that hides nothing costs a WebP's
+            // encoder no more than transparent bars (JobCost.AlphaBand).
+            if let pngPixels, source.header.hasAlpha, pngPixels.everyAlphaOpaque() { source.markAlphaOpaque() }
         } else if let damage = source.containerDamage() {
             report.add(.corruptImage, "the \(source.format.rawValue.uppercased()) is damaged (\(damage)); export it again")
         }

@@ -135,6 +135,34 @@ final class CostPropertyTests: XCTestCase {
         print("cost property: \(measured) renders, worst peak/charge \(worst), baseline \(Self.baseline >> 20) MiB")
     }
 
+    /// An upload's own alpha channel on transparent bars is compressed by libwebp's lossless
+    /// encoder, whose memory grows with the band's detail: an alpha of noise peaked 1.3-1.4x the
+    /// charge of transparent bars (1200x1600: 108 MB over the baseline, charged 74 MiB).
+    func testAnArtworksOwnAlphaInWebPIsChargedAtLeastItsPeak() throws {
+        let path = write("alpha-noise.png", Fixtures.storedNoisePNG(768, 1024, channels: 4))
+        var failures: [String] = []
+        var measured = 0
+        for slot in ["900x1200", "1200x1600"] {
+            for format in [["webp", "--weight-budget", "1G"], ["webp"], ["auto", "--weight-budget", "1G"]] {
+                let arguments = ["render", path, "--slot", slot, "--format"] + format
+                    + ["--memory-budget", "160M", "--max-bytes", "100000000",
+                       "--output", Self.folder.appendingPathComponent("alpha.webp").path]
+                let cost = try charge(arguments)
+                XCTAssertTrue(cost.accepted, "\(slot) \(format)")
+                let run = Self.peak(arguments)
+                XCTAssertTrue(run.status == 0 || run.status == 2, "\(slot) \(format): \(run.status)")
+                measured += 1
+                let used = run.bytes - Self.baseline
+                if used > cost.memory {
+                    failures.append("\(slot) \(format.joined(separator: " ")): peak \(used >> 20) MiB over the baseline, "
+                                    + "charged \(cost.memory >> 20) MiB")
+                }
+            }
+        }
+        XCTAssertEqual(failures, [])
+        XCTAssertEqual(measured, 6)
+    }
+
     func testProcessIsChargedAtLeastItsPeak() throws {
         try VipsRuntime.start()
         let inputs = [

@@ -68,15 +68,16 @@ final class AutoFormatChoiceTests: XCTestCase {
     func testThePlanTriesAndChargesOnlyTheNamedFormat() {
         let canvas = PixelSize(width: 1170, height: 183)
         for only in OutputFormat.allCases {
-            let plan = AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: [only])
+            let plan = AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: [only], alpha: .bars)
             XCTAssertFalse(plan.kinds.isEmpty, "\(only)")
             XCTAssertTrue(plan.kinds.allSatisfy { $0.format == only }, "\(only): \(plan.kinds)")
         }
         // No search fits: without PNG, the allowed lossy encoder over the canvas is what is charged.
-        let tight = AutoPlan(canvas: canvas, memoryBudget: 1 << 20, oneOfMany: false, allowed: [.webp])
+        let tight = AutoPlan(canvas: canvas, memoryBudget: 1 << 20, oneOfMany: false, allowed: [.webp], alpha: .bars)
         XCTAssertTrue(tight.losslessOnly)
         XCTAssertEqual(tight.memory, JobCost.encoderBytes(.webp, pixels: canvas.width * canvas.height))
-        XCTAssertEqual(AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false),
-                       AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: Set(OutputFormat.allCases)))
+        XCTAssertEqual(AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, alpha: .bars),
+                       AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: Set(OutputFormat.allCases),
+                                alpha: .bars))
     }
 }

@@ -123,8 +123,9 @@ final class CostModelTests: XCTestCase {
             XCTAssertEqual(cost.memory > JobLimits.defaultMemoryBudget, refused, "\(format): \(cost)")
         }
         // The PNG of a canvas the budget cannot hold streams; the charge says so.
-        let held = JobCost.output(canvas: PixelSize(width: 1000, height: 1000), format: .png, memoryBudget: 64 << 20)
-        let streamed = JobCost.output(canvas: big, format: .png, memoryBudget: 64 << 20)
+        let held = JobCost.output(canvas: PixelSize(width: 1000, height: 1000), format: .png, memoryBudget: 64 << 20,
+                                  alpha: .bars)
+        let streamed = JobCost.output(canvas: big, format: .png, memoryBudget: 64 << 20, alpha: .bars)
         XCTAssertGreaterThan(held, 1000 * 1000 * 8)
         XCTAssertLessThan(streamed, 16 << 20)
         XCTAssertThrowsError(try Renderer.render(art, settings: try RenderSettings(canvas: big, format: .webp))) {
@@ -135,31 +136,60 @@ final class CostModelTests: XCTestCase {
     func testLossyWebPIsChargedForItsAlphaAndTheSharpConversionOnlyWhereTheBudgetHoldsIt() throws {
         let screen = PixelSize(width: 2048, height: 2732)
         let pixels = screen.area
-        XCTAssertEqual(JobCost.plainWebPBytes(pixels: pixels, alpha: false), (2 << 20) + pixels * 9)
-        XCTAssertEqual(JobCost.plainWebPBytes(pixels: pixels, alpha: true), (2 << 20) + pixels * 18)
+        XCTAssertEqual(JobCost.plainWebPBytes(pixels: pixels, alpha: .none), (2 << 20) + pixels * 9)
+        XCTAssertEqual(JobCost.plainWebPBytes(pixels: pixels, alpha: .bars), (2 << 20) + pixels * 18)
+        XCTAssertEqual(JobCost.plainWebPBytes(pixels: pixels, alpha: .artwork), (2 << 20) + pixels * 45)
         let encoder = JobCost.encoderBudget(JobLimits.defaultMemoryBudget, decode: 0, canvas: screen)
-        XCTAssertFalse(JobCost.webpSharpYUV(pixels: pixels, alpha: false, memoryBudget: encoder))
-        XCTAssertEqual(JobCost.lossyWebPBytes(pixels: pixels, alpha: false, memoryBudget: encoder),
-                       JobCost.plainWebPBytes(pixels: pixels, alpha: false))
-        XCTAssertEqual(JobCost.webpSharpYUV(pixels: pixels, alpha: false, memoryBudget: 1 << 30), EncoderFeatures.webpSharpYUV)
+        XCTAssertFalse(JobCost.webpSharpYUV(pixels: pixels, alpha: .none, memoryBudget: encoder))
+        XCTAssertEqual(JobCost.lossyWebPBytes(pixels: pixels, alpha: .none, memoryBudget: encoder),
+                       JobCost.plainWebPBytes(pixels: pixels, alpha: .none))
+        XCTAssertEqual(JobCost.webpSharpYUV(pixels: pixels, alpha: .none, memoryBudget: 1 << 30), EncoderFeatures.webpSharpYUV)
         // A banner render keeps the sharp conversion at the default budget.
-        XCTAssertEqual(JobCost.webpSharpYUV(pixels: 1170 * 183, memoryBudget: encoder), EncoderFeatures.webpSharpYUV)
+        XCTAssertEqual(JobCost.webpSharpYUV(pixels: 1170 * 183, alpha: .bars, memoryBudget: encoder), EncoderFeatures.webpSharpYUV)
         // The render's charge follows its background: transparent bars are an alpha band.
         let art = try TestArtwork.source(for: PixelSize(width: 768, height: 1024))
+        XCTAssertFalse(art.header.hasAlpha)
         var opaque = try RenderSettings(canvas: screen, format: .webp, background: .white)
         opaque.area = PixelRect(x: 32, y: 48, width: 1983, height: 2644)
         var transparent = opaque
         transparent.background = .transparent
+        XCTAssertEqual(opaque.alphaBand(of: art), .none)
+        XCTAssertEqual(transparent.alphaBand(of: art), .bars)
         let opaqueCost = JobCost.render(art, settings: opaque), transparentCost = JobCost.render(art, settings: transparent)
         XCTAssertEqual(transparentCost.output - opaqueCost.output, pixels * 9)
         XCTAssertLessThanOrEqual(opaqueCost.memory, JobLimits.defaultMemoryBudget, "\(opaqueCost)")
+        // An upload with its own alpha channel: on transparent bars the band is the artwork's
+        // (an alpha of noise held 31.6 bytes a pixel more than an opaque render), on a colour none.
+        let translucent = try ImageSource(bytes: Fixtures.storedNoisePNG(768, 1024, channels: 4))
+        XCTAssertEqual(transparent.alphaBand(of: translucent), .artwork)
+        XCTAssertEqual(opaque.alphaBand(of: translucent), .none)
+        XCTAssertEqual(JobCost.render(translucent, settings: transparent).output
+                       - JobCost.render(translucent, settings: opaque).output, pixels * 36)
+    }
+
+    func testAnAlphaChannelTheValidatorSawOpaqueIsChargedAsTransparentBars() throws {
+        // A 300x250 banner exported as RGBA: every alpha 255, or one pixel at 254.
+        let opaque = try Fixtures.png(try Fixtures.solid(300, 250, [40, 90, 200], alpha: 255))
+        let translucent = try Fixtures.png(try VipsOperation("insert")
+            .with("main", .image(try Fixtures.solid(300, 250, [40, 90, 200], alpha: 255)))
+            .with("sub", .image(try Fixtures.solid(1, 1, [40, 90, 200], alpha: 254)))
+            .with("x", .int(150)).with("y", .int(125)).image())
+        for (bytes, seenOpaque) in [(opaque, true), (translucent, false)] {
+            let (report, opened) = Validator.inspect(bytes, fileName: "banner-300x250.png")
+            let source = try XCTUnwrap(opened, "\(report.errorCodes)")
+            XCTAssertTrue(source.header.hasAlpha)
+            XCTAssertEqual(source.mayBeTranslucent, !seenOpaque)
+            XCTAssertEqual(ProcessPlan.alphaBand(source), seenOpaque ? .bars : .artwork)
+            // The header alone (nothing read yet) may hide anything.
+            XCTAssertTrue(try ImageSource(bytes: bytes).mayBeTranslucent)
+        }
     }
 
     func testAutoOnALargeCanvasDecidesOnASmallerRender() throws {
         // 8.6 s of CPU and 485 MB before, with no upload at all.
         let canvas = PixelSize(width: 4096, height: 4096)
         let art = try TestArtwork.source(for: canvas)
-        let plan = AutoPlan(canvas: canvas, memoryBudget: JobLimits.defaultMemoryBudget, oneOfMany: false)
+        let plan = AutoPlan(canvas: canvas, memoryBudget: JobLimits.defaultMemoryBudget, oneOfMany: false, alpha: .bars)
         XCTAssertEqual(plan.searchPixels, AutoEncoder.searchMaxPixels)
         XCTAssertFalse(plan.kinds.contains(.webpLossless))
         XCTAssertFalse(plan.kinds.contains(.webp), "a 4096x4096 WebP does not fit 80 MiB")
@@ -189,7 +219,7 @@ final class CostModelTests: XCTestCase {
 
     func testATightBudgetLeavesAutoOnlyLosslessPNG() throws {
         let art = try TestArtwork.source(for: PixelSize(width: 1170, height: 183))
-        let plan = AutoPlan(canvas: PixelSize(width: 1170, height: 183), memoryBudget: 4 << 20, oneOfMany: false)
+        let plan = AutoPlan(canvas: PixelSize(width: 1170, height: 183), memoryBudget: 4 << 20, oneOfMany: false, alpha: .bars)
         XCTAssertTrue(plan.losslessOnly)
         let settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183), format: .auto)
         let cost = JobCost.render(art, settings: settings, memoryBudget: 40 << 20)
