@@ -12,7 +12,9 @@ enum JobLimitOptions {
         "memory_budget", 1 << 20...1 << 40, placeholder: "SIZE",
         help: "most memory the job may hold at its peak (decode, resampling window, canvas, encoders), charged "
             + "from the header before any work (code too_many_pixels; 64M, 1G; a bare number is MiB)",
-        defaultValue: Quantity.describe(bytes: JobLimits.defaultMemoryBudget), surfaces: .commandLine, bareUnit: 1 << 20)
+        defaultValue: Quantity.describe(bytes: JobLimits.defaultMemoryBudget) + "; "
+            + Quantity.describe(bytes: JobLimits.fullScreenMemoryBudget) + " for --product interstitial",
+        surfaces: .commandLine, bareUnit: 1 << 20)
     static let maxPixels = IntegerOption(
         "max_pixels", 1...1_000_000_000, placeholder: "N",
         help: "largest accepted width x height in pixels, from the header", defaultValue: "\(Catalog.defaultMaxPixels)",
@@ -44,11 +46,13 @@ enum JobLimitOptions {
     /// The job's limits, for each command's declarations.
     static let declared = [timeout.declaration, memoryBudget.declaration]
 
-    /// The limits the options give; defaults: no deadline, ``JobLimits/defaultMemoryBudget``.
+    /// The limits the options give; defaults: no deadline, the budget of the job's `--product`
+    /// (``JobLimits/defaultMemoryBudget(for:)``).
     static func read(_ arguments: ParsedArguments) throws(CLIError) -> JobLimits {
         try CLIError.reading { () throws(CoreError) in
-            JobLimits(memoryBudget: try arguments.bytes(memoryBudget) ?? JobLimits.defaultMemoryBudget,
-                      timeout: try arguments.seconds(timeout))
+            let product = try CommonOptions.product(arguments)
+            return JobLimits(memoryBudget: try arguments.bytes(memoryBudget) ?? JobLimits.defaultMemoryBudget(for: product),
+                             timeout: try arguments.seconds(timeout))
         }
     }
 }

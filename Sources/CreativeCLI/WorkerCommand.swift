@@ -89,7 +89,10 @@ enum WorkerCommand: DeclaredCommand {
         config.resultsStream = fleet.results
         stated.apply(&config)
         config.testHook = getenv("CREATIVE_WORKER_TEST_HOOK").map { String(cString: $0) }
-        let runner = ProcessJobRunner(limits: limits, defaults: defaults)
+        let runner = ProcessJobRunner(limits: limits, defaults: defaults,
+                                      jobMemoryBudget: try CLIError.reading { () throws(CoreError) in
+                                          try arguments.bytes(JobLimitOptions.memoryBudget)
+                                      })
         return Worker(config: config, runner: runner, startAdmin: AdminServer.start).run()
     }
 

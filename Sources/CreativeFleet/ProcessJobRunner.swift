@@ -9,13 +9,22 @@ public struct ProcessJobRunner: Sendable {
     /// The limits `process` reads (its `--max-bytes`, `--max-pixels`, `--timeout`,
     /// `--memory-budget`); the product is each job's.
     public let limits: ValidationLimits
+    /// The worker's `--memory-budget` when it gave one; nil: each job's product's default
+    /// (``JobLimits/defaultMemoryBudget(for:)``).
+    public let jobMemoryBudget: Int?
     /// The worker's own text for each job option (its `--product`, `--format`...), by option
     /// name: what an entry that names none gets.
     public let defaults: [String: String]
 
-    public init(limits: ValidationLimits, defaults: [String: String]) {
+    public init(limits: ValidationLimits, defaults: [String: String], jobMemoryBudget: Int? = nil) {
         self.limits = limits
         self.defaults = defaults
+        self.jobMemoryBudget = jobMemoryBudget
+    }
+
+    /// The memory budget of a job of `product`.
+    func memoryBudget(_ product: Product) -> Int {
+        jobMemoryBudget ?? JobLimits.defaultMemoryBudget(for: product)
     }
 
     /// The settings of an entry's job options (`product`, `format`, `with`, `weight_budget`, `profile`),
@@ -36,7 +45,7 @@ public struct ProcessJobRunner: Sendable {
             + "libvips \(VipsRuntime.version); "
             + "product \(request.product.rawValue); format \(request.format.rawValue); weight-budget \(request.weightBudget.asked)"
             + (request.weightBudget.profiles.isEmpty ? "" : "; profile \(request.weightBudget.profiles.names)") + "; "
-            + "max-bytes \(limits.maxBytes); max-pixels \(limits.maxPixels); memory-budget \(limits.job.memoryBudget); "
+            + "max-bytes \(limits.maxBytes); max-pixels \(limits.maxPixels); memory-budget \(memoryBudget(request.product)); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
             + (request.with.isEmpty ? "" : "; with " + request.with.map(\.description).joined(separator: ","))
         var settings = JobSettings(product: request.product, format: request.format, maxBytes: limits.maxBytes,
@@ -46,10 +55,11 @@ public struct ProcessJobRunner: Sendable {
         return settings
     }
 
-    /// The limits of one job: the worker's, for the job's product.
+    /// The limits of one job: the worker's, for the job's product (its memory budget too).
     func limits(_ settings: JobSettings) -> ValidationLimits {
         var limits = self.limits
         limits.product = settings.product
+        limits.job.memoryBudget = memoryBudget(settings.product)
         return limits
     }
 

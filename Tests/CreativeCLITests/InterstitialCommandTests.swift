@@ -141,13 +141,14 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(rejected.status, 1)
     }
 
-    func testEveryInterstitialSizeIsProcessedInJPEGAtTheDefaultBudget() throws {
+    func testEveryInterstitialSizeIsProcessedInEveryFormatAtTheDefaultBudget() throws {
         // Each size alone is served on every screen, the 2048x2732 iPad Pro 12.9 included: in JPEG
         // it was charged 84-86 MiB (the scaled content held for one placement, and a 16-bit
-        // decode's held copy), over the default 80 MiB, and refused with too_many_pixels.
+        // decode's held copy), over the default 80 MiB, and refused with too_many_pixels; in WebP
+        // (transparent bars) 114.6-131.7 MiB. Interstitials' default budget is 144 MiB.
         for size in sizes {
             let file = try artwork(size)
-            for format in ["jpeg", "png", "auto"] {
+            for format in ["jpeg", "png", "auto", "webp"] {
                 let cost = try Tool.run(["process", file, "--product", "interstitial", "--format", format, "--cost",
                                          "--output-dir", folder.appendingPathComponent("c").path])
                 XCTAssertEqual(cost.status, 0, cost.stderr)
@@ -169,21 +170,50 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(header.size, PixelSize(width: 2048, height: 2732))
     }
 
-    func testTheLargestScreenInWebPFitsTheDefaultBudgetWithThePlainYUVConversion() throws {
+    func testTheHeaviestUploadsOfAnInterstitialSizeFitItsDefaultBudgetInEveryFormat() throws {
+        // A JPEG of noise near the 2 MiB upload limit and a 16-bit PNG: the most a 1920x1080 upload
+        // decodes into (131.7 and 131.4 MiB in WebP, 81.7 and 81.4 in JPEG before; 80 MiB refused them).
+        try VipsRuntime.start()
+        let noise = try VipsOperation("cast").with("in", .image(try Fixtures.colourNoise(1920, 1080, mean: 128, sigma: 60, seed: 7)))
+            .with("format", .enumeration("uchar")).image()
+        let jpeg = try Fixtures.save("jpegsave_buffer", try VipsOperation("copy").with("in", .image(noise))
+            .with("interpretation", .enumeration("srgb")).image(), [("Q", .int(80))])
+        XCTAssertLessThanOrEqual(jpeg.count, Catalog.defaultMaxBytes)
+        XCTAssertGreaterThan(jpeg.count, 1 << 20)
+        let files = [("noise.jpg", jpeg), ("deep.png", Fixtures.zeroPNG(width: 1920, height: 1080, depth: 16, colourType: 2))]
+        for (name, bytes) in files {
+            let file = folder.appendingPathComponent(name)
+            try Data(bytes).write(to: file)
+            for format in ["jpeg", "png", "auto", "webp"] {
+                let cost = try Tool.run(["process", file.path, "--product", "interstitial", "--format", format, "--cost",
+                                         "--output-dir", folder.appendingPathComponent("c").path])
+                XCTAssertEqual(cost.status, 0, cost.stderr)
+                let charge = try object(cost.text)
+                XCTAssertEqual(charge["accepted"] as? Bool, true, "\(name) \(format): \(cost.text)")
+                XCTAssertEqual(charge["memory_budget_bytes"] as? Int, JobLimits.fullScreenMemoryBudget)
+            }
+        }
+        // A banner keeps the 80 MiB default.
+        let banner = try Tool.run(["process", try Fixtures.solidArtwork("960x150", in: folder), "--cost",
+                                   "--output-dir", folder.appendingPathComponent("b").path])
+        XCTAssertEqual(try object(banner.text)["memory_budget_bytes"] as? Int, JobLimits.defaultMemoryBudget)
+    }
+
+    func testTheLargestScreenInWebPFitsATightBudgetWithThePlainYUVConversion() throws {
         let file = try artwork("768x1024")
         let render = ["render", file, "--product", "interstitial", "--device", "iPad Pro 12.9", "--format", "webp",
                       "--background", "white", "--json"]
         // The sharp RGB to YUV conversion's buffers (11 bytes a pixel over 5.6 MP) do not fit 80 MiB
         // beside the encoder: the plain conversion is written, and the encoding line says why.
-        let plain = try Tool.run(render + ["--output", folder.appendingPathComponent("plain.webp").path])
+        let plain = try Tool.run(render + ["--memory-budget", "80M", "--output", folder.appendingPathComponent("plain.webp").path])
         XCTAssertEqual(plain.status, 0, plain.stderr)
         let plainJSON = try object(plain.text)
         XCTAssertEqual(plainJSON["format"] as? String, "webp")
         XCTAssertTrue((plainJSON["encoding"] as? String)?.hasSuffix(Encoder.plainYUVNote) == true, plain.text)
         let header = try ImageSource(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("plain.webp")))).header
         XCTAssertEqual(header.size, PixelSize(width: 2048, height: 2732))
-        // Within a budget that holds it, the sharp conversion, with no note.
-        let sharp = try Tool.run(render + ["--memory-budget", "1G", "--output", folder.appendingPathComponent("sharp.webp").path])
+        // Within a budget that holds it (interstitials' default), the sharp conversion, with no note.
+        let sharp = try Tool.run(render + ["--output", folder.appendingPathComponent("sharp.webp").path])
         XCTAssertEqual(sharp.status, 0, sharp.stderr)
         XCTAssertEqual(try object(sharp.text)["encoding"] as? String, "WebP quality 85")
     }

@@ -25,4 +25,18 @@ final class JobProfileFieldTests: XCTestCase {
             XCTAssertTrue(message.contains("did you mean 'iab-lean'?"), message)
         }
     }
+
+    /// A job's memory budget is its product's default (interstitials 144 MiB, as `process`'s)
+    /// unless the worker was given `--memory-budget`, which applies to every job.
+    func testAJobsMemoryBudgetFollowsItsProductUnlessTheWorkerGaveOne() throws {
+        let entry = { (product: String) in StreamEntry(id: "1-1", fields: [("source", "s3://creatives/a.png"), ("product", product)]) }
+        let runner = ProcessJobRunner(limits: ValidationLimits(), defaults: [:])
+        let banner = try runner.settings(entry("banner")), interstitial = try runner.settings(entry("interstitial"))
+        XCTAssertEqual(runner.limits(banner).job.memoryBudget, 80 << 20)
+        XCTAssertEqual(runner.limits(interstitial).job.memoryBudget, 144 << 20)
+        let given = ProcessJobRunner(limits: ValidationLimits(), defaults: [:], jobMemoryBudget: 64 << 20)
+        XCTAssertEqual(given.limits(try given.settings(entry("interstitial"))).job.memoryBudget, 64 << 20)
+        XCTAssertNotEqual(try given.settings(entry("interstitial")).version, interstitial.version,
+                          "the budget is part of the version")
+    }
 }
