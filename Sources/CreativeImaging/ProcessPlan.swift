@@ -50,7 +50,7 @@ public struct ProcessPlan: Sendable, Equatable {
     /// The alpha band of `source`'s renders: they keep transparent bars where the format does
     /// (PNG, WebP), so an upload's own alpha channel is theirs too (``JobCost/AlphaBand``).
     static func alphaBand(_ source: ImageSource) -> JobCost.AlphaBand {
-        JobCost.AlphaBand(uploadAlpha: source.mayBeTranslucent, background: .transparent)
+        JobCost.AlphaBand(source, background: .transparent)
     }
 
     /// Rows of the content a placement alone holds while it is scaled from the decode and pulled

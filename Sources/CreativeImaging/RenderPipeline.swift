@@ -141,7 +141,7 @@ extension RenderSettings {
     /// The alpha band a render of `source` carries (``JobCost/AlphaBand``): the upload's own on
     /// transparent bars when it may be translucent (``ImageSource/mayBeTranslucent``).
     func alphaBand(of source: ImageSource) -> JobCost.AlphaBand {
-        JobCost.AlphaBand(uploadAlpha: source.mayBeTranslucent, background: background)
+        JobCost.AlphaBand(source, background: background)
     }
 
     /// The same placement on a canvas of at most ``AutoEncoder/searchMaxPixels``, scaled down
