@@ -15,7 +15,7 @@
 #    Targets: every probe answered 200 within 1 s; renders answered only 200, 503 or (the
 #    expensive uploads) 422, no socket errors; the expensive uploads answered (those the
 #    connection cap lets in) with 200, 422 or 503, never another 5xx; peak RSS (VmHWM) <= RSS after warm-up + the memory budget
-#    (128 MiB) + 64 MiB of connection memory at the connection cap; the profile bomb rendered
+#    (160 MiB) + 64 MiB of connection memory at the connection cap; the profile bomb rendered
 #    (never a 422 timeout) and the stalled uploads cut.
 # Then SIGTERM: exit 0 within the 30 s drain grace.
 #   scripts/loadtest.sh [BIN] [DURATION] [HOSTILE]      (SERVE_ARGS="--workers 2" passes options to serve)
@@ -44,7 +44,7 @@ rss_start=$(rss)
 echo "loadtest: service on 127.0.0.1:$port (admin $admin_port, pid $server), $(nproc) processors, RSS at start $(mib "$rss_start")"
 wrk -t2 -c"$CONNECTIONS" -d5s -s bench/wrk-render.lua "$url" > /dev/null
 rss_warm=$(rss)
-RSS_BUDGET=$((rss_warm + 192 * 1024 * 1024))
+RSS_BUDGET=$((rss_warm + 224 * 1024 * 1024))
 echo "loadtest: after 5 s warm-up RSS $(mib "$rss_warm")"
 
 python3 bench/abuse.py "$port" "$DURATION" > "$work/abuse.txt" &

@@ -54,10 +54,15 @@ struct AutoEncoder {
     let weightBudget: Int?
     /// Where the quality search starts: the quality an earlier render of the creative took.
     let start: Int?
+    /// The render is a smaller render of a larger canvas (``RenderSettings/searchSample()``): a
+    /// lossy WebP chosen is also measured with the plain RGB to YUV conversion
+    /// (``EncodedRender/plainYUVKeepsTarget``).
+    let decidesForLarger: Bool
 
     init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?, kinds: Set<JobCost.EncoderKind>,
-         weightBudget: Int? = nil, start: Int? = nil) throws(ImagingError) {
+         weightBudget: Int? = nil, start: Int? = nil, decidesForLarger: Bool = false) throws(ImagingError) {
         self.kinds = kinds
+        self.decidesForLarger = decidesForLarger
         self.pixels = pixels
         self.analysis = analysis
         self.content = content
@@ -114,6 +119,11 @@ struct AutoEncoder {
             }
         }
         if best == nil, kinds.contains(.png) { best = try lossless() }
+        if decidesForLarger, let chosen = best, !chosen.plainYUVKeepsTarget, case .lossy(.webp, _)? = chosen.recipe,
+           EncoderFeatures.webpSharpYUV, let recipe = chosen.recipe,
+           try measured(recipe, bytes: try recipe.encode(reference, draft: true), under: nil, similarity) != nil {
+            best?.plainYUVKeepsTarget = true
+        }
         if let best, weightBudget.map({ best.bytes.count <= $0 }) ?? true { return best }
         return try budgeted(best, lossless: kinds.contains(.png) ? try lossless() : nil, similarity)
     }
@@ -188,18 +198,33 @@ struct AutoEncoder {
     }
 
     /// A recipe applied to a render without holding its pixels (a canvas decided on a smaller
-    /// render); over the budget, the best that fits in the recipe's format. `sharpYUV`: a lossy
-    /// WebP converted the sharp way (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``).
-    static func apply(_ recipe: AutoRecipe, to image: VImage, weightBudget: Int?,
-                      sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
+    /// render); over the budget, the lossless PNG when `png` allows it and it fits (a larger
+    /// canvas of flat art or of a pattern compresses better losslessly: an interstitial's
+    /// 2048x2732 screen of a checkered 1080x1920 was 128 KB as PNG, over 150K as WebP at every
+    /// quality), else the best that fits in the recipe's format. `sharpYUV`: a lossy WebP
+    /// converted the sharp way (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``), unless
+    /// `plainYUVKept`: the plain conversion kept the target on the smaller render
+    /// (``EncodedRender/plainYUVKeepsTarget``).
+    static func apply(_ recipe: AutoRecipe, to image: VImage, weightBudget: Int?, png: Bool = true,
+                      sharpYUV: Bool = true, plainYUVKept: Bool = false) throws(ImagingError) -> EncodedRender {
+        let sharpYUV = sharpYUV && !plainYUVKept
         let bytes = try recipe.encode(image, draft: !sharpYUV)
         if let weightBudget, bytes.count > weightBudget {
+            if png, recipe.format != .png {
+                var lossless = try Encoder.streamingPNG(image)
+                if lossless.bytes.count <= weightBudget {
+                    lossless.detail += " (auto: \(recipe.detail), as decided on the smallest render, weighs \(bytes.count) "
+                        + "bytes, over the weight budget of \(weightBudget); lossless fits)"
+                    lossless.recipe = .lossless
+                    return lossless
+                }
+            }
             return try WeightBudgetSearch.fit(image, format: recipe.format, budget: weightBudget, quality: recipe.quality,
                                               sharpYUV: sharpYUV)
         }
-        return EncodedRender(bytes: bytes, format: recipe.format,
-                             detail: recipe.detail + decidedNote + Encoder.plainYUVNote(recipe, sharpYUV), ssim: nil,
-                             recipe: recipe)
+        let yuv = plainYUVKept ? "" : Encoder.plainYUVNote(recipe, sharpYUV)
+        return EncodedRender(bytes: bytes, format: recipe.format, detail: recipe.detail + decidedNote + yuv, ssim: nil,
+                             recipe: recipe, plainYUVKeepsTarget: plainYUVKept)
     }
 
     /// What the detail of a render written by another render's decision ends with.
@@ -255,7 +280,8 @@ struct AutoEncoder {
                 tooLarge = true
                 return false
             }
-            guard let candidate = try measured(recipe, bytes: bytes, under: nil, similarity) else { return false }
+            guard var candidate = try measured(recipe, bytes: bytes, under: nil, similarity) else { return false }
+            candidate.plainYUVKeepsTarget = draft || !EncoderFeatures.webpSharpYUV
             found = candidate
             return true
         }

@@ -15,6 +15,10 @@ public struct EncodedRender: Sendable {
     public var recipe: AutoRecipe? = nil
     /// For a measured `auto` candidate, its luma and chroma score.
     var score: PerceptualScore? = nil
+    /// For a lossy WebP `auto` chose on a smaller render: the plain RGB to YUV conversion kept the
+    /// target there too, so the larger canvas is written without the sharp one (which takes 5
+    /// times the rest of the encode on a 2048x2732 screen).
+    var plainYUVKeepsTarget = false
 }
 
 /// The one encoding policy that `render`, `process` and the service share. Every file is 8-bit
@@ -50,12 +54,18 @@ public enum Encoder {
     ///   - startQuality: for `auto`, where the quality search starts (an earlier render's).
     ///   - alpha: the render's alpha band as the job was charged for it (``JobCost/AlphaBand``);
     ///     nil: transparent bars when the image has an alpha band.
+    ///   - decidesForLarger: for `auto`, the image is a smaller render of a larger canvas
+    ///     (``RenderSettings/searchSample()``): a lossy WebP chosen is also measured with the plain
+    ///     RGB to YUV conversion (``EncodedRender/plainYUVKeepsTarget``).
+    ///   - plainYUVKept: with `recipe`, the plain conversion kept the target on the smaller render:
+    ///     a lossy WebP is written with it.
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits the budget.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
                               forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
                               autoKinds: Set<JobCost.EncoderKind>? = nil, weightBudget: Int? = nil,
                               startQuality: Int? = nil, alpha: JobCost.AlphaBand? = nil,
+                              decidesForLarger: Bool = false, plainYUVKept: Bool = false,
                               webp: WebPChoice = WebPChoice()) throws(ImagingError) -> EncodedRender {
         // WebP's sharp RGB to YUV conversion where the encoder's budget holds it (as JobCost charged).
         let area = image.size.pixelCount ?? Int.max
@@ -88,7 +98,8 @@ public enum Encoder {
         // A decided recipe needs no look at the pixels: the saver reads the render directly.
         if format == .auto, let recipe, recipe != .lossless {
             return try AutoEncoder.apply(recipe, to: weightBudget == nil ? image : try image.materialized(),
-                                         weightBudget: weightBudget, sharpYUV: sharpYUV)
+                                         weightBudget: weightBudget, png: autoFormats?.contains(.png) ?? true,
+                                         sharpYUV: sharpYUV, plainYUVKept: plainYUVKept)
         }
         // Renders are 8-bit RGB or RGBA; anything else streams.
         guard image.isEightBit, image.bands == 3 || image.bands == 4 else {
@@ -113,17 +124,27 @@ public enum Encoder {
             let pixels = try PixelBuffer(image)
             return try AutoEncoder(pixels: pixels, analysis: pixels.analysis(), content: content,
                                    kinds: plan.kinds.intersection(autoKinds ?? plan.kinds), weightBudget: weightBudget,
-                                   start: startQuality).smallest()
+                                   start: startQuality, decidesForLarger: decidesForLarger).smallest()
         }
         // `png`, or `auto` decided lossless for another render: held when it fits, else streamed.
         guard JobCost.heldPNG(area, memoryBudget) == .png else { return try streamed(image, weightBudget) }
         let pixels = try PixelBuffer(image)
         let png = try PNGWriter.write(pixels, analysis: pixels.analysis())
         let decided = format == .auto ? AutoRecipe.lossless : nil
-        let render = EncodedRender(bytes: png.bytes, format: .png,
+        var render = EncodedRender(bytes: png.bytes, format: .png,
                                    detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote),
                                    ssim: nil, recipe: decided)
         guard let weightBudget, render.bytes.count > weightBudget else { return render }
+        // Over the budget, the Paeth filter on every row before anything lossy: the layout is chosen
+        // from the pixels' statistics, and a gradient with many repeated pixels (a checkered
+        // 1080x1920 on a 2048x2732 screen) was 587 KB unfiltered, 128 KB filtered.
+        let filtered = try streamingPNG(try pixels.image())
+        if filtered.bytes.count < render.bytes.count {
+            render = EncodedRender(bytes: filtered.bytes, format: .png, detail: filtered.detail.replacing(" (streamed)", with: "")
+                                   + ", Paeth-filtered for the weight budget" + (decided == nil ? "" : AutoEncoder.decidedNote),
+                                   ssim: nil, recipe: decided)
+            if render.bytes.count <= weightBudget { return render }
+        }
         // `auto` decided lossless on a smaller render, over the budget here: WebP where allowed;
         // else a palette. Each only where its memory was charged (JobCost.budgetFallback).
         if format == .auto, autoFormats?.contains(.webp) ?? true,

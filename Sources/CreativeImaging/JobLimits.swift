@@ -52,6 +52,15 @@ public struct JobLimits: Sendable {
     public static let serviceMemoryBudget = defaultMemoryBudget
     /// A deadline for the service per job: 10 s (a catalog-size render takes milliseconds).
     public static let serviceTimeout = 10.0
+    /// The service's deadline of a job of `product` when its operator gives none: ``serviceTimeout``,
+    /// or ``fullScreenServiceTimeout`` for a product whose renders are whole screens.
+    public static func serviceTimeout(for product: Product) -> Double {
+        product.slotRule == .fullScreenSafeArea ? fullScreenServiceTimeout : serviceTimeout
+    }
+    /// The service's deadline of an interstitial job: 60 s. `process` renders 28 screens of up to
+    /// 2048x2732 pixels: a flat 320x480 in WebP took 20 s (release build, 2 cores), 6.7 s in
+    /// `auto`, over the 10 s of a banner job.
+    public static let fullScreenServiceTimeout = 60.0
     /// The default cap on decoded sample bytes: 96 MiB (for example 24 MP of 8-bit RGBA or 12 MP
     /// of 16-bit RGBA). A PNG whose every row uses the slowest filter (Paeth) decodes at about
     /// 7 ns a byte on the slow libvips, so this keeps the decode under 0.75 s; the largest

@@ -28,12 +28,13 @@ struct JobRenderer: Sendable {
         if format == .auto, let sample = settings.searchSample() {
             let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
                                               content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true,
-                                              startQuality: start, alpha: alpha)
+                                              startQuality: start, alpha: alpha, decidesForLarger: true)
             if let recipe = searched.recipe {
-                let decision = SampledDecision(recipe: recipe, sample: sample.canvas, ssim: searched.ssim)
+                let decision = SampledDecision(recipe: recipe, sample: sample.canvas, ssim: searched.ssim,
+                                               plainYUVKept: searched.plainYUVKeepsTarget)
                 var whole = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
                                                memoryBudget: limits.memoryBudget, recipe: recipe, forOneOfMany: true,
-                                               weightBudget: weightBudget, alpha: alpha)
+                                               weightBudget: weightBudget, alpha: alpha, plainYUVKept: decision.plainYUVKept)
                 if whole.recipe == recipe { whole.detail = decision.detail(for: whole) }
                 return whole
             }

@@ -54,10 +54,12 @@ public enum Renderer {
                                        content: placement.contentRect, memoryBudget: outputBudget,
                                        recipe: recipe?.recipe, autoFormats: settings.autoFormats,
                                        weightBudget: settings.weightBudget, alpha: settings.alphaBand(of: source),
+                                       plainYUVKept: recipe?.plainYUVKept ?? false,
                                        webp: Encoder.WebPChoice(lossless: settings.webpLossless, effort: settings.webpEffort))
                 }
             }
-            if let recipe { encoded.detail = recipe.detail(for: encoded) }
+            // Written as decided (not lossless or a lower quality for the weight budget): said so.
+            if let recipe, encoded.recipe == recipe.recipe { encoded.detail = recipe.detail(for: encoded) }
             if !strictFirst, source.format == .jpeg, (try? limits.charge(JobCost.strictDecode(source))) != nil,
                let damage = try source.strictDecode(deadline: deadline).damage {
                 throw .corruptImage(damage)
@@ -88,11 +90,12 @@ public enum Renderer {
             return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
                 try Encoder.encode(image, format: .auto, content: placement.contentRect, memoryBudget: outputBudget,
                                    autoFormats: settings.autoFormats, autoKinds: whole.kinds,
-                                   alpha: settings.alphaBand(of: source))
+                                   alpha: settings.alphaBand(of: source), decidesForLarger: true)
             }
         }
         guard let recipe = decided.recipe else { return nil }
-        return SampledDecision(recipe: recipe, sample: sample.canvas, ssim: decided.ssim)
+        return SampledDecision(recipe: recipe, sample: sample.canvas, ssim: decided.ssim,
+                               plainYUVKept: decided.plainYUVKeepsTarget)
     }
 
     /// Renders into an image (not yet encoded): exactly `settings.canvas` in size. The image is
@@ -128,6 +131,9 @@ struct SampledDecision {
     let sample: PixelSize
     /// Its SSIM, for a lossy recipe.
     let ssim: Double?
+    /// A lossy WebP kept the target there with the plain RGB to YUV conversion
+    /// (``EncodedRender/plainYUVKeepsTarget``): the canvas is written with it.
+    var plainYUVKept = false
 
     /// The encoding line of the large render: the recipe, and where it was decided.
     func detail(for render: EncodedRender) -> String {

@@ -30,7 +30,7 @@ enum CampaignHandlers {
             throw .badRequest("\(uploads.count) creatives; a campaign request takes at most \(maxCreatives)")
         }
         let product = asked.product
-        let campaign = try context.runJob(request, memory: {
+        let campaign = try context.runJob(request, product: product, memory: {
             uploads.map { ProcessOperation.memory($0, product: product) }.max() ?? 0
         }) { job throws(ServiceError) -> JSONValue in
             let operation = CampaignOperation(asked, limits: ValidationLimits(job: job.limits, product: product))

@@ -59,7 +59,7 @@ enum ProcessHandlers {
         let asked = try ServiceError.reading { () throws(CoreError) in try ProcessRequest(request.query) }
         let (product, inline, wanted) = (asked.product, asked.inline, asked.file)
         let upload = Upload(request.body, fileName: name)
-        let output = try context.runJob(request, memory: {
+        let output = try context.runJob(request, product: product, memory: {
             ProcessOperation.memory(upload, product: product)
         }) { job throws(ServiceError) -> ProcessOperation.Output in
             let output: ProcessOperation.Output

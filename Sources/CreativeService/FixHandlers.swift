@@ -17,8 +17,8 @@ enum FixHandlers {
         guard !request.body.isEmpty else { throw .badRequest("the upload to fix is the body") }
         let upload = Upload(request.body, fileName: "upload")
         let operation = FixOperation(fixRequest)
-        let fixed = try context.runJob(request, memory: {
-            operation.memory(upload, memoryBudget: context.config.jobMemoryBudget)
+        let fixed = try context.runJob(request, product: fixRequest.product, memory: {
+            operation.memory(upload, memoryBudget: context.config.jobBudget(for: fixRequest.product))
         }) { job throws(ServiceError) -> FixedUpload in
             do throws(OperationError) { return try operation.run(upload, limits: job.limits) } catch {
                 throw ImageHandlers.failure(error)

@@ -3,7 +3,7 @@ import CreativeImaging
 import CreativeOperations
 
 /// `POST /v1/validate` and `POST /v1/render`: image jobs, run in a job slot with their decode
-/// memory taken from the process-wide budget and a deadline (``ServiceContext/runJob(_:memory:_:)``).
+/// memory taken from the process-wide budget and a deadline (``ServiceContext/runJob(_:product:memory:_:)``).
 enum ImageHandlers {
     /// The body is the upload; `?filename=` names it in the report and for the extension check,
     /// `?product=` says whose sizes are accepted (default banner), `?profile=` the platform
@@ -14,7 +14,7 @@ enum ImageHandlers {
         let name = try fileName(request.query.value(ValidateRequest.fileName.name))
         let asked = try ServiceError.reading { () throws(CoreError) in try ValidateRequest(request.query) }
         let upload = Upload(request.body, fileName: name)
-        let report = try context.runJob(request, memory: {
+        let report = try context.runJob(request, product: asked.product, memory: {
             ValidateOperation.memory(upload, product: asked.product, profiles: asked.profiles)
         }) { job throws(ServiceError) in
             let report = ValidateOperation.report(upload, limits: ValidateOperation.limits(asked, job: job.limits))
@@ -52,11 +52,11 @@ enum ImageHandlers {
         }
         // The job is charged the operation's cost, from the header of the one source it then renders.
         var opened: Result<RenderOperation.Artwork, ImagingError>?
-        let rendered = try context.runJob(request, memory: {
+        let rendered = try context.runJob(request, product: renderRequest.product, memory: {
             let result = operation.open()
             opened = result
             guard case .success(let artwork) = result else { return 0 }
-            return operation.cost(artwork, memoryBudget: context.config.jobMemoryBudget).memory
+            return operation.cost(artwork, memoryBudget: context.config.jobBudget(for: renderRequest.product)).memory
         }) { job throws(ServiceError) -> RenderOperation.Rendered in
             do throws(OperationError) {
                 return try operation.run(opened ?? operation.open(), limits: job.limits).get()

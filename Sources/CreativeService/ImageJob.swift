@@ -56,7 +56,7 @@ extension ServiceContext {
     ///   ``ServiceError/memoryBusy(retryAfter:)`` when the budget stays full for `--budget-wait`,
     ///   503 `shutting_down` for a job cancelled by a stop (`cancelled` when its client went away:
     ///   nobody reads that answer), or what `body` throws.
-    func runJob<T>(_ request: Request, memory: () -> Int,
+    func runJob<T>(_ request: Request, product: Product, memory: () -> Int,
                    _ body: (ImageJob) throws(ServiceError) -> T) throws(ServiceError) -> T {
         let cancellation = request.cancellation
         guard gate.enter(cancellation: cancellation) else {
@@ -64,12 +64,13 @@ extension ServiceContext {
             throw .busy(retryAfter: 1)
         }
         defer { gate.leave() }
-        let bytes = min(max(0, memory()), config.jobMemoryBudget)
+        let jobBudget = config.jobBudget(for: product)
+        let bytes = min(max(0, memory()), jobBudget)
         guard budget.reserve(bytes, waitingUntil: monotonicSeconds() + config.budgetWait) else {
             throw .memoryBusy(retryAfter: 1)
         }
         defer { budget.release(bytes) }
-        let job = ImageJob(limits: JobLimits(memoryBudget: config.jobMemoryBudget, timeout: config.jobTimeout,
+        let job = ImageJob(limits: JobLimits(memoryBudget: jobBudget, timeout: config.jobDeadline(for: product),
                                              cancellation: cancellation),
                            started: monotonicSeconds())
         let result: T

@@ -1,4 +1,5 @@
 import CreativeCore
+import CreativeImaging
 
 /// What `serve` takes, declared once: its flags, its help (the defaults are ``ServiceConfig``'s)
 /// and the reading of them into a configuration. Sizes take `K`, `M`, `G`; durations `ms`, `s`,
@@ -54,11 +55,15 @@ public enum ServeOptions {
     public static let jobMemoryBudget: ByteSizeOption = option("job_memory_budget", 1 << 20...1 << 40, "SIZE",
                                                "most memory one job may hold at its peak, charged before it starts "
                                                + "(422 too_many_pixels; the CLI's --memory-budget; a bare number is MiB)",
-                                               size(defaults.jobMemoryBudget), bareUnit: 1 << 20)
+                                               size(JobLimits.defaultMemoryBudget) + "; "
+                                                   + size(JobLimits.fullScreenMemoryBudget) + " for product=interstitial",
+                                               bareUnit: 1 << 20)
     public static let budgetWait: DurationOption = option("budget_wait", 0...3600, "S",
                                           "how long a request or job waits for the memory budget", seconds(defaults.budgetWait))
     public static let jobTimeout: DurationOption = option("job_timeout", 0.001...3600, "S", "how long one validate, render or "
-                                          + "process job may run (422 timeout; the CLI's --timeout)", seconds(defaults.jobTimeout))
+                                          + "process job may run (422 timeout; the CLI's --timeout)",
+                                          seconds(JobLimits.serviceTimeout) + "; " + seconds(JobLimits.fullScreenServiceTimeout)
+                                              + " for product=interstitial")
     public static let drainTimeout: DurationOption = option("drain_timeout", 0...3600, "S", "on SIGTERM, how long requests in "
                                             + "flight may take to finish before their jobs are cancelled (the process exits "
                                             + "at most 2 s later)", seconds(defaults.drainSeconds))
@@ -114,9 +119,9 @@ public enum ServeOptions {
         config.maxConnectionsPerClient = try source.int(maxConnectionsPerClient) ?? config.maxConnectionsPerClient
         config.maxInlineFileBytes = try source.bytes(maxInlineBytes) ?? config.maxInlineFileBytes
         // One largest upload and one job's largest decode must fit, or such a job never runs.
-        guard config.memoryBudget >= config.maxBodyBytes + config.jobMemoryBudget else {
+        guard config.memoryBudget >= config.maxBodyBytes + config.largestJobMemoryBudget else {
             throw .invalidRequest("--memory-budget (\(size(config.memoryBudget))) must be at least --max-body-bytes "
-                                  + "(\(size(config.maxBodyBytes))) + --job-memory-budget (\(size(config.jobMemoryBudget)))")
+                                  + "(\(size(config.maxBodyBytes))) + --job-memory-budget (\(size(config.largestJobMemoryBudget)))")
         }
     }
 }

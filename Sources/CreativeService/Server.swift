@@ -44,8 +44,8 @@ public final class Server: @unchecked Sendable {
                                         ("workers", .int(config.workers)), ("queue", .int(config.queue)),
                                         ("max_body_bytes", .int(config.maxBodyBytes)),
                                         ("memory_budget", .int(config.memoryBudget)),
-                                        ("job_memory_budget", .int(config.jobMemoryBudget)),
-                                        ("job_timeout", .double(config.jobTimeout)),
+                                        ("job_memory_budget", .int(config.jobBudget(for: .defaultProduct))),
+                                        ("job_timeout", .double(config.jobDeadline(for: .defaultProduct))),
                                         ("drain_seconds", .double(config.drainSeconds)),
                                         ("auth", .bool(config.token != nil)),
                                         ("allowed_hosts", config.token == nil

@@ -1,3 +1,4 @@
+import CreativeCore
 import CreativeImaging
 
 /// How `serve` runs: where it listens, who may call it, and its limits.
@@ -35,11 +36,31 @@ public struct ServiceConfig: Sendable {
     public var maxJSONBodyBytes = 16 * 1024
     /// Bytes that buffered request bodies and the decode memory of running jobs may hold at once,
     /// for the whole process (``MemoryBudget``).
-    public var memoryBudget = 128 * 1024 * 1024
+    public var memoryBudget = 160 * 1024 * 1024
     /// Most memory one job may hold at its peak (``JobLimits/memoryBudget``, charged with ``JobCost``); over it: 422 `too_many_pixels`.
-    public var jobMemoryBudget = JobLimits.serviceMemoryBudget
+    /// Nil: each product's own (``JobLimits/defaultMemoryBudget(for:)``: 80 MiB, 144 MiB for
+    /// interstitials), as the CLI's; a value given applies to every product.
+    public var jobMemoryBudget: Int?
+
+    /// The budget of one job of `product` (``jobMemoryBudget``).
+    public func jobBudget(for product: Product) -> Int {
+        jobMemoryBudget ?? JobLimits.defaultMemoryBudget(for: product)
+    }
+
+    /// The largest budget a job of any product may get: what `--memory-budget` must hold beside
+    /// the largest upload.
+    public var largestJobMemoryBudget: Int {
+        Product.allCases.map { jobBudget(for: $0) }.max() ?? JobLimits.defaultMemoryBudget
+    }
     /// Seconds one job (validate, render, process) may run; past it libvips stops it: 422 `timeout`.
-    public var jobTimeout = JobLimits.serviceTimeout
+    /// Nil: each product's own (``JobLimits/serviceTimeout(for:)``: 10 s, 60 s for interstitials);
+    /// a value given applies to every product.
+    public var jobTimeout: Double?
+
+    /// The deadline of one job of `product` (``jobTimeout``).
+    public func jobDeadline(for product: Product) -> Double {
+        jobTimeout ?? JobLimits.serviceTimeout(for: product)
+    }
     /// Seconds a request waits for its share of the memory budget before 503 + `Retry-After`.
     public var budgetWait = 2.0
     /// Seconds a connection may stay idle while a body or an answer is under way.

@@ -1,8 +1,8 @@
 extension TryItPage {
     /// The page's one script. Every piece of caller or server text goes in through `textContent`
     /// (`el`), never as markup; positions are set through the style object (no style attribute).
-    /// A valid upload: `/v1/validate`, then `/v1/process` (inline; over the answer cap the
-    /// files as one zip, read here: stored entries). Several files:
+    /// A valid upload: `/v1/validate`, then `/v1/process` once, asked for the zip of its files
+    /// (stored entries, read here: no base64 and no inline cap; an interstitial's are 6 to 14 MB). Several files:
     /// `/v1/campaign`, and a table of every slot with the creative served there.
     static let script = "(function(){\n'use strict';\nvar PLAN=" + TryItPlan.literal + ";\n" + """
     var KEY='creative-tool-token',pending=null,last=null,urls=[],run=0,queue=[],busy=0;
@@ -113,11 +113,10 @@ extension TryItPage {
       if(f&&f.base64){link(new Blob([b64(f.base64)],{type:'image/png'}));return Promise.resolve()}
       return post(query+'&file=preview.png',file).then(function(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.blob()}).then(link,function(e){if(e.auth)throw e;p.textContent='Preview sheet: '+e.message})}
     function process(box,file,name,j,mine){var P=product(),query='/v1/process?product='+P+'&filename='+encodeURIComponent(name);say('Rendering every device slot...');
-      // Over the inline cap: the same files as one zip (no base64), read here.
-      return post(query,file).then(json).catch(function(e){if(e.code!=='answer_too_large')throw e;
-        return post(query,file,'application/zip').then(function(r){if(!r.ok)return problem(r).then(function(x){throw x});return r.arrayBuffer()}).then(function(buf){
+      // The files as one zip (no base64, no inline cap), read here: the job runs once.
+      return post(query,file,'application/zip').then(function(r){if(!r.ok)return problem(r).then(function(x){throw x});return r.arrayBuffer()}).then(function(buf){
           var z=unzip(buf),files=[];Object.keys(z).forEach(function(k){if(k!=='manifest.json')files.push({file:k,bytes:z[k]})});
-          return {manifest:JSON.parse(new TextDecoder().decode(z['manifest.json'])),files:files}})}).then(function(a){
+          return {manifest:JSON.parse(new TextDecoder().decode(z['manifest.json'])),files:files}}).then(function(a){
         if(mine!==run)return;var files={};(a.files||[]).forEach(function(f){files[f.file]=f});box.appendChild(el('h2','Where it is served'));
         slots(box,P,j,a.manifest||{},files,file,mine);return preview(box,files,file,name,query,mine)})}
     function check(file){

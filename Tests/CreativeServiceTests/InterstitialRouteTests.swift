@@ -55,6 +55,23 @@ final class InterstitialRouteTests: ServerTestCase {
         XCTAssertEqual(select.json?["slot_mode"] as? String, "full_screen")
     }
 
+    /// At the service's default limits an interstitial job gets its product's budget (144 MiB):
+    /// a WebP of the 2048x2732 iPad Pro 12.9 screen with transparent bars holds more than a
+    /// banner job's 80 MiB, and was refused `too_many_pixels` when every product had 80. A banner
+    /// job keeps 80 MiB: the same screen asked as a banner render is still refused.
+    func testTheServiceDefaultsTakeAWebPInterstitialScreen() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let screen = "/v1/render?product=interstitial&device=iPad%20Pro%2012.9&orientation=portrait&format=webp"
+        let render = HTTPClient.request(server.port, "POST", screen, body: try png(768, 1024))
+        XCTAssertEqual(render.status, 200, String(decoding: render.body.prefix(300), as: UTF8.self))
+        XCTAssertEqual(try ImageSource(bytes: render.body).displayedSize, PixelSize(width: 2048, height: 2732))
+        let banner = HTTPClient.request(server.port, "POST", "/v1/render?slot=1024x1366&scale=2&format=webp",
+                                        body: try png(960, 150))
+        XCTAssertEqual(banner.status, 422)
+        XCTAssertEqual(banner.errorCode, "too_many_pixels")
+    }
+
     /// `product=companion`: its six sizes, each device's standard slot, and its process renders.
     func testCompanionProduct() throws {
         let retina = try png(640, 100)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import CreativeCore
 import CreativeImaging
 @testable import CreativeService
 
@@ -235,5 +236,29 @@ final class ServeBinaryTests: XCTestCase {
         XCTAssertTrue(running.firstLine.contains(#""job_timeout":2.5"#), running.firstLine)
         XCTAssertTrue(running.firstLine.contains(#""drain_seconds":3"#), running.firstLine)
         XCTAssertTrue(running.firstLine.contains(#""job_memory_budget":\#(32 << 20)"#), running.firstLine)
+    }
+
+    // An interstitial job renders whole screens (up to 2048x2732, 28 of them in `process`): by
+    // default it gets 144 MiB and 60 s where a banner job gets 80 MiB and 10 s, and the process-wide
+    // budget holds one beside the largest upload. A value given applies to every product.
+    func testEachProductHasItsOwnDefaultJobLimits() throws {
+        let defaults = ServiceConfig()
+        XCTAssertEqual(defaults.jobBudget(for: .banner), 80 << 20)
+        XCTAssertEqual(defaults.jobBudget(for: .companion), 80 << 20)
+        XCTAssertEqual(defaults.jobBudget(for: .interstitial), 144 << 20)
+        XCTAssertEqual(defaults.jobDeadline(for: .banner), 10)
+        XCTAssertEqual(defaults.jobDeadline(for: .interstitial), 60)
+        XCTAssertGreaterThanOrEqual(defaults.memoryBudget, defaults.maxBodyBytes + defaults.largestJobMemoryBudget)
+        var given = defaults
+        given.jobMemoryBudget = 32 << 20
+        given.jobTimeout = 2.5
+        XCTAssertEqual(Product.allCases.map { given.jobBudget(for: $0) }, [Int](repeating: 32 << 20, count: Product.allCases.count))
+        XCTAssertEqual(given.jobDeadline(for: .interstitial), 2.5)
+        // 150 MiB cannot hold an 8 MiB upload beside an interstitial's 144 MiB; with every job at 80 it can.
+        let base = ["serve", "--port", "0", "--admin-port", "0"]
+        XCTAssertEqual(try runBinary(base + ["--memory-budget", "150M"], environment: [:]), 64)
+        let running = try Fixture.startBinary(["--memory-budget", "150M", "--job-memory-budget", "80M"])
+        kill(running.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(running.exitStatus(within: 10), 0)
     }
 }
