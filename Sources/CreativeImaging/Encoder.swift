@@ -129,17 +129,20 @@ public enum Encoder {
         // `png`, or `auto` decided lossless for another render: held when it fits, else streamed.
         guard JobCost.heldPNG(area, memoryBudget) == .png else { return try streamed(image, weightBudget) }
         let pixels = try PixelBuffer(image)
-        let png = try PNGWriter.write(pixels, analysis: pixels.analysis())
+        let analysis = pixels.analysis()
+        let png = try PNGWriter.write(pixels, analysis: analysis)
         let decided = format == .auto ? AutoRecipe.lossless : nil
         var render = EncodedRender(bytes: png.bytes, format: .png,
                                    detail: "PNG, \(png.layout)" + (decided == nil ? "" : AutoEncoder.decidedNote),
                                    ssim: nil, recipe: decided)
         guard let weightBudget, render.bytes.count > weightBudget else { return render }
-        // Over the budget, the Paeth filter on every row before anything lossy: the layout is chosen
-        // from the pixels' statistics, and a gradient with many repeated pixels (a checkered
-        // 1080x1920 on a 2048x2732 screen) was 587 KB unfiltered, 128 KB filtered.
-        let filtered = try streamingPNG(try pixels.image())
-        if filtered.bytes.count < render.bytes.count {
+        // An unfiltered layout over the budget: the Paeth filter on every row before anything lossy.
+        // The layout is chosen from the pixels' statistics, and a gradient with many repeated
+        // pixels (a checkered 1080x1920 on a 2048x2732 screen) was 587 KB unfiltered, 128 KB
+        // filtered. (Content with fewer repeats is filtered already. The held PNG is charged 8 bytes
+        // a pixel, its pixels 4: half of them repeat, so each file stays far under 2.)
+        if analysis.repeats >= PNGWriter.unfilteredRepeatShare,
+           case let filtered = try streamingPNG(try pixels.image()), filtered.bytes.count < render.bytes.count {
             render = EncodedRender(bytes: filtered.bytes, format: .png, detail: filtered.detail.replacing(" (streamed)", with: "")
                                    + ", Paeth-filtered for the weight budget" + (decided == nil ? "" : AutoEncoder.decidedNote),
                                    ssim: nil, recipe: decided)
