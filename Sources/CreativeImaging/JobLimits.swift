@@ -58,7 +58,7 @@ public struct JobLimits: Sendable {
         product.slotRule == .fullScreenSafeArea ? fullScreenServiceTimeout : serviceTimeout
     }
     /// The service's deadline of an interstitial job: 60 s. `process` renders 28 screens of up to
-    /// 2048x2732 pixels: a flat 320x480 in WebP took 20 s (release build, 2 cores), 6.7 s in
+    /// 2048x2732 pixels: a flat 320x480 in WebP took 22 s (release build, 2 cores), 8.5 s in
     /// `auto`, over the 10 s of a banner job.
     public static let fullScreenServiceTimeout = 60.0
     /// The default cap on decoded sample bytes: 96 MiB (for example 24 MP of 8-bit RGBA or 12 MP
