@@ -2,7 +2,8 @@
 390x61 @3x) at each of BENCH_SERVE_CONNECTIONS on each input and format: renders/s, latency, CPU
 per render (the process's utime + stime over the run, from /proc), peak RSS (VmHWM). The system
 libvips build gets rows of its own; PEERS=thumbor runs Thumbor beside it on the same letterbox
-job. Then what each service answered, with SSIM against creative-tool's format=png answer."""
+job. Then what each service answered, with SSIM against creative-tool's lossless format=png answer
+(`weight_budget=1G`: under the default 150K budget a photograph's PNG is a palette)."""
 import os
 import signal
 import socket
@@ -31,6 +32,10 @@ def run(context):
     return result
 
 
+# The reference every answer is scored against: lossless PNG, whatever it weighs.
+LOSSLESS = "png&weight_budget=1G"
+
+
 def probe_file(context, service, name, format_name):
     tag = "" if service == "creative-tool" else "-" + "".join(c for c in service.lower() if c.isalpha())
     return os.path.join(context.work, "probe-%s-%s%s" % (name.replace(".", "-"), format_name, tag))
@@ -51,6 +56,10 @@ def service_rows(context, result, service):
                     result["rows"].append(dict(labels, not_run=reason))
                     continue
                 result["probes"].append(dict(labels, file=out))
+                if service.name == "creative-tool" and format_name == "png":
+                    reference = probe_file(context, service.name, name, "lossless")
+                    if not services.probe_render(context, service, path, LOSSLESS, reference)[0]:
+                        raise BenchError("serve: no lossless reference for " + name)
                 for connections in settings["serve_connections"]:
                     result["rows"].append(services.measured_run(
                         service, connections, settings["serve_seconds"],
@@ -60,13 +69,13 @@ def service_rows(context, result, service):
 
 
 def responses(context, probes):
-    """Each probe's encoding, bytes and SSIM against creative-tool's format=png answer on the same
-    input (bench/ssim.py), when scikit-image is there."""
+    """Each probe's encoding, bytes and SSIM against creative-tool's lossless format=png answer on
+    the same input (bench/ssim.py), when scikit-image is there."""
     if subprocess.run([context.python, "-c", "import skimage"], capture_output=True).returncode != 0:
         return []
     rows = []
     for probe in probes:
-        reference = probe_file(context, "creative-tool", probe["input"], "png")
+        reference = probe_file(context, "creative-tool", probe["input"], "lossless")
         if not os.path.isfile(reference):
             continue
         line = context.run([context.python, os.path.join(BENCH_DIR, "ssim.py"), reference, probe["file"]],
