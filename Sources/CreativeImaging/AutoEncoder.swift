@@ -119,8 +119,8 @@ struct AutoEncoder {
             }
         }
         if best == nil, kinds.contains(.png) { best = try lossless() }
-        if decidesForLarger, let chosen = best, !chosen.plainYUVKeepsTarget, case .lossy(.webp, _)? = chosen.recipe,
-           EncoderFeatures.webpSharpYUV, let recipe = chosen.recipe,
+        if decidesForLarger, EncoderFeatures.webpSharpYUV, let chosen = best, !chosen.plainYUVKeepsTarget,
+           let recipe = chosen.recipe, case .lossy(.webp, _) = recipe,
            try measured(recipe, bytes: try recipe.encode(reference, draft: true), under: nil, similarity) != nil {
             best?.plainYUVKeepsTarget = true
         }

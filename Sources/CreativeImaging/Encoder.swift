@@ -143,8 +143,9 @@ public enum Encoder {
         // a pixel, its pixels 4: half of them repeat, so each file stays far under 2.)
         if analysis.repeats >= PNGWriter.unfilteredRepeatShare,
            case let filtered = try streamingPNG(try pixels.image()), filtered.bytes.count < render.bytes.count {
-            render = EncodedRender(bytes: filtered.bytes, format: .png, detail: filtered.detail.replacing(" (streamed)", with: "")
-                                   + ", Paeth-filtered for the weight budget" + (decided == nil ? "" : AutoEncoder.decidedNote),
+            render = EncodedRender(bytes: filtered.bytes, format: .png,
+                                   detail: "PNG, \(image.hasAlpha ? "RGBA" : "RGB"), Paeth-filtered for the weight budget"
+                                       + (decided == nil ? "" : AutoEncoder.decidedNote),
                                    ssim: nil, recipe: decided)
             if render.bytes.count <= weightBudget { return render }
         }
