@@ -37,7 +37,8 @@ extension JobHandler {
     private func runCampaign(_ inputs: [JobInput], files: [String], settings: JobSettings,
                              folder: S3Location) throws(FleetError) -> Answer {
         let operation = CampaignOperation(limits: runner.limits(settings), format: settings.format,
-                                          with: settings.campaign, weightBudget: settings.weightBudget)
+                                          autoFormats: settings.autoFormats, with: settings.campaign,
+                                          weightBudget: settings.weightBudget)
         let approval = operation.approve(files) { CreativeInput(inputs[$0]) }
         var storeError: FleetError?
         let outcome = operation.run(approval, input: { CreativeInput(inputs[$0]) }, sink: { _, _ in nil }) { index, output throws(ImagingError) in

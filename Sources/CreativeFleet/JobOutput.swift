@@ -47,6 +47,8 @@ public struct JobSettings: Sendable, Equatable {
     /// The product and format as given (or their defaults).
     public let product: Product
     public let format: FormatChoice
+    /// For `auto`, the formats it chooses among (the entry's `formats`; nil: ``OutputFormat/autoDefault``).
+    public var autoFormats: Set<OutputFormat>? = nil
     /// The campaign's other sizes (the entry's `with`), each a size of the product.
     public var campaign: [PixelSize] = []
     /// Every render's weight budget: the entry's `weight_budget` (or the default) and its

@@ -27,7 +27,7 @@ public struct ProcessJobRunner: Sendable {
         jobMemoryBudget ?? JobLimits.defaultMemoryBudget(for: product)
     }
 
-    /// The settings of an entry's job options (`product`, `format`, `with`, `weight_budget`, `profile`),
+    /// The settings of an entry's job options (`product`, `format`, `formats`, `with`, `weight_budget`, `profile`),
     /// read as `process` reads its options.
     /// - Throws: ``FleetError/badJob(_:)`` with `process`'s own sentence for a wrong value, and
     ///   for a job field given twice or misspelled (``JobFields/check()``).
@@ -44,6 +44,7 @@ public struct ProcessJobRunner: Sendable {
         let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
             + "libvips \(VipsRuntime.version); "
             + "product \(request.product.rawValue); format \(request.format.rawValue); weight-budget \(request.weightBudget.asked)"
+            + (request.autoFormats.map { "; formats " + OutputFormat.allCases.filter($0.contains).map(\.rawValue).joined(separator: ",") } ?? "")
             + (request.weightBudget.profiles.isEmpty ? "" : "; profile \(request.weightBudget.profiles.names)") + "; "
             + "max-bytes \(limits.maxBytes); max-pixels \(limits.maxPixels); memory-budget \(memoryBudget(request.product)); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
@@ -51,6 +52,7 @@ public struct ProcessJobRunner: Sendable {
         var settings = JobSettings(product: request.product, format: request.format, maxBytes: limits.maxBytes,
                                    version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
         settings.campaign = request.with
+        settings.autoFormats = request.autoFormats
         settings.weightBudget = request.weightBudget
         return settings
     }
@@ -76,7 +78,8 @@ public struct ProcessJobRunner: Sendable {
         do {
             // Validated, rendered where it is served among the settings' `with`, its preview drawn; a
             // source over `--max-bytes` is a rejected creative (its report from its head).
-            let output = try ProcessOperation(limits: limits(settings), format: settings.format, campaign: settings.campaign,
+            let output = try ProcessOperation(limits: limits(settings), format: settings.format,
+                                              autoFormats: settings.autoFormats, campaign: settings.campaign,
                                               weightBudget: settings.weightBudget).run(CreativeInput(input), name: source)
             let result = output.result
             // The renders and the preview with the checksums the job computed, the manifest last.

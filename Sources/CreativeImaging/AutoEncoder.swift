@@ -54,13 +54,18 @@ struct AutoEncoder {
     let weightBudget: Int?
     /// Where the quality search starts: the quality an earlier render of the creative took.
     let start: Int?
+    /// The format of that render: its quality starts the searches of formats on the same scale
+    /// (``searchStart(_:flat:)``); nil: a JPEG or WebP.
+    let startFormat: OutputFormat?
     /// The render is a smaller render of a larger canvas (``RenderSettings/searchSample()``): a
     /// lossy WebP chosen is also measured with the plain RGB to YUV conversion
     /// (``EncodedRender/plainYUVKeepsTarget``).
     let decidesForLarger: Bool
 
     init(pixels: PixelBuffer, analysis: cpngw_analysis, content: PixelRect?, kinds: Set<JobCost.EncoderKind>,
-         weightBudget: Int? = nil, start: Int? = nil, decidesForLarger: Bool = false) throws(ImagingError) {
+         weightBudget: Int? = nil, start: Int? = nil, startFormat: OutputFormat? = nil,
+         decidesForLarger: Bool = false) throws(ImagingError) {
+        self.startFormat = startFormat
         self.kinds = kinds
         self.decidesForLarger = decidesForLarger
         self.pixels = pixels
@@ -98,6 +103,10 @@ struct AutoEncoder {
         // 1.3-4 times its WebP), so PNG's candidates are tried only where it does not.
         let webp = kinds.contains(.webp) ? try search(.webp, under: nil, similarity) : nil
         offer(webp)
+        // AVIF where the caller allowed it, measured only where it is smaller than the WebP found.
+        if kinds.contains(.avif) { offer(try search(.avif, under: webp?.bytes.count, similarity)) }
+        // The rest only where WebP does not keep the target, each measured only where it is smaller
+        // than the best so far (text-heavy art: near-lossless WebP 84 KB, AVIF quality 91 111 KB).
         if webp == nil, flat, kinds.contains(.png) { offer(try lossless()) }
         if webp == nil, kinds.contains(.webpLossless) {
             for level in Self.nearLosslessLevels {
@@ -129,13 +138,13 @@ struct AutoEncoder {
     }
 
     /// Nothing that keeps the target fits the budget (or, narrowed to lossy formats, nothing keeps
-    /// it): the best that fits, measured. The highest quality of WebP where allowed (smaller than
-    /// JPEG at a quality), else of JPEG, else the largest palette PNG that fits.
+    /// it): the best that fits, measured. The highest quality of WebP and of AVIF where allowed
+    /// (smaller than JPEG at a quality), else of JPEG, else the largest palette PNG that fits.
     private func budgeted(_ best: EncodedRender?, lossless: EncodedRender?,
                           _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender {
         let budget = weightBudget ?? Int.max
-        let lossy: OutputFormat? = kinds.contains(.webp) ? .webp
-            : kinds.contains(.jpeg) && analysis.opaque == 1 ? .jpeg : nil
+        let modern = [OutputFormat.webp, .avif].filter { kinds.contains($0 == .webp ? .webp : .avif) }
+        let lossy: [OutputFormat] = !modern.isEmpty ? modern : kinds.contains(.jpeg) && analysis.opaque == 1 ? [.jpeg] : []
         var fitting: [(EncodedRender, PerceptualScore)] = []
         var smallest: (format: OutputFormat, bytes: Int)?
         func attempt(_ search: () throws(ImagingError) -> EncodedRender) throws(ImagingError) {
@@ -148,21 +157,21 @@ struct AutoEncoder {
             }
         }
         let highest = best?.recipe?.quality ?? Self.qualities.last ?? Encoder.defaultQuality
-        if let lossy {
+        for format in lossy {
             try attempt { () throws(ImagingError) in
-                try WeightBudgetSearch.lossy(reference, lossy, budget: budget, highest: highest)
+                try WeightBudgetSearch.lossy(reference, format, budget: budget, highest: highest)
             }
         }
         // WebP's lowest quality over the budget (noise, grain: a 960x150 of noise is 72 KB at
         // quality 30): JPEG may still fit an opaque render (50 KB at quality 42).
-        if fitting.isEmpty, lossy == .webp, kinds.contains(.jpeg), analysis.opaque == 1 {
+        if fitting.isEmpty, !modern.isEmpty, kinds.contains(.jpeg), analysis.opaque == 1 {
             try attempt { () throws(ImagingError) in
                 try WeightBudgetSearch.lossy(reference, .jpeg, budget: budget, highest: highest)
             }
         }
         // A palette only where no lossy format may be written, or none fits (and the plan charged
         // one): libimagequant on a large render takes seconds a step, a lossy search milliseconds.
-        if let lossless, lossy == nil || (fitting.isEmpty && kinds.contains(.palette)) {
+        if let lossless, lossy.isEmpty || (fitting.isEmpty && kinds.contains(.palette)) {
             try attempt { () throws(ImagingError) in
                 try WeightBudgetSearch.palette(reference, budget: budget, lossless: lossless.bytes)
             }
@@ -186,7 +195,8 @@ struct AutoEncoder {
     /// default quality, unmeasured (within the budget).
     static func unsearched(_ image: VImage, allowed: Set<OutputFormat>, weightBudget: Int?,
                            sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
-        let recipe = AutoRecipe.lossy(allowed.contains(.webp) ? .webp : .jpeg, Encoder.defaultQuality)
+        let format: OutputFormat = allowed.contains(.webp) ? .webp : allowed.contains(.avif) ? .avif : .jpeg
+        let recipe = AutoRecipe.lossy(format, Encoder.defaultQuality)
         let bytes = try recipe.encode(image, draft: !sharpYUV)
         if let weightBudget, bytes.count > weightBudget {
             return try WeightBudgetSearch.lossy(image, recipe.format, budget: weightBudget, highest: Encoder.defaultQuality,
@@ -231,7 +241,7 @@ struct AutoEncoder {
     static let decidedNote = " (auto, as decided on the smallest render)"
 
     private func decode(_ bytes: [UInt8], _ format: OutputFormat) throws(ImagingError) -> VImage {
-        try VipsOperation("\(format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
+        try VipsOperation(format == .avif ? "heifload_buffer" : "\(format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
     }
 
     /// The recipe's encoding when it keeps the target and is smaller than `limit`; else nil.
@@ -254,6 +264,18 @@ struct AutoEncoder {
     /// photo: 94), so each starts at or near its own answer: one trial for flat art, two for
     /// most photographs.
     static func firstQuality(flat: Bool) -> Int { flat ? 40 : 91 }
+
+    /// AVIF's first quality where nothing earlier says: its scale runs lower than WebP's for the
+    /// same look (the bench photo keeps the target at AVIF 82 where WebP needs 94).
+    static let avifFirstQuality = 76
+
+    /// Where the search in `format` starts: the earlier render's quality when it is on the same
+    /// scale (AVIF's, or JPEG's and WebP's, which are close), else ``firstQuality(flat:)`` (or
+    /// ``avifFirstQuality``; flat art starts at the lowest quality in every format).
+    private func searchStart(_ format: OutputFormat, flat: Bool) -> Int {
+        if let start, (startFormat == .avif) == (format == .avif) { return start }
+        return format == .avif && !flat ? Self.avifFirstQuality : Self.firstQuality(flat: flat)
+    }
 
     /// The lowest quality of ``qualities`` that qualifies (the score grows with quality), walked
     /// from ``start`` (the quality an earlier render of the creative took) or from
@@ -285,7 +307,7 @@ struct AutoEncoder {
             found = candidate
             return true
         }
-        let from = start ?? Self.firstQuality(flat: flat)
+        let from = searchStart(format, flat: flat)
         var index = Self.qualities.lastIndex(where: { $0 <= from }) ?? 0
         if try tries(index) {
             while index > 0, try tries(index - 1) { index -= 1 }
@@ -317,6 +339,7 @@ extension JobCost.EncoderKind {
         case .png, .streamedPNG, .palette: .png
         case .jpeg: .jpeg
         case .webp, .webpLossless: .webp
+        case .avif: .avif
         }
     }
 }

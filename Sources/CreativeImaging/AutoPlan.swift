@@ -7,8 +7,9 @@ import CreativeCore
 /// written with the recipe found. Only recipes whose search and encoder fit the budget are
 /// tried; when none does, the render is lossless PNG without a search (held when it fits, else
 /// streamed), and its encoding line says so. Narrowed to some formats (`allowed`: a file the
-/// caller named `.webp`), only their recipes are tried, and without PNG the render that would
-/// be lossless PNG is the allowed lossy format at its default quality.
+/// caller named `.webp`, or the formats it listed), only their recipes are tried, and without PNG
+/// the render that would be lossless PNG is the allowed lossy format at its default quality.
+/// AVIF is tried only where it is allowed by name (``OutputFormat/autoDefault`` leaves it out).
 public struct AutoPlan: Sendable, Equatable {
     /// The encoders the search may choose among; empty when only lossless PNG fits.
     public let kinds: Set<JobCost.EncoderKind>
@@ -18,11 +19,11 @@ public struct AutoPlan: Sendable, Equatable {
     public let memory: Int
 
     /// - Parameter oneOfMany: `process` (near-lossless WebP is not tried for many renders).
-    /// - Parameter allowed: the formats `auto` may write; nil for all.
+    /// - Parameter allowed: the formats `auto` may write; nil for ``OutputFormat/autoDefault``.
     /// - Parameter alpha: the render's alpha band, which a lossy WebP of the canvas compresses.
     public init(canvas: PixelSize, memoryBudget: Int, oneOfMany: Bool, allowed: Set<OutputFormat>? = nil,
                 alpha: JobCost.AlphaBand) {
-        let allowed = allowed ?? Set(OutputFormat.allCases)
+        let allowed = allowed ?? OutputFormat.autoDefault
         let pixels = canvas.pixelCount ?? Int.max
         searchPixels = min(pixels, AutoEncoder.searchMaxPixels)
         let search = JobCost.autoSearchBytes(pixels: searchPixels)
@@ -30,11 +31,13 @@ public struct AutoPlan: Sendable, Equatable {
         // Lossless PNG needs no search: held when it fits, else streamed (``Encoder``). Without
         // PNG, the allowed lossy format unsearched takes its place.
         let unsearched = allowed.contains(.png) ? JobCost.heldPNG(pixels, memoryBudget)
-            : allowed.contains(.webp) ? .webp : .jpeg
+            : allowed.contains(.webp) ? .webp : allowed.contains(.avif) ? .avif : .jpeg
         var kinds: Set<JobCost.EncoderKind> = []
         var peak = unsearched == .webp ? JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget)
+            : unsearched == .avif ? JobCost.avifBytes(pixels: pixels, alpha: alpha)
             : JobCost.encoderBytes(unsearched, pixels: pixels)
         var candidates: [JobCost.EncoderKind] = [.palette, .webp, .jpeg]
+        if EncoderFeatures.avif { candidates.append(.avif) }
         if !oneOfMany && pixels <= AutoEncoder.nearLosslessMaxPixels { candidates.append(.webpLossless) }
         candidates.removeAll { !allowed.contains($0.format) }
         for kind in candidates {
@@ -42,11 +45,14 @@ public struct AutoPlan: Sendable, Equatable {
             // (the search's buffers are given back by then).
             // The search charges a WebP candidate with transparent bars; the artwork's own alpha
             // band holds more (``JobCost/AlphaBand``).
+            // AVIF is not in the search's own charge: its encoder is charged on the search's pixels.
             let candidate = kind == .webpLossless ? JobCost.encoderBytes(kind, pixels: searchPixels)
                 : kind == .webp ? JobCost.multiplying(searchPixels, alpha.webpBytesPerPixel - JobCost.AlphaBand.bars.webpBytesPerPixel)
+                : kind == .avif ? JobCost.avifBytes(pixels: searchPixels, alpha: alpha)
                 : 0
             let trial = JobCost.adding(search, max(0, candidate))
             let final = !sampled ? 0 : kind == .webp ? JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget)
+                : kind == .avif ? JobCost.avifBytes(pixels: pixels, alpha: alpha)
                 : JobCost.encoderBytes(kind, pixels: pixels)
             let needed = max(trial, final)
             if needed <= memoryBudget {

@@ -8,7 +8,7 @@ public enum AutoRecipe: Sendable, Equatable {
     /// A palette PNG quantised by libimagequant: at most 2^`bitDepth` colours, at its `quality`
     /// (0-100: libimagequant may use fewer colours when they reach it).
     case palette(bitDepth: Int, quality: Int)
-    /// JPEG or WebP at a quality (JPEG with 4:2:0 chroma below quality 90, as libjpeg's default).
+    /// JPEG, WebP or AVIF at a quality (JPEG and AVIF with 4:2:0 chroma below quality 90).
     case lossy(OutputFormat, Int)
     /// JPEG at a quality with full-resolution chroma (4:4:4).
     case jpegFullChroma(Int)
@@ -28,7 +28,7 @@ public enum AutoRecipe: Sendable, Equatable {
         }
     }
 
-    /// The quality of a JPEG or WebP recipe, nil for the others.
+    /// The quality of a JPEG, WebP or AVIF recipe, nil for the others.
     public var quality: Int? {
         switch self {
         case .lossy(_, let quality), .jpegFullChroma(let quality): quality
@@ -102,5 +102,14 @@ enum EncoderFeatures {
               let bytes = try? VipsOperation("pngsave_buffer").with("in", .image(srgb)).with("palette", .bool(true)).bytes(),
               bytes.count > 25 else { return false }
         return bytes[25] == 3
+    }()
+    /// AVIF: libvips' HEIF saver with an AV1 encoder in its libheif (libaom in both builds the
+    /// tool is tested on). Checked by writing an 8x8 image, as a missing encoder only shows then.
+    static let avif: Bool = {
+        guard VipsOperation.accepts("heifsave_buffer", "compression"),
+              let black = try? VipsOperation("black").with("width", .int(8)).with("height", .int(8)).with("bands", .int(3)).image(),
+              let bytes = try? VipsOperation("heifsave_buffer").with("in", .image(black)).with("compression", .enumeration("av1"))
+                  .with("bitdepth", .int(8)).bytes() else { return false }
+        return bytes.count > 12 && Array(bytes[4..<12]) == Array("ftypavif".utf8)
     }()
 }

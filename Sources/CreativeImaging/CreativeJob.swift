@@ -70,7 +70,8 @@ public enum CreativeJob {
     /// - Throws: ``ImagingError`` only when a valid creative fails to render, or runs out of
     ///   budget or time (``ImagingError/overMemoryBudget(needed:budget:)``, ``ImagingError/timeout(seconds:)``).
     /// `format` is how every render is written (`auto` by default: the smallest encoding that
-    /// keeps the quality target, named in the manifest).
+    /// keeps the quality target, named in the manifest), `autoFormats` what `auto` chooses among
+    /// (nil: ``OutputFormat/autoDefault``).
     /// `campaign`: the campaign's other sizes (``DevicePlan/campaign(_:with:)``); the creative is
     /// rendered only into the slots where the ad server serves it among them.
     /// `weightBudget` decides each render's largest file from its size (``RenderWeightBudget``:
@@ -78,11 +79,11 @@ public enum CreativeJob {
     /// best encoding that fits (``WeightBudgetSearch``); a render that cannot fit is listed in the
     /// manifest and in ``JobResult/overWeightBudget``, not written, and the other renders are.
     public static func process(_ bytes: [UInt8], fileName: String, limits: ValidationLimits = ValidationLimits(),
-                               format: FormatChoice = .auto, campaign: [PixelSize] = [],
-                               weightBudget: RenderWeightBudget = RenderWeightBudget(),
+                               format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
+                               campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget(),
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
-        try process(Upload(bytes, fileName: fileName), limits: limits, format: format, campaign: campaign,
-                    weightBudget: weightBudget, writingTo: sink)
+        try process(Upload(bytes, fileName: fileName), limits: limits, format: format, autoFormats: autoFormats,
+                    campaign: campaign, weightBudget: weightBudget, writingTo: sink)
     }
 
     /// ``process(_:fileName:limits:format:)`` on an upload a job holds: its source is the one the
@@ -91,8 +92,8 @@ public enum CreativeJob {
     /// With `sink`, each render and the preview are written through it as soon as each is
     /// encoded, and the result's files keep no bytes.
     public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
-                               format: FormatChoice = .auto, campaign: [PixelSize] = [],
-                               weightBudget: RenderWeightBudget = RenderWeightBudget(),
+                               format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
+                               campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget(),
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
@@ -100,8 +101,8 @@ public enum CreativeJob {
         let (report, opened) = Validator.inspect(upload, limits: limits)
         guard report.valid, let source = opened else { return rejected(report, input: upload.bytes) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
-        let plan = ProcessPlan(source, product: limits.product, format: format, campaign: campaign,
-                               memoryBudget: limits.job.memoryBudget)
+        let plan = ProcessPlan(source, product: limits.product, format: format, autoFormats: autoFormats,
+                               campaign: campaign, memoryBudget: limits.job.memoryBudget)
         try limits.job.charge(plan.cost)
         // What each render's encoder may hold, as the plan decided.
         var renderLimits = limits.job
@@ -156,20 +157,20 @@ public enum CreativeJob {
         let smallest = working == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
         var byPlacement: [Placement: [JobFile]] = [:]
         var refused: [Placement: ImagingError] = [:]
-        var firstQuality: Int?
-        let renderer = JobRenderer(format: working, limits: job, weightBudget: weightBudget,
+        var firstRecipe: AutoRecipe?
+        let renderer = JobRenderer(format: working, autoFormats: autoFormats, limits: job, weightBudget: weightBudget,
                                    alpha: ProcessPlan.alphaBand(source))
         if let smallest {
             try deadline?.check()
             do throws(ImagingError) {
                 let decision = try renderer.render(decoded, at: smallest, start: nil)
-                firstQuality = decision.recipe?.quality
+                firstRecipe = decision.recipe
                 byPlacement[smallest] = try store(smallest, decision)
             } catch .overWeightBudget(let format, let least, let budget) {
                 refused[smallest] = .overWeightBudget(format: format, smallest: least, budget: budget)
             }
         }
-        let start = firstQuality
+        let start = firstRecipe
         // Work is grouped by content size: each group scales once and encodes each of its
         // placements once. Groups and the preview sheet run in parallel.
         let remaining = groups.map { content, placements in

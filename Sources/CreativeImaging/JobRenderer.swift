@@ -4,6 +4,8 @@ import CreativeCore
 /// the weight budget; `auto` searched per render, from where an earlier render's search ended.
 struct JobRenderer: Sendable {
     let format: FormatChoice
+    /// For `auto`, the formats it may choose among (nil: ``OutputFormat/autoDefault``).
+    let autoFormats: Set<OutputFormat>?
     let limits: JobLimits
     /// Each render's budget, from its canvas (``RenderWeightBudget/applied(to:)``).
     let weightBudget: RenderWeightBudget
@@ -14,33 +16,38 @@ struct JobRenderer: Sendable {
     /// at `placement`, with the content where the placement puts it (centred in the canvas, or in
     /// a safe area) and transparent bars where the format keeps them. `auto` on a canvas over
     /// ``AutoEncoder/searchMaxPixels`` searches a smaller render of the placement, then writes the
-    /// canvas with what it found; `start` is where the quality search starts.
+    /// canvas with what it found; `start` is an earlier render's recipe, where the quality search starts.
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits.
-    func render(_ image: VImage, at placement: Placement, start: Int?) throws(ImagingError) -> EncodedRender {
+    func render(_ image: VImage, at placement: Placement, start: AutoRecipe?) throws(ImagingError) -> EncodedRender {
         // Scaled to the content size first: fitted again into the content's rectangle, the whole
         // creative can round a pixel short (2184x270 into 640x79 is 639 wide: min(640/2184, 79/270)).
         let image = image.size == placement.content ? image : try ScaleStep.thumbnail(image, to: placement.content)
-        guard var settings = try? RenderSettings(canvas: placement.canvas, format: format) else {
+        guard var settings = try? RenderSettings(canvas: placement.canvas, format: format,
+                                                 background: autoFormats == [.jpeg] ? .white : nil) else {
             throw .operationFailed("no render settings for \(placement.canvas)")
         }
+        settings.autoFormats = autoFormats
         settings.area = placement.contentRect
         let weightBudget = weightBudget.applied(to: placement.canvas).bytes
         if format == .auto, let sample = settings.searchSample() {
             let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
                                               content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true,
-                                              startQuality: start, alpha: alpha, decidesForLarger: true)
+                                              autoFormats: autoFormats, startQuality: start?.quality, startFormat: start?.format,
+                                              alpha: alpha, decidesForLarger: true)
             if let recipe = searched.recipe {
                 let decision = SampledDecision(recipe: recipe, sample: sample.canvas, ssim: searched.ssim,
                                                plainYUVKept: searched.plainYUVKeepsTarget)
                 var whole = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
                                                memoryBudget: limits.memoryBudget, recipe: recipe, forOneOfMany: true,
-                                               weightBudget: weightBudget, alpha: alpha, plainYUVKept: decision.plainYUVKept)
+                                               autoFormats: autoFormats, weightBudget: weightBudget, alpha: alpha,
+                                               plainYUVKept: decision.plainYUVKept)
                 if whole.recipe == recipe { whole.detail = decision.detail(for: whole) }
                 return whole
             }
         }
         return try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
                                   content: placement.contentRect, memoryBudget: limits.memoryBudget, forOneOfMany: true,
-                                  weightBudget: weightBudget, startQuality: start, alpha: alpha)
+                                  autoFormats: autoFormats, weightBudget: weightBudget, startQuality: start?.quality,
+                                  startFormat: start?.format, alpha: alpha)
     }
 }

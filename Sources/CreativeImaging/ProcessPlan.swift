@@ -60,9 +60,10 @@ public struct ProcessPlan: Sendable, Equatable {
     static let streamedScaleRows = 256
 
     /// The plan for `source` (a valid creative) into every slot of `product` it is served in
-    /// among `campaign` (the campaign's other sizes), in `format`.
-    public init(_ source: ImageSource, product: Product, format: FormatChoice, campaign: [PixelSize] = [],
-                memoryBudget: Int) {
+    /// among `campaign` (the campaign's other sizes), in `format` (for `auto`, among
+    /// `autoFormats`; nil: ``OutputFormat/autoDefault``).
+    public init(_ source: ImageSource, product: Product, format: FormatChoice, autoFormats: Set<OutputFormat>? = nil,
+                campaign: [PixelSize] = [], memoryBudget: Int) {
         let decode = JobCost.decode(source, content: nil).decode
         let sheet = Self.sheetBytes(product)
         let placements = Array(Set(DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)
@@ -82,8 +83,9 @@ public struct ProcessPlan: Sendable, Equatable {
                 if format == .auto && !lossless {
                     // Each render searches (on at most the search's pixels), then is encoded.
                     let search = JobCost.autoSearchBytes(pixels: min(pixels, AutoEncoder.searchMaxPixels))
+                    let avif = autoFormats?.contains(.avif) == true ? JobCost.avifBytes(pixels: pixels, alpha: alpha) : 0
                     encoder = ([JobCost.EncoderKind.palette, .jpeg].map { JobCost.encoderBytes($0, pixels: pixels) }
-                        + [JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: budget), search]).max() ?? 0
+                        + [JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: budget), search, avif]).max() ?? 0
                 } else {
                     encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
                                              memoryBudget: budget, alpha: format == .jpeg ? .none : alpha)
@@ -102,7 +104,7 @@ public struct ProcessPlan: Sendable, Equatable {
         let smallest = placements.min { $0.canvas.area < $1.canvas.area }?.canvas ?? PixelSize(width: 1, height: 1)
         let search = format == .auto
             ? AutoPlan(canvas: smallest, memoryBudget: max(0, memoryBudget - decode - JobCost.jobOverhead), oneOfMany: true,
-                       alpha: alpha).memory
+                       allowed: autoFormats, alpha: alpha).memory
             : 0
         let left = max(0, memoryBudget - decode - JobCost.jobOverhead)
         var chosen: (width: Int, budget: Int, lossless: Bool, output: Int)?

@@ -9,8 +9,10 @@ import Glibc
 ///   `VIPSHOME` points at the executable's own folder, which has no module directory.
 ///   That saves about 30 ms of every start and keeps their loaders out of reach.
 /// - libvips' GLib warnings are silenced (`VIPS_WARNING`); damage surfaces as errors instead.
-/// - Of the loaders only PNG, JPEG, GIF and WebP are allowed, and the savers libvips flags
-///   untrusted are blocked (the only untrusted operations besides loaders).
+/// - Of the loaders only PNG, JPEG, GIF and WebP are allowed, and HEIF from memory, which reads
+///   back the AVIF renders `auto` writes to score them (uploads are sniffed and AVIF or HEIF is
+///   refused before any loader: every load names its loader); the savers libvips flags untrusted
+///   are blocked (the only untrusted operations besides loaders).
 /// - The operation cache is off: every call is for a different input.
 /// - Two worker threads per pipeline (``threadsPerJob``), on any machine, and one malloc arena
 ///   (``mallocArenas``).
@@ -26,14 +28,14 @@ public enum VipsRuntime {
         guard vips_init("creative-tool") == 0 else {
             return lastVipsError()
         }
-        // Every loader is blocked but four; of the other operations, libvips flags only savers
+        // Every loader is blocked but five; of the other operations, libvips flags only savers
         // untrusted (8.14: FITS, JXL, ImageMagick; the 8.18 wheel: none), so the savers' flags
         // are the ones read, without initialising the class of every operation as
         // vips_block_untrusted_set does (9 million instructions of every start; this: 2).
         cvips_block_untrusted_under("VipsForeignSave")
         vips_operation_block_set("VipsForeignLoad", 1)
         for allowed in ["VipsForeignLoadPng", "VipsForeignLoadJpeg", "VipsForeignLoadNsgif",
-                        "VipsForeignLoadWebp"] {
+                        "VipsForeignLoadWebp", "VipsForeignLoadHeifBuffer"] {
             vips_operation_block_set(allowed, 0)
         }
         vips_cache_set_max(0)

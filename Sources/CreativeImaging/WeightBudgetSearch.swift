@@ -3,7 +3,7 @@ import CreativeCore
 /// A render's weight budget: the largest file it may be (`--weight-budget`, `weight_budget=`, a
 /// job's `weight_budget`), and the search for the best encoding in a format that fits it.
 ///
-/// - JPEG and WebP: the highest quality from the one asked (or ``Encoder/defaultQuality``) down
+/// - JPEG, WebP and AVIF: the highest quality from the one asked (or ``Encoder/defaultQuality``) down
 ///   to ``lowestQuality`` whose file fits (a binary search: the file shrinks with the quality).
 /// - PNG: lossless when it fits, else a palette through libimagequant: 256 colours first, then
 ///   fewer (``paletteSteps``), the first that fits.
@@ -13,7 +13,7 @@ public enum WeightBudgetSearch {
     /// The default budget of every render: 150K, 153,600 bytes, the guideline given to advertisers
     /// (Google Ads' 150 KB is the same figure).
     public static let defaultBudget = RenderSettings.defaultWeightBudget
-    /// JPEG and WebP are not written below this quality to meet a budget: under it, text and
+    /// JPEG, WebP and AVIF are not written below this quality to meet a budget: under it, text and
     /// edges break up into blocks.
     public static let lowestQuality = 30
     /// Palette sizes tried for a PNG over its budget: bit depth and libimagequant's quality.
@@ -23,7 +23,7 @@ public enum WeightBudgetSearch {
 
     /// The best encoding of `image` in `format` whose file is at most `budget` bytes.
     /// - Parameters:
-    ///   - quality: for JPEG and WebP, the highest quality tried (nil: ``Encoder/defaultQuality``).
+    ///   - quality: for JPEG, WebP and AVIF, the highest quality tried (nil: ``Encoder/defaultQuality``).
     ///   - lossless: for PNG, the lossless file when the caller has it already.
     ///   - sharpYUV: WebP with the sharp RGB to YUV conversion (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``).
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when even the smallest fails.
@@ -32,7 +32,7 @@ public enum WeightBudgetSearch {
         switch format {
         case .png:
             return try palette(image, budget: budget, lossless: nil)
-        case .jpeg, .webp:
+        case .jpeg, .webp, .avif:
             return try lossy(image, format, budget: budget, highest: quality ?? Encoder.defaultQuality, sharpYUV: sharpYUV)
         }
     }

@@ -11,15 +11,18 @@ public struct CampaignOperation: Sendable {
     /// Each creative's validation limits (the product is the campaign's); the renders run within the same job limits.
     public let limits: ValidationLimits
     public let format: FormatChoice
+    /// For `auto`, the formats it chooses among (nil: ``OutputFormat/autoDefault``).
+    public let autoFormats: Set<OutputFormat>?
     /// Sizes uploaded before (`with`): the creatives are rendered only where they win among them too.
     public let with: [PixelSize]
     /// Every render's weight budget.
     public let weightBudget: RenderWeightBudget
 
-    public init(limits: ValidationLimits, format: FormatChoice = .auto, with: [PixelSize] = [],
-                weightBudget: RenderWeightBudget = RenderWeightBudget()) {
+    public init(limits: ValidationLimits, format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
+                with: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget()) {
         self.limits = limits
         self.format = format
+        self.autoFormats = autoFormats
         self.with = with
         self.weightBudget = weightBudget
     }
@@ -27,7 +30,8 @@ public struct CampaignOperation: Sendable {
     /// The campaign a request asks for (its format, `with` and weight budget) within `limits`,
     /// whose product is the request's.
     public init(_ request: ProcessRequest, limits: ValidationLimits) {
-        self.init(limits: limits, format: request.format, with: request.with, weightBudget: request.weightBudget)
+        self.init(limits: limits, format: request.format, autoFormats: request.autoFormats, with: request.with,
+                  weightBudget: request.weightBudget)
     }
 
     /// The creatives as approved, before any is rendered: each one's name as the caller gave
@@ -84,7 +88,8 @@ public struct CampaignOperation: Sendable {
         var stopped: (index: Int, error: ImagingError)?
         let members = CampaignJob.run(files: approval.files, reports: approval.reports, with: with, job: { index, sizes in
             guard stopped == nil else { return .failure(.cancelled("an earlier creative's job was stopped")) }
-            let operation = ProcessOperation(limits: limits, format: format, campaign: sizes, weightBudget: weightBudget)
+            let operation = ProcessOperation(limits: limits, format: format, autoFormats: autoFormats, campaign: sizes,
+                                             weightBudget: weightBudget)
             do throws(ImagingError) {
                 let output = try operation.run(input(index), name: approval.files[index],
                                                writingTo: sink(index, approval.names[index]))

@@ -10,15 +10,18 @@ public struct ProcessOperation: Sendable {
     /// The validation's limits (its product is the job's); the renders run within the same job limits.
     public let limits: ValidationLimits
     public let format: FormatChoice
+    /// For `auto`, the formats it chooses among (nil: ``OutputFormat/autoDefault``).
+    public let autoFormats: Set<OutputFormat>?
     /// The campaign's other sizes: the creative is rendered only where it is served among them.
     public let campaign: [PixelSize]
     /// Every render's weight budget.
     public let weightBudget: RenderWeightBudget
 
-    public init(limits: ValidationLimits, format: FormatChoice = .auto, campaign: [PixelSize] = [],
-                weightBudget: RenderWeightBudget = RenderWeightBudget()) {
+    public init(limits: ValidationLimits, format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
+                campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget()) {
         self.limits = limits
         self.format = format
+        self.autoFormats = autoFormats
         self.campaign = campaign
         self.weightBudget = weightBudget
     }
@@ -26,7 +29,8 @@ public struct ProcessOperation: Sendable {
     /// The job a request asks for (its format, `with` and weight budget) within `limits`, whose
     /// product is the request's.
     public init(_ request: ProcessRequest, limits: ValidationLimits) {
-        self.init(limits: limits, format: request.format, campaign: request.with, weightBudget: request.weightBudget)
+        self.init(limits: limits, format: request.format, autoFormats: request.autoFormats, campaign: request.with,
+                  weightBudget: request.weightBudget)
     }
 
     /// What the job gave: the result, the bytes of its `manifest.json`, and its files in the order
@@ -58,7 +62,7 @@ public struct ProcessOperation: Sendable {
             return Output(CreativeJob.rejected(ValidateOperation.report(input, name: name, limits: limits), input: nil))
         }
         return Output(try CreativeJob.process(Upload(bytes, fileName: name), limits: limits, format: format,
-                                              campaign: campaign, weightBudget: weightBudget, writingTo: sink))
+                                              autoFormats: autoFormats, campaign: campaign, weightBudget: weightBudget, writingTo: sink))
     }
 
     /// The job on an upload a job holds (the service's body, its source opened once for the
@@ -69,7 +73,8 @@ public struct ProcessOperation: Sendable {
         var limits = self.limits
         limits.job = limits.job.started()
         do throws(ImagingError) {
-            return Output(try CreativeJob.process(upload, limits: limits, format: format, campaign: campaign,
+            return Output(try CreativeJob.process(upload, limits: limits, format: format, autoFormats: autoFormats,
+                                                  campaign: campaign,
                                                   weightBudget: weightBudget))
         } catch {
             throw .rejection(error, upload: upload, limits: limits.job)
@@ -79,7 +84,7 @@ public struct ProcessOperation: Sendable {
     /// What the job on `source` is charged (``ProcessPlan``: its renders, its preview, within the
     /// limits' memory budget), from the header alone: `process --cost`.
     public func cost(_ source: ImageSource) -> JobCost {
-        ProcessPlan(source, product: limits.product, format: format, campaign: campaign,
+        ProcessPlan(source, product: limits.product, format: format, autoFormats: autoFormats, campaign: campaign,
                     memoryBudget: limits.job.memoryBudget).cost
     }
 

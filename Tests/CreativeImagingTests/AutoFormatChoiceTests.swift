@@ -16,7 +16,8 @@ final class AutoFormatChoiceTests: XCTestCase {
     }
 
     private func sniffed(_ bytes: [UInt8]) -> OutputFormat? {
-        switch ImageFormat.sniff(bytes) {
+        if Fixtures.isAVIF(bytes) { return .avif }
+        return switch ImageFormat.sniff(bytes) {
         case .accepted(.png): .png
         case .accepted(.jpeg): .jpeg
         case .accepted(.webp): .webp
@@ -77,7 +78,16 @@ final class AutoFormatChoiceTests: XCTestCase {
         XCTAssertTrue(tight.losslessOnly)
         XCTAssertEqual(tight.memory, JobCost.encoderBytes(.webp, pixels: canvas.width * canvas.height))
         XCTAssertEqual(AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, alpha: .bars),
-                       AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: Set(OutputFormat.allCases),
+                       AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: OutputFormat.autoDefault,
                                 alpha: .bars))
+        // AVIF only where it is named, charged for its encoder on the search's pixels.
+        XCTAssertFalse(OutputFormat.autoDefault.contains(.avif))
+        let withAVIF = AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: Set(OutputFormat.allCases),
+                                alpha: .bars)
+        XCTAssertEqual(withAVIF.kinds.subtracting(AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false,
+                                                           alpha: .bars).kinds), [.avif])
+        XCTAssertGreaterThanOrEqual(withAVIF.memory, JobCost.adding(JobCost.autoSearchBytes(pixels: canvas.width * canvas.height),
+                                                                    JobCost.avifBytes(pixels: canvas.width * canvas.height,
+                                                                                      alpha: .bars)))
     }
 }

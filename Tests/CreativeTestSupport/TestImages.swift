@@ -4,6 +4,11 @@ import CreativeImaging
 /// Images and bytes made in the tests, shared by the imaging and the end-to-end test targets
 /// (each extends it with its own builders), so no pile of binaries is committed.
 public enum Fixtures {
+    /// Whether `bytes` are an AVIF file: an ISO BMFF `ftyp` box whose brand is `avif`.
+    public static func isAVIF(_ bytes: [UInt8]) -> Bool {
+        bytes.count > 12 && Array(bytes[4..<12]) == Array("ftypavif".utf8)
+    }
+
     /// A solid 8-bit sRGB image; `alpha` adds an alpha band of that value.
     public static func solid(_ width: Int, _ height: Int, _ rgb: [Double], alpha: Double? = nil) throws -> VImage {
         let bands = alpha == nil ? 3 : 4

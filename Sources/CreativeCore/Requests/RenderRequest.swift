@@ -21,13 +21,20 @@ public struct RenderRequest: Sendable {
     /// `--format F`.
     public static let format = OptionDeclaration(
         "format", .choice(FormatChoice.allCases.map(\.rawValue)), placeholder: "F",
-        help: "png (lossless, the smallest exact PNG), jpeg, webp, or auto (the smallest of PNG, palette PNG, "
-            + "WebP and, opaque only, JPEG that keeps luma SSIM >= 0.975 and chroma SSIM >= 0.96); an output name's extension decides it "
-            + "when this is not given",
+        help: "png (lossless, the smallest exact PNG), jpeg, webp, avif, or auto (the smallest of PNG, palette PNG, "
+            + "WebP and, opaque only, JPEG that keeps luma SSIM >= 0.975 and chroma SSIM >= 0.96; AVIF too when formats "
+            + "names it); an output name's extension decides it when this is not given",
         defaultValue: FormatChoice.png.rawValue, mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
+    /// `--formats F[,G]`, `formats=F[,G]`: the formats `auto` chooses among (``autoFormats(_:format:)``).
+    public static let formats = OptionDeclaration(
+        "formats", .text(maxLength: 64), placeholder: "F[,G]",
+        help: "with auto, the formats it chooses among, comma-separated: png, jpeg, webp, avif (add avif only where "
+            + "every client decodes it: Safari 16, Chrome 85, Android 12 and later)",
+        defaultValue: OutputFormat.allCases.filter(OutputFormat.autoDefault.contains).map(\.rawValue).joined(separator: ","),
+        mistakenNames: ["auto_formats"])
     /// `--quality Q`.
     public static let quality = IntegerOption(
-        "quality", 1...100, placeholder: "Q", help: "JPEG or WebP quality, 1 to 100", defaultValue: "85")
+        "quality", 1...100, placeholder: "Q", help: "JPEG, WebP or AVIF quality, 1 to 100", defaultValue: "85")
     /// `--lossless`, `lossless=true`: lossless WebP.
     public static let lossless = OptionDeclaration(
         "lossless", .toggle, help: "write WebP lossless (every pixel kept); --format webp or a .webp output only "
@@ -57,7 +64,7 @@ public struct RenderRequest: Sendable {
 
     /// Every option of a render, in help order.
     public static let options = OptionList([slot, scale, CommonOptions.device, CommonOptions.orientation,
-                                            CommonOptions.product, background, format, quality, lossless, effort, weightBudget,
+                                            CommonOptions.product, background, format, formats, quality, lossless, effort, weightBudget,
                                             profile, enlarge])
 
     /// Where the render goes: a slot in points at a scale, or a product's slot on a device.
@@ -88,8 +95,9 @@ public struct RenderRequest: Sendable {
                                   + "not both (\(source.spelling(given)) was given with a device)")
         }
         let (format, narrowed) = try Self.format(source, outputName: outputName)
+        let autoFormats = try Self.autoFormats(source, format: format, narrowed: narrowed, outputName: outputName)
         var background = try source.text(Self.background)
-        if narrowed == .jpeg, background == nil { background = "#ffffff" }
+        if autoFormats == [.jpeg], background == nil { background = "#ffffff" }
         let enlarge = try source.toggle(Self.enlarge)
         var settings: RenderSettings
         if let deviceSlot {
@@ -116,9 +124,10 @@ public struct RenderRequest: Sendable {
         }
         settings.quality = try source.int(Self.quality)
         if settings.quality != nil, let refusal = format.qualityRefusal {
-            throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) jpeg or webp (\(refusal))")
+            throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) jpeg, webp or avif "
+                                  + "(\(refusal))")
         }
-        settings.autoFormats = narrowed.map { [$0] }
+        settings.autoFormats = autoFormats
         try Self.webpOptions(source, format: format, into: &settings)
         weightBudget = try Self.weightBudgets(source, weightBudget: Self.weightBudget).applied(to: settings.canvas)
         settings.weightBudget = weightBudget.bytes
@@ -132,6 +141,50 @@ public struct RenderRequest: Sendable {
         throws(CoreError) -> RenderWeightBudget {
         RenderWeightBudget(asked: try source.bytes(option) ?? RenderSettings.defaultWeightBudget,
                            profiles: try CommonOptions.profiles(source) ?? [])
+    }
+
+    /// The formats `auto` may choose among: those ``formats`` names, nil when it is not given (then
+    /// ``OutputFormat/autoDefault``).
+    /// - Throws: ``CoreError`` for a name that is not a format (with the one meant), an empty name or
+    ///   one given twice, or the option with a format other than `auto`.
+    public static func autoFormats(_ source: some OptionSource, format: FormatChoice) throws(CoreError) -> Set<OutputFormat>? {
+        guard let text = try source.text(formats) else { return nil }
+        guard format == .auto else {
+            throw .invalidRequest("\(source.spelling(formats)) is for \(source.spelling(Self.format)) auto, not "
+                                  + "\(format.rawValue) (a fixed format writes only itself)")
+        }
+        let names = OutputFormat.allCases.map(\.rawValue)
+        var chosen: Set<OutputFormat> = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let given = String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            let name = given.lowercased() == "jpg" ? "jpeg" : given.lowercased()
+            guard !name.isEmpty else {
+                throw .invalidNumber("\(source.spelling(formats)) has an empty name; give one or more of "
+                                     + names.joined(separator: ", ") + ", comma-separated")
+            }
+            guard let found = OutputFormat(rawValue: name) else {
+                let meant = KeySuggestion.nearest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw .invalidNumber("\(source.spelling(formats)) must name formats of " + names.joined(separator: ", ")
+                                     + ", not '\(TextFormat.clipped(given))'" + meant)
+            }
+            guard chosen.insert(found).inserted else {
+                throw .invalidNumber("\(source.spelling(formats)) names '\(found.rawValue)' twice")
+            }
+        }
+        return chosen
+    }
+
+    /// ``autoFormats(_:format:)`` for a render written under `outputName`: a name that names a
+    /// format narrows `auto` to it, which ``formats``, when given, must name.
+    private static func autoFormats(_ source: some OptionSource, format: FormatChoice, narrowed: OutputFormat?,
+                                    outputName: String?) throws(CoreError) -> Set<OutputFormat>? {
+        let given = try autoFormats(source, format: format)
+        guard let narrowed else { return given }
+        if let given, !given.contains(narrowed) {
+            throw .invalidRequest("output '\(TextFormat.clipped(outputName ?? ""))' is \(narrowed.displayName), which "
+                                  + "\(source.spelling(formats)) does not name; add \(narrowed.rawValue) or rename the output")
+        }
+        return [narrowed]
     }
 
     /// `lossless` and `effort`, which only WebP takes; lossless WebP takes no quality.
@@ -150,7 +203,7 @@ public struct RenderRequest: Sendable {
     }
 
     /// The output name endings a render writes, for messages: `.png, .jpg, .jpeg, .webp`.
-    public static let knownExtensions = ".png, .jpg, .jpeg, .webp"
+    public static let knownExtensions = ".png, .jpg, .jpeg, .webp, .avif"
 
     /// The scale: the slot's `@Nx`, `scale`, or 1; both given must agree.
     private static func scale(_ inSlot: Double?, _ source: some OptionSource) throws(CoreError) -> Double {

@@ -51,6 +51,13 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
 /// The formats a render is written in.
 public enum OutputFormat: String, Sendable, CaseIterable {
     case png, jpeg, webp
+    /// AV1 in HEIF (libvips' `heifsave` with libaom): written only where the caller says its
+    /// clients decode it (`--format avif`, or `avif` among `auto`'s ``RenderRequest/formats``).
+    case avif
+
+    /// The formats `auto` chooses among when the caller names none: every phone and browser
+    /// decodes them. AVIF is left out (older Android WebViews and Safari before 16 do not).
+    public static let autoDefault: Set<OutputFormat> = [.png, .jpeg, .webp]
 
     /// The file name extension.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
@@ -62,6 +69,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
         case "webp": self = .webp
+        case "avif": self = .avif
         default: return nil
         }
     }
@@ -83,6 +91,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .png: "PNG"
         case .jpeg: "JPEG"
         case .webp: "WebP"
+        case .avif: "AVIF"
         }
     }
 }
@@ -90,7 +99,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 /// The format a caller asks for: one of the ``OutputFormat``s, or `auto`, the smallest file of
 /// several encodings that meets the quality target (the encoder decides; the render says which).
 public enum FormatChoice: String, Sendable, CaseIterable {
-    case png, jpeg, webp, auto
+    case png, jpeg, webp, avif, auto
 
     /// The one format asked for, or nil for `auto`.
     public var fixed: OutputFormat? { OutputFormat(rawValue: rawValue) }
@@ -102,7 +111,7 @@ public enum FormatChoice: String, Sendable, CaseIterable {
     /// CLI and the service refuse `quality` with it, each naming its own flag.
     public var qualityRefusal: String? {
         switch self {
-        case .jpeg, .webp: nil
+        case .jpeg, .webp, .avif: nil
         case .png: "png is lossless"
         case .auto: "auto picks its own quality"
         }
@@ -123,7 +132,7 @@ public struct RenderSettings: Sendable, Equatable {
     public var webpLossless = false
     /// WebP only: libwebp's effort (0...6); nil for the encoder's default.
     public var webpEffort: Int? = nil
-    /// For `auto`, the formats it may choose among; nil for all. A render written under a name
+    /// For `auto`, the formats it may choose among; nil for ``OutputFormat/autoDefault``. A render written under a name
     /// the caller gave (`--output banner.png`) may only be that name's format.
     public var autoFormats: Set<OutputFormat>? = nil
     public var background: Background

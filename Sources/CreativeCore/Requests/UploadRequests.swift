@@ -30,8 +30,11 @@ public struct ValidateRequest: Sendable {
 public struct ProcessRequest: Sendable {
     public static let format = RenderRequest.format.with(
         help: "how the renders are written: auto (the smallest of PNG, palette PNG and WebP that keeps luma SSIM >= 0.975 "
-            + "and chroma SSIM >= 0.96, named in the manifest), png (lossless), webp or jpeg (quality 85; JPEG bars are white)",
+            + "and chroma SSIM >= 0.96, named in the manifest; AVIF too when formats names it), png (lossless), webp, "
+            + "avif or jpeg (quality 85; JPEG bars are white)",
         defaultValue: FormatChoice.auto.rawValue)
+    /// `--formats F[,G]`: the formats `auto` chooses among, as a render's.
+    public static let formats = RenderRequest.formats
     /// `inline=false`: the answer lists the files without their bytes.
     public static let inline = OptionDeclaration(
         "inline", .toggle, help: "false: the files' names, SHA-256 and sizes without their bytes",
@@ -55,7 +58,7 @@ public struct ProcessRequest: Sendable {
         help: RenderRequest.profile.help + "; the upload is checked against the product's rules (validate --profile "
             + "checks it against the platforms')")
     /// Every option, in help order.
-    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], format, with,
+    public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name], format, formats, with,
                                             weightBudget, profile, ValidateRequest.fileName, inline, file])
     /// The options a worker's job entry gives as fields, named as a query names them (`format`,
     /// `weight_budget`, `profile`): the command line's options of the job, which `enqueue` writes
@@ -67,6 +70,8 @@ public struct ProcessRequest: Sendable {
 
     public let product: Product
     public let format: FormatChoice
+    /// For `auto`, the formats it may choose among (``RenderRequest/formats``); nil for ``OutputFormat/autoDefault``.
+    public let autoFormats: Set<OutputFormat>?
     /// Every render's weight budget: the budget asked and the profiles (``RenderWeightBudget``).
     public let weightBudget: RenderWeightBudget
     /// Whether the answer carries the files' bytes.
@@ -80,6 +85,7 @@ public struct ProcessRequest: Sendable {
     public init(_ source: some OptionSource) throws(CoreError) {
         product = try CommonOptions.product(source)
         format = try source.choice(Self.format, FormatChoice.self) ?? .auto
+        autoFormats = try RenderRequest.autoFormats(source, format: format)
         weightBudget = try RenderRequest.weightBudgets(source, weightBudget: Self.weightBudget)
         inline = try source.toggle(Self.inline)
         file = try source.text(Self.file)

@@ -3,10 +3,11 @@
 extension OutputFormat {
     /// The largest width or height, in pixels, a file of this format holds: WebP 16383 (its
     /// header stores each side in 14 bits), JPEG 65535 (16 bits), PNG the tool's canvas cap
-    /// (``PixelSize/maximumSide``; the format itself goes far beyond).
+    /// (``PixelSize/maximumSide``; the format itself goes far beyond), AVIF the same (AV1 frames
+    /// reach 65536).
     public var maxSide: Int {
         switch self {
-        case .png: PixelSize.maximumSide
+        case .png, .avif: PixelSize.maximumSide
         case .jpeg: 65_535
         case .webp: 16_383
         }

@@ -1,0 +1,114 @@
+import CreativeCore
+import CreativeTestSupport
+@testable import CreativeImaging
+import XCTest
+
+/// AVIF: written only where the caller names it (`format` avif, or avif among `auto`'s
+/// `formats`), within the weight budget like every format, its encoder charged; a libvips
+/// without an AV1 encoder refuses it with `unsupported_format`.
+final class AVIFEncodingTests: XCTestCase {
+    /// The bench's kind of photograph at 2184x270, rendered opaque into `canvas`.
+    private func photo(_ canvas: PixelSize) throws -> VImage {
+        let art = try PreflightCorpus.photo(PixelSize(width: 2184, height: 270), seed: 11)
+        let source = try ImageSource(bytes: try Fixtures.png(art))
+        return try Renderer.renderImage(source, settings: try RenderSettings(canvas: canvas, background: Background.white))
+            .materialized()
+    }
+
+    /// Whether this libvips writes AVIF; where it does not, asserts the refusal the caller gets
+    /// instead (`unsupported_format`, saying why), so every test holds on both builds.
+    private func writesAVIF() throws -> Bool {
+        guard !EncoderFeatures.avif else { return true }
+        XCTAssertThrowsError(try Encoder.encode(try photo(PixelSize(width: 320, height: 50)), format: .avif)) { error in
+            XCTAssertEqual((error as? ImagingError)?.code, "unsupported_format", "\(error)")
+            XCTAssertTrue("\(error)".contains("AVIF"), "\(error)")
+        }
+        return false
+    }
+
+    private func decoded(_ bytes: [UInt8]) throws -> VImage {
+        try VipsOperation("heifload_buffer").with("buffer", .bytes(bytes)).image().materialized()
+    }
+
+    func testAFixedAVIFIsTheCanvasAtTheQualityAsked() throws {
+        guard try writesAVIF() else { return }
+        let image = try photo(PixelSize(width: 960, height: 150))
+        let encoded = try Encoder.encode(image, format: .avif, weightBudget: nil)
+        XCTAssertEqual(encoded.format, .avif)
+        XCTAssertTrue(Fixtures.isAVIF(encoded.bytes))
+        XCTAssertEqual(encoded.detail, "AVIF quality \(Encoder.defaultQuality)")
+        let back = try decoded(encoded.bytes)
+        XCTAssertEqual(back.size, PixelSize(width: 960, height: 150))
+        XCTAssertEqual(back.bands, 3, "8-bit RGB, no alpha band on an opaque render")
+        let score = try Similarity.Perceptual(image, area: nil).score(back)
+        XCTAssertGreaterThan(score.luma, 0.97, "quality 85 looks like the render: \(score)")
+        // Lower quality, fewer bytes.
+        XCTAssertLessThan(try Encoder.encode(image, format: .avif, quality: 40, weightBudget: nil).bytes.count,
+                          encoded.bytes.count)
+    }
+
+    func testAnAVIFFitsItsWeightBudgetOrIsRefused() throws {
+        guard try writesAVIF() else { return }
+        let image = try photo(PixelSize(width: 960, height: 150))
+        let free = try Encoder.encode(image, format: .avif, quality: 100, weightBudget: nil)
+        let budget = 12 * 1024
+        XCTAssertGreaterThan(free.bytes.count, budget, "the test needs a render over the budget at quality 100")
+        let fitted = try Encoder.encode(image, format: .avif, quality: 100, weightBudget: budget)
+        XCTAssertTrue(Fixtures.isAVIF(fitted.bytes))
+        XCTAssertLessThanOrEqual(fitted.bytes.count, budget, fitted.detail)
+        let quality = try XCTUnwrap(fitted.recipe?.quality, fitted.detail)
+        XCTAssertTrue(fitted.detail.hasPrefix("AVIF quality \(quality) (the best that fits the weight budget of \(budget) bytes)"),
+                      fitted.detail)
+        XCTAssertGreaterThan(try Encoder.lossy(image, .avif, quality: quality + 1).count, budget, "one quality more does not fit")
+        XCTAssertThrowsError(try Encoder.encode(image, format: .avif, weightBudget: 300)) { error in
+            guard case ImagingError.overWeightBudget(let format, let smallest, let asked) = error else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(format, .avif)
+            XCTAssertEqual(asked, 300)
+            XCTAssertGreaterThan(smallest, 300)
+        }
+    }
+
+    /// `auto` never writes AVIF unless named; named beside WebP, it is written where it is the
+    /// smaller file that keeps the target (a photograph: about a quarter smaller).
+    func testAutoWritesAVIFOnlyWhereItIsNamedAndSmaller() throws {
+        guard try writesAVIF() else { return }
+        let image = try photo(PixelSize(width: 1170, height: 183))
+        let content = PixelRect(x: 0, y: 19, width: 1170, height: 145)
+        let plain = try Encoder.encode(image, format: .auto, content: content)
+        XCTAssertEqual(plain.format, .webp, plain.detail)
+        let both = try Encoder.encode(image, format: .auto, content: content, autoFormats: [.webp, .avif])
+        XCTAssertEqual(both.format, .avif, both.detail)
+        XCTAssertTrue(Fixtures.isAVIF(both.bytes))
+        XCTAssertLessThan(both.bytes.count, plain.bytes.count, "\(both.detail) against \(plain.detail)")
+        let score = try Similarity.Perceptual(image, area: content).score(try decoded(both.bytes))
+        XCTAssertTrue(score.keeps(luma: AutoEncoder.lumaTarget, chroma: AutoEncoder.chromaTarget), "\(score)")
+        XCTAssertTrue(both.detail.hasPrefix("AVIF quality "), both.detail)
+        // The lowest quality that keeps the target: one step lower does not.
+        let quality = try XCTUnwrap(both.recipe?.quality)
+        let index = try XCTUnwrap(AutoEncoder.qualities.firstIndex(of: quality))
+        if index > 0 {
+            let lower = try decoded(try Encoder.lossy(image, .avif, quality: AutoEncoder.qualities[index - 1]))
+            XCTAssertFalse(try Similarity.Perceptual(image, area: content).score(lower)
+                .keeps(luma: AutoEncoder.lumaTarget, chroma: AutoEncoder.chromaTarget))
+        }
+        XCTAssertEqual(try Encoder.encode(image, format: .auto, content: content, autoFormats: [.avif]).format, .avif)
+    }
+
+    /// The charge of an AVIF render: its encoder over the canvas, more with an alpha band.
+    func testAnAVIFRenderIsChargedItsEncoder() throws {
+        let canvas = PixelSize(width: 2048, height: 2732)
+        let pixels = canvas.width * canvas.height
+        XCTAssertEqual(JobCost.output(canvas: canvas, format: .avif, memoryBudget: 1 << 30, alpha: .none),
+                       JobCost.adding(JobCost.pipeline(canvas: canvas), JobCost.avifBytes(pixels: pixels, alpha: .none)))
+        // Measured 120.4 MiB opaque, 217.7 MiB with an alpha of noise, on this canvas.
+        XCTAssertGreaterThan(JobCost.avifBytes(pixels: pixels, alpha: .none), 121 << 20)
+        XCTAssertGreaterThan(JobCost.avifBytes(pixels: pixels, alpha: .artwork), 218 << 20)
+        // A budget that cannot hold it leaves AVIF out of auto's search on a large canvas.
+        let short = JobCost.avifBytes(pixels: pixels, alpha: .none) - 1
+        let plan = AutoPlan(canvas: canvas, memoryBudget: short, oneOfMany: true, allowed: [.webp, .avif], alpha: .none)
+        XCTAssertEqual(plan.kinds, [.webp], "WebP fits where AVIF does not")
+        XCTAssertLessThanOrEqual(plan.memory, short)
+    }
+}
