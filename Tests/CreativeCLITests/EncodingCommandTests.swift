@@ -39,7 +39,7 @@ final class EncodingCommandTests: ScratchFolderTestCase {
             let run = try Tool.run(["render", "--slot", "320x50", "--format", format, "--quality", "50", "--output", "q.x"],
                                    in: folder)
             XCTAssertEqual(run.status, 64, format)
-            XCTAssertTrue(run.stderr.contains("--quality is for --format jpeg or webp"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("--quality is for --format jpeg, webp or avif"), run.stderr)
         }
         XCTAssertEqual(try Tool.run(["render", "--slot", "320x50", "--format", "webp", "--quality", "0"], in: folder).status, 64)
         let low = try Tool.run(["render", "--slot", "320x50", "--scale", "3", "--format", "webp", "--quality", "20",
@@ -49,6 +49,54 @@ final class EncodingCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(try Tool.run(["render", "--slot", "320x50", "--scale", "3", "--format", "webp", "--output", "d.webp"],
                                     in: folder).status, 0)
         XCTAssertLessThan(try contents("low.webp").count, try contents("d.webp").count)
+    }
+
+    /// AVIF only where named: `--format avif`, a `.avif` output, or `--formats` with avif, which
+    /// writes it where it is smaller than the WebP that keeps the target. A libvips without an
+    /// AV1 encoder refuses it (`unsupported_format`, exit 1).
+    func testAVIFIsWrittenOnlyWhereNamed() throws {
+        let fixed = try Tool.run(["render", wideArtwork, "--slot", "390x61@3x", "--output", "banner.avif"], in: folder)
+        guard fixed.status == 0 else {
+            XCTAssertEqual(fixed.status, 1, fixed.stderr)
+            XCTAssertTrue(fixed.stderr.contains("unsupported_format") && fixed.stderr.contains("cannot write AVIF"), fixed.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("banner.avif").path))
+            return
+        }
+        let bytes = try contents("banner.avif")
+        XCTAssertTrue(Fixtures.isAVIF(bytes))
+        XCTAssertTrue(fixed.text.contains("wrote banner.avif: 1170x183 px"), fixed.text)
+        XCTAssertTrue(fixed.text.contains("\(bytes.count) bytes, AVIF quality 85"), fixed.text)
+        let out = folder.appendingPathComponent("out"), plain = folder.appendingPathComponent("plain")
+        let run = try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--formats", "webp,avif", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", plain.path]).status, 0)
+        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        XCTAssertFalse(renders.isEmpty)
+        var total = 0
+        for render in renders {
+            let file = try XCTUnwrap(render["file"] as? String)
+            let format = try XCTUnwrap(render["format"] as? String)
+            XCTAssertTrue(["webp", "avif"].contains(format), "\(render)")
+            let written = [UInt8](try Data(contentsOf: out.appendingPathComponent(file)))
+            XCTAssertEqual(Fixtures.isAVIF(written), format == "avif", file)
+            XCTAssertTrue(file.hasSuffix("." + format), file)
+            total += written.count
+        }
+        XCTAssertTrue(renders.contains { $0["format"] as? String == "avif" }, "flat art is smaller in AVIF")
+        let plainNames = try FileManager.default.contentsOfDirectory(atPath: plain.path)
+        XCTAssertFalse(plainNames.contains { $0.hasSuffix(".avif") }, "the default never writes AVIF")
+        let plainTotal = try plainNames.filter { $0 != "manifest.json" && $0 != "preview.png" }.reduce(0) {
+            $0 + (try Data(contentsOf: plain.appendingPathComponent($1))).count
+        }
+        XCTAssertLessThan(total, plainTotal, "each AVIF written is smaller than the WebP it replaces")
+        for (arguments, message) in [(["--formats", "webp,gif"], "--formats must name formats of png, jpeg, webp, avif"),
+                                     (["--format", "png", "--formats", "png"], "--formats is for --format auto")] {
+            let refused = try Tool.run(["process", wideArtwork, "--output-dir", folder.appendingPathComponent("x").path]
+                                       + arguments)
+            XCTAssertEqual(refused.status, 64, refused.stderr)
+            XCTAssertTrue(refused.stderr.contains(message), refused.stderr)
+        }
     }
 
     func testProcessWritesAutoByDefaultAndNamesEachEncoding() throws {

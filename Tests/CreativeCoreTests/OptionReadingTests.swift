@@ -117,7 +117,7 @@ final class OptionReadingTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("orientation"), "\(error)")
         }
         XCTAssertThrowsError(try RenderRequest(Given(values: ["slot": "320x50", "quality": "80"])), "png takes no quality") { error in
-            XCTAssertTrue("\(error)".contains("quality is for format jpeg or webp"), "\(error)")
+            XCTAssertTrue("\(error)".contains("quality is for format jpeg, webp or avif"), "\(error)")
         }
         XCTAssertThrowsError(try RenderRequest(Given(values: ["slot": "4000x100"]), maxCanvasPixels: 100_000)) { error in
             XCTAssertTrue("\(error)".contains("100000"), "\(error)")
@@ -125,6 +125,44 @@ final class OptionReadingTests: XCTestCase {
         let note = try RenderRequest(Given(values: ["slot": "320x50"])).note(forArtwork: PixelSize(width: 961, height: 150))
         XCTAssertTrue(note?.contains("validate would reject it (dimensions_not_allowed; nearest: 960x150") ?? false, note ?? "")
         XCTAssertNil(try RenderRequest(Given(values: ["slot": "320x50"])).note(forArtwork: PixelSize(width: 960, height: 150)))
+    }
+
+    /// `formats`: what `auto` chooses among, read once for render, process and the worker.
+    func testFormatsNamesWhatAutoChoosesAmong() throws {
+        XCTAssertNil(try RenderRequest(Given(values: ["slot": "320x50", "format": "auto"])).settings.autoFormats,
+                     "not given: the default set, without AVIF")
+        XCTAssertEqual(OutputFormat.autoDefault, [.png, .jpeg, .webp])
+        XCTAssertEqual(RenderRequest.formats.defaultValue, "png,jpeg,webp")
+        let both = try RenderRequest(Given(values: ["slot": "320x50", "format": "auto", "formats": " WebP, avif "]))
+        XCTAssertEqual(both.settings.autoFormats, [.webp, .avif])
+        XCTAssertEqual(both.settings.background, .transparent)
+        XCTAssertEqual(try RenderRequest(Given(values: ["slot": "320x50", "format": "auto", "formats": "jpg"])).settings.background,
+                       .white, "JPEG alone: white bars")
+        XCTAssertEqual(try ProcessRequest(Given(values: ["formats": "avif,webp"])).autoFormats, [.webp, .avif],
+                       "process is auto by default")
+        XCTAssertNil(try ProcessRequest(Given(values: [:])).autoFormats)
+        let named = try RenderRequest(Given(values: ["slot": "320x50", "format": "auto", "formats": "webp,avif"]),
+                                      outputName: "banner.avif")
+        XCTAssertEqual(named.settings.autoFormats, [.avif], "the name narrows auto to its format")
+        XCTAssertEqual(try RenderRequest(Given(values: ["slot": "320x50"]), outputName: "b.avif").settings.format, .avif)
+        let refusals: [([String: String], String?, String)] = [
+            (["formats": "webp,gif"], nil, "must name formats of png, jpeg, webp, avif, not 'gif'"),
+            (["formats": "webp,avfi"], nil, "did you mean 'avif'?"),
+            (["formats": "webp,,avif"], nil, "has an empty name"),
+            (["formats": "webp,WEBP"], nil, "names 'webp' twice"),
+            (["formats": "webp", "format": "webp"], nil, "formats is for format auto, not webp"),
+            (["formats": "webp"], "banner.avif", "output 'banner.avif' is AVIF, which formats does not name"),
+        ]
+        for (values, output, message) in refusals {
+            var given = ["slot": "320x50", "format": "auto"]
+            given.merge(values) { _, new in new }
+            XCTAssertThrowsError(try RenderRequest(Given(values: given), outputName: output), "\(values)") { error in
+                XCTAssertTrue("\(error)".contains(message), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try ProcessRequest(Given(values: ["format": "png", "formats": "png"]))) { error in
+            XCTAssertTrue("\(error)".contains("formats is for format auto, not png"), "\(error)")
+        }
     }
 
     func testNearMissesNameTheValueMeant() {

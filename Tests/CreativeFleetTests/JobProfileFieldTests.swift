@@ -26,6 +26,23 @@ final class JobProfileFieldTests: XCTestCase {
         }
     }
 
+    /// A job's `formats` (auto's choice) is read as `process --formats` reads it, and is part of
+    /// the version: another set of formats is another answer.
+    func testAJobsFormatsFieldNarrowsAutoAndIsPartOfTheVersion() throws {
+        let runner = ProcessJobRunner(limits: ValidationLimits(), defaults: [:])
+        let entry = { (fields: [(String, String)]) in StreamEntry(id: "1-1", fields: [("source", "s3://creatives/a.png")] + fields) }
+        let plain = try runner.settings(entry([]))
+        XCTAssertNil(plain.autoFormats)
+        let avif = try runner.settings(entry([("formats", "webp,avif")]))
+        XCTAssertEqual(avif.autoFormats, [.webp, .avif])
+        XCTAssertNotEqual(plain.version, avif.version)
+        XCTAssertEqual(try runner.settings(entry([("formats", "avif,webp")])).version, avif.version, "a set: order is not an answer")
+        XCTAssertThrowsError(try runner.settings(entry([("formats", "webp,heic")]))) { error in
+            guard case FleetError.badJob(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("formats must name formats of png, jpeg, webp, avif"), message)
+        }
+    }
+
     /// A job's memory budget is its product's default (interstitials 144 MiB, as `process`'s)
     /// unless the worker was given `--memory-budget`, which applies to every job.
     func testAJobsMemoryBudgetFollowsItsProductUnlessTheWorkerGaveOne() throws {

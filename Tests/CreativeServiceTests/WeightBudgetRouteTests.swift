@@ -30,6 +30,43 @@ final class WeightBudgetRouteTests: XCTestCase {
         XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&weight_budget=ten", body: upload).status, 400)
     }
 
+    /// `format=avif` and `formats=` (auto's choice) on the routes, with the weight budget held; a
+    /// libvips without an AV1 encoder answers 415 `unsupported_format`.
+    func testAVIFIsAnsweredOnlyWhereNamed() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let upload = try Fixture.testImage("2184x270")
+        let fixed = HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&scale=3&format=avif&weight_budget=4K",
+                                       body: upload)
+        guard fixed.status == 200 else {
+            XCTAssertEqual(fixed.errorCode, "unsupported_format", fixed.text)
+            XCTAssertGreaterThanOrEqual(fixed.status, 400, fixed.text)
+            return
+        }
+        XCTAssertEqual(fixed.headers["content-type"], "image/avif")
+        XCTAssertTrue(Fixtures.isAVIF(fixed.body))
+        XCTAssertLessThanOrEqual(fixed.body.count, 4 * 1024, fixed.headers["x-creative-encoding"] ?? "")
+        let free = HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&scale=3&format=avif&weight_budget=1G",
+                                      body: upload)
+        XCTAssertGreaterThan(free.body.count, 4 * 1024, "the test needs quality 85 over the budget")
+        let plain = HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&scale=3&format=auto", body: upload)
+        XCTAssertEqual(plain.headers["content-type"], "image/webp", plain.headers["x-creative-encoding"] ?? "")
+        let chosen = HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&scale=3&format=auto&formats=webp,avif",
+                                        body: upload)
+        XCTAssertEqual(chosen.status, 200, chosen.text)
+        XCTAssertEqual(chosen.headers["content-type"], "image/avif", chosen.headers["x-creative-encoding"] ?? "")
+        XCTAssertLessThan(chosen.body.count, plain.body.count)
+        let refused = HTTPClient.request(server.port, "POST", "/v1/render?slot=390x61&format=png&formats=png", body: upload)
+        XCTAssertEqual(refused.status, 400, refused.text)
+        XCTAssertTrue(refused.text.contains("formats is for format auto"), refused.text)
+        let answer = HTTPClient.request(server.port, "POST", "/v1/process?formats=avif&inline=false", body: upload)
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let manifest = try XCTUnwrap(answer.json?["manifest"] as? [String: Any], answer.text)
+        let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+        XCTAssertFalse(renders.isEmpty)
+        XCTAssertTrue(renders.allSatisfy { $0["format"] as? String == "avif" }, answer.text)
+    }
+
     func testProcessMarksTheRendersOverTheBudget() throws {
         let server = try Fixture.server()
         defer { server.stop(grace: 1) }
