@@ -32,7 +32,7 @@ complete_words() {
 check "bash: render's --q flags" "--quality --quiet " "$(complete_words creative-tool render --q)"
 check "bash: slot's --s flags" "--scale --screen-height " "$(complete_words creative-tool slot --s)"
 check "bash: serve's --job flags" "--job-memory-budget --job-timeout " "$(complete_words creative-tool serve --job)"
-check "bash: render --format values" "auto jpeg png webp " "$(complete_words creative-tool render --format '')"
+check "bash: render --format values" "auto avif jpeg png webp " "$(complete_words creative-tool render --format '')"
 # Whole names: readline quotes what it inserts (compopt -o filenames), so a name stays one word.
 check "bash: a device name stays one word" 'iPhone 15 iPhone 15 Plus ' \
     "$(complete_words creative-tool render --device 'iPhone\ 15')"

@@ -104,11 +104,11 @@ extension FileIO {
 /// The name a render is written under, and the rules that keep it from writing anything else.
 ///
 /// A render writes the path the user names (`--output`), or its default name when none is
-/// given, and nothing else: `--format auto` with a `.png`, `.jpg`, `.jpeg` or `.webp` name
+/// given, and nothing else: `--format auto` with a `.png`, `.jpg`, `.jpeg`, `.webp` or `.avif` name
 /// chooses among that format's encodings instead of renaming the file, and no render replaces
 /// one of its own inputs.
 enum OutputFile {
-    /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, in any case),
+    /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, `.avif`, in any case),
     /// or nil: another ending, none (`-`, `/dev/stdout`, `out.d/banner`).
     static func format(named path: String) -> OutputFormat? { OutputFormat(fileName: path) }
 

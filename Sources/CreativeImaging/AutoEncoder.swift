@@ -101,14 +101,26 @@ struct AutoEncoder {
         }
         // WebP first: where it keeps the target it is the smallest (flat art's palette PNG weighs
         // 1.3-4 times its WebP), so PNG's candidates are tried only where it does not.
-        let webp = kinds.contains(.webp) ? try search(.webp, under: nil, similarity) : nil
+        // AVIF where the caller allowed it, measured only where it is smaller than the WebP found;
+        // after an earlier render of the creative (`process`), only where that render chose AVIF,
+        // and then first, WebP measured only where it is smaller.
+        let avifFirst = kinds.contains(.avif) && startFormat == .avif
+        var webp: EncodedRender?, avif: EncodedRender?
+        if avifFirst {
+            avif = try search(.avif, under: nil, similarity)
+            webp = kinds.contains(.webp) ? try search(.webp, under: avif?.bytes.count, similarity) : nil
+        } else {
+            webp = kinds.contains(.webp) ? try search(.webp, under: nil, similarity) : nil
+            if kinds.contains(.avif), startFormat == nil { avif = try search(.avif, under: webp?.bytes.count, similarity) }
+        }
         offer(webp)
-        // AVIF where the caller allowed it, measured only where it is smaller than the WebP found.
-        if kinds.contains(.avif) { offer(try search(.avif, under: webp?.bytes.count, similarity)) }
-        // The rest only where WebP does not keep the target, each measured only where it is smaller
-        // than the best so far (text-heavy art: near-lossless WebP 84 KB, AVIF quality 91 111 KB).
-        if webp == nil, flat, kinds.contains(.png) { offer(try lossless()) }
-        if webp == nil, kinds.contains(.webpLossless) {
+        offer(avif)
+        // The rest only where WebP does not keep the target (nor AVIF, searched first), each
+        // measured only where it is smaller than the best so far (text-heavy art: near-lossless
+        // WebP 84 KB, AVIF quality 91 111 KB).
+        let kept = avifFirst ? webp ?? avif : webp
+        if kept == nil, flat, kinds.contains(.png) { offer(try lossless()) }
+        if kept == nil, kinds.contains(.webpLossless) {
             for level in Self.nearLosslessLevels {
                 guard let candidate = try qualified(.nearLossless(level), under: best?.bytes.count, similarity) else { continue }
                 offer(candidate)
@@ -116,10 +128,10 @@ struct AutoEncoder {
             }
         }
         // Art WebP cannot keep (small coloured text, flat art's hard edges): a palette may.
-        if webp == nil, analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
+        if kept == nil, analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
             offer(try qualified(AutoRecipe.flatPalette, under: best?.bytes.count, similarity))
         }
-        if analysis.opaque == 1, kinds.contains(.jpeg), webp == nil {
+        if analysis.opaque == 1, kinds.contains(.jpeg), kept == nil {
             let jpeg = try search(.jpeg, under: best?.bytes.count, similarity)
             offer(jpeg)
             // Full-resolution chroma one step lower: smaller where colour edges drove the quality up.

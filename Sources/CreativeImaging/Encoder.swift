@@ -223,8 +223,8 @@ public enum Encoder {
             return WebPContainer.strippingMetadata(try operation.bytes())
         case .avif:
             guard EncoderFeatures.avif else {
-                throw .unsupportedFormat("this build's libvips cannot write AVIF (no AV1 encoder in its libheif); "
-                                         + "ask for webp, or leave avif out of formats")
+                throw .unwritableFormat("this build's libvips cannot write AVIF (no AV1 encoder in its libheif); "
+                                        + "ask for webp, or leave avif out of formats")
             }
             // 8-bit (libvips 8.14 writes 12 by default), chroma 4:2:0 below quality 90 as JPEG.
             return try VipsOperation("heifsave_buffer").with("in", .image(image)).with("strip", .bool(true))

@@ -8,6 +8,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAnImage
     /// A recognised format that is not accepted (SVG, PDF, BMP, TIFF, HEIF, ...).
     case unsupportedFormat(String)
+    /// An output format the libvips loaded cannot write (AVIF without an AV1 encoder): the
+    /// sentence says which and what to ask for instead; code `unsupported_format`.
+    case unwritableFormat(String)
     /// The header claims more pixels than the cap; nothing was decoded.
     case tooManyPixels(width: Int, height: Int, cap: Int)
     /// The header claims a shape that is never decoded (``DecodeShapeIssue``): a side of 0
@@ -46,7 +49,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .emptyFile: "empty_file"
         case .notAnImage: "not_an_image"
-        case .unsupportedFormat: "unsupported_format"
+        case .unsupportedFormat, .unwritableFormat: "unsupported_format"
         case .tooManyPixels, .overMemoryBudget, .tooMuchToDecode: "too_many_pixels"
         case .extremeShape(_, let issue): issue.code.rawValue
         case .timeout: "timeout"
@@ -66,6 +69,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyFile: "the file is empty"
         case .notAnImage: "the bytes are not an image (PNG, JPEG, GIF or WebP expected)"
         case .unsupportedFormat(let name): "\(name) is not accepted; upload PNG, JPEG, GIF or WebP"
+        case .unwritableFormat(let sentence): sentence
         case .tooManyPixels(let width, let height, let cap):
             "the header claims \(width)x\(height) (\(PixelSize(width: width, height: height).pixelCount.map(String.init) ?? "more than \(Int.max)") pixels), over the cap of \(cap)"
         case .extremeShape(let size, let issue): issue.message(for: size)

@@ -53,7 +53,7 @@ final class GeneratedDocsTests: XCTestCase {
 
     func testRenderQualityRowCarriesKindRangeDefaultAndQueryName() throws {
         let markdown = try Tool.run(["help", "--format", "markdown"]).text
-        XCTAssertTrue(markdown.contains("| `--quality Q` | integer | 1 to 100 |  | `85` | all | `quality` | JPEG or WebP quality, 1 to 100 |"),
+        XCTAssertTrue(markdown.contains("| `--quality Q` | integer | 1 to 100 |  | `85` | all | `quality` | JPEG, WebP or AVIF quality, 1 to 100 |"),
                       markdown)
         XCTAssertTrue(markdown.contains("| `--memory-budget SIZE` | size | 1M to 1024G | bytes;"), "serve's budget in MiB")
     }

@@ -65,6 +65,15 @@ final class WeightBudgetRouteTests: XCTestCase {
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
         XCTAssertFalse(renders.isEmpty)
         XCTAssertTrue(renders.allSatisfy { $0["format"] as? String == "avif" }, answer.text)
+        let boundary = "b"
+        let form = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.png\"\r\n".utf8)
+            + Array("Content-Type: image/png\r\n\r\n".utf8) + upload + Array("\r\n--\(boundary)--\r\n".utf8)
+        let campaign = HTTPClient.request(server.port, "POST", "/v1/campaign?formats=avif",
+                                          headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")], body: form)
+        XCTAssertEqual(campaign.status, 200, campaign.text)
+        let slots = try XCTUnwrap(campaign.json?["slots"] as? [[String: Any]], campaign.text)
+        XCTAssertFalse(slots.isEmpty, campaign.text)
+        XCTAssertTrue(slots.allSatisfy { $0["format"] as? String == "avif" }, campaign.text)
     }
 
     func testProcessMarksTheRendersOverTheBudget() throws {

@@ -23,11 +23,11 @@ _creative_tool() {
                 --device) _creative_tool_words 'iPhone SE' 'iPhone 8' 'iPhone 14' 'iPhone 15' 'iPhone 11' 'iPhone 13 Pro Max' 'iPhone 15 Plus' 'iPad mini' 'iPad 9th gen' 'iPad Air' 'iPad Pro 11' 'iPad Pro 12.9' 'Android phone' 'Android Pixel'; return 0 ;;
                 --orientation) _creative_tool_words 'portrait' 'landscape'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
-                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'avif' 'auto'; return 0 ;;
                 --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
                 --output) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--slot --scale --device --orientation --product --background --format --quality --lossless --effort --weight-budget --profile --no-enlarge --output --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--slot --scale --device --orientation --product --background --format --formats --quality --lossless --effort --weight-budget --profile --no-enlarge --output --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         slot)
             case "$prev" in
                 --rule) _creative_tool_words 'qartvelo' 'google'; return 0 ;;
@@ -62,11 +62,11 @@ _creative_tool() {
         process)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
-                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'avif' 'auto'; return 0 ;;
                 --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
                 --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return 0 ;;
             esac
-            options="--product --format --with --weight-budget --profile --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--product --format --formats --with --weight-budget --profile --output-dir --json --cost --verbose --quiet --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         fix)
             case "$prev" in
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
@@ -92,18 +92,18 @@ _creative_tool() {
             case "$prev" in
                 --s3-addressing) _creative_tool_words 'path' 'virtual'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
-                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'avif' 'auto'; return 0 ;;
                 --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --group --consumer --dead-letter-stream --concurrency --visibility-timeout --max-deliveries --drain-timeout --retry-timeout --admin-host --admin-port --product --format --with --weight-budget --profile --max-bytes --max-pixels --timeout --memory-budget --help" ;;
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --group --consumer --dead-letter-stream --concurrency --visibility-timeout --max-deliveries --drain-timeout --retry-timeout --admin-host --admin-port --product --format --formats --with --weight-budget --profile --max-bytes --max-pixels --timeout --memory-budget --help" ;;
         enqueue)
             case "$prev" in
                 --s3-addressing) _creative_tool_words 'path' 'virtual'; return 0 ;;
                 --product) _creative_tool_words 'banner' 'interstitial' 'companion'; return 0 ;;
-                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'auto'; return 0 ;;
+                --format) _creative_tool_words 'png' 'jpeg' 'webp' 'avif' 'auto'; return 0 ;;
                 --profile) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
             esac
-            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --with --weight-budget --profile --id --wait --wait-timeout --max-bytes --help" ;;
+            options="--redis --stream --results-stream --store --s3-endpoint --s3-addressing --product --format --formats --with --weight-budget --profile --id --wait --wait-timeout --max-bytes --help" ;;
     esac
     if [[ "$cur" == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur"); fi
     return 0

@@ -61,7 +61,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The file name extension.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-    /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, in any case),
+    /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, `.avif`, in any case),
     /// or nil: another ending, none (`-`, `/dev/stdout`, `out.d/banner`).
     public init?(fileName path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
