@@ -33,12 +33,21 @@ struct AutoEncoder {
     /// Qualities tried for WebP and JPEG. Below 40, WebP smears the edges of small text more
     /// than SSIM weighs.
     static let qualities = [40, 50, 60, 70, 76, 82, 88, 91, 94, 97]
+    /// From this quality JPEG and AVIF keep full-resolution chroma (libjpeg's and libvips'
+    /// automatic subsampling), below it 4:2:0.
+    static let fullChromaQuality = 90
     /// Near-lossless preprocessing levels tried (libvips `Q` with `near_lossless`: lower is smaller).
     static let nearLosslessLevels = [40, 60, 80]
     /// Near-lossless WebP is tried only up to this many pixels: libwebp's lossless encoder is
     /// slow and large (a 2360x180 render: 0.58 s and 44 MB more peak memory), and only for a
     /// single render (`render`, the service), not for each of `process`'s.
     static let nearLosslessMaxPixels = 1_000_000
+    /// AVIF is tried only up to this many pixels, by `render` and `process` alike: every banner
+    /// and companion canvas, an interstitial's smaller screens. Its encoder holds 22 bytes a pixel
+    /// and 40 with an alpha band (``JobCost/avifBytes(pixels:alpha:)``): on a 2048x2732 screen
+    /// it would leave no room in the job's budget for anything else, and the plan would fall
+    /// back to lossless PNG for every render.
+    static let avifMaxPixels = 1_000_000
     /// The search runs on at most this many pixels (``AutoPlan``): on a larger canvas it runs on
     /// a smaller render of the same placement, and the canvas is written with what it found.
     /// 250,000 is 1170x213, a 390x61 slot at 3x and more.
@@ -115,10 +124,12 @@ struct AutoEncoder {
         }
         offer(webp)
         offer(avif)
-        // The rest only where WebP does not keep the target (nor AVIF, searched first), each
-        // measured only where it is smaller than the best so far (text-heavy art: near-lossless
-        // WebP 84 KB, AVIF quality 91 111 KB).
-        let kept = avifFirst ? webp ?? avif : webp
+        // The rest only where WebP does not keep the target (nor AVIF searched first, below the
+        // qualities where it keeps full-resolution chroma: kept only there, on colour edges, a
+        // palette can be smaller), each measured only where it is smaller than the best so far
+        // (text-heavy art: near-lossless WebP 84 KB, AVIF quality 91 111 KB; at 1170x180 in
+        // `process`, a 256-colour palette 84 KB, AVIF quality 91 110 KB).
+        let kept = avifFirst && (avif?.recipe?.quality ?? .max) < Self.fullChromaQuality ? webp ?? avif : webp
         if kept == nil, flat, kinds.contains(.png) { offer(try lossless()) }
         if kept == nil, kinds.contains(.webpLossless) {
             for level in Self.nearLosslessLevels {
@@ -265,10 +276,16 @@ struct AutoEncoder {
     private func measured(_ recipe: AutoRecipe, bytes: [UInt8], under limit: Int?,
                           _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
         if let limit, bytes.count >= limit { return nil }
+        return try scored(recipe, bytes: bytes, similarity).kept
+    }
+
+    /// The encoding measured: kept when it keeps the target, and its score either way.
+    private func scored(_ recipe: AutoRecipe, bytes: [UInt8],
+                        _ similarity: Similarity.Perceptual) throws(ImagingError) -> (kept: EncodedRender?, score: PerceptualScore) {
         let score = try similarity.score(try decode(bytes, recipe.format))
-        guard score.keeps(luma: Self.lumaTarget, chroma: Self.chromaTarget) else { return nil }
-        return EncodedRender(bytes: bytes, format: recipe.format, detail: "\(recipe.detail) (auto: \(score.description))",
-                             ssim: score.luma, recipe: recipe, score: score)
+        guard score.keeps(luma: Self.lumaTarget, chroma: Self.chromaTarget) else { return (nil, score) }
+        return (EncodedRender(bytes: bytes, format: recipe.format, detail: "\(recipe.detail) (auto: \(score.description))",
+                              ssim: score.luma, recipe: recipe, score: score), score)
     }
 
     /// Where a search with no earlier render starts: flat art keeps the target from the lowest
@@ -297,6 +314,8 @@ struct AutoEncoder {
                         _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
         var found: EncodedRender?
         var tooLarge = false
+        // The last trial kept luma and fell short on chroma alone.
+        var chromaAlone = false
         // A search from nothing on flat art or a gradient tries the sharp conversion from the first
         // trial: their colour edges are what the chroma term weighs, and the search takes one or
         // two trials, so a final re-encode would cost more than the conversion in each trial. A
@@ -314,7 +333,9 @@ struct AutoEncoder {
                 tooLarge = true
                 return false
             }
-            guard var candidate = try measured(recipe, bytes: bytes, under: nil, similarity) else { return false }
+            let (kept, score) = try scored(recipe, bytes: bytes, similarity)
+            chromaAlone = score.luma >= Self.lumaTarget && score.chroma < Self.chromaTarget
+            guard var candidate = kept else { return false }
             candidate.plainYUVKeepsTarget = draft || !EncoderFeatures.webpSharpYUV
             found = candidate
             return true
@@ -326,6 +347,13 @@ struct AutoEncoder {
         } else {
             while !tooLarge, index < Self.qualities.count - 1 {
                 index += 1
+                // AVIF short on chroma alone under 4:2:0: the qualities below full chroma rarely
+                // reach it (text-heavy art in `process` walked 70, 76, 82, 88 to keep it at 91,
+                // chroma 0.992), so the walk goes to the first full-chroma one.
+                if format == .avif, chromaAlone, Self.qualities[index] < Self.fullChromaQuality,
+                   let full = Self.qualities.firstIndex(where: { $0 >= Self.fullChromaQuality }) {
+                    index = full
+                }
                 if try tries(index) { break }
             }
         }

@@ -9,7 +9,8 @@ import CreativeCore
 /// streamed), and its encoding line says so. Narrowed to some formats (`allowed`: a file the
 /// caller named `.webp`, or the formats it listed), only their recipes are tried, and without PNG
 /// the render that would be lossless PNG is the allowed lossy format at its default quality.
-/// AVIF is tried only where it is allowed by name (``OutputFormat/autoDefault`` leaves it out).
+/// AVIF is tried only where it is allowed by name (``OutputFormat/autoDefault`` leaves it out),
+/// on canvases of at most ``AutoEncoder/avifMaxPixels``.
 public struct AutoPlan: Sendable, Equatable {
     /// The encoders the search may choose among; empty when only lossless PNG fits.
     public let kinds: Set<JobCost.EncoderKind>
@@ -37,7 +38,7 @@ public struct AutoPlan: Sendable, Equatable {
             : unsearched == .avif ? JobCost.avifBytes(pixels: pixels, alpha: alpha)
             : JobCost.encoderBytes(unsearched, pixels: pixels)
         var candidates: [JobCost.EncoderKind] = [.palette, .webp, .jpeg]
-        if EncoderFeatures.avif { candidates.append(.avif) }
+        if EncoderFeatures.avif && pixels <= AutoEncoder.avifMaxPixels { candidates.append(.avif) }
         if !oneOfMany && pixels <= AutoEncoder.nearLosslessMaxPixels { candidates.append(.webpLossless) }
         candidates.removeAll { !allowed.contains($0.format) }
         for kind in candidates {

@@ -31,8 +31,12 @@ public struct EncodedRender: Sendable {
 ///   ``AutoEncoder/chromaTarget`` (``PerceptualScore``).
 /// Every one within the render's weight budget when it has one (``WeightBudgetSearch``).
 public enum Encoder {
-    /// The quality of JPEG and WebP when none is given.
+    /// The quality of JPEG, WebP and AVIF when none is given.
     public static let defaultQuality = 85
+
+    /// Whether the libvips loaded writes AVIF (an AV1 encoder in its libheif); without it, `avif`
+    /// is refused with `unsupported_format` and `auto` never tries it.
+    public static var writesAVIF: Bool { EncoderFeatures.avif }
 
     /// Encodes a render (8-bit sRGB, 3 or 4 bands).
     /// - Parameters:
@@ -235,10 +239,13 @@ public enum Encoder {
         }
     }
 
-    /// The AV1 encoder's effort (libvips 0-9, libaom's speed 9 minus it; libvips' default 4):
-    /// on a 1170x145 photograph at quality 50, effort 2 took 59 ms where 4 took 363 ms, for 13%
-    /// more bytes; on a 2048x2732 screen 1.2 s.
-    static let avifEffort = 2
+    /// The AV1 encoder's effort (libvips 0-9, libaom's speed 9 minus it; libvips' default 4).
+    /// On 2732x180 renders (libvips 8.18, wall time, libaom's threads): effort 1 took 36, 39 and
+    /// 142 ms (the bench photograph at quality 82, the gradient at 82, text-heavy art at 91)
+    /// where 2 took 80, 54 and 190 ms, for 2%, 7% and 0.2% more bytes; effort 0 wrote a text
+    /// 65% heavier, 4 took 4-6 times as long as 1. A 2048x2732 screen: 0.4 s; memory is the
+    /// same at 1 and 2.
+    static let avifEffort = 1
 
     /// JPEG has no alpha: an opaque render's alpha band (all 255) is dropped.
     static func withoutAlpha(_ image: VImage) throws(ImagingError) -> VImage {

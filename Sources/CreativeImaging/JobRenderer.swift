@@ -29,11 +29,15 @@ struct JobRenderer: Sendable {
         settings.autoFormats = autoFormats
         settings.area = placement.contentRect
         let weightBudget = weightBudget.applied(to: placement.canvas).bytes
-        if format == .auto, let sample = settings.searchSample() {
+        // A canvas over the search's size: searched on a smaller render, among what the whole
+        // canvas can afford (AVIF only up to AutoEncoder.avifMaxPixels), as `render` does.
+        let whole = AutoPlan(canvas: placement.canvas, memoryBudget: limits.memoryBudget, oneOfMany: true,
+                             allowed: autoFormats, alpha: alpha)
+        if format == .auto, !whole.losslessOnly, let sample = settings.searchSample() {
             let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
                                               content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true,
-                                              autoFormats: autoFormats, startQuality: start?.quality, startFormat: start?.format,
-                                              alpha: alpha, decidesForLarger: true)
+                                              autoFormats: autoFormats, autoKinds: whole.kinds, startQuality: start?.quality,
+                                              startFormat: start?.format, alpha: alpha, decidesForLarger: true)
             if let recipe = searched.recipe {
                 let decision = SampledDecision(recipe: recipe, sample: sample.canvas, ssim: searched.ssim,
                                                plainYUVKept: searched.plainYUVKeepsTarget)

@@ -110,5 +110,25 @@ final class AVIFEncodingTests: XCTestCase {
         let plan = AutoPlan(canvas: canvas, memoryBudget: short, oneOfMany: true, allowed: [.webp, .avif], alpha: .none)
         XCTAssertEqual(plan.kinds, [.webp], "WebP fits where AVIF does not")
         XCTAssertLessThanOrEqual(plan.memory, short)
+        // Over AutoEncoder.avifMaxPixels AVIF is never tried, whatever the budget.
+        XCTAssertFalse(AutoPlan(canvas: canvas, memoryBudget: 1 << 40, oneOfMany: true, allowed: [.webp, .avif], alpha: .none)
+            .kinds.contains(.avif))
+        XCTAssertEqual(AutoPlan(canvas: PixelSize(width: 1170, height: 183), memoryBudget: 1 << 30, oneOfMany: true,
+                                allowed: [.webp, .avif], alpha: .bars).kinds.contains(.avif), EncoderFeatures.avif)
+    }
+
+    /// An interstitial job with AVIF among auto's formats stays within the service's defaults
+    /// and searches as without: AVIF only for the screens of at most a megapixel (charging it
+    /// on a 2048x2732 screen left the job room for lossless PNG alone, every render over 150K).
+    func testAnInterstitialJobWithAVIFIsNotLeftLosslessOnly() throws {
+        let art = try Fixtures.split(1080, 1920, left: [20, 90, 200], right: [250, 180, 40])
+        let source = try ImageSource(bytes: try Fixtures.jpeg(art, [("Q", .int(85))]))
+        let budget = JobLimits.defaultMemoryBudget(for: .interstitial)
+        let plain = ProcessPlan(source, product: .interstitial, format: .auto, memoryBudget: budget)
+        let avif = ProcessPlan(source, product: .interstitial, format: .auto, autoFormats: [.webp, .avif], memoryBudget: budget)
+        XCTAssertFalse(plain.autoLossless)
+        XCTAssertFalse(avif.autoLossless, "AVIF among the formats must not leave the job lossless only")
+        XCTAssertLessThanOrEqual(avif.cost.memory, budget)
+        XCTAssertGreaterThanOrEqual(avif.cost.memory, plain.cost.memory)
     }
 }
