@@ -75,6 +75,16 @@ public struct ProcessPlan: Sendable, Equatable {
         for placement in placements { sharing[placement.content, default: 0] += 1 }
         let samples = JobCost.decode(source, content: nil).decodedSamples
         let alpha = Self.alphaBand(source)
+        // What a render holds besides its encoder: its scaled content and its pipeline. PNG and
+        // `auto` are still charged the content held, at the source's sample size: on libvips 8.14 a
+        // 16-bit 1080x1920's PNG job peaked 3 MiB over the streamed charge.
+        func held(_ placement: Placement) -> Int {
+            let streamed = (sharing[placement.content] ?? 0) == 1 && (format == .jpeg || format == .webp)
+            let content = streamed
+                ? JobCost.multiplying(placement.content.width, 4, Self.streamedScaleRows, max(1, JobCost.threadsPerJob))
+                : JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4, sample)
+            return JobCost.adding(content, JobCost.pipeline(canvas: placement.canvas))
+        }
         // The largest render: its scaled content held, its pipeline and its encoder.
         func render(_ budget: Int, lossless: Bool) -> Int {
             placements.map { placement in
@@ -92,13 +102,7 @@ public struct ProcessPlan: Sendable, Equatable {
                                              memoryBudget: budget, alpha: format == .jpeg ? .none : alpha)
                         - JobCost.pipeline(canvas: placement.canvas)
                 }
-                // PNG and `auto` are still charged the content held, at the source's sample size: on
-                // libvips 8.14 a 16-bit 1080x1920's PNG job peaked 3 MiB over the streamed charge.
-                let streamed = (sharing[placement.content] ?? 0) == 1 && (format == .jpeg || format == .webp)
-                let content = streamed
-                    ? JobCost.multiplying(placement.content.width, 4, Self.streamedScaleRows, max(1, JobCost.threadsPerJob))
-                    : JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4, sample)
-                return JobCost.adding(content, JobCost.pipeline(canvas: placement.canvas), encoder)
+                return JobCost.adding(held(placement), encoder)
             }.max() ?? 0
         }
         // `auto` searches its smallest render alone first.
@@ -108,8 +112,14 @@ public struct ProcessPlan: Sendable, Equatable {
                        allowed: autoFormats, alpha: alpha).memory
             : 0
         let left = max(0, memoryBudget - decode - JobCost.jobOverhead)
+        // One at a time, the encoders may still choose what only fits beside nothing else (WebP's
+        // sharp RGB to YUV conversion on a 2048x2732 screen): given only what the largest render's
+        // content and pipeline leave, they choose what fits beside them, before `auto` is left
+        // lossless PNG alone (an 806 KB 1080x1920 JPEG interstitial at 144 MiB was, every render
+        // then over 150K and none written).
+        let beside = max(0, left - (placements.map(held).max() ?? 0))
         var chosen: (width: Int, budget: Int, lossless: Bool, output: Int)?
-        for (width, lossless, budget) in [(2, false, left), (1, false, left), (1, true, 0)] {
+        for (width, lossless, budget) in [(2, false, left), (1, false, left), (1, false, beside), (1, true, 0)] {
             let piece = render(budget, lossless: lossless)
             let output = max(search, width == 2 ? max(JobCost.adding(sheet, piece), JobCost.adding(piece, piece))
                                                 : max(sheet, piece))

@@ -20,7 +20,7 @@ final class OutputNameTests: ScratchFolderTestCase {
             XCTAssertEqual(run.status, 64, name)
             let ending = String(name.split(separator: ".").last!)
             XCTAssertTrue(run.stderr.hasPrefix("creative-tool render: output '\(name)': .\(ending) is not a format a render "
-                                               + "writes; name .png, .jpg, .jpeg, .webp (or give --format"), run.stderr)
+                                               + "writes; name .png, .jpg, .jpeg, .webp, .avif (or give --format"), run.stderr)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], name)
         }
         // A name without an ending, or an explicit format, is still written.

@@ -147,7 +147,7 @@ final class ParsingTests: XCTestCase {
             ({ () throws(CoreError) in _ = try TypedValue.bool("maybe", name: "enlarge") },
              "enlarge must be true or false, not 'maybe'"),
             ({ () throws(CoreError) in _ = try TypedValue.choice("gif", name: "format", OutputFormat.self) },
-             "format must be one of png, jpeg, webp, not 'gif'"),
+             "format must be one of png, jpeg, webp, avif, not 'gif'"),
             ({ () throws(CoreError) in _ = try TypedValue.double(String(repeating: "9z", count: 50), name: "scale", quoteLimit: 4) },
              "scale must be a number, not '9z9z...'"),
         ]

@@ -44,6 +44,27 @@ final class LargeCanvasEncodingTests: XCTestCase {
         }
     }
 
+    /// A photographic 1080x1920 JPEG interstitial of 663 KB (an upload well under the 2 MiB limit)
+    /// at the default 144 MiB: its renders one at a time, each encoder given what the largest
+    /// render's content and pipeline leave, not `auto` left lossless PNG alone (which wrote none of
+    /// its 28 renders: every one over 150K).
+    func testALargeJPEGInterstitialIsSearchedWithinTheDefaultBudget() throws {
+        let art = try PreflightCorpus.photo(PixelSize(width: 1080, height: 1920), seed: 4)
+        let bytes = try Fixtures.jpeg(art, [("Q", .int(85))])
+        XCTAssertGreaterThan(bytes.count, 600_000, "the test needs a large JPEG")
+        let source = try ImageSource(bytes: bytes)
+        let budget = JobLimits.defaultMemoryBudget(for: .interstitial)
+        let plan = ProcessPlan(source, product: .interstitial, format: .auto, memoryBudget: budget)
+        XCTAssertFalse(plan.autoLossless, "\(plan)")
+        XCTAssertEqual(plan.width, 1)
+        XCTAssertLessThanOrEqual(plan.cost.memory, budget)
+        // The largest screen's WebP is then written with the plain conversion: its sharp one does not fit.
+        let screen = 2048 * 2732
+        XCTAssertFalse(JobCost.webpSharpYUV(pixels: screen, alpha: .bars, memoryBudget: plan.renderBudget))
+        XCTAssertTrue(AutoPlan(canvas: PixelSize(width: 2048, height: 2732), memoryBudget: plan.renderBudget, oneOfMany: true,
+                               alpha: .bars).kinds.contains(.webp))
+    }
+
     /// A recipe decided on a smaller render (WebP quality 97) whose file on the canvas is over the
     /// budget: the lossless PNG fits, so it is written, not a lower quality.
     func testARecipeOverTheBudgetGivesWayToTheLosslessPNGThatFits() throws {
