@@ -14,10 +14,13 @@ With --luma-chroma the line is "bytes<TAB>what<TAB>luma<TAB>chroma": the same SS
 at full resolution and of Cb and Cr (the mean of the two) after a 2x2 box shrink, what `--format
 auto` keeps its targets on; with --pairs each FILE is scored against the REFERENCE before it.
 Every image must be as large as its reference. Needs numpy, Pillow and scikit-image (Debian:
-python3-numpy, python3-pil, python3-skimage).
+python3-numpy, python3-pil, python3-skimage); an AVIF file is read through the vips CLI
+(libvips-tools, with its HEIF module: Debian's Pillow reads no AVIF).
 """
 import os
+import subprocess
 import sys
+import tempfile
 
 import numpy
 from PIL import Image
@@ -28,10 +31,27 @@ SETTINGS = dict(gaussian_weights=True, sigma=1.5, use_sample_covariance=False, d
 BT601 = numpy.array([[0.299, 0.587, 0.114], [-0.168736, -0.331264, 0.5], [0.5, -0.418688, -0.081312]])
 
 
+def is_avif(path):
+    """Whether the file is an AVIF: an ISO BMFF `ftyp` box of brand `avif`."""
+    with open(path, "rb") as file:
+        return file.read(12)[4:12] == b"ftypavif"
+
+
+def opened(path):
+    """The image as RGBA: an AVIF through `vips copy` to a PNG first."""
+    if not is_avif(path):
+        with Image.open(path) as image:
+            return image.convert("RGBA")
+    with tempfile.TemporaryDirectory() as folder:
+        png = os.path.join(folder, "avif.png")
+        subprocess.run(["vips", "copy", path, png], check=True, capture_output=True)
+        with Image.open(png) as image:
+            return image.convert("RGBA")
+
+
 def flattened(path):
     """The image composited onto white, as an RGB uint8 array."""
-    with Image.open(path) as image:
-        rgba = image.convert("RGBA")
+    rgba = opened(path)
     white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
     return numpy.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
 
@@ -53,7 +73,9 @@ def luma_chroma(reference, pixels):
 
 
 def encoding(path):
-    """What the file holds, e.g. "PNG palette 187 colours + tRNS", "WebP lossy + alpha"."""
+    """What the file holds, e.g. "PNG palette 187 colours + tRNS", "WebP lossy + alpha", "AVIF"."""
+    if is_avif(path):
+        return "AVIF"
     with Image.open(path) as image:
         if image.format == "PNG":
             if image.mode == "P":

@@ -180,6 +180,31 @@ def weight_jobs(section):
                      "worst luma SSIM on white"], rows)
 
 
+def weight_avif(section):
+    """The weight section's tables with AVIF named (`--formats png,jpeg,webp,avif`) against the default
+    auto: one render per content, then the process jobs; a sentence where the tool wrote no AVIF."""
+    contents = [c for c in section["contents"] if c.get("with_avif")]
+    if not section.get("avif") or not contents:
+        return "Not measured: this build's libvips writes no AVIF."
+    rows = [[c["label"], md.grouped(c["auto"]["bytes"]), c["with_avif"]["encoding"], md.grouped(c["with_avif"]["bytes"]),
+             md.number(ratio(c["with_avif"]["bytes"], c["auto"]["bytes"]), 3), md.number(c["with_avif"]["luma_ssim"], 3),
+             md.number(c["with_avif"]["chroma_ssim"], 3)] for c in contents]
+    renders = md.table(["content", "auto, bytes", "with AVIF named, writes", "bytes", "x auto", "luma SSIM on white",
+                        "chroma SSIM"], rows)
+    rows = []
+    for job in section["jobs"]:
+        if not job.get("with_avif"):
+            continue
+        plain, named = job_totals(job), job_totals({"renders": job["with_avif"]})
+        avif = sum(1 for render in job["with_avif"] if render["format"] == "avif")
+        rows.append([job["label"], md.grouped(plain["auto_bytes"]), md.grouped(named["auto_bytes"]),
+                     md.number(ratio(named["auto_bytes"], plain["auto_bytes"]), 3), "%d of %d" % (avif, named["renders"]),
+                     md.grouped(named["heaviest_bytes"]), worst_cell(named["worst"])])
+    jobs = md.table(["source", "auto, bytes", "with AVIF named, bytes", "x auto", "AVIF renders", "heaviest render",
+                     "worst luma SSIM on white"], rows)
+    return "%s\n\n%s" % (renders, jobs)
+
+
 def weight(section):
     return ("## weight: what `--format auto` writes into %s\n\nMeasured %s by `make bench`'s weight section: %s, "
             "`render --slot %s --format auto` (default 150K budget) against the lossless `--format png "
@@ -187,9 +212,10 @@ def weight(section):
             "%s (`bench/ssim.py --luma-chroma`).\n\n%s\n\n(The SSIM in the encoding line is over the artwork's "
             "area; the columns are over the whole render, bars included, so they read a little higher.)\n\n"
             "### weight: `process --format auto`, each render searched (default budget), against the same job's "
-            "`--format png --weight-budget 1G`\n\n%s"
+            "`--format png --weight-budget 1G`\n\n%s\n\n"
+            "### weight: with AVIF named (`--formats png,jpeg,webp,avif`), against the default `auto`\n\n%s"
             % (section["slot"], section["date"], section["tool"], section["slot"], section["width"], section["height"],
-               section["scikit_image"], weight_contents(section), weight_jobs(section)))
+               section["scikit_image"], weight_contents(section), weight_jobs(section), weight_avif(section)))
 
 
 def autocost(section):

@@ -248,7 +248,31 @@ WEIGHT = {
 }
 
 
+def with_avif(weight):
+    """WEIGHT with AVIF named measured: the render a quarter lighter, one of the job's renders AVIF."""
+    named = json.loads(json.dumps(weight))
+    named["avif"] = True
+    named["contents"][0]["with_avif"] = {"format": "avif", "bytes": 30153, "written_as": "AVIF", "luma_ssim": 0.9812,
+                                         "chroma_ssim": 0.9931,
+                                         "encoding": "AVIF quality 82 (auto: SSIM luma 0.977, chroma 0.994)"}
+    renders = named["jobs"][0]["renders"]
+    named["jobs"][0]["with_avif"] = [dict(renders[0], file="iphone-se-portrait-320x50@2x.avif", format="avif",
+                                          bytes=9000, luma_ssim=0.9790)] + renders[1:]
+    return named
+
+
 class WeightTests(unittest.TestCase):
+    def test_the_avif_tables_compare_with_the_default_auto_or_say_why_they_are_missing(self):
+        text = report.weight_avif(with_avif(WEIGHT))
+        self.assertIn("| content | auto, bytes | with AVIF named, writes | bytes | x auto | luma SSIM on white | "
+                      "chroma SSIM |", text)
+        self.assertIn("| photograph (PNG) | 40,910 | AVIF quality 82 (auto: SSIM luma 0.977, chroma 0.994) | 30,153 "
+                      "| 0.737 | 0.981 | 0.993 |", text)
+        self.assertIn("| photograph (JPEG) | 113,900 | 110,040 | 0.966 | 1 of 3 | 60,456 | 0.979 "
+                      "(iphone-se-portrait-320x50@2x) |", text)
+        self.assertEqual(report.weight_avif(dict(WEIGHT, avif=False)), "Not measured: this build's libvips writes no AVIF.")
+        self.assertIn("### weight: with AVIF named", report.weight(with_avif(WEIGHT)))
+
     def test_the_render_table_gives_bytes_the_tools_encoding_the_ratio_and_both_ssims(self):
         text = report.weight_contents(WEIGHT)
         self.assertEqual(text.splitlines()[0], "| content | lossless PNG, bytes | auto writes | bytes | x lossless | "

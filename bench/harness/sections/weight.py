@@ -3,12 +3,14 @@ docs/performance.md's "What auto writes": the photograph (bench/photo.py, PNG an
 gradient with a headline and a button (bench/art.py, PNG and JPEG q90), the flat test artwork and
 text-heavy art (bench/art.py), each 2184x270. Each is rendered into 390x61@3x with the default
 weight budget and as lossless PNG (`--format png --weight-budget 1G`); `process` of the
-photograph and the gradient the same way, every render against its lossless twin. Bytes and the
-encoding from the tool's own `--json` and manifest.json (through schemas/), luma and chroma SSIM
-on white by bench/ssim.py --luma-chroma (scikit-image). Nothing is timed."""
+photograph and the gradient the same way, every render against its lossless twin. Where the tool
+writes AVIF, each render and job once more with AVIF named (`--formats png,jpeg,webp,avif`). Bytes
+and the encoding from the tool's own `--json` and manifest.json (through schemas/), luma and chroma
+SSIM on white by bench/ssim.py --luma-chroma (scikit-image). Nothing is timed."""
 import datetime
 import os
 import shutil
+import subprocess
 
 from ..context import BENCH_DIR, REPO_DIR
 from ..errors import BenchError
@@ -18,6 +20,8 @@ WIDTH, HEIGHT = 1170, 183
 SOURCE_PIXELS = (2184, 270)
 AUTO = ["--format", "auto"]
 LOSSLESS = ["--format", "png", "--weight-budget", "1G"]
+# `auto` with AVIF named beside its default formats.
+WITH_AVIF = AUTO + ["--formats", "png,jpeg,webp,avif"]
 # (key, label, file) of the render table, in its order.
 CONTENTS = [
     ("photo-png", "photograph (PNG)", "photo.png"),
@@ -62,10 +66,20 @@ def run(context):
     version = context.run([context.binary, "--version"], "creative-tool --version").stdout.strip().splitlines()[0]
     version = version.replace(REPO_DIR + "/", "")
     skimage = context.run([context.python, "-c", "import skimage; print(skimage.__version__)"], "scikit-image")
+    avif = writes_avif(context)
     return {"date": datetime.date.today().isoformat(), "tool": version, "slot": SLOT, "width": WIDTH, "height": HEIGHT,
-            "scikit_image": skimage.stdout.strip(),
-            "contents": [render_one(context, key, label, inputs[name]) for key, label, name in CONTENTS],
-            "jobs": [process_one(context, label, inputs[name]) for label, name in JOBS]}
+            "scikit_image": skimage.stdout.strip(), "avif": avif,
+            "contents": [render_one(context, key, label, inputs[name], avif) for key, label, name in CONTENTS],
+            "jobs": [process_one(context, label, inputs[name], avif) for label, name in JOBS]}
+
+
+def writes_avif(context):
+    """Whether the tool writes AVIF (its libvips has an AV1 encoder; the build on Debian's does not):
+    a fixed AVIF of the built-in artwork."""
+    probe = os.path.join(context.folder("weight", "avif"), "probe.avif")
+    done = subprocess.run([context.binary, "render", "--slot", "320x50", "--format", "avif", "--output", probe,
+                           "--quiet"], capture_output=True)
+    return done.returncode == 0
 
 
 def bench_set(context):
@@ -103,7 +117,7 @@ def render(context, source, output, options, what):
     return written
 
 
-def render_one(context, key, label, source):
+def render_one(context, key, label, source, avif=False):
     folder = context.folder("weight", key)
     lossless_path, auto_path = os.path.join(folder, "lossless.png"), os.path.join(folder, "auto")
     what = "weight: render %s" % os.path.basename(source)
@@ -111,10 +125,17 @@ def render_one(context, key, label, source):
     # No image ending on the name: auto chooses among every format (.png would hold it to PNG).
     auto = render(context, source, auto_path, AUTO, what + " --format auto")
     (size, written_as, luma, chroma), = scores(context, [(lossless_path, auto_path)])
+    with_avif = None
+    if avif:
+        avif_path = os.path.join(folder, "with-avif")
+        named = render(context, source, avif_path, WITH_AVIF, what + " --formats png,jpeg,webp,avif")
+        (avif_size, avif_as, avif_luma, avif_chroma), = scores(context, [(lossless_path, avif_path)])
+        with_avif = {"format": named["format"], "bytes": avif_size, "encoding": named["encoding"],
+                     "written_as": avif_as, "luma_ssim": avif_luma, "chroma_ssim": avif_chroma}
     return {"key": key, "label": label, "input": describe(context, source),
             "lossless": {"bytes": lossless["file_bytes"], "encoding": lossless["encoding"]},
             "auto": {"format": auto["format"], "bytes": size, "encoding": auto["encoding"], "written_as": written_as},
-            "luma_ssim": luma, "chroma_ssim": chroma}
+            "luma_ssim": luma, "chroma_ssim": chroma, "with_avif": with_avif}
 
 
 def scores(context, pairs):
@@ -149,19 +170,24 @@ def slot_of(entry):
     return (entry["device"], entry["orientation"], entry["slot_pixels"]["width"], entry["slot_pixels"]["height"])
 
 
-def process_one(context, label, source):
+def process_one(context, label, source, avif=False):
     folder = context.folder("weight", "process", os.path.basename(source).replace(".", "-"))
     job = os.path.join(folder, os.path.basename(source))
     shutil.copy(source, job)
     what = "weight: process %s" % os.path.basename(source)
-    auto = process(context, job, os.path.join(folder, "auto"), AUTO, what + " --format auto")
     lossless = process(context, job, os.path.join(folder, "lossless"), LOSSLESS, what + " --format png")
-    if [slot_of(entry) for entry in auto] != [slot_of(entry) for entry in lossless]:
-        raise BenchError("%s: the auto and the lossless jobs rendered different slots" % what)
-    measured = scores(context, [(os.path.join(folder, "lossless", twin["file"]),
-                                 os.path.join(folder, "auto", entry["file"])) for entry, twin in zip(auto, lossless)])
-    renders = [{"file": entry["file"], "format": entry["format"], "encoding": entry["encoding"],
-                "bytes": entry["file_bytes"], "lossless_bytes": twin["file_bytes"], "luma_ssim": luma,
-                "chroma_ssim": chroma}
-               for entry, twin, (_, _, luma, chroma) in zip(auto, lossless, measured)]
-    return {"label": label, "input": describe(context, source), "renders": renders}
+
+    def measured_job(name, options, said):
+        """Each render of the job written into folder/name, against its lossless twin."""
+        entries = process(context, job, os.path.join(folder, name), options, what + said)
+        if [slot_of(entry) for entry in entries] != [slot_of(entry) for entry in lossless]:
+            raise BenchError("%s: the%s and the lossless jobs rendered different slots" % (what, said))
+        measured = scores(context, [(os.path.join(folder, "lossless", twin["file"]),
+                                     os.path.join(folder, name, entry["file"])) for entry, twin in zip(entries, lossless)])
+        return [{"file": entry["file"], "format": entry["format"], "encoding": entry["encoding"],
+                 "bytes": entry["file_bytes"], "lossless_bytes": twin["file_bytes"], "luma_ssim": luma,
+                 "chroma_ssim": chroma}
+                for entry, twin, (_, _, luma, chroma) in zip(entries, lossless, measured)]
+    renders = measured_job("auto", AUTO, " --format auto")
+    with_avif = measured_job("with-avif", WITH_AVIF, " --formats png,jpeg,webp,avif") if avif else None
+    return {"label": label, "input": describe(context, source), "renders": renders, "with_avif": with_avif}
