@@ -166,7 +166,7 @@ struct AutoEncoder {
     private func budgeted(_ best: EncodedRender?, lossless: EncodedRender?,
                           _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender {
         let budget = weightBudget ?? Int.max
-        let modern = [OutputFormat.webp, .avif].filter { kinds.contains($0 == .webp ? .webp : .avif) }
+        let modern = [JobCost.EncoderKind.webp, .avif].filter(kinds.contains).map(\.format)
         let lossy: [OutputFormat] = !modern.isEmpty ? modern : kinds.contains(.jpeg) && analysis.opaque == 1 ? [.jpeg] : []
         var fitting: [(EncodedRender, PerceptualScore)] = []
         var smallest: (format: OutputFormat, bytes: Int)?

@@ -141,6 +141,15 @@ final class OptionReadingTests: XCTestCase {
         XCTAssertEqual(try ProcessRequest(Given(values: ["formats": "avif,webp"])).autoFormats, [.webp, .avif],
                        "process is auto by default")
         XCTAssertNil(try ProcessRequest(Given(values: [:])).autoFormats)
+        let alone = try RenderRequest(Given(values: ["slot": "320x50", "formats": "webp,avif"]))
+        XCTAssertEqual(alone.settings.format, .auto, "formats alone asks for auto")
+        XCTAssertEqual(alone.settings.autoFormats, [.webp, .avif])
+        let aloneNamed = try RenderRequest(Given(values: ["slot": "320x50", "formats": "webp,avif"]), outputName: "b.avif")
+        XCTAssertEqual(aloneNamed.settings.format, .auto)
+        XCTAssertEqual(aloneNamed.settings.autoFormats, [.avif], "auto narrowed to the name's format")
+        XCTAssertThrowsError(try RenderRequest(Given(values: ["slot": "320x50", "formats": "webp"]), outputName: "b.avif")) {
+            XCTAssertTrue("\($0)".contains("output 'b.avif' is AVIF, which formats does not name"), "\($0)")
+        }
         let named = try RenderRequest(Given(values: ["slot": "320x50", "format": "auto", "formats": "webp,avif"]),
                                       outputName: "banner.avif")
         XCTAssertEqual(named.settings.autoFormats, [.avif], "the name narrows auto to its format")

@@ -28,8 +28,8 @@ public struct RenderRequest: Sendable {
     /// `--formats F[,G]`, `formats=F[,G]`: the formats `auto` chooses among (``autoFormats(_:format:)``).
     public static let formats = OptionDeclaration(
         "formats", .text(maxLength: 64), placeholder: "F[,G]",
-        help: "with auto, the formats it chooses among, comma-separated: png, jpeg, webp, avif (add avif only where "
-            + "every client decodes it: Safari 16, Chrome 85, Android 12 and later)",
+        help: "the formats auto chooses among, comma-separated: png, jpeg, webp, avif (add avif only where every "
+            + "client decodes it: Safari 16, Chrome 85, Android 12 and later); given without a format, it asks for auto",
         defaultValue: OutputFormat.allCases.filter(OutputFormat.autoDefault.contains).map(\.rawValue).joined(separator: ","),
         mistakenNames: ["auto_formats"])
     /// `--quality Q`.
@@ -215,20 +215,23 @@ public struct RenderRequest: Sendable {
         return inSlot ?? given ?? 1
     }
 
-    /// The format asked for, and for `auto` written under a name that names a format, that
-    /// format (the choice is narrowed to it: the file named is the file written).
+    /// The format asked for (`formats` without `format` or a named ending: `auto`), and for `auto`
+    /// written under a name that names a format, that format (the choice is narrowed to it: the
+    /// file named is the file written).
     private static func format(_ source: some OptionSource, outputName: String?) throws(CoreError)
         -> (FormatChoice, narrowed: OutputFormat?) {
         let given = try source.choice(format, FormatChoice.self)
         guard let outputName, let named = OutputFormat(fileName: outputName) else {
-            if given == nil, let outputName, let ending = OutputFormat.fileExtension(of: outputName) {
+            if given == nil, !source.has(formats), let outputName, let ending = OutputFormat.fileExtension(of: outputName) {
                 throw .invalidRequest("output '\(TextFormat.clipped(outputName))': .\(TextFormat.clipped(ending, 16)) is "
                                       + "not a format a render writes; name \(knownExtensions) (or give "
                                       + "\(source.spelling(format)) to write one under this name)")
             }
-            return (given ?? .png, nil)
+            // `formats` alone asks for `auto` among them.
+            return (given ?? (source.has(formats) ? .auto : .png), nil)
         }
         switch given {
+        case nil where source.has(formats): return (.auto, named)
         case nil: return (FormatChoice(rawValue: named.rawValue) ?? .png, nil)
         case .auto?:
             if named == .jpeg, let background = source.given(background),
