@@ -48,6 +48,10 @@ struct AutoEncoder {
     /// it would leave no room in the job's budget for anything else, and the plan would fall
     /// back to lossless PNG for every render.
     static let avifMaxPixels = 1_000_000
+
+    /// Whether `auto` may try AVIF on a canvas of `pixels` (named among its formats): this libvips
+    /// writes it and the canvas is at most ``avifMaxPixels``. ``AutoPlan`` and ``ProcessPlan`` read it.
+    static func triesAVIF(pixels: Int) -> Bool { EncoderFeatures.avif && pixels <= avifMaxPixels }
     /// The search runs on at most this many pixels (``AutoPlan``): on a larger canvas it runs on
     /// a smaller render of the same placement, and the canvas is written with what it found.
     /// 250,000 is 1170x213, a 390x61 slot at 3x and more.

@@ -38,7 +38,7 @@ public struct AutoPlan: Sendable, Equatable {
             : unsearched == .avif ? JobCost.avifBytes(pixels: pixels, alpha: alpha)
             : JobCost.encoderBytes(unsearched, pixels: pixels)
         var candidates: [JobCost.EncoderKind] = [.palette, .webp, .jpeg]
-        if EncoderFeatures.avif && pixels <= AutoEncoder.avifMaxPixels { candidates.append(.avif) }
+        if AutoEncoder.triesAVIF(pixels: pixels) { candidates.append(.avif) }
         if !oneOfMany && pixels <= AutoEncoder.nearLosslessMaxPixels { candidates.append(.webpLossless) }
         candidates.removeAll { !allowed.contains($0.format) }
         for kind in candidates {

@@ -23,7 +23,7 @@ struct JobRenderer: Sendable {
         // creative can round a pixel short (2184x270 into 640x79 is 639 wide: min(640/2184, 79/270)).
         let image = image.size == placement.content ? image : try ScaleStep.thumbnail(image, to: placement.content)
         guard var settings = try? RenderSettings(canvas: placement.canvas, format: format,
-                                                 background: autoFormats == [.jpeg] ? .white : nil) else {
+                                                 background: format.defaultBackground(among: autoFormats)) else {
             throw .operationFailed("no render settings for \(placement.canvas)")
         }
         settings.autoFormats = autoFormats

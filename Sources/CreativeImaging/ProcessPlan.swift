@@ -93,7 +93,7 @@ public struct ProcessPlan: Sendable, Equatable {
                 if format == .auto && !lossless {
                     // Each render searches (on at most the search's pixels), then is encoded.
                     let search = JobCost.autoSearchBytes(pixels: min(pixels, AutoEncoder.searchMaxPixels))
-                    let avif = autoFormats?.contains(.avif) == true && EncoderFeatures.avif && pixels <= AutoEncoder.avifMaxPixels
+                    let avif = autoFormats?.contains(.avif) == true && AutoEncoder.triesAVIF(pixels: pixels)
                         ? JobCost.avifBytes(pixels: pixels, alpha: alpha) : 0
                     encoder = ([JobCost.EncoderKind.palette, .jpeg].map { JobCost.encoderBytes($0, pixels: pixels) }
                         + [JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: budget), search, avif]).max() ?? 0

@@ -97,7 +97,7 @@ public struct RenderRequest: Sendable {
         let (format, narrowed) = try Self.format(source, outputName: outputName)
         let autoFormats = try Self.autoFormats(source, format: format, narrowed: narrowed, outputName: outputName)
         var background = try source.text(Self.background)
-        if autoFormats == [.jpeg], background == nil { background = "#ffffff" }
+        if background == nil { background = format.defaultBackground(among: autoFormats).description }
         let enlarge = try source.toggle(Self.enlarge)
         var settings: RenderSettings
         if let deviceSlot {

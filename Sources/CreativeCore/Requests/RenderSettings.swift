@@ -119,6 +119,12 @@ public enum FormatChoice: String, Sendable, CaseIterable {
 
     /// The background used when the caller gives none: transparent where possible, else white.
     public var defaultBackground: Background { supportsAlpha ? .transparent : .white }
+
+    /// The background when the caller gives none, for `auto` among `autoFormats` (nil: its
+    /// default set): white where JPEG alone may be written, else ``defaultBackground``.
+    public func defaultBackground(among autoFormats: Set<OutputFormat>?) -> Background {
+        self == .auto && autoFormats == [.jpeg] ? .white : defaultBackground
+    }
 }
 
 /// Everything a render needs besides the source: the slot in pixels and how to fill and encode it.
