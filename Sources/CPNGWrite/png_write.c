@@ -324,7 +324,10 @@ struct cpngw_stream {
 
 static void on_stream_write(png_structp png, png_bytep bytes, size_t count) {
     cpngw_stream *stream = (cpngw_stream *)png_get_io_ptr(png);
-    if (count > stream->capacity - stream->size) png_error(png, "the PNG is larger than the room given for it");
+    if (count > stream->capacity - stream->size) {
+        stream->written->over_room = 1;
+        png_error(png, "the PNG is larger than the room given for it");
+    }
     memcpy(stream->out + stream->size, bytes, count);
     stream->size += count;
 }
@@ -336,7 +339,7 @@ static void on_stream_error(png_structp png, png_const_charp text) {
 }
 
 size_t cpngw_stream_bound(int width, int height) {
-    /* Unfiltered rows (a filter byte each), stored by deflate at worst (5 bytes a 64 KiB block),
+    /* Rows of a filter byte and their pixels, stored by deflate at worst (5 bytes a 64 KiB block),
      * in IDAT chunks of libpng's 8 KiB buffer (12 bytes each), and the signature, IHDR and IEND. */
     size_t raw = (size_t)height * ((size_t)width * 3 + 1);
     return raw + raw / 16384 * 5 + raw / 8192 * 12 + 4096;
@@ -373,7 +376,7 @@ cpngw_stream *cpngw_stream_begin(int width, int height, int zlib_level, unsigned
     }
     png_set_write_fn(stream->png, stream, on_stream_write, on_flush);
     png_set_compression_level(stream->png, zlib_level);
-    png_set_filter(stream->png, 0, PNG_FILTER_NONE);
+    png_set_filter(stream->png, 0, PNG_FILTER_PAETH);
     png_set_IHDR(stream->png, stream->info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(stream->png, stream->info);

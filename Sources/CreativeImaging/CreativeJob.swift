@@ -180,7 +180,7 @@ public enum CreativeJob {
             // The sheet is the longest piece: first, so the groups share the other core with it.
             if index == 0 {
                 let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product,
-                                                  campaign: campaign, warnings: report.warnings)
+                                                  campaign: campaign, warnings: report.warnings, fileRoom: plan.sheetFileRoom)
                 return .sheet(try JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet),
                                           format: .png, encoding: "PNG", writingTo: sink))
             }

@@ -32,11 +32,14 @@ public enum PreviewSheet {
     /// slot of the product (banners: anchored or inline; companions: each device's standard slot;
     /// interstitials: every screen, ``drawFullScreen``), each served by this creative or, named,
     /// by another size of `campaign` (the campaign's other sizes). `warnings`: the validation
-    /// report's, written out in the summary.
+    /// report's, written out in the summary. `fileRoom`: the most bytes an interstitial sheet's
+    /// file may take (``ProcessPlan/sheetFileRoom``; at least ``fullScreenFileRoom``).
     public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner,
-                            campaign: [PixelSize] = [], warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
+                            campaign: [PixelSize] = [], warnings: [ValidationIssue] = [],
+                            fileRoom: Int = fullScreenFileRoom) throws(ImagingError) -> [UInt8] {
         if product.isFullScreen {
-            return try drawFullScreen(decoded, creative: creative, product: product, campaign: campaign, warnings: warnings)
+            return try drawFullScreen(decoded, creative: creative, product: product, campaign: campaign, warnings: warnings,
+                                      fileRoom: max(fileRoom, fullScreenFileRoom))
         }
         let bars = Preflight.bars(decoded)
         // Captions and summary do not depend on the scale: lettered once, laid out per scale.
@@ -84,7 +87,7 @@ public enum PreviewSheet {
         }
         // The pieces laid on white paper, painted into the PNG a band at a time.
         let sheet = SheetCanvas(layout.size)
-        for (piece, at) in layout.text { try drawImage(piece, on: sheet, x: at.x, y: at.y) }
+        for (piece, at) in layout.text { drawImage(piece, on: sheet, x: at.x, y: at.y) }
         // Slots of one content size share one resample, flattened onto the slot grey by the
         // render steps (sRGB, 8-bit, alpha over the background); dimmed ones once more.
         var contentBySize: [ContentKey: VImage] = [:]
@@ -113,7 +116,7 @@ public enum PreviewSheet {
                     dimmedBySize[key] = content
                 }
             }
-            try drawImage(content, on: sheet, x: at.x + placement.x, y: at.y + placement.y)
+            drawImage(content, on: sheet, x: at.x + placement.x, y: at.y + placement.y)
             if let (creative, bars) = marks, row.served {
                 markBars(bars, creative: creative, on: sheet, x: at.x + placement.x, y: at.y + placement.y,
                              content: placement.content)
@@ -133,14 +136,17 @@ public enum PreviewSheet {
         sheet.rect(rect, ink: ink, fill: fill)
     }
 
-    /// The creative at a content size, flattened onto an opaque colour by the render steps.
-    static func content(_ source: VImage, size: PixelSize, background: [Double]) throws(ImagingError) -> VImage {
+    /// The creative at a content size, flattened onto an opaque colour by the render steps: held
+    /// in memory, or with `held` false the pipeline that computes it (as the sheet asks for rows).
+    static func content(_ source: VImage, size: PixelSize, background: [Double],
+                        held: Bool = true) throws(ImagingError) -> VImage {
         guard let settings = try? RenderSettings(canvas: size, format: .png,
                                                  background: .color(red: UInt8(background[0]), green: UInt8(background[1]),
                                                                     blue: UInt8(background[2]))) else {
             throw .operationFailed("no preview settings for \(size)")
         }
-        return try Renderer.renderImage(decoded: source, settings: settings).materialized()
+        let image = try Renderer.renderImage(decoded: source, settings: settings)
+        return held ? try image.materialized() : image
     }
 
     /// The slot in points: anchored slots as they are; inline views as tall as the fitted ad.
@@ -164,8 +170,8 @@ public enum PreviewSheet {
     }
 
     /// Lays `piece` on the sheet at (x, y).
-    static func drawImage(_ piece: VImage, on sheet: SheetCanvas, x: Int, y: Int) throws(ImagingError) {
-        try sheet.draw(piece, x: x, y: y)
+    static func drawImage(_ piece: VImage, on sheet: SheetCanvas, x: Int, y: Int) {
+        sheet.draw(piece, x: x, y: y)
     }
 
     /// Dark text (or `colour`) on white, one 3-band image per line, `pixels` tall. All lines are

@@ -3,11 +3,12 @@ import CVips
 import CreativeCore
 
 /// A preview sheet as it is drawn: the white paper's size and the pieces laid on it (text, slot
-/// rectangles, contents), each held once; ``png()`` paints them band by band
-/// (``bandRows`` rows at a time) and compresses each band into the PNG at once
-/// (``PNGStream``). The sheet is never whole in memory: a 2x sheet of 20 megapixels holds one
-/// band of it and its file, where a canvas drawn in place held 3 bytes a pixel and the saver's
-/// copy as many again.
+/// rectangles, contents); ``png()`` paints them band by band (``bandRows`` rows at a time) and
+/// compresses each band into the PNG at once (``PNGStream``). The sheet is never whole in
+/// memory: a 2x sheet of 20 megapixels holds one band of it and its file, where a canvas drawn
+/// in place held 3 bytes a pixel and the saver's copy as many again. A piece may be a pipeline
+/// not yet computed (a screen's content scaled from the decode): each band computes only its
+/// own rows of it, so a sheet of a hundred megapixels of content holds none of it whole.
 final class SheetCanvas {
     /// Rows painted at a time.
     static let bandRows = 128
@@ -33,10 +34,13 @@ final class SheetCanvas {
         self.size = size
     }
 
-    /// Lays `piece` (8-bit sRGB, 3 bands) with its top left at (x, y); it is held in memory
-    /// (computed now when it is not already), as it is painted into every band it crosses.
-    func draw(_ piece: VImage, x: Int, y: Int) throws(ImagingError) {
-        pieces.append(.image(try piece.materialized(), x: x, y: y))
+    /// The most bytes its PNG can take, whatever its pixels.
+    var fileBound: Int { cpngw_stream_bound(Int32(size.width), Int32(size.height)) }
+
+    /// Lays `piece` (8-bit sRGB, 3 bands) with its top left at (x, y). A piece in memory is
+    /// held as it is; a pipeline is computed a band's rows at a time, each time it is painted.
+    func draw(_ piece: VImage, x: Int, y: Int) {
+        pieces.append(.image(piece, x: x, y: y))
     }
 
     /// Fills (or, with `fill` false, outlines one pixel wide) a rectangle.
@@ -48,20 +52,31 @@ final class SheetCanvas {
     /// laid. The file is written in place into room for the largest it could be, whose pages
     /// are only used as the file reaches them: it is held once, never grown and copied.
     func png() throws(ImagingError) -> [UInt8] {
-        let room = cpngw_stream_bound(Int32(size.width), Int32(size.height))
-        var failure: ImagingError?
-        let file = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
-            do throws(ImagingError) { count = try paint(into: buffer) } catch {
-                failure = error
-                count = 0
-            }
-        }
-        if let failure { throw failure }
+        guard let file = try png(within: Int.max) else { throw .operationFailed("the sheet outgrew its own bound") }
         return file
     }
 
-    /// Paints every band into a PNG written into `buffer`; the file's size.
-    private func paint(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) -> Int {
+    /// The sheet as a PNG, written into at most `room` bytes (or the most it could take, when
+    /// that is less); nil when the file would take more, as noise does (no file is kept then).
+    func png(within room: Int) throws(ImagingError) -> [UInt8]? {
+        let room = min(room, fileBound)
+        var failure: ImagingError?
+        var overRoom = false
+        let file = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+            count = 0
+            do throws(ImagingError) {
+                if let size = try paint(into: buffer) { count = size } else { overRoom = true }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return overRoom ? nil : file
+    }
+
+    /// Paints every band into a PNG written into `buffer`; the file's size, or nil when it
+    /// outgrew the buffer.
+    private func paint(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) -> Int? {
         let stream = try PNGStream(size, zlibLevel: Self.zlibLevel, into: buffer)
         let band = try Self.blankImage(PixelSize(width: size.width, height: min(Self.bandRows, size.height)))
         var top = 0
@@ -72,14 +87,20 @@ final class SheetCanvas {
             for piece in pieces where piece.rows.overlaps(span) {
                 switch piece {
                 case .image(let image, let x, let y):
-                    try VipsOperation("draw_image").with("image", .image(band)).with("sub", .image(image))
-                        .with("x", .int(x)).with("y", .int(y - top)).execute()
+                    // Only the piece's rows in this band are computed and painted.
+                    let first = max(y, top), last = min(y + image.height, top + rows)
+                    let part = first == y && last == y + image.height ? image
+                        : try VipsOperation("extract_area").with("input", .image(image)).with("left", .int(0))
+                            .with("top", .int(first - y)).with("width", .int(image.width))
+                            .with("height", .int(last - first)).image()
+                    try VipsOperation("draw_image").with("image", .image(band)).with("sub", .image(try part.materialized()))
+                        .with("x", .int(x)).with("y", .int(first - top)).execute()
                 case .rect(let rect, let ink, let fill):
                     try self.fill(band, PixelRect(x: rect.x, y: rect.y - top, width: rect.width, height: rect.height),
                                   ink: ink, fill: fill)
                 }
             }
-            try stream.write(try band.pixelBytes(), rows: rows)
+            guard try stream.write(try band.pixelBytes(), rows: rows) else { return nil }
             top += rows
         }
         return try stream.finish()
@@ -128,17 +149,22 @@ final class PNGStream {
         written.deallocate()
     }
 
-    /// Writes the first `rows` rows of `pixels` (`width * 3` bytes a row).
-    func write(_ pixels: [UInt8], rows: Int) throws(ImagingError) {
+    /// Writes the first `rows` rows of `pixels` (`width * 3` bytes a row); false when the file
+    /// outgrew the room it was given (the stream is then done).
+    @discardableResult
+    func write(_ pixels: [UInt8], rows: Int) throws(ImagingError) -> Bool {
         guard pixels.count >= rows * width * 3 else { throw .operationFailed("a band shorter than its rows") }
         let ok = pixels.withUnsafeBufferPointer { cpngw_stream_rows(stream, $0.baseAddress, Int32(rows)) }
+        if ok != 1 && written.pointee.over_room == 1 { return false }
         guard ok == 1 else { throw .operationFailed("writing the PNG failed: " + Self.message(written)) }
+        return true
     }
 
-    /// The file's size, once every row is written.
-    func finish() throws(ImagingError) -> Int {
+    /// The file's size, once every row is written; nil when its end outgrew the room.
+    func finish() throws(ImagingError) -> Int? {
         var count = 0
         guard cpngw_stream_finish(stream, &count) == 1 else {
+            if written.pointee.over_room == 1 { return nil }
             throw .operationFailed("ending the PNG failed: " + Self.message(written))
         }
         return count

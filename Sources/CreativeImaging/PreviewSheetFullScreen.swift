@@ -1,12 +1,21 @@
 import CreativeCore
 
 extension PreviewSheet {
-    /// Sheet pixels per screen point: screens are drawn at two thirds of their size in points.
-    static let screenPointScale = 2.0 / 3.0
-    /// Widest row of screens before the next row starts, in sheet pixels.
-    static let rowWidth = 1500
-    /// Height of the artwork shown with its close zone at the top of the sheet, at most.
-    static let artworkHeight = 360
+    /// Sheet pixels per screen point, best first: 2x, so the artwork's sharpness on each screen
+    /// can be judged; two thirds for a sheet whose file would outgrow ``fullScreenFileRoom`` at
+    /// 2x (content as busy as noise), which then shrinks rather than fails.
+    public static let screenPointScales = [2.0, 2.0 / 3.0]
+    /// The least room a full-screen sheet's file is given (it is written into its room, never
+    /// grown; `process` gives it more where the job's charge holds more, ``ProcessPlan/sheetFileRoom``).
+    /// At 2x (4556x24608, rows Paeth-filtered at zlib level 1) the bench's 1080x1920 photograph's
+    /// sheet takes 43.7 MB and the tests' heavier-grained one 50-75 MB; uniform noise's 105 MB is
+    /// drawn at two thirds instead (10.5 MB; at most the 47 MB its pixels could take stored, under
+    /// this room at every catalog size).
+    public static let fullScreenFileRoom = 48 << 20
+    /// Widest row of screens before the next row starts, in sheet pixels at 2x.
+    static let rowWidth = 4500
+    /// Height of the artwork shown with its close zone at the top of the sheet at 2x, at most.
+    static let artworkHeight = 1080
     static let insetShade: [Double] = [120, 128, 140]
     static let closeRed: [Double] = [220, 30, 30]
     /// The summary of a full-screen sheet: lines of at most this many characters, at most
@@ -16,13 +25,32 @@ extension PreviewSheet {
 
     /// The sheet of a full-screen product: the artwork with its close zone outlined, then every
     /// device screen in both orientations at its proportions, the safe-area insets shaded, the
-    /// artwork fitted in the safe area, and the close button's square outlined.
+    /// artwork fitted in the safe area, and the close button's square outlined; at the first of
+    /// ``screenPointScales`` whose file fits `fileRoom` bytes.
     static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product, campaign: [PixelSize],
-                               warnings: [ValidationIssue] = []) throws(ImagingError) -> [UInt8] {
+                               warnings: [ValidationIssue] = [], fileRoom: Int) throws(ImagingError) -> [UInt8] {
+        for scale in screenPointScales {
+            let sheet = try fullScreenSheet(decoded, creative: creative, product: product, campaign: campaign,
+                                            warnings: warnings, scale: scale)
+            if let file = try sheet.png(within: fileRoom) { return file }
+        }
+        // Never reached: at two thirds, the most any sheet's file can take is under the least room (a test checks).
+        throw .operationFailed("the preview sheet's file is over \(fileRoom) bytes at every scale")
+    }
+
+    /// The full-screen sheet laid out at `scale` sheet pixels per screen point (text, artwork and
+    /// rows in proportion: at 2x three times their size at two thirds), its contents not yet computed.
+    static func fullScreenSheet(_ decoded: VImage, creative: PixelSize, product: Product, campaign: [PixelSize],
+                                warnings: [ValidationIssue], scale: Double) throws(ImagingError) -> SheetCanvas {
+        let factor = scale / screenPointScales[0]
+        let rowWidth = Int((Double(Self.rowWidth) * factor).rounded())
+        let artworkHeight = Int((Double(Self.artworkHeight) * factor).rounded())
+        let pixels = scale >= 2 ? rowLabelPixels : labelPixels
         let plan = DevicePlan.plan(with: creative, campaign: campaign, product: product)
         let zone = CloseButton.zone(over: plan.filter { $0.artwork == creative })
-        let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen (two thirds of the size in "
-                                          + "points; shaded: safe-area insets; red: the close button)"], bold: true)[0]
+        let size = scale >= 2 ? "at \(TextFormat.scale(scale))x their points" : "at two thirds of their size in points"
+        let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen, \(size) "
+                                          + "(shaded: safe-area insets; red: the close button)"], bold: true, pixels: pixels + 2)[0]
         // The artwork and its close zone.
         let shown = Placement(source: creative, canvas: PixelSize(width: rowWidth, height: artworkHeight)).content
         let zoneText = zone.map { "close zone \($0.x),\($0.y) \($0.width)x\($0.height) px of the artwork (red): "
@@ -37,9 +65,9 @@ extension PreviewSheet {
         }
         let screens: [Screen] = plan.map { assignment in
             let slot = assignment.deviceSlot
-            let size = slot.screen(atScale: screenPointScale), area = slot.safeArea(atScale: screenPointScale)
+            let size = slot.screen(atScale: scale), area = slot.safeArea(atScale: scale)
             return Screen(assignment: assignment, size: size, area: area,
-                          button: CloseButton.square(in: slot, scale: screenPointScale),
+                          button: CloseButton.square(in: slot, scale: scale),
                           placement: Placement(source: creative, canvas: size, area: area))
         }
         // Lines lettered together share the widest one's width: the zone's long line goes alone.
@@ -51,8 +79,8 @@ extension PreviewSheet {
             captions.append("\(slot.device.name) · \(slot.orientation.rawValue)")
             captions.append("fills \(TextFormat.percent(fill, decimals: 1)) · \(picked)")
         }
-        var labels = try lettering(lines: captions)
-        labels.insert(try lettering(lines: [zoneText])[0], at: 0)
+        var labels = try lettering(lines: captions, pixels: pixels)
+        labels.insert(try lettering(lines: [zoneText], pixels: pixels)[0], at: 0)
         // The summary in words: where it is served, the worst and best fill, every warning.
         let served = screens.filter { $0.assignment.artwork == creative }
         let fills = served.map { screen in
@@ -67,7 +95,7 @@ extension PreviewSheet {
         if summaryLines.count > fullScreenSummaryLines {
             summaryLines = summaryLines.prefix(fullScreenSummaryLines - 1) + [summaryCut]
         }
-        let summary = try lettering(lines: summaryLines)
+        let summary = try lettering(lines: summaryLines, pixels: pixels)
         let summaryHeight = summary.reduce(0) { $0 + $1.height }
         // Layout: title, summary, the artwork and its caption, then the screens in rows.
         var top = margin + title.height + labelGap + summaryHeight + rowGap
@@ -94,14 +122,13 @@ extension PreviewSheet {
         }
         top += rowHeight
         let sheet = SheetCanvas(PixelSize(width: width + 2 * margin, height: top + margin))
-        try drawImage(title, on: sheet, x: margin, y: margin)
+        drawImage(title, on: sheet, x: margin, y: margin)
         var lineTop = margin + title.height + labelGap
         for line in summary {
-            try drawImage(line, on: sheet, x: margin, y: lineTop)
+            drawImage(line, on: sheet, x: margin, y: lineTop)
             lineTop += line.height
         }
-        let source = shown.height < decoded.height ? try ScaleStep.thumbnail(decoded, to: shown).materialized() : decoded
-        try drawImage(try content(source, size: shown, background: slotGrey), on: sheet, x: margin, y: artworkTop)
+        drawImage(try content(decoded, size: shown, background: slotGrey, held: false), on: sheet, x: margin, y: artworkTop)
         if let zone {
             let kx = Double(shown.width) / Double(creative.width), ky = Double(shown.height) / Double(creative.height)
             let left = Int((Double(zone.x) * kx).rounded(.down)), upper = Int((Double(zone.y) * ky).rounded(.down))
@@ -110,15 +137,15 @@ extension PreviewSheet {
                                     height: max(2, Int((Double(zone.y + zone.height) * ky).rounded(.up)) - upper))
             outlineRect(outline, on: sheet)
         }
-        try drawImage(labels[0], on: sheet, x: margin, y: zoneLabelTop)
+        drawImage(labels[0], on: sheet, x: margin, y: zoneLabelTop)
         var contentBySize: [PixelSize: VImage] = [:]
         var dimmedBySize: [PixelSize: VImage] = [:]
         func dim(_ colour: [Double]) -> [Double] { colour.map { $0 * dimmedShare + 255 * (1 - dimmedShare) } }
         for (index, (screen, position)) in zip(screens, positions).enumerated() {
             let isServed = screen.assignment.artwork == creative
             let first = labels[1 + 2 * index], second = labels[2 + 2 * index]
-            try drawImage(first, on: sheet, x: position.x, y: position.y)
-            try drawImage(second, on: sheet, x: position.x, y: position.y + first.height)
+            drawImage(first, on: sheet, x: position.x, y: position.y)
+            drawImage(second, on: sheet, x: position.x, y: position.y + first.height)
             let originX = position.x, originY = position.y + first.height + second.height + labelGap
             // The screen in letterbox grey, the insets shaded over it, the artwork in the safe area.
             drawRect(PixelRect(x: originX, y: originY, width: screen.size.width, height: screen.size.height),
@@ -131,22 +158,23 @@ extension PreviewSheet {
             if let cached = contentBySize[placement.content] {
                 picture = cached
             } else {
-                picture = try content(source, size: placement.content, background: slotGrey)
+                // Computed a band at a time as the sheet is painted, never held whole.
+                picture = try content(decoded, size: placement.content, background: slotGrey, held: false)
                 contentBySize[placement.content] = picture
             }
             if !isServed {
                 if let cached = dimmedBySize[placement.content] {
                     picture = cached
                 } else {
-                    picture = try dimmed(picture)
+                    picture = try dimmed(picture, held: false)
                     dimmedBySize[placement.content] = picture
                 }
             }
-            try drawImage(picture, on: sheet, x: originX + placement.x, y: originY + placement.y)
+            drawImage(picture, on: sheet, x: originX + placement.x, y: originY + placement.y)
             outlineRect(PixelRect(x: originX + screen.button.x, y: originY + screen.button.y,
                                       width: screen.button.width, height: screen.button.height), on: sheet)
         }
-        return try sheet.png()
+        return sheet
     }
 
     /// A red outline two pixels wide, inside the rectangle.

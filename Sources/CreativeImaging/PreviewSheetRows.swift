@@ -109,8 +109,9 @@ extension PreviewSheet {
     }
 
     /// A dimmed copy of a 3-band piece: `dimmedShare` of its colour over paper.
-    static func dimmed(_ piece: VImage) throws(ImagingError) -> VImage {
-        try VipsOperation("linear").with("in", .image(piece)).with("a", .doubles([dimmedShare]))
-            .with("b", .doubles([255 * (1 - dimmedShare)])).with("uchar", .bool(true)).image().materialized()
+    static func dimmed(_ piece: VImage, held: Bool = true) throws(ImagingError) -> VImage {
+        let image = try VipsOperation("linear").with("in", .image(piece)).with("a", .doubles([dimmedShare]))
+            .with("b", .doubles([255 * (1 - dimmedShare)])).with("uchar", .bool(true)).image()
+        return held ? try image.materialized() : image
     }
 }

@@ -13,19 +13,24 @@ public struct ProcessPlan: Sendable, Equatable {
     public let renderBudget: Int
     /// `auto` writes every render lossless, without a search: nothing lossy fits.
     public let autoLossless: Bool
+    /// The most bytes an interstitial sheet's file may take: ``PreviewSheet/fullScreenFileRoom``
+    /// and what the charge holds beyond the sheet (drawn alone, it may use what the largest render
+    /// is charged; beside a render, what is left beside both), so a photograph's 2x sheet fits
+    /// without charging the job more.
+    public let sheetFileRoom: Int
 
     /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
     /// creatives, so only catalog sizes. Banners and companions: the slots served are drawn at 2x
     /// points (``PreviewSheet/servedPointScales``; a smaller scale only for a sheet over this, and
     /// at 1x a summary too long is cut short), and this holds every catalog size's sheet at 2x
     /// with every warning written out at length (banners 861x17506 for 300x250 alone, served in
-    /// all 28 inline slots; companions 1504x4461). Interstitials: 1574x10108 measured (a size
-    /// alone, served on every screen, at ``PreviewSheet/screenPointScale``), with a tenth more.
-    /// A test draws every catalog size's sheet and checks it.
+    /// all 28 inline slots; companions 1504x4461). Interstitials: 4556x24608 measured at 2x (a
+    /// size alone, served on every screen), with a tenth more; not charged by the pixel
+    /// (``sheetBytes(_:)``). A test draws every catalog size's sheet and checks it.
     public static func sheetPixels(_ product: Product) -> Int {
         switch product.slotRule {
         case .anchoredOrInlineStrip: 18_500_000
-        case .fullScreenSafeArea: 17_500_000
+        case .fullScreenSafeArea: 123_000_000
         case .fixedStandardSlot: 7_000_000
         }
     }
@@ -33,19 +38,27 @@ public struct ProcessPlan: Sendable, Equatable {
     /// What drawing a product's largest sheet is charged (``sheetPixels(_:)``): a part that does
     /// not grow with the sheet (the fonts' first use, the lettering, libvips' buffers) and bytes a
     /// sheet pixel (its pieces, one band and its file; noise, the heaviest file, is up to 3 bytes
-    /// a drawn content pixel). Drawn alone (banners and companions at 2x, interstitials at two
-    /// thirds) with uniform noise as the creative and every warning, every banner
-    /// sheet held 25-50 MB (50.0 for 300x250: 861x17506, a 25.8 MB file),
-    /// every companion sheet 17-28 MB and every interstitial sheet 27-35 MB over the process
-    /// before it.
+    /// a drawn content pixel). Drawn alone at 2x with uniform noise as the creative and every
+    /// warning, every banner sheet held 25-50 MB (50.0 for 300x250: 861x17506, a 25.8 MB file),
+    /// every companion sheet 17-28 MB over the process before it. An interstitial sheet computes
+    /// its screens a band at a time and writes its file into a fixed room
+    /// (``PreviewSheet/fullScreenFileRoom``, then two thirds of the points), so it is charged
+    /// that room and ``fullScreenBandBytes`` beside the fixed part, whatever its pixels.
     public static func sheetBytes(_ product: Product) -> Int {
-        JobCost.adding(sheetFixedBytes, JobCost.multiplying(sheetPixels(product), sheetQuarterBytesPerPixel) / 4)
+        if product.isFullScreen {
+            return JobCost.adding(sheetFixedBytes, JobCost.adding(PreviewSheet.fullScreenFileRoom, fullScreenBandBytes))
+        }
+        return JobCost.adding(sheetFixedBytes, JobCost.multiplying(sheetPixels(product), sheetQuarterBytesPerPixel) / 4)
     }
 
     /// The part of a sheet's charge that does not grow with it.
     static let sheetFixedBytes = 14 << 20
     /// Quarters of a byte a sheet pixel is charged beyond ``sheetFixedBytes``: 2.25 bytes.
     static let sheetQuarterBytesPerPixel = 9
+    /// What an interstitial sheet holds to paint a band besides its file: the band (4556 pixels
+    /// wide, ``SheetCanvas/bandRows`` rows, and its copy for the PNG), and each screen's rows in
+    /// that band, scaled from the decode by libvips' threads.
+    static let fullScreenBandBytes = 10 << 20
 
     /// The alpha band of `source`'s renders: they keep transparent bars where the format does
     /// (PNG, WebP), so an upload's own alpha channel is theirs too (``JobCost/AlphaBand``).
@@ -118,18 +131,19 @@ public struct ProcessPlan: Sendable, Equatable {
         // lossless PNG alone (an 806 KB 1080x1920 JPEG interstitial at 144 MiB was, every render
         // then over 150K and none written).
         let beside = max(0, left - (placements.map(held).max() ?? 0))
-        var chosen: (width: Int, budget: Int, lossless: Bool, output: Int)?
+        var chosen: (width: Int, budget: Int, lossless: Bool, output: Int, sheetBeside: Int)?
         for (width, lossless, budget) in [(2, false, left), (1, false, left), (1, false, beside), (1, true, 0)] {
             let piece = render(budget, lossless: lossless)
-            let output = max(search, width == 2 ? max(JobCost.adding(sheet, piece), JobCost.adding(piece, piece))
-                                                : max(sheet, piece))
-            chosen = (width, budget, lossless, output)
+            let sheetBeside = width == 2 ? JobCost.adding(sheet, piece) : sheet
+            let output = max(search, width == 2 ? max(sheetBeside, JobCost.adding(piece, piece)) : max(sheet, piece))
+            chosen = (width, budget, lossless, output, sheetBeside)
             if output <= left { break }
         }
-        let plan = chosen ?? (1, 0, true, 0)
+        let plan = chosen ?? (1, 0, true, 0, sheet)
         width = plan.width
         renderBudget = plan.budget
         autoLossless = format == .auto && plan.lossless
+        sheetFileRoom = PreviewSheet.fullScreenFileRoom + max(0, plan.output - plan.sheetBeside)
         cost = JobCost(decode: decode, output: plan.output, decodedSamples: samples)
     }
 

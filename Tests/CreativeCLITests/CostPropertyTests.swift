@@ -85,6 +85,14 @@ final class CostPropertyTests: XCTestCase {
         return try VipsOperation("pngsave_buffer").with("in", .image(srgb)).with("compression", .int(1)).bytes()
     }
 
+    /// Uniform-looking noise as a JPEG at quality 50: under the 2 MiB upload limit at 1080x1920.
+    private func noiseJPEG(_ width: Int, _ height: Int) throws -> [UInt8] {
+        let noise = try Fixtures.colourNoise(width, height, mean: 128, sigma: 80, seed: 1)
+        let bytes = try VipsOperation("cast").with("in", .image(noise)).with("format", .enumeration("uchar")).image()
+        let srgb = try VipsOperation("copy").with("in", .image(bytes)).with("interpretation", .enumeration("srgb")).image()
+        return try VipsOperation("jpegsave_buffer").with("in", .image(srgb)).with("Q", .int(50)).bytes()
+    }
+
     /// The generated shapes: every kind of layout within the caps.
     private func inputs() throws -> [(name: String, path: String)] {
         try VipsRuntime.start()
@@ -181,6 +189,12 @@ final class CostPropertyTests: XCTestCase {
             ("banner", write("p-noise.png", try noisePNG(2184, 270))),
             ("banner", write("p-noise300.png", try noisePNG(300, 250))),
             ("companion", write("p-noise-companion.png", try noisePNG(728, 90))),
+            // An interstitial's sheet at 2x: a photograph's file in the room its job's charge
+            // holds, noise's drawn at two thirds when over it.
+            ("interstitial", write("p-photo-int.jpg", try Fixtures.save("jpegsave_buffer",
+                                                                        try Fixtures.photograph(1080, 1920, grain: 2),
+                                                                        [("Q", .int(85))]))),
+            ("interstitial", write("p-noise-int.jpg", try noiseJPEG(1080, 1920))),
         ]
         var failures: [String] = []
         let avif = Encoder.writesAVIF ? [["avif"], ["auto", "--formats", "png,jpeg,webp,avif"]] : []

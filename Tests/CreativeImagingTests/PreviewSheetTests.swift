@@ -20,10 +20,27 @@ final class PreviewSheetTests: XCTestCase {
         return found
     }
 
+    /// A sheet over the decoder's 16384-pixel side (an interstitial's at 2x), read by libvips alone.
+    private func sheetImage(_ png: [UInt8]) throws -> VImage {
+        try VipsOperation("pngload_buffer").with("buffer", .bytes(png)).image()
+    }
+
+    /// Pixels of `image` that are exactly `rgb`.
+    private func count(_ rgb: [Double], in image: VImage) throws -> Int {
+        let equal = try VipsOperation("relational_const").with("in", .image(image))
+            .with("relational", .enumeration("equal")).with("c", .doubles(rgb)).image()
+        let all = try VipsOperation("bandbool").with("in", .image(equal)).with("boolean", .enumeration("and")).image()
+        let share = try VipsOperation("avg").with("in", .image(all)).number() / 255
+        return Int((share * Double(image.width * image.height)).rounded())
+    }
+
     func testInterstitialSheetOutlinesTheCloseZoneAndTheButtons() throws {
         let creative = PixelSize(width: 1080, height: 1920)
         let decoded = try Fixtures.solid(creative.width, creative.height, [0, 0, 255]).materialized()
-        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, product: .interstitial))
+        let whole = try sheetImage(try PreviewSheet.draw(decoded, creative: creative, product: .interstitial))
+        // The artwork and its close zone are at the top.
+        let sheet = try PixelReader(try VipsOperation("extract_area").with("input", .image(whole)).with("left", .int(0))
+            .with("top", .int(0)).with("width", .int(whole.width)).with("height", .int(1600)).image())
         let red = redPixels(sheet)
         XCTAssertFalse(red.isEmpty)
         // The first outline from the top is the close zone on the artwork: its right edge is the
@@ -36,6 +53,9 @@ final class PreviewSheetTests: XCTestCase {
         let zone = try XCTUnwrap(CloseButton.zone(for: creative))
         let zoneLeft = PreviewSheet.margin + Int((Double(zone.x) * Double(shown.width) / Double(creative.width)).rounded(.down))
         XCTAssertEqual(firstRow.min(), zoneLeft)
+
+        // Every screen's close button is outlined: 28 squares further down.
+        XCTAssertGreaterThan(try count(PreviewSheet.closeRed, in: whole), 28 * 4 * 98)
 
         // A banner sheet has no close button.
         let banner = try Fixtures.solid(960, 150, [0, 0, 255]).materialized()
@@ -65,7 +85,16 @@ final class PreviewSheetTests: XCTestCase {
                 let pixels = sheet.width * sheet.height
                 XCTAssertLessThanOrEqual(pixels, ProcessPlan.sheetPixels(product), "\(product) \(size): \(sheet)")
                 if pixels > largest.pixels { largest = (pixels, "\(size): \(sheet)") }
-                guard !product.isFullScreen else { continue }
+                if product.isFullScreen {
+                    // Noise falls back to two thirds of the points: whatever its pixels, that file fits the room.
+                    let fallback = try PreviewSheet.fullScreenSheet(decoded, creative: size, product: product, campaign: [],
+                                                                    warnings: warnings, scale: PreviewSheet.screenPointScales[1])
+                    XCTAssertLessThan(fallback.fileBound, PreviewSheet.fullScreenFileRoom, "\(size): \(fallback.size)")
+                    let twice = try PreviewSheet.fullScreenSheet(decoded, creative: size, product: product, campaign: [],
+                                                                 warnings: warnings, scale: 2)
+                    XCTAssertEqual(sheet, twice.size, "\(product) \(size): not drawn at 2x")
+                    continue
+                }
                 let plain = PreviewSheet.groups(size, product: product, campaign: [], scale: 1)
                 let lettering = try PreviewSheet.Layout.Lettering(
                     plain, creative: size, product: product,
@@ -112,5 +141,63 @@ final class PreviewSheetTests: XCTestCase {
         let served = groups[0].rows.filter(\.served).map { $0.placement.content.pixelCount ?? 0 }.reduce(0, +)
         XCTAssertEqual(Double(navy), Double(served), accuracy: Double(served) * 0.02, "the served rows at 2x")
         XCTAssertGreaterThan(dimmedNavy, 20 * 160 * 25, "the 25 other rows, dimmed")
+    }
+
+    /// An interstitial sheet draws every screen at 2x its points: a creative alone is served on
+    /// all 28, and each shows the artwork at its content size at 2x, pixel for pixel.
+    func testInterstitialSheetDrawsEveryScreenAtTwiceItsPoints() throws {
+        let creative = PixelSize(width: 1080, height: 1920)
+        let blue: [Double] = [0, 0, 255]
+        let decoded = try Fixtures.solid(creative.width, creative.height, blue).materialized()
+        let sheet = try sheetImage(try PreviewSheet.draw(decoded, creative: creative, product: .interstitial))
+        let plan = DevicePlan.plan(with: creative, campaign: [], product: .interstitial)
+        XCTAssertEqual(plan.count, 28)
+        let screens = plan.map { assignment in
+            let slot = assignment.deviceSlot
+            return Placement(source: creative, canvas: slot.screen(atScale: 2), area: slot.safeArea(atScale: 2)).content
+        }
+        // At 2x the iPad Pro 12.9's portrait screen (a 2x device) shows the artwork as the device
+        // does: as tall as its safe area, 1322 points.
+        XCTAssertEqual(screens.map(\.height).max(), 2644)
+        XCTAssertGreaterThanOrEqual(sheet.width, 2 * 1366 + 2 * PreviewSheet.margin)
+        let shown = Placement(source: creative,
+                              canvas: PixelSize(width: PreviewSheet.rowWidth, height: PreviewSheet.artworkHeight)).content
+        XCTAssertEqual(shown, PixelSize(width: 608, height: 1080))
+        // Blue, less each close button's outline where it crosses the artwork.
+        let expected = screens.map { $0.width * $0.height }.reduce(shown.width * shown.height, +)
+        XCTAssertEqual(Double(try count(blue, in: sheet)), Double(expected), accuracy: Double(expected) * 0.01)
+    }
+
+    /// A 2x sheet's file is written into the room `process` charges it: a photograph's fits it;
+    /// noise's would not, and is drawn at two thirds of the points instead, within the least room.
+    func testAnInterstitialSheetOfNoiseIsDrawnAtTwoThirdsWithinTheRoom() throws {
+        let creative = PixelSize(width: 1080, height: 1920)
+        let photo = try Fixtures.photograph(creative.width, creative.height, grain: 2).materialized()
+        let upload = try Fixtures.save("jpegsave_buffer", photo, [("Q", .int(90))])
+        let plan = ProcessPlan(try ImageSource(bytes: upload), product: .interstitial, format: .auto,
+                               memoryBudget: JobLimits.fullScreenMemoryBudget)
+        // Drawn alone, the sheet has the room the largest render is charged.
+        XCTAssertEqual(plan.width, 1)
+        XCTAssertGreaterThan(plan.sheetFileRoom, 72 << 20)
+        let photoSheet = try PreviewSheet.draw(photo, creative: creative, product: .interstitial, fileRoom: plan.sheetFileRoom)
+        let twice = try PreviewSheet.fullScreenSheet(photo, creative: creative, product: .interstitial, campaign: [],
+                                                     warnings: [], scale: 2)
+        XCTAssertEqual(Fixtures.pngSize(photoSheet), twice.size)
+        XCTAssertLessThanOrEqual(photoSheet.count, plan.sheetFileRoom)
+
+        let noise = try VipsOperation("cast").with("in", .image(try Fixtures.colourNoise(creative.width, creative.height,
+                                                                                        mean: 128, sigma: 80, seed: 3)))
+            .with("format", .enumeration("uchar")).image()
+        let decoded = try VipsOperation("copy").with("in", .image(noise)).with("interpretation", .enumeration("srgb"))
+            .image().materialized()
+        let noiseSheet = try PreviewSheet.draw(decoded, creative: creative, product: .interstitial)
+        let twoThirds = try PreviewSheet.fullScreenSheet(decoded, creative: creative, product: .interstitial, campaign: [],
+                                                         warnings: [], scale: PreviewSheet.screenPointScales[1])
+        XCTAssertEqual(Fixtures.pngSize(noiseSheet), twoThirds.size)
+        XCTAssertLessThanOrEqual(noiseSheet.count, PreviewSheet.fullScreenFileRoom)
+        // At 2x its file is over the room.
+        let noiseTwice = try PreviewSheet.fullScreenSheet(decoded, creative: creative, product: .interstitial, campaign: [],
+                                                          warnings: [], scale: 2)
+        XCTAssertNil(try noiseTwice.png(within: PreviewSheet.fullScreenFileRoom))
     }
 }

@@ -14,7 +14,7 @@ final class SheetCanvasTests: XCTestCase {
         let canvas = SheetCanvas(PixelSize(width: 300, height: 3 * rows + 17))
         let piece = try Fixtures.solid(50, 2 * rows, red.map(Double.init)).materialized()
         // Starts above its first band's edge and ends in the third band.
-        try canvas.draw(piece, x: 10, y: rows - 5)
+        canvas.draw(piece, x: 10, y: rows - 5)
         canvas.rect(PixelRect(x: 100, y: rows - 1, width: 40, height: rows + 2), ink: blue.map(Double.init))
         // Laid after the red piece, over part of it.
         canvas.rect(PixelRect(x: 30, y: 2 * rows - 2, width: 100, height: 4), ink: green.map(Double.init))
@@ -57,7 +57,7 @@ final class SheetCanvasTests: XCTestCase {
                 XCTAssertEqual(error as? ImagingError, .operationFailed("writing the PNG failed: more rows than the PNG has"))
             }
             try stream.write([UInt8](repeating: 200, count: 4 * 3), rows: 1)
-            let count = try stream.finish()
+            let count = try XCTUnwrap(try stream.finish())
             let image = try PixelReader(encoded: Array(buffer[0..<count]))
             XCTAssertEqual(image.width, 4)
             XCTAssertEqual(image.height, 3)

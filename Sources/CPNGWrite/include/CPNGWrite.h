@@ -31,6 +31,7 @@ typedef struct {
     int palette_size;   /* entries in PLTE, 0 without */
     int transparent_key;/* 1 when a tRNS colour key stands for the transparent pixels */
     char message[200];  /* libpng's error, when writing failed */
+    int over_room;      /* 1 when a stream's file outgrew the room its caller gave */
 } cpngw_written;
 
 /* Writes the pixels as a PNG, losslessly, in the smallest colour type that holds them
@@ -47,16 +48,17 @@ int cpngw_encode(const unsigned char *pixels, int width, int height, int bands,
 /* Frees a buffer from cpngw_encode. */
 void cpngw_free(unsigned char *buffer);
 
-/* A PNG written a band of rows at a time into memory the caller gives: 8-bit RGB, no row filter,
- * no metadata. The image is never whole in memory, only the compressed file. */
+/* A PNG written a band of rows at a time into memory the caller gives: 8-bit RGB, every row
+ * Paeth-filtered (a preview of photographs takes half the bytes unfiltered rows take, for about
+ * as much time at zlib level 1), no metadata. The image is never whole in memory, only the compressed file. */
 typedef struct cpngw_stream cpngw_stream;
 
 /* The most bytes such a PNG of width x height can take, whatever its pixels (deflate storing
  * them): room for it may be reserved untouched, and only the file's pages are used. */
 size_t cpngw_stream_bound(int width, int height);
 
-/* Starts a width x height PNG at zlib_level (0...9) into `out` (`capacity` bytes, at least
- * cpngw_stream_bound's). NULL when it cannot (a sentence in written->message, which the stream
+/* Starts a width x height PNG at zlib_level (0...9) into `out` (`capacity` bytes; with less than
+ * cpngw_stream_bound's, a file that outgrows it fails with written->over_room set). NULL when it cannot (a sentence in written->message, which the stream
  * keeps writing to). */
 cpngw_stream *cpngw_stream_begin(int width, int height, int zlib_level, unsigned char *out, size_t capacity,
                                  cpngw_written *written);
