@@ -36,6 +36,11 @@ struct AutoEncoder {
     /// From this quality JPEG and AVIF keep full-resolution chroma (libjpeg's and libvips'
     /// automatic subsampling), below it 4:2:0.
     static let fullChromaQuality = 90
+    /// A lossy WebP at ``fullChromaQuality`` or above that keeps luma but is short of the chroma
+    /// target by more than this ends WebP's search: its chroma is always 4:2:0, and the qualities
+    /// left gain less (text-heavy art: chroma 0.920, 0.923 and 0.929 at 91, 94 and 97, each trial
+    /// an encode, a decode and a score). The candidates that keep full colour are tried next.
+    static let webpChromaOutOfReach = 0.02
     /// Near-lossless preprocessing levels tried (libvips `Q` with `near_lossless`: lower is smaller).
     static let nearLosslessLevels = [40, 60, 80]
     /// Near-lossless WebP is tried only up to this many pixels: libwebp's lossless encoder is
@@ -318,8 +323,9 @@ struct AutoEncoder {
                         _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
         var found: EncodedRender?
         var tooLarge = false
-        // The last trial kept luma and fell short on chroma alone.
-        var chromaAlone = false
+        // The last trial kept luma and fell short on chroma alone; by more than the qualities
+        // left can gain (``webpChromaOutOfReach``).
+        var chromaAlone = false, chromaOutOfReach = false
         // A search from nothing on flat art or a gradient tries the sharp conversion from the first
         // trial: their colour edges are what the chroma term weighs, and the search takes one or
         // two trials, so a final re-encode would cost more than the conversion in each trial. A
@@ -339,6 +345,8 @@ struct AutoEncoder {
             }
             let (kept, score) = try scored(recipe, bytes: bytes, similarity)
             chromaAlone = score.luma >= Self.lumaTarget && score.chroma < Self.chromaTarget
+            chromaOutOfReach = chromaAlone && format == .webp && Self.qualities[index] >= Self.fullChromaQuality
+                && score.chroma < Self.chromaTarget - Self.webpChromaOutOfReach
             guard var candidate = kept else { return false }
             candidate.plainYUVKeepsTarget = draft || !EncoderFeatures.webpSharpYUV
             found = candidate
@@ -349,7 +357,7 @@ struct AutoEncoder {
         if try tries(index) {
             while index > 0, try tries(index - 1) { index -= 1 }
         } else {
-            while !tooLarge, index < Self.qualities.count - 1 {
+            while !tooLarge, !chromaOutOfReach, index < Self.qualities.count - 1 {
                 index += 1
                 // AVIF short on chroma alone under 4:2:0: the qualities below full chroma rarely
                 // reach it (text-heavy art in `process` walked 70, 76, 82, 88 to keep it at 91,

@@ -127,6 +127,52 @@ final class EncoderTests: XCTestCase {
         XCTAssertEqual(try PixelReader(encoded: auto.bytes)[0, 0][3], 0, "bars stay transparent")
     }
 
+    /// Ten lines of 22-pixel text across 2184x270, dark blue and red in turn (the bench's
+    /// text-heavy art), rendered into 390x61 pt at 3x.
+    private func textRender() throws -> (render: VImage, content: PixelRect) {
+        let words = ("Fresh bread daily. Order by 9 am for delivery the same day; 20% off your first box with code "
+                     + "DAWN20. Sourdough, rye, spelt and seeded loaves; croissants on weekends. Free delivery over "
+                     + "$30 within 5 km. Terms apply, see the shop for details.").split(separator: " ")
+        let lines = (0..<10).map { index in (0..<45).map { String(words[(index * 7 + $0) % words.count]) }.joined(separator: " ") }
+        let blue = try PreviewSheet.lettering(lines: stride(from: 0, to: 10, by: 2).map { lines[$0] }, colour: [26, 42, 108],
+                                              pixels: 22)
+        let red = try PreviewSheet.lettering(lines: stride(from: 1, to: 10, by: 2).map { lines[$0] }, colour: [200, 16, 46],
+                                             pixels: 22)
+        let art = SheetCanvas(PixelSize(width: 2184, height: 270))
+        for index in 0..<10 {
+            art.draw(index % 2 == 0 ? blue[index / 2] : red[index / 2], x: 22, y: 2 + 27 * index)
+        }
+        let artwork = try ImageSource(bytes: try art.png())
+        let settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183))
+        return (try Renderer.renderImage(artwork, settings: settings).materialized(),
+                settings.placement(of: artwork.displayedSize).contentRect)
+    }
+
+    /// Small coloured text: lossy WebP's chroma is 4:2:0 at every quality, and stays far under
+    /// the target at the highest ones; auto ends WebP's search at the first of them and writes
+    /// what keeps full colour (a palette PNG or near-lossless WebP), within the target.
+    func testSmallColouredTextEndsWebPsSearchAndKeepsItsColour() throws {
+        let (render, content) = try textRender()
+        let similarity = try Similarity.Perceptual(render, area: content)
+        // The rule's premise, measured: at 91 luma kept and chroma short by more than
+        // ``AutoEncoder/webpChromaOutOfReach``; at 97, the highest, still short.
+        var chroma: [Int: Double] = [:]
+        for quality in [91, 97] {
+            let bytes = try AutoRecipe.lossy(.webp, quality).encode(render, draft: true)
+            let score = try similarity.score(try ImageSource(bytes: bytes).header)
+            XCTAssertGreaterThanOrEqual(score.luma, AutoEncoder.lumaTarget, "WebP \(quality): \(score.description)")
+            chroma[quality] = score.chroma
+        }
+        XCTAssertLessThan(try XCTUnwrap(chroma[91]), AutoEncoder.chromaTarget - AutoEncoder.webpChromaOutOfReach)
+        XCTAssertLessThan(try XCTUnwrap(chroma[97]), AutoEncoder.chromaTarget)
+        // What keeps full colour: a palette (this text has few inks) or near-lossless WebP.
+        let auto = try Encoder.encode(render, format: .auto, content: content)
+        XCTAssertFalse(auto.detail.hasPrefix("WebP quality"), auto.detail)
+        let score = try similarity.score(try ImageSource(bytes: auto.bytes).header)
+        XCTAssertGreaterThanOrEqual(score.luma, AutoEncoder.lumaTarget, auto.detail)
+        XCTAssertGreaterThanOrEqual(score.chroma, AutoEncoder.chromaTarget, auto.detail)
+    }
+
     func testAutoNeverWritesJPEGWhenTheBarsAreTransparent() throws {
         for seed in [1, 2] {
             let photo = try PreflightCorpus.photo(PixelSize(width: 320, height: 160), seed: seed)
