@@ -36,10 +36,11 @@ struct AutoEncoder {
     /// From this quality JPEG and AVIF keep full-resolution chroma (libjpeg's and libvips'
     /// automatic subsampling), below it 4:2:0.
     static let fullChromaQuality = 90
-    /// A lossy WebP at ``fullChromaQuality`` or above that keeps luma but is short of the chroma
-    /// target by more than this ends WebP's search: its chroma is always 4:2:0, and the qualities
-    /// left gain less (text-heavy art: chroma 0.920, 0.923 and 0.929 at 91, 94 and 97, each trial
-    /// an encode, a decode and a score). The candidates that keep full colour are tried next.
+    /// A lossy WebP trial at ``fullChromaQuality`` or above that keeps luma but is short of the
+    /// chroma target by more than this ends WebP's search: its chroma is 4:2:0 at every quality,
+    /// and with the trials' plain RGB to YUV conversion the qualities left gain less (text-heavy
+    /// art: chroma 0.920, 0.923 and 0.929 at 91, 94 and 97, each trial an encode, a decode and a
+    /// score). The candidates that keep full colour are tried next.
     static let webpChromaOutOfReach = 0.02
     /// Near-lossless preprocessing levels tried (libvips `Q` with `near_lossless`: lower is smaller).
     static let nearLosslessLevels = [40, 60, 80]
