@@ -189,6 +189,27 @@ class ReportTests(unittest.TestCase):
         self.assertIn("| the same render, against the C floor | 80.0 ms, CPU 32.0 ms | 240.0 ms, CPU 60.0 ms | "
                       "C floor (bench/floor.c), same libvips: 90.0 ms, CPU 28.0 ms | 0.89× (CPU 1.14×) |  |", text)
 
+    def test_process_of_a_photograph_is_held_to_imagemagick_writing_webp(self):
+        results = self.results()
+        photo = dict(INPUT, name="photo.png")
+        results["sections"]["process"] = {"inputs": [
+            {"input": INPUT, "renders": 28, "formats": ["webp"],
+             "comparison": comparison(command("creative-tool", 500.0, 500.0), command("ImageMagick x 28", 2000.0, 2000.0),
+                                      command("ImageMagick x 28, WebP quality 85", 1000.0, 1000.0))},
+            {"input": photo, "renders": 28, "formats": ["webp"],
+             "comparison": comparison(command("creative-tool", 5000.0, 5000.0),
+                                      command("creative-tool --format webp", 2700.0, 2700.0),
+                                      command("ImageMagick x 28", 6000.0, 6000.0),
+                                      command("ImageMagick x 28, WebP quality 85", 2500.0, 2400.0))}]}
+        text = report.summary(results)
+        self.assertIn("| process artwork.png (28 renders, webp) | 500.0 ms, CPU 500.0 ms |  | ImageMagick x 28: 2000 ms, "
+                      "CPU 2000 ms | 0.25× (CPU 0.25×) | <= 0.25x |", text)
+        self.assertIn("| process photo.png (28 renders, webp) | 5000 ms, CPU 5000 ms |  | ImageMagick x 28: 6000 ms, "
+                      "CPU 6000 ms | 0.83× (CPU 0.83×) |  |", text)
+        self.assertIn("| the same job, against ImageMagick writing WebP quality 85 | 5000 ms, CPU 5000 ms |  | "
+                      "ImageMagick x 28, WebP quality 85: 2500 ms, CPU 2400 ms | 2.00× (CPU 2.08×) | <= 0.35x |", text)
+        self.assertEqual(text.count("against ImageMagick writing WebP"), 1, "only for the photograph")
+
     def test_the_lossless_render_is_held_to_the_floor_goal(self):
         results = self.results()
         entry = results["sections"]["render"]["inputs"][0]
