@@ -46,7 +46,7 @@ enum ProcessHandlers {
     /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
     /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed),
     /// as long as the files total at most ``ServiceConfig/maxInlineFileBytes``; over it 422
-    /// `answer_too_large` (an interstitial's renders reach 6 to 14 MB). Bounded answers:
+    /// `answer_too_large` (an interstitial's renders reach 6 to 14 MB, its 2x preview sheet up to 63 MB). Bounded answers:
     /// - `inline=false`: the same document without `base64`: the manifest and each file's name,
     ///   SHA-256 and size;
     /// - `file=NAME`: that one file's bytes, in its own media type, with `X-Creative-SHA256`.

@@ -2,7 +2,7 @@ extension TryItPage {
     /// The page's one script. Every piece of caller or server text goes in through `textContent`
     /// (`el`), never as markup; positions are set through the style object (no style attribute).
     /// A valid upload: `/v1/validate`, then `/v1/process` once, asked for the zip of its files
-    /// (stored entries, read here: no base64 and no inline cap; an interstitial's are 6 to 14 MB). Several files:
+    /// (stored entries, read here: no base64 and no inline cap; an interstitial's are 8 to 80 MB with its 2x sheet). Several files:
     /// `/v1/campaign`, and a table of every slot with the creative served there.
     static let script = "(function(){\n'use strict';\nvar PLAN=" + TryItPlan.literal + ";\n" + """
     var KEY='creative-tool-token',pending=null,last=null,urls=[],run=0,queue=[],busy=0;
