@@ -31,13 +31,13 @@ def note(message):
 
 class Context:
     """One benchmark run. binary and system_binary are absolute paths (system_binary None without
-    that build); floor is the C floor's binary once harness.floor has built it."""
+    that build); floor and floor_process are the C floors' binaries once harness.floor has built them."""
 
     def __init__(self, binary, system_binary, settings, peers, work, schemas):
         self.binary, self.system_binary = binary, system_binary
         self.settings, self.peers, self.work, self.schemas = settings, peers, work, schemas
         self.python = find_python()
-        self.floor = None
+        self.floor = self.floor_process = None
         self.started = []
         self._inputs = None
 

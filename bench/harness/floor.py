@@ -1,5 +1,6 @@
-"""The C floor (bench/floor.c), compiled against the libvips file the tool loads: the wheel's,
-linked by its path and found through a run path, or the system's, through pkg-config."""
+"""The C floors (bench/floor.c, a render; bench/floor-process.c, a process job's render files),
+compiled against the libvips file the tool loads: the wheel's, linked by its path and found through
+a run path, or the system's, through pkg-config."""
 import os
 import shutil
 
@@ -7,8 +8,13 @@ from .context import BENCH_DIR, REPO_DIR
 from .errors import BenchError
 
 
+# (source in bench/, binary in the run's folder, the context's attribute)
+PROGRAMS = [("floor.c", "floor", "floor"), ("floor-process.c", "floor-process", "floor_process")]
+
+
 def build(context):
-    """Compiles the floor into the run's folder; sets context.floor and context.floor_library."""
+    """Compiles the floors into the run's folder; sets context.floor, context.floor_process and
+    context.floor_library."""
     ldd = context.run(["ldd", context.binary], "ldd " + context.binary).stdout
     library = next((line.split()[2] for line in ldd.splitlines() if "libvips" in line and "=>" in line), "")
     if not os.path.isfile(library):
@@ -22,11 +28,13 @@ def build(context):
         ":" + os.environ["PKG_CONFIG_PATH"] if os.environ.get("PKG_CONFIG_PATH") else "")
     cflags = context.run(["pkg-config", "--cflags", "vips"], "no libvips headers for bench/floor.c (libvips-dev):"
                          " pkg-config", env=environment).stdout.split()
-    floor = os.path.join(context.work, "floor")
-    command = [compiler, "-O2", "-o", floor, os.path.join(BENCH_DIR, "floor.c")] + cflags
     if os.path.dirname(library) == wheel_lib:
-        command += [library, "-Wl,-rpath," + wheel_lib]
+        libs = [library, "-Wl,-rpath," + wheel_lib]
     else:
-        command += context.run(["pkg-config", "--libs", "vips"], "pkg-config --libs vips").stdout.split()
-    context.run(command, "bench/floor.c did not build")
-    context.floor, context.floor_library = floor, library
+        libs = context.run(["pkg-config", "--libs", "vips"], "pkg-config --libs vips").stdout.split()
+    for source, name, attribute in PROGRAMS:
+        binary = os.path.join(context.work, name)
+        context.run([compiler, "-O2", "-o", binary, os.path.join(BENCH_DIR, source)] + cflags + libs,
+                    "bench/%s did not build" % source)
+        setattr(context, attribute, binary)
+    context.floor_library = library

@@ -12,7 +12,7 @@ VARIABLES = [
     ("BENCH_VALIDATE_FILES", 200, 20, int),
     ("BENCH_VALIDATE_INPUTS", "artwork.png photo.png", "artwork.png photo.png", str),
     ("BENCH_RENDER_INPUTS", "artwork.png photo.png", "artwork.png", str),
-    ("BENCH_PROCESS_INPUTS", "artwork.png photo.png photo.jpg", "artwork.png", str),
+    ("BENCH_PROCESS_INPUTS", "flat artwork-960 photo-jpeg gradient-jpeg text interstitial", "artwork-960 text", str),
     ("BENCH_SERVE_SECONDS", 10, 2, int),
     ("BENCH_SERVE_WARMUP", 2, 1, int),
     ("BENCH_SERVE_CONNECTIONS", "4 16", "4", str),

@@ -1,6 +1,8 @@
 """Unit tests of the benchmark harness's pure parts: hyperfine rounds merged into medians, ratios,
 the parsers of wrk's RESULT line and of /proc, the settings, the section names, the report's
-tables, the weight section's bench set (bench/art.py's layout), the fixed format of an auto pick, the rewrite of
+tables, the weight section's bench set (bench/art.py's layout), the fixed format of an auto pick, the process
+floor's job spec (manifest renders into bench/floor-process.c's lines, their saver settings read
+from the encoding lines) and its ratios, the rewrite of
 docs/performance.md's marked blocks, and the reading of outputs through schemas/ (jsonschema: run
 it with the project venv's Python). No process is started.
 
@@ -20,6 +22,7 @@ from harness.sections import DEFAULT, resolve, weight  # noqa: E402
 from harness.sections.autocost import fixed_options  # noqa: E402
 from harness.sections.bytes_ import parse_ssim_line  # noqa: E402
 from harness.sections.memory import schedule  # noqa: E402
+from harness.sections import process as process_section  # noqa: E402
 
 
 def hyperfine_result(command, times, user, system):
@@ -113,7 +116,9 @@ class SettingsTests(unittest.TestCase):
         self.assertFalse(read["quick"])
         self.assertEqual((read["runs"], read["warmup"], read["rounds"], read["rss_runs"]), (30, 3, 5, 5))
         self.assertEqual(read["serve_connections"], [4, 16])
-        self.assertEqual(read["process_inputs"], ["artwork.png", "photo.png", "photo.jpg"])
+        self.assertEqual(read["process_inputs"], ["flat", "artwork-960", "photo-jpeg", "gradient-jpeg", "text",
+                                                  "interstitial"])
+        self.assertEqual(settings.read({"BENCH_QUICK": "1"})["process_inputs"], ["artwork-960", "text"])
         self.assertEqual(read["validate_files"], 200)
 
     def test_quick_lowers_the_counts_and_an_explicit_variable_wins(self):
@@ -161,6 +166,149 @@ class AutoCostTests(unittest.TestCase):
         self.assertEqual(fixed_options("PNG, palette of at most 64 colours (auto: ...)")[0], ["--format", "png"])
         with self.assertRaises(BenchError):
             fixed_options("AVIF quality 50")
+
+
+def manifest_render(file, fmt, encoding, canvas, content, position):
+    """One render of a process manifest, as much of it as the floor's spec reads."""
+    return {"file": file, "format": fmt, "encoding": encoding,
+            "slot_pixels": {"width": canvas[0], "height": canvas[1]},
+            "content_pixels": {"width": content[0], "height": content[1]},
+            "content_position_pixels": {"x": position[0], "y": position[1]}}
+
+
+class ProcessFloorTests(unittest.TestCase):
+    settings = staticmethod(process_section.encoding_settings)
+
+    def test_auto_webp_is_written_at_effort_2_with_the_sharp_conversion_unless_the_line_says_plain(self):
+        self.assertEqual(self.settings("webp", "WebP quality 40 (auto: SSIM luma 0.997, chroma 0.971)"),
+                         {"Q": 40, "effort": 2, "smart": 1})
+        self.assertEqual(self.settings("webp", "WebP quality 97 (auto: decided on a 666x375 render, SSIM 0.984)"),
+                         {"Q": 97, "effort": 2, "smart": 1})
+        self.assertEqual(self.settings("webp", "WebP quality 93 (auto, as decided on the smallest render) (plain RGB "
+                                               "to YUV: the sharp conversion is over the memory budget)"),
+                         {"Q": 93, "effort": 2, "smart": 0})
+
+    def test_fixed_and_budget_fitted_webp_is_written_at_libvips_default_effort(self):
+        self.assertEqual(self.settings("webp", "WebP quality 85"), {"Q": 85, "effort": 4, "smart": 1})
+        self.assertEqual(self.settings("webp", "WebP quality 70, effort 6"), {"Q": 70, "effort": 6, "smart": 1})
+        # Fitted to the weight budget inside an auto job: the fixed format's encoder, not auto's.
+        self.assertEqual(self.settings("webp", "WebP quality 94 (the best that fits the weight budget of 153600 "
+                                               "bytes) (plain RGB to YUV: the sharp conversion is over the memory "
+                                               "budget)"), {"Q": 94, "effort": 4, "smart": 0})
+        self.assertEqual(self.settings("webp", "WebP lossless, effort 5"), {"lossless": 1, "effort": 5})
+        self.assertEqual(self.settings("webp", "WebP near-lossless 60 (auto: SSIM luma 0.999, chroma 0.998)"),
+                         {"near": 1, "Q": 60, "effort": 4})
+
+    def test_jpeg_keeps_full_chroma_only_when_the_line_says_so(self):
+        self.assertEqual(self.settings("jpeg", "JPEG quality 85"), {"Q": 85, "chroma": 420})
+        self.assertEqual(self.settings("jpeg", "JPEG quality 82, 4:4:4 (auto: SSIM luma 0.990, chroma 0.980)"),
+                         {"Q": 82, "chroma": 444})
+        self.assertEqual(self.settings("jpeg", "JPEG quality 61 (the best that fits the weight budget of 153600 "
+                                               "bytes)"), {"Q": 61, "chroma": 420})
+
+    def test_avif_is_eight_bit_at_effort_1(self):
+        self.assertEqual(self.settings("avif", "AVIF quality 55 (auto: SSIM luma 0.980, chroma 0.990)"),
+                         {"Q": 55, "effort": 1})
+
+    def test_a_palette_takes_its_bit_depth_from_its_colours_and_its_quality_from_who_chose_it(self):
+        common = {"palette": 1, "dither": 0, "effort": 3, "compression": 4}
+        self.assertEqual(self.settings("png", "PNG, palette of at most 256 colours (auto: SSIM luma 1.000, chroma "
+                                              "1.000)"), dict(common, bitdepth=8, Q=90))
+        self.assertEqual(self.settings("png", "PNG, palette of at most 16 colours (the best that fits the weight "
+                                              "budget of 153600 bytes)"), dict(common, bitdepth=4, Q=60))
+        self.assertEqual(self.settings("png", "PNG, palette of 14 colours"), dict(common, bitdepth=4, Q=100))
+        self.assertEqual(self.settings("png", "PNG, palette of 3 colours")["bitdepth"], 2)
+        self.assertEqual(self.settings("png", "PNG, palette of 2 colours")["bitdepth"], 1)
+        self.assertEqual(self.settings("png", "PNG, palette of up to 256 colours (libimagequant quality 70)"),
+                         dict(common, bitdepth=8, Q=70))
+
+    def test_lossless_png_is_plain_unless_paeth_filtered(self):
+        for line in ("PNG, RGB", "PNG, RGBA", "PNG, RGB, transparent key", "PNG, lossless"):
+            self.assertEqual(self.settings("png", line), {"compression": 4, "filter": "none"}, line)
+        self.assertEqual(self.settings("png", "PNG, RGBA, Paeth-filtered for the weight budget")["filter"], "paeth")
+        self.assertEqual(self.settings("png", "PNG, RGB (streamed)")["filter"], "paeth")
+
+    def test_a_line_it_cannot_read_is_refused(self):
+        for fmt, line in [("webp", "PNG, RGB"), ("gif", "GIF, 256 colours"), ("jpeg", "JPEG at its best"),
+                          ("png", None), ("avif", "WebP quality 40")]:
+            with self.assertRaises(ValueError, msg=line):
+                self.settings(fmt, line)
+
+    def test_renders_of_one_placement_and_settings_share_a_line_and_the_rest_do_not(self):
+        renders = [
+            manifest_render("a.webp", "webp", "WebP quality 40 (auto: SSIM luma 0.997, chroma 0.971)", (1170, 180),
+                            (1152, 180), (9, 0)),
+            manifest_render("b.jpg", "jpeg", "JPEG quality 85", (640, 100), (640, 79), (0, 10)),
+            # The same placement and settings as a.webp, another SSIM in its line: the same bytes.
+            manifest_render("c.webp", "webp", "WebP quality 40 (auto: decided on a 1170x180 render, SSIM 0.995)",
+                            (1170, 180), (1152, 180), (9, 0)),
+            # The same canvas and content, placed elsewhere.
+            manifest_render("d.webp", "webp", "WebP quality 40 (auto: ...)", (1170, 180), (1152, 180), (0, 0)),
+            dict(manifest_render("e.webp", "webp", None, (640, 100), (640, 100), (0, 0)), file=None),
+        ]
+        self.assertEqual(process_section.spec_lines(renders), [
+            "a.webp,c.webp 1170 180 1152 180 9 0 transparent webp Q=40 effort=2 smart=1",
+            "b.jpg 640 100 640 79 0 10 white jpeg Q=85 chroma=420",
+            "d.webp 1170 180 1152 180 0 0 transparent webp Q=40 effort=2 smart=1",
+        ])
+        with self.assertRaisesRegex(ValueError, "comma"):
+            process_section.spec_lines([manifest_render("a,b.webp", "webp", "WebP quality 40", (2, 2), (1, 1), (0, 0))])
+
+    def test_the_floor_figures_are_cpu_over_the_floors_wall_over_cpu_and_bytes_over_the_floors(self):
+        result = comparison(command("creative-tool", 3000.0, 4000.0), command("creative-tool --format webp", 1500.0, 1500.0),
+                            command(process_section.FLOOR, 1100.0, 1000.0))
+        figures = process_section.floor_figures(result, 150000, 160000)
+        self.assertAlmostEqual(figures["cpu_over_floor"], 4.0)
+        self.assertAlmostEqual(figures["wall_over_cpu"], 0.75)
+        self.assertAlmostEqual(figures["bytes_over_floor"], 0.9375)
+        without = process_section.floor_figures(comparison(command("creative-tool", 3000.0, 4000.0)), 1, 0)
+        self.assertIsNone(without["cpu_over_floor"])
+        self.assertIsNone(without["bytes_over_floor"])
+
+    def test_the_floor_table_gives_each_contents_ratios(self):
+        entry = {"key": "photo-jpeg", "label": "photograph (JPEG q92)", "input": dict(INPUT, name="photo.jpg"),
+                 "options": [], "renders": 28, "distinct_renders": 27, "formats": ["webp"], "render_bytes": 1215340,
+                 "floor_bytes": 1257846, "identical_files": 26,
+                 "comparison": comparison(command("creative-tool", 3000.0, 4000.0),
+                                          command(process_section.FLOOR, 1100.0, 1000.0),
+                                          command("ImageMagick x 28, WebP quality 85", 2000.0, 2000.0))}
+        entry["floor"] = process_section.floor_figures(entry["comparison"], 1215340, 1257846)
+        text = report.process({"inputs": [entry]})
+        self.assertIn("| photograph (JPEG q92) | 28 (27 distinct) | webp | 4000 ms | 1000 ms | 4.00× | 0.75 | "
+                      "1,215,340 | 1,257,846 | 0.966 | 26 of 28 |", text)
+        summary = report.summary({"sections": {"process": {"inputs": [entry]}}})
+        self.assertIn("against its C floor", summary)
+        self.assertIn("against ImageMagick writing WebP", summary, "a photograph is held to the WebP goal")
+        entry["key"] = "text"
+        self.assertNotIn("against ImageMagick writing WebP", report.summary({"sections": {"process": {"inputs": [entry]}}}))
+
+    def test_a_line_is_tried_first_as_read_then_with_the_settings_its_encoding_line_may_leave_unsaid(self):
+        webp = "a.webp,b.webp 1170 180 1152 180 9 0 transparent webp Q=40 effort=2 smart=1"
+        self.assertEqual(process_section.variants(webp), [
+            webp,
+            "a.webp,b.webp 1170 180 1152 180 9 0 transparent webp Q=40 effort=2 smart=0",
+            "a.webp,b.webp 1170 180 1152 180 9 0 transparent webp Q=40 effort=4 smart=1",
+            "a.webp,b.webp 1170 180 1152 180 9 0 transparent webp Q=40 effort=4 smart=0",
+        ])
+        palette = "t.png 640 100 640 79 0 10 transparent png Q=90 bitdepth=8 compression=4 dither=0 effort=3 palette=1"
+        tried = process_section.variants(palette)
+        self.assertEqual(tried[0], palette)
+        self.assertEqual([line.split()[9] for line in tried], ["Q=90", "Q=100", "Q=80", "Q=60", "Q=50"])
+        self.assertTrue(all(line.split()[10:] == palette.split()[10:] for line in tried), "only the quality changes")
+        # Nothing is unsaid of a JPEG, a lossless PNG or a lossless WebP.
+        for line in ("j.jpg 640 100 640 79 0 10 white jpeg Q=85 chroma=420",
+                     "p.png 640 100 640 79 0 10 transparent png compression=4 filter=none",
+                     "w.webp 640 100 640 79 0 10 transparent webp effort=5 lossless=1"):
+            self.assertEqual(process_section.variants(line), [line])
+        self.assertEqual(process_section.files_of(webp), ["a.webp", "b.webp"])
+
+    def test_every_content_key_is_known_and_quick_mode_asks_for_known_ones(self):
+        self.assertEqual(len(set(process_section.KEYS)), len(process_section.CONTENTS))
+        for key in settings.read({})["process_inputs"] + settings.read({"BENCH_QUICK": "1"})["process_inputs"]:
+            self.assertIn(key, process_section.KEYS)
+        self.assertEqual(process_section.palette_bits(256), 8)
+        self.assertEqual(process_section.palette_bits(17), 8)
+        self.assertEqual(process_section.palette_bits(16), 4)
 
 
 class ReportTests(unittest.TestCase):
