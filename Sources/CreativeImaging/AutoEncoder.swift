@@ -148,8 +148,11 @@ struct AutoEncoder {
                 break
             }
         }
-        // Art WebP cannot keep (small coloured text, flat art's hard edges): a palette may.
-        if kept == nil, analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
+        // Art WebP cannot keep (small coloured text, flat art's hard edges): a palette may; so
+        // where WebP kept colour only with the sharp conversion, a palette is measured under it
+        // (text-heavy art at 1790x174: WebP quality 94, sharp, 150 KB; a 256-colour palette 103 KB).
+        let sharpOnly = webp.map { !$0.plainYUVKeepsTarget } ?? false
+        if kept == nil || sharpOnly, analysis.colours > 256, kinds.contains(.palette), EncoderFeatures.palettePNG {
             offer(try qualified(AutoRecipe.flatPalette, under: best?.bytes.count, similarity))
         }
         if analysis.opaque == 1, kinds.contains(.jpeg), kept == nil {
@@ -327,29 +330,43 @@ struct AutoEncoder {
         // The last trial kept luma and fell short on chroma alone; by more than the qualities
         // left can gain (``webpChromaOutOfReach``).
         var chromaAlone = false, chromaOutOfReach = false
-        // A search from nothing on flat art or a gradient tries the sharp conversion from the first
-        // trial: their colour edges are what the chroma term weighs, and the search takes one or
-        // two trials, so a final re-encode would cost more than the conversion in each trial. A
-        // photograph's trials leave it out, and so do the trials of a search that starts from an
-        // earlier render's quality (`process`: one trial each, most kept as they are), which
-        // ``finished(_:_:draft:)`` re-encodes where colour needs it.
+        // Trials use WebP's plain RGB to YUV conversion, and a trial that keeps the target is the
+        // file written: the sharp conversion takes 2-10 times the rest of the encode and, where
+        // plain keeps the target, writes larger files (the flat test artwork's 28 renders: 4%).
+        // It is tried only where it measurably keeps colour: a plain trial that keeps luma and
+        // falls short on chroma by at most ``webpChromaOutOfReach`` (small coloured text) is
+        // encoded again the sharp way at the same quality; once that kept the target, the
+        // search's later trials are sharp from the start.
         let flat = analysis.repeats >= PNGWriter.unfilteredRepeatShare
-        let draft = !(flat && start == nil && format == .webp && EncoderFeatures.webpSharpYUV)
+        let canSharpen = format == .webp && EncoderFeatures.webpSharpYUV
+        var sharp = false
+        var lastScore: PerceptualScore?
         // Whether quality index `index` qualifies; an encoding at or over the limit does not (nor
         // will any higher quality: `tooLarge`).
         func tries(_ index: Int) throws(ImagingError) -> Bool {
             let recipe = AutoRecipe.lossy(format, Self.qualities[index])
-            let bytes = try recipe.encode(reference, draft: draft)
-            if let limit = found?.bytes.count ?? limit, bytes.count >= limit {
-                tooLarge = true
-                return false
+            func trial(sharpYUV: Bool) throws(ImagingError) -> EncodedRender? {
+                let bytes = try recipe.encode(reference, draft: !sharpYUV)
+                if let limit = found?.bytes.count ?? limit, bytes.count >= limit {
+                    tooLarge = true
+                    return nil
+                }
+                let (kept, score) = try scored(recipe, bytes: bytes, similarity)
+                lastScore = score
+                chromaAlone = score.luma >= Self.lumaTarget && score.chroma < Self.chromaTarget
+                chromaOutOfReach = chromaAlone && format == .webp && Self.qualities[index] >= Self.fullChromaQuality
+                    && score.chroma < Self.chromaTarget - Self.webpChromaOutOfReach
+                guard var candidate = kept else { return nil }
+                candidate.plainYUVKeepsTarget = !sharpYUV || !EncoderFeatures.webpSharpYUV
+                return candidate
             }
-            let (kept, score) = try scored(recipe, bytes: bytes, similarity)
-            chromaAlone = score.luma >= Self.lumaTarget && score.chroma < Self.chromaTarget
-            chromaOutOfReach = chromaAlone && format == .webp && Self.qualities[index] >= Self.fullChromaQuality
-                && score.chroma < Self.chromaTarget - Self.webpChromaOutOfReach
-            guard var candidate = kept else { return false }
-            candidate.plainYUVKeepsTarget = draft || !EncoderFeatures.webpSharpYUV
+            var candidate = try trial(sharpYUV: sharp)
+            if candidate == nil, canSharpen, !sharp, !tooLarge, chromaAlone,
+               let last = lastScore, last.chroma >= Self.chromaTarget - Self.webpChromaOutOfReach {
+                candidate = try trial(sharpYUV: true)
+                if candidate != nil { sharp = true }
+            }
+            guard let candidate else { return false }
             found = candidate
             return true
         }
@@ -370,18 +387,7 @@ struct AutoEncoder {
                 if try tries(index) { break }
             }
         }
-        return try finished(found, similarity, draft: draft)
-    }
-
-    /// The quality found, encoded with the sharp RGB to YUV conversion draft trials leave out where
-    /// colour is what held the quality up (the chroma term nearer its target than luma: colour
-    /// edges), and measured again; else the trial's file (a photograph's chroma is far above its
-    /// target, and the conversion would only add time).
-    private func finished(_ trial: EncodedRender?, _ similarity: Similarity.Perceptual,
-                          draft: Bool) throws(ImagingError) -> EncodedRender? {
-        guard draft, let trial, let recipe = trial.recipe, recipe.format == .webp, EncoderFeatures.webpSharpYUV,
-              let score = trial.score, score.chroma - Self.chromaTarget < score.luma - Self.lumaTarget else { return trial }
-        return try qualified(recipe, under: nil, similarity) ?? trial
+        return found
     }
 }
 

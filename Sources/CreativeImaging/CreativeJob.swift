@@ -119,18 +119,12 @@ public enum CreativeJob {
         source.releasePixels()
         let product = limits.product
         let assignments = DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)
-        var placementsByContent: [PixelSize: [Placement]] = [:]
-        var contentOrder: [PixelSize] = []
+        var placements: [Placement] = []
         var slotsByPlacement: [Placement: [SlotAssignment]] = [:]
         for assignment in assignments {
-            let placement = assignment.placement
-            if placementsByContent[placement.content] == nil { contentOrder.append(placement.content) }
-            if !(placementsByContent[placement.content] ?? []).contains(placement) {
-                placementsByContent[placement.content, default: []].append(placement)
-            }
-            slotsByPlacement[placement, default: []].append(assignment)
+            if slotsByPlacement[assignment.placement] == nil { placements.append(assignment.placement) }
+            slotsByPlacement[assignment.placement, default: []].append(assignment)
         }
-        let groups = contentOrder.map { ($0, placementsByContent[$0] ?? []) }
         let note = plan.autoLossless ? ProcessPlan.losslessNote : ""
         let slots = slotsByPlacement
         // Each render becomes the files of every slot it serves as soon as it is encoded: written
@@ -147,67 +141,83 @@ public enum CreativeJob {
             }
             return files
         }
-        // `auto` decides each render, the smallest first (the most detail per pixel): its quality is
-        // where every other render's search starts, so most take one or two encodes. The first
-        // search runs alone: beside the preview sheet it took the peak RSS of `process` from
-        // 86-93 MB to 95-118 MB for no gain in time.
-        // Where only lossless PNG fits, `auto` renders as `png` does (nothing to search or decide),
-        // with the note that says why.
+        // `auto` searches the smallest render first, alone (JobRenderPlan); where only lossless PNG
+        // fits, it renders as `png` does (nothing to search or decide), with the note that says why.
+        // The first search runs alone: beside the preview sheet it took the peak RSS of `process`
+        // from 86-93 MB to 95-118 MB for no gain in time.
         let working: FormatChoice = plan.autoLossless ? .png : format
-        let smallest = working == .auto ? groups.min(by: { $0.0.area < $1.0.area })?.1.first : nil
+        let first = working == .auto ? placements.min(by: { $0.content.area < $1.content.area }) : nil
         var byPlacement: [Placement: [JobFile]] = [:]
         var refused: [Placement: ImagingError] = [:]
+        var firstDecision: JobDecision?
         var firstRecipe: AutoRecipe?
         let renderer = JobRenderer(format: working, autoFormats: autoFormats, limits: job, weightBudget: weightBudget,
                                    alpha: ProcessPlan.alphaBand(source))
-        if let smallest {
+        if let first {
             try deadline?.check()
             do throws(ImagingError) {
-                let decision = try renderer.render(decoded, at: smallest, start: nil)
-                firstRecipe = decision.recipe
-                byPlacement[smallest] = try store(smallest, decision)
+                let (render, decision) = try renderer.render(decoded, at: first, start: nil)
+                firstRecipe = render.recipe
+                firstDecision = decision
+                byPlacement[first] = try store(first, render)
             } catch .overWeightBudget(let format, let least, let budget) {
-                refused[smallest] = .overWeightBudget(format: format, smallest: least, budget: budget)
+                refused[first] = .overWeightBudget(format: format, smallest: least, budget: budget)
             }
         }
-        let start = firstRecipe
-        // Work is grouped by content size: each group scales once and encodes each of its
-        // placements once. Groups and the preview sheet run in parallel.
-        let remaining = groups.map { content, placements in
-            (content, placements.filter { byPlacement[$0] == nil && refused[$0] == nil })
-        }.filter { !$0.1.isEmpty }
-        let outcomes = ParallelWork.run(count: remaining.count + 1, width: plan.width) { index throws(ImagingError) -> JobPiece in
-            // The sheet is the longest piece: first, so the groups share the other core with it.
+        let creative = source.displayedSize
+        let avifNamed = autoFormats?.contains(.avif) == true && EncoderFeatures.avif
+        let renderPlan = JobRenderPlan(placements.filter { $0 != first }, creative: creative, first: firstDecision,
+                                       firstPlacement: first, formatsVary: avifNamed)
+        let firstClass = first.map { JobRenderPlan.scaleClass($0.content, of: creative) }
+        let board = ClassDecisions(Set(renderPlan.steps.filter(\.checksClass).map(\.scaleClass) + (firstClass.map { [$0] } ?? [])))
+        if let firstClass { board.publish(firstDecision, for: firstClass) }
+        let sharedDecision = firstDecision?.isWide == true && !avifNamed ? firstDecision : nil
+        let (startRecipe, steps) = (firstRecipe, renderPlan.steps)
+        // The sheet and the renders run side by side while what they hold fits the job's charge
+        // (PieceGate), the sheet first (the longest piece), then each class's check, then the
+        // rest; a render waits for its class's decision before it takes its memory.
+        let gate = PieceGate(capacity: plan.cost.output)
+        let outcomes = ParallelWork.run(count: steps.count + 1) { index throws(ImagingError) -> JobPiece in
             if index == 0 {
-                let sheet = try PreviewSheet.draw(decoded, creative: source.displayedSize, product: product,
-                                                  campaign: campaign, warnings: report.warnings, fileRoom: plan.sheetFileRoom)
+                let sheet = try gate.run(holding: plan.sheetPieceBytes) { () throws(ImagingError) in
+                    try PreviewSheet.draw(decoded, creative: creative, product: product, campaign: campaign,
+                                          warnings: report.warnings, fileRoom: plan.sheetFileRoom)
+                }
                 return .sheet(try JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet),
                                           format: .png, encoding: "PNG", writingTo: sink))
             }
+            let step = steps[index - 1]
+            var published = false
+            defer { if step.checksClass, !published { board.publish(nil, for: step.scaleClass) } }
             try deadline?.check()
-            let (content, placements) = remaining[index - 1]
-            // Scaled once for the placements that share the content size, held for them; a
-            // placement alone streams from the decode (ProcessPlan charges the same).
-            let scaling = try ScaleStep.thumbnail(decoded, to: content)
-            let scaled = placements.count > 1 ? try scaling.materialized() : scaling
-            var stored: [Placement: [JobFile]] = [:]
-            var over: [Placement: ImagingError] = [:]
-            for placement in placements {
-                do throws(ImagingError) {
-                    stored[placement] = try store(placement, try renderer.render(scaled, at: placement, start: start))
-                } catch .overWeightBudget(let format, let least, let budget) {
-                    over[placement] = .overWeightBudget(format: format, smallest: least, budget: budget)
+            do throws(ImagingError) {
+                let decision = step.checksClass || working != .auto ? nil
+                    : sharedDecision ?? (startRecipe == nil ? nil : board.decision(for: step.scaleClass))
+                if let decision {
+                    let render = try gate.run(holding: plan.appliedBytes) { () throws(ImagingError) in
+                        try renderer.apply(decision, to: decoded, at: step.placement)
+                    }
+                    return .render(step.placement, try store(step.placement, render))
                 }
+                let (render, decided) = try gate.run(holding: plan.renderBytes) { () throws(ImagingError) in
+                    try renderer.render(decoded, at: step.placement, start: startRecipe,
+                                        searchesAVIF: step.checksClass && avifNamed)
+                }
+                if step.checksClass {
+                    board.publish(decided, for: step.scaleClass)
+                    published = true
+                }
+                return .render(step.placement, try store(step.placement, render))
+            } catch .overWeightBudget(let format, let least, let budget) {
+                return .refused(step.placement, .overWeightBudget(format: format, smallest: least, budget: budget))
             }
-            return .renders(stored, over)
         }
         var sheet: JobFile?
         for outcome in outcomes {
             switch try outcome.get() {
             case .sheet(let file): sheet = file
-            case .renders(let stored, let over):
-                byPlacement.merge(stored) { a, _ in a }
-                refused.merge(over) { a, _ in a }
+            case .render(let placement, let files): byPlacement[placement] = files
+            case .refused(let placement, let error): refused[placement] = error
             }
         }
         var renders: [(SlotAssignment, JobFile)] = []
@@ -233,10 +243,12 @@ public enum CreativeJob {
                          slots: renders.map(\.0), overWeightBudget: overBudget)
     }
 
-    /// What one parallel piece of a job made: the preview sheet, or a group's renders.
+    /// What one parallel piece of a job made: the preview sheet, a render's files, or a render
+    /// that no encoding fits in its weight budget.
     private enum JobPiece: Sendable {
         case sheet(JobFile)
-        case renders([Placement: [JobFile]], [Placement: ImagingError])
+        case render(Placement, [JobFile])
+        case refused(Placement, ImagingError)
     }
 
     /// The result for a creative that was rejected (or could not be read): the report alone.

@@ -48,3 +48,35 @@ private final class ResultSlots<Output: Sendable>: @unchecked Sendable {
         buffer.map { $0 ?? .failure(.operationFailed("work not run")) }
     }
 }
+
+/// The memory a job's parallel pieces share (``ProcessPlan``'s charge): a piece takes its
+/// bytes before it runs and gives them back after, so pieces run side by side only while what
+/// they hold together fits the charge, and a piece charged more than the whole runs alone.
+final class PieceGate: Sendable {
+    private let capacity: Int
+    private let available: Mutex<Int>
+    private let released = DispatchSemaphore(value: 0)
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        available = Mutex(max(0, capacity))
+    }
+
+    /// Runs `work` once `bytes` (at most the whole capacity) are free, and frees them after.
+    func run<Output>(holding bytes: Int, _ work: () throws(ImagingError) -> Output) throws(ImagingError) -> Output {
+        let taken = min(max(0, bytes), capacity)
+        while !available.withLock({ free in
+            guard free >= taken else { return false }
+            free -= taken
+            return true
+        }) {
+            // Woken by a release, or again after a moment: a release may wake the other waiter.
+            _ = released.wait(timeout: .now() + .milliseconds(2))
+        }
+        defer {
+            available.withLock { $0 += taken }
+            released.signal()
+        }
+        return try work()
+    }
+}

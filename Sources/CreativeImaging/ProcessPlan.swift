@@ -18,6 +18,15 @@ public struct ProcessPlan: Sendable, Equatable {
     /// is charged; beside a render, what is left beside both), so a photograph's 2x sheet fits
     /// without charging the job more.
     public let sheetFileRoom: Int
+    /// What one render that searches (or, in a fixed format, any render) holds at most: its
+    /// content, its pipeline and its encoder (``JobPieces``).
+    let renderBytes: Int
+    /// What one `auto` render written with another render's decision holds at most: its content,
+    /// its pipeline, the canvas held for its weight budget and a lossy encoder, no search.
+    let appliedBytes: Int
+    /// What drawing the preview sheet holds: the sheet's charge, and for an interstitial drawn
+    /// alone, the room its file took from the renders.
+    let sheetPieceBytes: Int
 
     /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
     /// creatives, so only catalog sizes. Banners and companions: the slots served are drawn at 2x
@@ -140,10 +149,22 @@ public struct ProcessPlan: Sendable, Equatable {
             if output <= left { break }
         }
         let plan = chosen ?? (1, 0, true, 0, sheet)
+        renderBytes = render(plan.budget, lossless: plan.lossless)
+        // A decided recipe: the render held for its weight budget, and the largest encoder auto
+        // may apply it with (JPEG, WebP, a palette, AVIF where named and tried on the canvas).
+        appliedBytes = placements.map { placement in
+            let pixels = placement.canvas.pixelCount ?? Int.max
+            let avif = autoFormats?.contains(.avif) == true && AutoEncoder.triesAVIF(pixels: pixels)
+                ? JobCost.avifBytes(pixels: pixels, alpha: alpha) : 0
+            let encoder = [JobCost.encoderBytes(.jpeg, pixels: pixels), JobCost.encoderBytes(.palette, pixels: pixels),
+                           JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: plan.budget), avif].max() ?? 0
+            return JobCost.adding(held(placement), JobCost.adding(JobCost.multiplying(pixels, 4), encoder))
+        }.max() ?? 0
         width = plan.width
         renderBudget = plan.budget
         autoLossless = format == .auto && plan.lossless
         sheetFileRoom = PreviewSheet.fullScreenFileRoom + max(0, plan.output - plan.sheetBeside)
+        sheetPieceBytes = product.isFullScreen ? JobCost.adding(sheet, sheetFileRoom - PreviewSheet.fullScreenFileRoom) : sheet
         cost = JobCost(decode: decode, output: plan.output, decodedSamples: samples)
     }
 

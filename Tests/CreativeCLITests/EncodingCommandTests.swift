@@ -115,14 +115,28 @@ final class EncodingCommandTests: ScratchFolderTestCase {
             XCTAssertEqual(bytes.count, render["file_bytes"] as? Int, file)
             XCTAssertEqual(try ImageSource(bytes: bytes).displayedSize.description, render.sizeText("slot_pixels"), file)
         }
-        // Each render is decided on its own (measured, or lossless exact): none is written as
-        // another render's decision.
+        // Every render is measured (its own SSIM, or the SSIM of the render of this job whose
+        // decision it is written with), or lossless exact; the smallest render is searched itself.
+        let canvases = Set(renders.map { $0.sizeText("slot_pixels") })
+        var measuredThemselves = 0
         for render in renders {
             let encoding = render["encoding"] as? String ?? ""
             XCTAssertTrue(encoding.contains("SSIM") || encoding.contains("lossless"), encoding)
             XCTAssertFalse(encoding.contains("as decided on the smallest render"), encoding)
+            if let range = encoding.range(of: "as decided on the ") {
+                let named = encoding[range.upperBound...].prefix { $0 != " " }
+                XCTAssertTrue(canvases.contains(String(named)), "\(encoding) names no render of the job")
+            } else {
+                measuredThemselves += 1
+            }
             XCTAssertLessThanOrEqual(render["file_bytes"] as? Int ?? .max, RenderSettings.defaultWeightBudget, encoding)
         }
+        func area(_ render: [String: Any]) -> Int {
+            (render.sizeText("content_pixels") ?? "").split(separator: "x").compactMap { Int($0) }.reduce(1, *)
+        }
+        let smallest = try XCTUnwrap(renders.min { area($0) < area($1) })
+        XCTAssertFalse((smallest["encoding"] as? String ?? "").contains("as decided on"), "\(smallest)")
+        XCTAssertGreaterThanOrEqual(measuredThemselves, 1)
         XCTAssertEqual(manifest["weight_budget_bytes"] as? Int, 153_600)
         // The same folder again: it is process's own, so it is replaced.
         XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "png"]).status, 0)
