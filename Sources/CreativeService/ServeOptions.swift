@@ -59,7 +59,7 @@ public enum ServeOptions {
                                                    + size(JobLimits.fullScreenMemoryBudget) + " for product=interstitial",
                                                bareUnit: 1 << 20)
     public static let budgetWait: DurationOption = option("budget_wait", 0...3600, "S",
-                                          "how long a request or job waits for the memory budget", seconds(defaults.budgetWait))
+                                          "how long a request body waits for the memory budget (a job waits for it in line, up to 10 s)", seconds(defaults.budgetWait))
     public static let jobTimeout: DurationOption = option("job_timeout", 0.001...3600, "S", "how long one validate, render or "
                                           + "process job may run (422 timeout; the CLI's --timeout)",
                                           seconds(JobLimits.serviceTimeout) + "; " + seconds(JobLimits.fullScreenServiceTimeout)

@@ -61,8 +61,11 @@ public struct ServiceConfig: Sendable {
     public func jobDeadline(for product: Product) -> Double {
         jobTimeout ?? JobLimits.serviceTimeout(for: product)
     }
-    /// Seconds a request waits for its share of the memory budget before 503 + `Retry-After`.
+    /// Seconds a request body waits for its share of the memory budget before 503 + `Retry-After`.
     public var budgetWait = 2.0
+    /// Seconds a job waits for its share of the memory budget: as long as it may wait in line for
+    /// a slot (``queueWait``), at least ``budgetWait``.
+    public var jobBudgetWait: Double { max(budgetWait, queueWait) }
     /// Seconds a connection may stay idle while a body or an answer is under way.
     public var connectionTimeout = 15
     /// Seconds from a connection's start (or its previous request's end) to the end of the next

@@ -1,6 +1,7 @@
 import CreativeImaging
 import CreativeOperations
 import Foundation
+import Synchronization
 import XCTest
 @testable import CreativeService
 
@@ -79,6 +80,7 @@ final class JobDeadlineTests: XCTestCase {
             $0.memoryBudget = capacity
             $0.jobMemoryBudget = process
             $0.budgetWait = 0.2
+            $0.queueWait = 0.2
         }
         defer { server.stop(grace: 1) }
         // Left: enough for the body and validate's share, not for process's.
@@ -100,6 +102,27 @@ final class JobDeadlineTests: XCTestCase {
         XCTAssertEqual(over.status, 422)
         XCTAssertEqual(over.errorCode, "too_many_pixels")
         XCTAssertEqual(small.budget.inUse, 0)
+    }
+
+    // Four process jobs where the memory budget holds two at once: the other two wait their turn
+    // in line (up to the queue's 10 s, not --budget-wait's 0.2 s) and every one is answered 200.
+    func testJobsWaitInLineForTheMemoryBudget() throws {
+        let artwork = try Fixture.testImage("960x150")
+        let process = ProcessOperation.memory(Upload(artwork, fileName: "upload"), product: .banner)
+        let server = try Fixture.server {
+            $0.memoryBudget = 2 * process + 4 * artwork.count + 1_000_000
+            $0.jobMemoryBudget = process
+            $0.budgetWait = 0.2
+        }
+        defer { server.stop(grace: 1) }
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let answer = HTTPClient.request(server.port, "POST", "/v1/process?filename=a.png", body: artwork)
+            statuses.withLock { $0.append(answer.status) }
+        }
+        XCTAssertEqual(statuses.withLock { $0 }, [200, 200, 200, 200])
+        XCTAssertEqual(server.budget.inUse, 0)
+        XCTAssertEqual(metric(server.port, "creative_memory_budget_refusals_total"), 0)
     }
 
     // A client that hangs up mid-job: its job is cancelled, and the slot and memory are free for
