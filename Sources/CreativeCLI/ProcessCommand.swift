@@ -12,7 +12,7 @@ enum ProcessCommand: DeclaredCommand {
         help: "the folder to write; it appears whole or not at all. An existing folder is replaced only when empty "
             + "or written by an earlier process run, and never when it holds the input (else exit 1, "
             + "output_dir_not_ours, nothing changed). Missing parent folders are created, as render --output "
-            + "creates them; nothing is created for an input that cannot be read (file_not_found, exit 1)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
+            + "creates them; nothing is created for an input that cannot be read (file_not_found, exit 74)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
     static let json = CommonOptions.json.with(help: "print the manifest on standard output")
     static let declared = ProcessRequest.options.on(.commandLine)
         + [outputDirectory, json, RenderCommand.cost.with(help: "print what the job would be charged (JSON, as "
