@@ -61,11 +61,21 @@ enum NearMissResize {
                 let length = width * bands
                 return pixels[(a * length)..<(a * length + length)].elementsEqual(pixels[(b * length)..<(b * length + length)])
             }
-            guard let columns = lineMap(width, to: target.width, same: sameColumns),
-                  let rows = lineMap(height, to: target.height, same: sameRows) else { return nil }
+            // A line that shows nothing: every alpha 0 (an image with alpha has it as its last band).
+            let alpha = image.hasAlpha ? bands - 1 : nil
+            let blankColumn = { (x: Int) -> Bool in
+                guard let alpha else { return false }
+                return (0..<height).allSatisfy { y in pixels[(y * width + x) * bands + alpha] == 0 }
+            }
+            let blankRow = { (y: Int) -> Bool in
+                guard let alpha else { return false }
+                return (0..<width).allSatisfy { x in pixels[(y * width + x) * bands + alpha] == 0 }
+            }
+            guard let columns = lineMap(width, to: target.width, same: sameColumns, blank: blankColumn),
+                  let rows = lineMap(height, to: target.height, same: sameRows, blank: blankRow) else { return nil }
             return Resized(image: try remap(image, pixels: pixels, columns: columns.map, rows: rows.map),
                            how: [columns.said("column"), rows.said("row")].compactMap { $0 }.joined(separator: ", ")
-                               + " where the edge repeats itself (no pixel resampled)")
+                               + ", where the edge is blank or repeats itself (no pixel resampled)")
         }
     }
 
@@ -93,22 +103,30 @@ enum NearMissResize {
         }
     }
 
-    /// `count` lines to `target`: lines within ``edgeMargin`` of an edge that repeat their neighbours are
-    /// taken out (or repeated), nearest the edges first and alternating sides: first lines inside a run of
-    /// three alike (a border keeps its width), then an edge line like its inner neighbour.
+    /// `count` lines to `target`: lines near the edges that show nothing or repeat their neighbours are
+    /// taken out (or repeated), nearest the edges first and alternating sides: first fully transparent
+    /// lines at an edge (`blank`: padding), then lines within ``edgeMargin`` inside a run of three alike
+    /// (a border keeps its width), then an edge line like its inner neighbour.
     /// - Returns: nil when there are fewer such lines than the difference.
-    static func lineMap(_ count: Int, to target: Int, same: (Int, Int) -> Bool) -> LineMap? {
+    static func lineMap(_ count: Int, to target: Int, same: (Int, Int) -> Bool,
+                        blank: (Int) -> Bool = { _ in false }) -> LineMap? {
         let difference = count - target, needed = abs(count - target)
         guard difference != 0 else { return LineMap(map: Array(0..<count), change: 0, start: false, end: false) }
         guard count >= 4 else { return nil }
         var candidates: [Int] = []
+        var (left, right) = (0, count - 1)
+        while candidates.count < needed, left < right, blank(left) || blank(right) {
+            if blank(right) { candidates.append(right); right -= 1 }
+            if candidates.count < needed, left < right, blank(left) { candidates.append(left); left += 1 }
+        }
         let reach = min(edgeMargin, count / 2 - 1)
         for offset in stride(from: 1, to: reach, by: 1) {
-            for line in [offset, count - 1 - offset] where candidates.count < needed {
+            for line in [offset, count - 1 - offset] where candidates.count < needed && !candidates.contains(line) {
                 if same(line, line - 1), same(line, line + 1) { candidates.append(line) }
             }
         }
-        for (line, inner) in [(0, 1), (count - 1, count - 2)] where candidates.count < needed && same(line, inner) {
+        for (line, inner) in [(0, 1), (count - 1, count - 2)]
+        where candidates.count < needed && !candidates.contains(line) && same(line, inner) {
             candidates.append(line)
         }
         guard candidates.count == abs(difference) else { return nil }

@@ -206,6 +206,9 @@ final class FixTests: XCTestCase {
         // Repeated for a line short, and refused when nothing repeats.
         XCTAssertEqual(NearMissResize.lineMap(lines.count, to: 13) { lines[$0] == lines[$1] }?.map.count, 13)
         XCTAssertNil(NearMissResize.lineMap(6, to: 5) { $0 == $1 })
+        // A transparent edge (padding) goes first, whatever the lines next to it.
+        XCTAssertEqual(NearMissResize.lineMap(lines.count, to: 11, same: { lines[$0] == lines[$1] }, blank: { $0 == 11 })?.map,
+                       Array(0..<11))
         XCTAssertEqual(NearMissResize.methods(from: PixelSize(width: 961, height: 150), to: PixelSize(width: 960, height: 150)),
                        [.lines, .nearest, .resample])
         XCTAssertEqual(NearMissResize.methods(from: PixelSize(width: 1000, height: 156), to: PixelSize(width: 960, height: 150)),
