@@ -24,7 +24,7 @@ enum FixCommand: DeclaredCommand {
                 "edge without a border, baked-in bars) is the artwork's: the file is written, the warning said, exit 2."],
         examples: ["banner-961x150.png --output banner-960x150.png",
                    "heavy-2184x270.png --output banner-2184x270.jpg",
-                   "anim-320x50.gif --output still-320x50.png",
+                   "animated-728x90.gif --output still-728x90.png",
                    "cmyk-728x90.jpg --output banner-728x90.jpg --json",
                    "animated-728x90.gif --frame 1 --output still-728x90.gif"],
         exitCodes: "0 written (it validates with no warning), 1 refused (its code on standard error; nothing written), "

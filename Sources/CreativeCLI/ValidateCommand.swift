@@ -17,7 +17,7 @@ enum ValidateCommand: DeclaredCommand {
                 "its own size list accepts that list instead of the product's. Each error names its profile."],
         examples: ["banner-960x150.png", "--product interstitial --json takeover.png",
                    "--profile google-ads,iab-lean rectangle-300x250.jpg"],
-        exitCodes: "0 every file is valid, 1 any is rejected, 64 usage error; 74 wins over 1 when any file cannot be read")
+        exitCodes: "0 every file is valid, 1 any is rejected (each file read), 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard !arguments.positionals.isEmpty else { throw .usage("give at least one FILE") }
