@@ -197,6 +197,37 @@ final class FixTests: XCTestCase {
         XCTAssertTrue(fixed.report.valid)
     }
 
+    func testFlatArtAFewPixelsShortIsPaddedFromItsOwnMarginAndFlatArtOverItLosesOnlyMargin() throws {
+        for width in [958, 959, 962] {
+            let fixed = try fix(try Fixtures.png(try Fixtures.flatArt(width, 150)))
+            XCTAssertEqual(fixed.size, PixelSize(width: 960, height: 150), "\(width)")
+            let said = fixed.changes.first { $0.kind == .resized }?.message ?? ""
+            XCTAssertTrue(said.hasSuffix("(no pixel resampled)"), said)
+            XCTAssertTrue(said.contains(width < 960 ? "repeated" : "taken out"), said)
+            XCTAssertEqual(fixed.remaining, [], "\(width)")
+            assertClean(fixed)
+        }
+    }
+
+    func testAWarningTheFixWouldCauseIsToldFromTheArtworksOwn() throws {
+        // The source is clean; pixels enlarged 2x from half the size read as upscaled: the fix's doing.
+        let source = try ImageSource(bytes: try TestArtwork.generate(PixelSize(width: 960, height: 150)))
+        let art = try Fixtures.artwork(960, 150)
+        var attempt = FixAttempt(source: source, request: FixRequest(), maxBytes: Catalog.weightGuidelineBytes,
+                                 limits: JobLimits(), deadline: nil, encoderBudget: JobLimits.defaultMemoryBudget,
+                                 outputName: nil) { () throws(ImagingError) in art }
+        let enlarged = try VipsOperation("resize").with("in", .image(try Fixtures.artwork(480, 75)))
+            .with("scale", .double(2)).with("kernel", .enumeration("lanczos3")).image()
+        guard case .causedWarnings(let caused) = try attempt.judge(enlarged, resize: nil, formats: [.png]) else {
+            return XCTFail("an enlarged copy is the fix's warning, not the artwork's")
+        }
+        XCTAssertEqual(caused.map(\.code), [.upscaledArtwork])
+        guard case .written(let written) = try attempt.judge(art, resize: nil, formats: [.png]) else {
+            return XCTFail("the artwork's own pixels are written")
+        }
+        XCTAssertEqual(written.remaining, [])
+    }
+
     func testAFewLinesAreTakenFromARunAtTheEdgeKeepingABorder() {
         // 12 lines: a 2-line border, a plain field, content in the middle; two lines to take out.
         let lines = [0, 0, 1, 1, 1, 1, 5, 6, 1, 1, 0, 0]
