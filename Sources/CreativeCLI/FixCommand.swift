@@ -10,7 +10,8 @@ enum FixCommand: DeclaredCommand {
         + "animation, metadata)"
     static let output = JobLimitOptions.output.with(
         help: "the file to write (required); '-' for standard output. Its extension (.png, .jpg, .jpeg, .gif, .webp) "
-            + "is the format written, converting the input (a --format that disagrees is a usage error). Never one "
+            + "is the format written, converting the input (a --format that disagrees, or another ending, is a "
+            + "usage error; no ending: the input's format where it fits the weight, else JPEG). Never one "
             + "of the inputs (output_is_input), also through a link; a regular file is replaced atomically")
     static let json = CommonOptions.json.with(help: "print what was written and every change as one JSON object")
     static let maxBytes = JobLimitOptions.maxBytes(default: Inputs.defaultRenderMaxBytes)

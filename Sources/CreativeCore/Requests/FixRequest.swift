@@ -70,6 +70,11 @@ public struct FixRequest: Sendable {
         frame = try source.int(Self.frame)
         format = try source.choice(Self.format, ImageFormat.self)
         namedFormat = outputName.flatMap(Self.format(named:))
+        if let outputName, namedFormat == nil, let ending = Self.ending(of: outputName) {
+            // The validator would call the file's name a mismatch: refused before any work.
+            throw .invalidRequest("the output name '\(TextFormat.clipped(outputName))' ends in .\(TextFormat.clipped(ending)), "
+                                  + "which names no format fix writes; end it .png, .jpg, .gif or .webp")
+        }
         if let format, let namedFormat, format != namedFormat, let outputName {
             throw .invalidRequest("\(source.spelling(Self.format)) \(format.rawValue) disagrees with the output name "
                                   + "'\(TextFormat.clipped(outputName))'; drop \(source.spelling(Self.format)) or rename the output")
@@ -93,10 +98,17 @@ public struct FixRequest: Sendable {
 
     /// The format a name's extension names (any case), nil for another ending or none.
     public static func format(named path: String) -> ImageFormat? {
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return nil }
-        let ending = base[base.index(after: dot)...].lowercased()
+        guard let ending = ending(of: path)?.lowercased() else { return nil }
         return ImageFormat.allCases.first { $0.extensions.contains(ending) }
+    }
+
+    /// A file name's extension (after the last `.` of its last component, not a leading one), nil for none.
+    static func ending(of path: String) -> String? {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex, base.index(after: dot) != base.endIndex else {
+            return nil
+        }
+        return String(base[base.index(after: dot)...])
     }
 
     /// The sizes the file may have: the product's, or those every profile accepts (in the first's order).
