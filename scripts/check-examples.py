@@ -4,10 +4,10 @@ line of README.md's blocks, and each example of every command's `--help`.
     python3 scripts/check-examples.py BINARY [--show]
 
 The examples run in a scratch folder holding the files they name (built by the tool itself: the
-test artwork under the names the docs use, a 961x150 JPEG, a 1080x1920 takeover, a bundle,
+test artwork under the names the docs use, a 961x150 JPEG, a photograph PNG, a 1080x1920 takeover, a bundle,
 companion parameter files), through /bin/sh on a pseudo-terminal, as a user at a terminal sees
-them: standard error and output in order. The lines a doc shows under its command must be
-what the tool prints: the first shown line is the first printed, every further shown line
+them: standard error and output in order. Every file a `fix` example writes must validate (with
+no warning when fix exited 0). The lines a doc shows under its command must be what the tool prints: the first shown line is the first printed, every further shown line
 follows in order (lines between may be left out), and `...` in a shown line stands for any
 text. Times (`in 278 ms`, `in 11 s`) may differ; every other figure must be as shown. A command shown
 without output, and every `--help` example, must exit 0.
@@ -19,9 +19,12 @@ checked elsewhere (RouteTests, the worker tests) and not run here.
 Before the real run the checker proves it can fail: a changed figure must be reported.
 Exit 0 when every example runs as shown, 1 otherwise.
 """
+import json
 import os
 import pathlib
+import random
 import re
+import shlex
 import shutil
 import subprocess
 import struct
@@ -158,6 +161,35 @@ def png(width, height, pixel=None, level=9):
             + chunk(b"IEND", b""))
 
 
+def photo_png(width, height):
+    """A photograph's statistics as an RGB PNG (what designers export at 1.5 MB): detail at three
+    scales (smooth noise, each scale's amplitude falling with its size), tinted, and sensor grain;
+    the same bytes every run (a seeded generator)."""
+    rng = random.Random(7)
+    field = [[0.0] * width for _ in range(height)]
+    for cell, amplitude in ((64, 34.0), (16, 16.0), (4, 10.0)):
+        grid = [[rng.gauss(0, amplitude) for _ in range(width // cell + 2)] for _ in range(height // cell + 2)]
+        columns = [(x / cell - x // cell, x // cell) for x in range(width)]
+        for y in range(height):
+            ty, iy = y / cell - y // cell, y // cell
+            top, bottom, row = grid[iy], grid[iy + 1], field[y]
+            for x, (tx, ix) in enumerate(columns):
+                upper = top[ix] + (top[ix + 1] - top[ix]) * tx
+                lower = bottom[ix] + (bottom[ix + 1] - bottom[ix]) * tx
+                row[x] += upper + (lower - upper) * ty
+    raw = bytearray()
+    for values in field:
+        raw.append(0)
+        for value in values:
+            for scale, base in ((1.0, 120), (0.9, 135), (0.75, 160)):
+                raw.append(max(0, min(255, int(base + scale * value + rng.gauss(0, 6)))))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(raw), 9))
+            + chunk(b"IEND", b""))
+
+
 def be(value, count):
     return value.to_bytes(count, "big")
 
@@ -228,6 +260,8 @@ def make_fixtures(binary, folder):
     for name, size in [("photo-2184x270.jpg", "2184x270"), ("photo-960x150.jpg", "960x150"), ("photo.jpg", "2184x270")]:
         tool(binary, folder, "render", f"TestImages/test-artwork-{size}.png", "--slot", size, "--format", "jpeg",
              "--quality", "100", "--weight-budget", "1G", "--output", name)
+    # fix's: a photograph saved as PNG (1.5 MB), to be named .jpg.
+    (folder / "heavy-2184x270.png").write_bytes(photo_png(2184, 270))
     corpus = ROOT / "Tests" / "Corpus" / "examples"
     for name in ("animated-728x90.gif", "cmyk-728x90.jpg"):
         shutil.copy(corpus / name, folder / name)
@@ -262,11 +296,33 @@ def main():
             folder = pathlib.Path(scratch) / f"example-{index}"
             shutil.copytree(fixtures, folder, symlinks=True)
             status, printed = run_on_terminal(command, folder, path)
+            problem = fixed_file_problem(binary, command, status, folder)
             shutil.rmtree(folder)
+            if problem:
+                print(f"examples: {where}: $ {command}\n  {problem}")
+                failures += 1
             ran += 1
             failures += report(where, command, shown, status, printed, show)
     print(f"examples: {ran - failures} of {ran} ran as shown")
     return 1 if failures else 0
+
+
+def fixed_file_problem(binary, command, status, folder):
+    """What is wrong with the file a `fix` example wrote (exit 0: it must validate with no warning;
+    exit 2: valid, the artwork's own warnings said), or None; None for every other example."""
+    words = shlex.split(command)
+    if len(words) < 2 or words[1] != "fix" or status not in (0, 2) or "--output" not in words:
+        return None
+    output = words[words.index("--output") + 1]
+    if output == "-":
+        return None
+    check = subprocess.run([binary, "validate", "--json", output], cwd=folder, capture_output=True, text=True)
+    if check.returncode != 0:
+        return f"the fixed file {output} does not validate: {check.stdout.strip()}"
+    warnings = [warning["code"] for warning in json.loads(check.stdout)["warnings"]]
+    if status == 0 and warnings:
+        return f"fix exited 0 but {output} has warnings: {', '.join(warnings)}"
+    return None
 
 
 def report(where, command, shown, status, printed, show):

@@ -271,7 +271,7 @@ def check_command_line(files):
     check("api-parameters.schema.json", json.loads(tool("serve", "--api-parameters")), "serve --api-parameters")
     every = [files[name] for name in ("banner", "odd", "interstitial", "companion", "jpeg", "truncated", "text", "bundle")]
     for product in ("banner", "interstitial", "companion"):
-        for report in json_lines(tool("validate", "--json", "--product", product, *every, "missing.png", expect=(1,)),
+        for report in json_lines(tool("validate", "--json", "--product", product, *every, "missing.png", expect=(74,)),
                                  "validate"):
             check("validate-report.schema.json", report, f"validate --product {product} {report.get('file')}")
     for profiles in ("google-ads", "network,iab-lean", "google-ad-manager,trade-desk,microsoft", "dv360,cm360,amazon-dsp"):
@@ -355,10 +355,13 @@ def check_command_line(files):
             continue
         if "--max-bytes" in extra and written.get("source", {}).get("sha256", "") is not None:
             failures.append(f"{what}: the manifest's source.sha256 is not null for a file not read whole")
-    # Campaigns: several files as one (one of them rejected), and an interstitial with --with;
+    # Campaigns: several files as one (one of them rejected), one with two of a size, and an
+    # interstitial with --with;
     # campaign.json and the one --json document.
     for index, (product, paths, extra) in enumerate([
             ("banner", [files["banner"], files["banner_wide"], files["odd"]], []),
+            # A second creative of a size: duplicate_size, with the creative kept.
+            ("banner", [files["banner"], files["banner"]], []),
             ("interstitial", [files["interstitial"], files["interstitial_hd"]], ["--with", "1920x1080"])]):
         folder = f"campaign-{index}"
         what = f"process --product {product} {' '.join(paths + extra)}"

@@ -42,8 +42,11 @@ struct CommandHelp {
     var notes: [String] = []
     /// Whole command lines to copy.
     var examples: [String]
-    /// What each exit code means for this command.
+    /// What each exit code but 74 means for this command (``exitCodeText`` adds 74, the same for every command).
     var exitCodes = "0 success, 1 the job failed, 64 usage error"
+
+    /// Every exit code of the command: its own, then 74 (``ExitCode/inputOutput``).
+    var exitCodeText: String { exitCodes + ", " + ExitCode.inputOutputHelp }
 
     /// Width of the name column, and of the whole text.
     private static let column = 24, width = 100
@@ -64,7 +67,7 @@ struct CommandHelp {
         lines += notes
         lines.append("examples:")
         lines += examples.map { "  creative-tool \(command) \($0)" }
-        lines.append("exit codes: \(exitCodes)")
+        lines.append("exit codes: \(exitCodeText)")
         return lines.joined(separator: "\n")
     }
 

@@ -117,7 +117,7 @@ public enum CommandLineTool {
         commands:
         \(lines.joined(separator: "\n"))
 
-        exit codes: 0 success, 1 creative rejected or job failed, 64 usage error
+        exit codes: \(ExitCode.overview)
         reference: creative-tool help --format markdown|man|bash|zsh (every command's options; man page; completion)
         """
     }

@@ -117,6 +117,9 @@ enum ProcessCampaign {
                 + (warnings.isEmpty ? "" : " - warnings: " + warnings.joined(separator: ", "))
         case .success(let result):
             return ValidateCommand.humanLine(result.report)
+        case .failure(.duplicateSize(let size, let kept)):
+            return "\(member.file): not rendered: duplicate_size: \(size) is also \(kept)'s size; \(kept) is kept "
+                + "(given first; the ad server serves one creative per size)"
         case .failure(let error):
             return "\(member.file): failed: \(error.code): \(error.message)"
         }

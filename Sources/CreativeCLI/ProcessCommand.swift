@@ -10,9 +10,9 @@ enum ProcessCommand: DeclaredCommand {
     static let outputDirectory = OptionDeclaration(
         "output_dir", .text(maxLength: 4096), placeholder: "DIR",
         help: "the folder to write; it appears whole or not at all. An existing folder is replaced only when empty "
-            + "or written by an earlier process run, and never when it holds the input (else exit 1, "
+            + "or written by an earlier process run, and never when it holds the input (else exit 74, "
             + "output_dir_not_ours, nothing changed). Missing parent folders are created, as render --output "
-            + "creates them; nothing is created for an input that cannot be read (file_not_found, exit 1)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
+            + "creates them; nothing is created for an input that cannot be read (file_not_found, exit 74)", surfaces: .commandLine, mistakenNames: ["output", "o", "out"])
     static let json = CommonOptions.json.with(help: "print the manifest on standard output")
     static let declared = ProcessRequest.options.on(.commandLine)
         + [outputDirectory, json, RenderCommand.cost.with(help: "print what the job would be charged (JSON, as "
@@ -32,7 +32,8 @@ enum ProcessCommand: DeclaredCommand {
                 "A campaign: DIR/NAME/ for each creative (as above), DIR/campaign.json (each device slot, the "
                     + "creative served there, its fill and weight) and DIR/campaign.png; the others are done when one "
                     + "is rejected or fails (past --timeout or when its files cannot be written, the rest are "
-                    + "cancelled); a progress line on a terminal; exit 1 when any was rejected or failed."],
+                    + "cancelled); a second creative of a size is not rendered (duplicate_size: the first given is "
+                    + "kept, and its line says so); a progress line on a terminal; exit 1 when any was rejected or failed."],
         examples: ["banner-960x150.png --output-dir out/banner", "banner-960x150.png --with 1320x204,2184x270 --output-dir out/b",
                    "banner-960x150.png banner-1320x204.png banner-2184x270.png --output-dir out/campaign",
                    "--product interstitial takeover.png --output-dir out/t --json"],

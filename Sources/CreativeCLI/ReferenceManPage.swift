@@ -32,10 +32,9 @@ enum ReferenceManPage {
         for command in CommandLineTool.subcommands { lines += section(command) }
         lines += [
             ".SH EXIT STATUS",
-            ".TP", "0", text("success"),
-            ".TP", "1", text("a creative was rejected (validate's report, with its codes, on standard output) or the "
-                             + "job failed (its code on standard error)"),
-            ".TP", "64", text("usage error: one line naming the fix, then where the help is"),
+        ]
+        for (code, meaning) in ExitCode.table { lines += [".TP", "\(code)", text(meaning)] }
+        lines += [
             ".SH ENVIRONMENT",
             ".TP", ".B CREATIVE_PORT", text("serve's port when --port is not given"),
             ".TP", ".B CREATIVE_ADMIN_PORT", text("serve's admin port (health, metrics) when --admin-port is not given"),
@@ -66,7 +65,7 @@ enum ReferenceManPage {
         if !notes.isEmpty { lines += [".PP"] + Array(notes.map { [text($0)] }.joined(separator: [".br"])) }
         lines += [".PP", "Examples:", ".RS", ".nf"]
         lines += help.examples.map { verbatim("creative-tool \(command.name) \($0)") }
-        lines += [".fi", ".RE", ".PP", text("Exit codes: \(help.exitCodes).")]
+        lines += [".fi", ".RE", ".PP", text("Exit codes: \(help.exitCodeText).")]
         return lines
     }
 

@@ -24,6 +24,9 @@ enum ReferenceMarkdown {
         for command in CommandLineTool.subcommands {
             lines.append("| [\(command.name)](#\(command.name)) | \(cell(command.summary)) |")
         }
+        lines += ["", "## Exit codes", "", "The same for every command (each command's section says what 1 means for it):",
+                  "", "| code | meaning |", "|---|---|"]
+        lines += ExitCode.table.map { "| \($0.0) | \(cell($0.1)) |" }
         for command in CommandLineTool.subcommands { lines += section(command) }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -50,7 +53,7 @@ enum ReferenceMarkdown {
         }
         lines += ["", "Examples:", "", "```sh"]
         lines += help.examples.map { "creative-tool \(command.name) \($0)" }
-        lines += ["```", "", "Exit codes: \(escaped(help.exitCodes))."]
+        lines += ["```", "", "Exit codes: \(escaped(help.exitCodeText))."]
         return lines
     }
 

@@ -45,7 +45,9 @@ enum ServeCommand: DeclaredCommand {
         if let path = arguments.given(ServeOptions.tokenFile) {
             let bytes: [UInt8]
             do { bytes = try FileIO.read(path, limit: 4096) } catch {
-                throw .usage("--token-file \(path): cannot read it (missing, or over 4096 bytes)")
+                // Missing, a folder or unreadable: the path is wrong (exit 74); too long is no token.
+                if case .tooLarge = error { throw .usage("--token-file \(path): over 4096 bytes; give the token alone") }
+                throw Inputs.failure(error, path: path, maxBytes: 4096)
             }
             let token = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
             guard !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {

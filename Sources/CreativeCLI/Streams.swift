@@ -6,7 +6,7 @@ import Glibc
 /// Writes to standard output and standard error without buffering surprises.
 ///
 /// Every write to standard output is checked: a full disk (`> /dev/full`), a closed pipe or any
-/// other refusal stops the command with `io_error` and exit 1, never a silent success.
+/// other refusal stops the command with `io_error` and exit 74, never a silent success.
 public enum Streams {
     /// Writes text to standard output as it is (JSON, documents, prompts).
     /// - Throws: ``CLIError/failed(code:message:)`` with `io_error` when the write fails.

@@ -17,7 +17,7 @@ enum ValidateCommand: DeclaredCommand {
                 "its own size list accepts that list instead of the product's. Each error names its profile."],
         examples: ["banner-960x150.png", "--product interstitial --json takeover.png",
                    "--profile google-ads,iab-lean rectangle-300x250.jpg"],
-        exitCodes: "0 every file is valid, 1 any is rejected, 64 usage error")
+        exitCodes: "0 every file is valid, 1 any is rejected (each file read), 64 usage error")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) -> Int32 {
         guard !arguments.positionals.isEmpty else { throw .usage("give at least one FILE") }
@@ -26,17 +26,25 @@ enum ValidateCommand: DeclaredCommand {
         }
         let limits = try validationLimits(arguments)
         let wantsJSON = arguments.flag(json.flag)
-        var allValid = true
+        var allValid = true, allRead = true
         for path in arguments.positionals {
             let report = validate(path, limits: limits)
             allValid = allValid && report.valid
+            allRead = allRead && !unread(report)
             if wantsJSON {
                 try Streams.outJSON(report.json)
             } else if !arguments.flag(JobLimitOptions.quiet.flag) {
                 try Streams.outEscaped(humanLine(report))
             }
         }
+        if !allRead { return ExitCode.inputOutput }
         return allValid ? ExitCode.success : ExitCode.failure
+    }
+
+    /// Whether the report is of a file that could not be read at all (missing, unreadable, a folder):
+    /// the path is wrong, not the creative (exit 74, "cannot be read").
+    static func unread(_ report: ValidationReport) -> Bool {
+        report.errors.contains { $0.code == .fileNotFound || $0.code == .notAFile }
     }
 
     /// The limits a validation (also `process`'s) is run within: `--max-bytes`, `--max-pixels`,
@@ -75,7 +83,7 @@ enum ValidateCommand: DeclaredCommand {
                 what.append(TextFormat.kilobytes(bytes))
             }
         }
-        var line = "\(report.file): \(report.valid ? "valid" : "REJECTED")"
+        var line = "\(report.file): \(report.valid ? "valid" : unread(report) ? "cannot be read" : "REJECTED")"
         if !report.profiles.isEmpty { line += " for \(report.profileNames.joined(separator: ", "))" }
         if !what.isEmpty { line += " (\(what.joined(separator: ", ")))" }
         let issues = report.errors.map { "error \($0.code.rawValue): \($0.message)" }

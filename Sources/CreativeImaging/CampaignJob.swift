@@ -43,7 +43,8 @@ public enum CampaignJob {
     /// Runs each creative's job, in order, among the campaign's sizes (``sizes(valid:with:)`` of
     /// `reports`, each creative's validation report, and `with`): `job(index, sizes)` runs the
     /// creative at `index`. A valid creative of a size an earlier one of the campaign already has
-    /// is not run: it fails with `io_error` (the ad server serves one creative per size). `done`
+    /// is not run: it fails with `duplicate_size`, naming the one kept (the ad server serves one
+    /// creative per size: the first given). `done`
     /// hears each member as soon as it is done.
     public static func run(files: [String], reports: [ValidationReport], with: [PixelSize],
                            job: (Int, [PixelSize]) -> Result<JobResult, ImagingError>,
@@ -56,9 +57,9 @@ public enum CampaignJob {
             let outcome: Result<JobResult, ImagingError>
             let size = reports[index].valid ? reports[index].dimensions : nil
             if let size, let first = taken[size] {
-                outcome = .failure(.io("\(size) is also \(first)'s size; the ad server serves one creative per size"))
+                outcome = .failure(.duplicateSize(size, kept: first))
             } else {
-                if let size { taken[size] = names[index] }
+                if let size { taken[size] = file }
                 outcome = job(index, sizes)
             }
             let member = CampaignMember(name: names[index], file: file, outcome: outcome)
@@ -129,9 +130,14 @@ public enum CampaignJob {
                     ("renders", .int(result.slots.count)),
                 ]
             case .failure(let error):
-                fields += [("size_pixels", .null), ("valid", .bool(false)), ("codes", .array([])), ("warnings", .array([])),
-                           ("failure", .object([("code", .string(error.code)), ("message", .string(error.message))])),
-                           ("renders", .int(0))]
+                var failure: [(String, JSONValue)] = [("code", .string(error.code)), ("message", .string(error.message))]
+                var size = JSONValue.null
+                if case .duplicateSize(let duplicate, let kept) = error {
+                    failure.append(("kept", .string(kept)))
+                    size = duplicate.json
+                }
+                fields += [("size_pixels", size), ("valid", .bool(false)), ("codes", .array([])), ("warnings", .array([])),
+                           ("failure", .object(failure)), ("renders", .int(0))]
             }
             fields.append(("manifest", .string("\(member.name)/\(JobResult.manifestName)")))
             return .object(fields)

@@ -4,7 +4,8 @@ import CreativeCore
 /// The lines `fix` says: what it changed, read from the source's header and the encoding chosen.
 enum FixChanges {
     /// The changes to the pixels, in the order they are made: frame, orientation, colour, depth, size, metadata.
-    static func before(_ source: ImageSource, animation: Fixer.Animation, target: PixelSize) -> [FixChange] {
+    static func before(_ source: ImageSource, animation: Fixer.Animation, target: PixelSize,
+                       resize: String? = nil) -> [FixChange] {
         var changes: [FixChange] = []
         let header = source.header
         if let page = animation.page {
@@ -30,7 +31,7 @@ enum FixChanges {
         if target != source.displayedSize {
             let off = FixRequest.aspectDifference(source.displayedSize, target)
             changes.append(FixChange(.resized, "\(source.displayedSize) resized to \(target), the accepted size "
-                                     + "(aspect ratio \(TextFormat.percent(off)) off)"))
+                                     + "(aspect ratio \(TextFormat.percent(off)) off)" + (resize.map { ": " + $0 } ?? "")))
         }
         let stripped = metadata(source)
         if !stripped.isEmpty {
@@ -56,11 +57,11 @@ enum FixChanges {
 
     /// The encoding's line: the format change, and the weight reduced or the file written again.
     static func encoding(_ source: ImageSource, format: ImageFormat, encoding: WeightFit.Encoding,
-                         maxBytes: Int) -> [FixChange] {
+                         maxBytes: Int, reason: String? = nil) -> [FixChange] {
         var changes: [FixChange] = []
         if format != source.format {
             changes.append(FixChange(.formatChanged, "\(source.format.rawValue.uppercased()) written as "
-                                     + "\(format.rawValue.uppercased())"))
+                                     + "\(format.rawValue.uppercased())" + (reason.map { " (\($0))" } ?? "")))
         }
         let sizes = "\(source.bytes.count) -> \(encoding.bytes.count) bytes"
         if source.bytes.count > maxBytes {

@@ -13,8 +13,8 @@ public enum FixRefusal: Sendable, Equatable {
     case frameOutOfRange(given: Int, frames: Int)
     /// `not_animated`: `frame` was given for a still image, or an animated PNG (whose default image is kept).
     case notAnimated(ImageFormat)
-    /// `fix_incomplete`: the fixed file would still have these errors or warnings (a pre-flight finding
-    /// such as baked-in bars is the artwork's, not the file's).
+    /// `fix_incomplete`: the fixed file would still have these errors, or warnings the fix itself caused
+    /// (whatever way it resized); the artwork's own warnings are written with the file instead.
     case incomplete([ValidationIssue])
 
     /// The stable code.
@@ -46,7 +46,7 @@ public enum FixRefusal: Sendable, Equatable {
             "the smallest \(over.format.rawValue.uppercased()) written was \(over.smallest) bytes, over the weight of "
                 + "\(over.maxBytes) bytes" + (over.format == .jpeg || over.format == .webp
                     ? " at the lowest quality fix uses (\(WeightFit.lossyQualities.last ?? 50))"
-                    : "; write a photograph as JPEG or WebP (format jpeg or webp)")
+                    : "; write a photograph as JPEG or WebP (name the output .jpg or .webp, or give format jpeg or webp)")
         case .transparencyLost:
             "the image has transparent pixels and JPEG has none; keep PNG or WebP, or flatten it yourself"
         case .frameOutOfRange(let given, let frames):

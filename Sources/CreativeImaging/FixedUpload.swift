@@ -37,7 +37,8 @@ public struct FixChange: Sendable, Equatable {
     public var json: JSONValue { .object([("code", .string(kind.rawValue)), ("message", .string(message))]) }
 }
 
-/// The upload-ready file `fix` made, checked by the validator (valid, no warning) before it is handed back.
+/// The upload-ready file `fix` made, checked by the validator before it is handed back: valid, with no
+/// warning but the artwork's own (``remaining``), which the fix could not change.
 public struct FixedUpload: Sendable {
     /// The file's bytes.
     public let bytes: [UInt8]
@@ -52,8 +53,25 @@ public struct FixedUpload: Sendable {
     public let changes: [FixChange]
     /// How the file was encoded, for people (`JPEG quality 78`).
     public let encoding: String
-    /// The validator's report on the file (valid, no warning).
+    /// The validator's report on the file (valid; its warnings are ``remaining``).
     public let report: ValidationReport
+    /// The artwork's own warnings the file still has (pre-flight findings the source has too, such as a
+    /// white edge without a border): for the designer to fix. Empty when it validates with no warning.
+    public let remaining: [ValidationIssue]
+
+    /// Every field; `remaining` defaults to none.
+    public init(bytes: [UInt8], format: ImageFormat, size: PixelSize, inputSize: PixelSize, inputBytes: Int,
+                changes: [FixChange], encoding: String, report: ValidationReport, remaining: [ValidationIssue] = []) {
+        self.bytes = bytes
+        self.format = format
+        self.size = size
+        self.inputSize = inputSize
+        self.inputBytes = inputBytes
+        self.changes = changes
+        self.encoding = encoding
+        self.report = report
+        self.remaining = remaining
+    }
 
     /// The media type the file is served as.
     public var mediaType: String { "image/\(format.rawValue)" }
@@ -72,7 +90,8 @@ public struct FixedUpload: Sendable {
             ("input_bytes", .int(inputBytes)),
             ("encoding", .string(encoding)),
             ("changes", .array(changes.map(\.json))),
-            ("valid", .bool(report.valid && report.warnings.isEmpty)),
+            ("valid", .bool(report.valid)),
+            ("warnings", .array(remaining.map(\.json))),
         ]
         if let base64 { fields.append(("base64", .string(base64))) }
         return .object(fields)

@@ -3,22 +3,28 @@ import CreativeCore
 
 /// `fix`: an upload-ready file from one that almost passes (docs/reference.md, "fix"). Every change is
 /// one the file's pixels allow without a judgement call, and the result is validated before it is
-/// handed back; anything else is refused with a ``FixRefusal`` and nothing is written.
+/// handed back; a result with an error is refused with a ``FixRefusal`` and nothing is written.
 ///
 /// The steps: one frame of an animation (the last by default) -> EXIF orientation -> CMYK or another
-/// profile to sRGB (libvips `thumbnail`, `export_profile`) -> a near-miss size resized to the accepted
-/// size (exact output size, within 1% of the aspect ratio) -> 8-bit sRGB -> encoded in the input's
-/// format (or the one asked for) within the weight (``WeightFit``), metadata stripped -> validated.
+/// profile to sRGB (libvips `thumbnail`, `export_profile`) -> a near-miss size brought to the accepted
+/// size (``NearMissResize``: a few pixels by lines of a uniform edge, else by nearest pixels, else
+/// resampled; exact output size, within 1% of the aspect ratio) -> 8-bit sRGB -> encoded in the format
+/// asked for, or the input's, or a fallback that fits the weight (``WeightFit``), metadata stripped ->
+/// validated. A pre-flight warning the fix caused (the source has none such) makes it try the next
+/// way to resize; one the source has too is the artwork's own, kept in ``FixedUpload/remaining``.
 public enum Fixer {
-    /// Fixes `source` as `request` asks, written as `format`, under the name `outputName` (for the
-    /// validator's extension check), within the weight `maxBytes` (nil: ``FixRequest/weightLimit(for:)``,
-    /// 150 KB or the profiles').
+    /// Fixes `source` as `request` asks, written as `format` (or, when that cannot be within the weight,
+    /// the first of `fallbacks` that can), under the name `outputName` (for the validator's extension
+    /// check; nil: `fixed.` and the format's extension), within the weight `maxBytes` (nil:
+    /// ``FixRequest/weightLimit(for:)``, 150 KB or the profiles').
     /// The job is charged like a render of the target size (``JobCost``), and a frame past the first
     /// for the frames decoded before it; the deadline of `limits` stops libvips.
+    /// - Parameter formatReason: why `format` differs from the input's (`the output name asks for it`), for the line.
     /// - Throws: ``ImagingError/unfixable(_:)`` for a change that is not safe or a result that would not
-    ///   validate cleanly; the opening, budget, deadline and damage errors of a render.
-    public static func fix(_ source: ImageSource, request: FixRequest, format: ImageFormat, outputName: String,
-                           maxBytes: Int? = nil, limits: JobLimits = JobLimits()) throws(ImagingError) -> FixedUpload {
+    ///   validate; the opening, budget, deadline and damage errors of a render.
+    public static func fix(_ source: ImageSource, request: FixRequest, format: ImageFormat, fallbacks: [ImageFormat] = [],
+                           formatReason: String? = nil, outputName: String?, maxBytes: Int? = nil,
+                           limits: JobLimits = JobLimits()) throws(ImagingError) -> FixedUpload {
         let limits = limits.started()
         let deadline = limits.startDeadline()
         let animation = try Animation(source, frame: request.frame)
@@ -35,26 +41,40 @@ public enum Fixer {
            let damage = try source.strictDecode(deadline: deadline, keepingPixels: animation.page == nil).damage {
             throw .corruptImage(damage)
         }
-        let image = try pixels(source, target: target, animation: animation, deadline: deadline)
-        if format == .jpeg, image.hasAlpha, try !isOpaque(image) { throw .unfixable(.transparencyLost) }
-        let encoderBudget = JobCost.encoderBudget(limits.memoryBudget, decode: cost.decode, canvas: target)
-        let encoding: WeightFit.Encoding
-        let fit = try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-            try WeightFit.best(image, format: format, maxBytes: maxBytes, memoryBudget: encoderBudget)
+        var attempt = FixAttempt(
+            source: source, request: request, maxBytes: maxBytes, limits: limits, deadline: deadline,
+            encoderBudget: JobCost.encoderBudget(limits.memoryBudget, decode: cost.decode, canvas: target),
+            outputName: outputName) { () throws(ImagingError) in
+                try pixels(source, target: source.displayedSize, animation: animation, deadline: deadline)
+            }
+        let formats = [format] + fallbacks.filter { $0 != format }
+        let methods = NearMissResize.methods(from: source.displayedSize, to: target)
+        var outcome: FixAttempt.Outcome?
+        if methods.count <= 1 {
+            // The size is right, or far enough to resample straight from the source (shrink-on-load).
+            let image = try pixels(source, target: target, animation: animation, deadline: deadline)
+            outcome = try attempt.judge(image, resize: methods.isEmpty ? nil : "resampled (Lanczos)", formats: formats)
+        } else {
+            for method in methods {
+                guard let resized = try NearMissResize.resize(try attempt.uprightPixels(), to: target, method: method) else {
+                    continue
+                }
+                outcome = try attempt.judge(resized.image, resize: resized.how, formats: formats)
+                if case .written = outcome { break }
+            }
         }
-        switch fit {
-        case .success(let found): encoding = found
-        case .failure(let over): throw .unfixable(.weightUnreachable(over))
+        guard case .written(let written) = outcome else {
+            // Every way of resizing left a warning the source does not have: nothing is written.
+            if case .causedWarnings(let issues) = outcome { throw .unfixable(.incomplete(issues)) }
+            throw .unfixable(.incomplete([]))
         }
-        var validation = ValidationLimits(job: limits, product: request.product)
-        validation.maxBytes = max(Catalog.defaultMaxBytes, maxBytes)
-        validation.profiles = request.profiles
-        let report = Validator.validate(encoding.bytes, fileName: outputName, limits: validation)
-        guard report.valid, report.warnings.isEmpty else { throw .unfixable(.incomplete(report.errors + report.warnings)) }
-        var changes = FixChanges.before(source, animation: animation, target: target)
-        changes += FixChanges.encoding(source, format: format, encoding: encoding, maxBytes: maxBytes)
-        return FixedUpload(bytes: encoding.bytes, format: format, size: target, inputSize: source.displayedSize,
-                           inputBytes: source.bytes.count, changes: changes, encoding: encoding.detail, report: report)
+        var changes = FixChanges.before(source, animation: animation, target: target, resize: written.resize)
+        changes += FixChanges.encoding(source, format: written.format, encoding: written.encoding, maxBytes: maxBytes,
+                                       reason: written.format == format ? formatReason
+                                           : "\(format.rawValue.uppercased()) cannot be within the weight")
+        return FixedUpload(bytes: written.encoding.bytes, format: written.format, size: target,
+                           inputSize: source.displayedSize, inputBytes: source.bytes.count, changes: changes,
+                           encoding: written.encoding.detail, report: written.report, remaining: written.remaining)
     }
 
     /// Opens an upload for `fix` (its header only, once: ``Upload/source(maxPixels:)``): one image;
@@ -115,7 +135,7 @@ public enum Fixer {
     }
 
     /// The fixed pixels, 8-bit sRGB at exactly `target`, in memory.
-    private static func pixels(_ source: ImageSource, target: PixelSize, animation: Animation,
+    static func pixels(_ source: ImageSource, target: PixelSize, animation: Animation,
                                deadline: Deadline?) throws(ImagingError) -> VImage {
         let convertProfile = source.header.hasICCProfile || source.header.interpretation == VIPS_INTERPRETATION_CMYK
         return try DeadlineWatch.run(source.header, deadline: deadline) { (scope: WatchScope?) throws(ImagingError) in
@@ -135,7 +155,7 @@ public enum Fixer {
     }
 
     /// Whether the alpha band is 255 everywhere.
-    private static func isOpaque(_ image: VImage) throws(ImagingError) -> Bool {
+    static func isOpaque(_ image: VImage) throws(ImagingError) -> Bool {
         let alpha = try VipsOperation("extract_band").with("in", .image(image)).with("band", .int(image.bands - 1)).image()
         return try VipsOperation("min").with("in", .image(alpha)).number() >= 255
     }

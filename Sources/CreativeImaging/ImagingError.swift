@@ -43,6 +43,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case rejectedBundle(ValidationIssue)
     /// `fix` found a change it cannot make safely (``FixRefusal``); nothing was written.
     case unfixable(FixRefusal)
+    /// A campaign's second valid creative of a size: the ad server serves one creative per size, so the
+    /// first given of that size (`kept`, its file as named) is served and this one is not rendered.
+    case duplicateSize(PixelSize, kept: String)
 
     /// The stable error code of docs/validation.md, "Codes".
     public var code: String {
@@ -60,6 +63,7 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .overWeightBudget: Self.overWeightBudgetCode
         case .rejectedBundle(let issue): issue.code.rawValue
         case .unfixable(let refusal): refusal.code
+        case .duplicateSize: "duplicate_size"
         }
     }
 
@@ -90,6 +94,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "reaches is \(smallest) bytes; raise the budget or choose another format; nothing was written"
         case .rejectedBundle(let issue): "the HTML5 bundle is rejected (\(issue.message)), so it has no static version to render"
         case .unfixable(let refusal): refusal.message
+        case .duplicateSize(let size, let kept):
+            "\(size) is also the size of \(kept), which is kept (given first): the ad server serves one creative per "
+                + "size, so this one is not rendered; give the campaign one creative per size"
         }
     }
 

@@ -3,7 +3,8 @@ import CreativeImaging
 
 /// `fix` (`creative-tool fix`, `POST /v1/fix`): an upload-ready file from one that almost passes,
 /// put together here once: the upload opened (one image, not a bundle), the charge from its
-/// header, the output format the request and the output's name agree on, the fix (``Fixer``),
+/// header, the output formats (the one asked for or named, else the input's with JPEG and WebP after
+/// it), the fix (``Fixer``),
 /// and its failures told apart. The surfaces read the upload and present the fixed file.
 public struct FixOperation: Sendable {
     public let request: FixRequest
@@ -31,7 +32,7 @@ public struct FixOperation: Sendable {
     /// The fix of `upload` within `limits` (one deadline for the fix and a failure's report),
     /// written under `outputName` (nil: `fixed.` and the format's extension).
     /// - Throws: ``OperationError/invalidRequest(_:)`` for a request the upload cannot meet (a
-    ///   frame it lacks, an output name of another format); else the failure as
+    ///   frame it lacks); else the failure as
     ///   ``OperationError/rejection(_:upload:limits:)`` tells it (a refused fix: rejected with the
     ///   upload's report).
     public func run(_ upload: Upload, outputName: String? = nil, limits: JobLimits) throws(OperationError) -> FixedUpload {
@@ -40,13 +41,11 @@ public struct FixOperation: Sendable {
         do throws(ImagingError) { source = try open(upload).get() } catch {
             throw .rejection(error, upload: upload, limits: limits)
         }
-        let format: ImageFormat
-        do throws(CoreError) { format = try request.outputFormat(for: source.format) } catch {
-            throw .invalidRequest(error.description)
-        }
+        let formats = request.outputFormats(for: source.format)
         do throws(ImagingError) {
-            return try Fixer.fix(source, request: request, format: format,
-                                 outputName: outputName ?? "fixed.\(format.extensions[0])", limits: limits)
+            return try Fixer.fix(source, request: request, format: formats[0], fallbacks: Array(formats.dropFirst()),
+                                 formatReason: request.formatReason(for: source.format), outputName: outputName,
+                                 limits: limits)
         } catch .unfixable(let refusal) where refusal.isUsage {
             throw .invalidRequest(refusal.message)
         } catch {

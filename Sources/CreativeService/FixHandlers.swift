@@ -6,9 +6,11 @@ import CreativeOperations
 /// operation (``FixOperation``), run in a job slot with its cost taken from the process-wide budget
 /// and the job's deadline.
 enum FixHandlers {
-    /// The body is the upload; the query is `fix`'s options (`size`, `product`, `frame`, `format`).
+    /// The body is the upload; the query is `fix`'s options (`size`, `product`, `frame`, `format`: without
+    /// it, the upload's format where it fits the weight, else JPEG, or WebP for transparent pixels).
     /// Answers 200 with the fixed file in its media type, each change in an `X-Creative-Change` header
-    /// (`code: message`, one header a change, in order) and the encoding in `X-Creative-Encoding`; with
+    /// (`code: message`, one header a change, in order), the encoding in `X-Creative-Encoding`, and each
+    /// warning of the artwork itself that remains in an `X-Creative-Warning` (`code: message`); with
     /// `Accept: application/json`, one JSON document (schemas/fix.schema.json) whose `base64` is the file.
     /// A frame the animation lacks -> 400; a refused fix or a creative that cannot be read -> 422 with
     /// its code and the upload's validation report.
@@ -30,6 +32,9 @@ enum FixHandlers {
         var response = Response(contentType: fixed.mediaType, body: fixed.bytes)
         response.headers.append(("X-Creative-Encoding", fixed.encoding))
         for change in fixed.changes { response.headers.append(("X-Creative-Change", "\(change.kind.rawValue): \(change.message)")) }
+        for warning in fixed.remaining {
+            response.headers.append(("X-Creative-Warning", "\(warning.code.rawValue): \(warning.message)"))
+        }
         return response
     }
 

@@ -136,7 +136,7 @@ final class CampaignCommandTests: ScratchFolderTestCase {
         // A stray file makes it someone else's folder: refused, nothing changed.
         try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
         let refused = try Tool.run(["process", retina("960x150"), retina("1320x204"), "--output-dir", out.path])
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.status, 74)
         XCTAssertTrue(refused.stderr.contains("output_dir_not_ours"), refused.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("test-artwork-2184x270").path))
     }
@@ -168,6 +168,28 @@ final class CampaignCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(lines.status, 1)
         XCTAssertTrue(lines.text.contains("dimensions_not_allowed"), lines.text)
         XCTAssertTrue(lines.text.contains("1 rendered, 1 not"), lines.text)
+    }
+
+    func testASecondCreativeOfTheSameSizeIsSaidKeptOrNotWithItsOwnCode() throws {
+        let first = folder.appendingPathComponent("first.png"), second = folder.appendingPathComponent("second.png")
+        try FileManager.default.copyItem(atPath: retina("960x150"), toPath: first.path)
+        try FileManager.default.copyItem(atPath: retina("960x150"), toPath: second.path)
+        let out = folder.appendingPathComponent("campaign")
+        let run = try Tool.run(["process", "first.png", "second.png", "--output-dir", out.path], in: folder)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let lines = run.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "first.png: valid; 28 renders in first/")
+        XCTAssertEqual(lines.dropFirst().first, "second.png: not rendered: duplicate_size: 960x150 is also first.png's size; "
+                       + "first.png is kept (given first; the ad server serves one creative per size)")
+        XCTAssertTrue(lines.last?.hasPrefix("campaign of 2 creatives: 1 rendered, 1 not; ") ?? false, run.text)
+        let campaign = try json(out.appendingPathComponent("campaign.json"))
+        let creatives = try XCTUnwrap(campaign["creatives"] as? [[String: Any]])
+        let failure = try XCTUnwrap(creatives[1]["failure"] as? [String: Any])
+        XCTAssertEqual(failure["code"] as? String, "duplicate_size")
+        XCTAssertEqual(failure["kept"] as? String, "first.png")
+        XCTAssertEqual(sizes([creatives[1]["size_pixels"] as Any]), ["960x150"])
+        let slots = try XCTUnwrap(campaign["slots"] as? [[String: Any]])
+        XCTAssertEqual(Set(slots.compactMap { $0["creative"] as? String }), ["first"])
     }
 
     func testAnInterstitialAloneIsServedOnEveryScreen() throws {

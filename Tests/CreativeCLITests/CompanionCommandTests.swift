@@ -109,7 +109,7 @@ final class CompanionCommandTests: XCTestCase {
             XCTAssertEqual(run.stdout, [])
         }
         let missing = try Tool.run(["companion", "lint", "--file", "no-such-file.txt"])
-        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.status, 74)
         XCTAssertTrue(missing.stderr.contains("file_not_found"), missing.stderr)
         let empty = try Tool.run(["companion", "lint", ""])
         XCTAssertEqual(empty.status, 1)

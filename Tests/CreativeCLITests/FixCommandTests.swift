@@ -46,8 +46,88 @@ final class FixCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(lines.count, 3, run.text)
         XCTAssertTrue(lines[0].hasPrefix("wrote banner.png: 960x150 PNG, "), lines[0])
         XCTAssertTrue(lines[0].hasSuffix(" bytes, valid with no warning"), lines[0])
-        XCTAssertEqual(lines[1], "  resized: 961x150 resized to 960x150, the accepted size (aspect ratio 0.10% off)")
+        XCTAssertTrue(lines[1].hasPrefix("  resized: 961x150 resized to 960x150, the accepted size (aspect ratio 0.10% off): "),
+                      lines[1])
         XCTAssertTrue(lines[2].hasPrefix("  reencoded: "), lines[2])
+    }
+
+    func testFlatArtOnePixelWideLosesAColumnOfItsEdgeAndNothingElse() throws {
+        try put(try Fixtures.save("pngsave_buffer", try Fixtures.flatArt(961, 150)), "flat-961x150.png")
+        try put(try Fixtures.save("pngsave_buffer", try Fixtures.flatArt(960, 150)), "flat-960x150.png")
+        // Drawn at 960x150, the art validates with no warning.
+        let drawn = try Tool.run(["validate", "--json", "flat-960x150.png"], in: folder)
+        XCTAssertEqual(drawn.status, 0, drawn.text)
+        XCTAssertEqual((try Fixtures.object(drawn.text)["warnings"] as? [Any])?.count, 0, drawn.text)
+        let run = try fix("flat-961x150.png", "banner-960x150.png", size: PixelSize(width: 960, height: 150))
+        XCTAssertEqual(run.status, 0, run.stderr + run.text)
+        XCTAssertTrue(run.text.contains("  resized: 961x150 resized to 960x150, the accepted size (aspect ratio 0.10% off): "
+                                        + "1 column taken out at the"), run.text)
+        XCTAssertTrue(run.text.contains("(no pixel resampled)"), run.text)
+        // Every pixel is the art's own: the art without its first column (a column of the plain field).
+        XCTAssertTrue(run.text.contains("1 column taken out at the left edge"), run.text)
+        let fixed = try Fixtures.decode(try XCTUnwrap(bytes("banner-960x150.png")))
+        XCTAssertEqual(fixed.size, PixelSize(width: 960, height: 150))
+        let art = try VipsOperation("extract_area").with("input", .image(try Fixtures.flatArt(961, 150)))
+            .with("left", .int(1)).with("top", .int(0)).with("width", .int(960)).with("height", .int(150)).image()
+        XCTAssertEqual(try fixed.pixelBytes(), try art.pixelBytes())
+    }
+
+    func testAPhotographPNGNamedJPGIsWrittenAsJPEGWithinTheWeight() throws {
+        let photo = try Fixtures.photographPNG()
+        XCTAssertGreaterThan(photo.count, 528_000)
+        try put(photo, "heavy-2184x270.png")
+        let run = try fix("heavy-2184x270.png", "banner-2184x270.jpg", size: PixelSize(width: 2184, height: 270))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let written = try XCTUnwrap(bytes("banner-2184x270.jpg"))
+        XCTAssertEqual(Array(written.prefix(3)), [0xFF, 0xD8, 0xFF])
+        XCTAssertLessThanOrEqual(written.count, 150_000)
+        XCTAssertTrue(run.text.contains("\n  format_changed: PNG written as JPEG (the output name asks for it)\n"), run.text)
+        // Named .png, no PNG can be within the weight: refused, and told what name to give.
+        let png = try fix("heavy-2184x270.png", "banner.png")
+        XCTAssertEqual(png.status, 1)
+        XCTAssertTrue(png.stderr.contains("weight_unreachable"), png.stderr)
+        XCTAssertTrue(png.stderr.contains("name the output .jpg or .webp"), png.stderr)
+        XCTAssertNil(bytes("banner.png"))
+        // No name to go by (standard output): the PNG that cannot fit is written as JPEG, and said.
+        let piped = try Tool.run(["fix", "heavy-2184x270.png", "--output", "-"], in: folder)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(Array(piped.stdout.prefix(3)), [0xFF, 0xD8, 0xFF])
+        XCTAssertTrue(piped.stderr.contains("format_changed: PNG written as JPEG (PNG cannot be within the weight)"),
+                      piped.stderr)
+    }
+
+    func testAnAnimatedGIFNamedPNGIsWrittenAsOnePNGFrame() throws {
+        try put(try Fixtures.animatedArtworkGIF(320, 50), "anim-320x50.gif")
+        let run = try fix("anim-320x50.gif", "still.png", size: PixelSize(width: 320, height: 50))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(Array(try XCTUnwrap(bytes("still.png")).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        XCTAssertTrue(run.text.contains("\n  frame_kept: animated GIF of 3 frames: frame 3 (the last) kept"), run.text)
+        XCTAssertTrue(run.text.contains("\n  format_changed: GIF written as PNG (the output name asks for it)\n"), run.text)
+    }
+
+    func testTheArtworksOwnWarningIsWrittenAndSaidWithExitTwo() throws {
+        // A white field with no border: edge_without_border is the artwork's, at 961 as at 960.
+        let art = try Fixtures.solid(961, 150, [255, 255, 255]).materialized()
+        try VipsOperation("draw_rect").with("image", .image(art)).with("ink", .doubles([20, 40, 120]))
+            .with("left", .int(200)).with("top", .int(40)).with("width", .int(500)).with("height", .int(70))
+            .with("fill", .bool(true)).execute()
+        try put(try Fixtures.save("pngsave_buffer", art), "white-961x150.png")
+        let run = try Tool.run(["fix", "white-961x150.png", "--output", "white.png"], in: folder)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.text.hasPrefix("wrote white.png: 960x150 PNG, "), run.text)
+        XCTAssertTrue(run.text.contains("valid; the artwork's own warnings remain for the designer\n"), run.text)
+        XCTAssertTrue(run.text.contains("\n  remains edge_without_border: "), run.text)
+        let check = try Tool.run(["validate", "--json", "white.png"], in: folder)
+        XCTAssertEqual(check.status, 0, check.text)
+        let report = try Fixtures.object(check.text)
+        let codes = (report["warnings"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+        XCTAssertTrue(codes.contains("edge_without_border"), check.text)
+        for code in codes { XCTAssertTrue(run.text.contains("\n  remains \(code): "), run.text) }
+        let json = try Tool.run(["fix", "white-961x150.png", "--output", "white2.png", "--json"], in: folder)
+        XCTAssertEqual(json.status, 2, json.stderr)
+        let answer = try Fixtures.object(json.text)
+        XCTAssertEqual(answer["valid"] as? Bool, true)
+        XCTAssertEqual((answer["warnings"] as? [[String: Any]])?.compactMap { $0["code"] as? String }, codes)
     }
 
     func testASizeTooFarIsRefusedNamingTheNearestAndNothingIsWritten() throws {
@@ -109,7 +189,7 @@ final class FixCommandTests: ScratchFolderTestCase {
                                          to: folder.appendingPathComponent("hard.png"))
         for output in ["in.png", "link.png", "hard.png", "./in.png"] {
             let run = try fix("in.png", output)
-            XCTAssertEqual(run.status, 1, output)
+            XCTAssertEqual(run.status, 74, output)
             XCTAssertTrue(run.stderr.hasPrefix("creative-tool fix: output_is_input: "), run.stderr)
         }
     }
@@ -119,8 +199,8 @@ final class FixCommandTests: ScratchFolderTestCase {
         let cases: [([String], String)] = [
             (["fix", "in.png"], "give --output PATH"),
             (["fix", "--output", "x.png"], "give one FILE"),
-            (["fix", "in.png", "--output", "x.jpg"], "the output name says jpeg but the file is png"),
             (["fix", "in.png", "--output", "x.png", "--format", "webp"], "--format webp disagrees with the output name"),
+            (["fix", "in.png", "--output", "x.bmp"], "the output name 'x.bmp' ends in .bmp, which names no format fix writes"),
             (["fix", "in.png", "--output", "x.png", "--size", "961x150"], "--size 961x150 is not an accepted size"),
             (["fix", "in.png", "--output", "x.png", "--frame", "2"], "a frame is chosen only from an animated GIF or WebP"),
             (["fix", "in.png", "--output", "-", "--json"], "--json and --output - both write standard output"),
@@ -144,7 +224,7 @@ final class FixCommandTests: ScratchFolderTestCase {
         try put(try TestArtwork.generate(PixelSize(width: 321, height: 50)), "small.png")
         let run = try fix("small.png", "small.webp", ["--format", "webp"], size: PixelSize(width: 320, height: 50))
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.text.contains("\n  format_changed: PNG written as WEBP\n"), run.text)
+        XCTAssertTrue(run.text.contains("\n  format_changed: PNG written as WEBP (the format asked for)\n"), run.text)
     }
 
     func testAProfilesWeightAndSizes() throws {

@@ -37,7 +37,7 @@ final class InputSafetyTests: ScratchFolderTestCase {
         XCTAssertFalse(json.stdout.contains(0x1B) || json.stdout.contains(0x0D))
         // Standard error and every other human line escape them too.
         let missing = try Tool.run(["render", "gone\u{1b}]0;title\u{7}.png", "--slot", "320x50"], in: folder)
-        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.status, 74)
         XCTAssertTrue(missing.stderr.contains("gone\\x1b]0;title\\x07.png"), missing.stderr)
         let rendered = try Tool.run(["render", ansi, "--slot", "320x50", "--output", "o\nk.png"], in: folder)
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
@@ -79,7 +79,7 @@ final class InputSafetyTests: ScratchFolderTestCase {
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
         try copyArt(as: "good.png")
         let batch = try Tool.run(["validate", "upload.png", "/dev/zero", "good.png", "--json"], in: folder, timeout: 60)
-        XCTAssertEqual(batch.status, 1, "no hang: \(batch.stderr)")
+        XCTAssertEqual(batch.status, 74, "no hang: \(batch.stderr)")
         let reports = try batch.text.split(separator: "\n").map { line in
             try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
@@ -90,18 +90,18 @@ final class InputSafetyTests: ScratchFolderTestCase {
         for arguments in [["render", "upload.png", "--slot", "320x50"], ["render", "upload.png", "good.png", "--slot", "320x50"],
                           ["select", "--width", "390", "upload.png"], ["render", "/dev/zero", "--slot", "320x50"]] {
             let run = try Tool.run(arguments, in: folder, timeout: 60)
-            XCTAssertEqual(run.status, 1, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.status, 74, "\(arguments): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("not_a_file"), "\(arguments): \(run.stderr)")
         }
         let processed = try Tool.run(["process", "upload.png", "--output-dir", "out", "--json"], in: folder, timeout: 60)
-        XCTAssertEqual(processed.status, 1, processed.stderr)
+        XCTAssertEqual(processed.status, 74, processed.stderr)
         XCTAssertTrue(processed.stderr.hasPrefix("creative-tool process: not_a_file: "), processed.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path),
                        "nothing created for an input that cannot be read")
         // A folder is no file either.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: false)
         let folderRun = try Tool.run(["validate", "out"], in: folder, timeout: 60)
-        XCTAssertTrue(folderRun.text.hasPrefix("out: REJECTED - error not_a_file: "), folderRun.text)
+        XCTAssertTrue(folderRun.text.hasPrefix("out: cannot be read - error not_a_file: "), folderRun.text)
     }
 
     /// Standard input stays `-`; its byte count is what was read, and says so.

@@ -94,7 +94,7 @@ final class OutputNameTests: ScratchFolderTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(Array(try bytes("new/dir/o.png").prefix(4)), [0x89, 0x50, 0x4E, 0x47])
         let failed = try Tool.run(["render", "missing.png", "--slot", "390x61", "--output", "other/o.png"], in: folder)
-        XCTAssertEqual(failed.status, 1)
+        XCTAssertEqual(failed.status, 74)
         XCTAssertTrue(failed.stderr.contains("file_not_found"), failed.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("other").path))
         let process = try Tool.run(["process", Tool.artwork960x150.path, "--output-dir", "p/q/r"], in: folder)

@@ -46,7 +46,7 @@ final class OutputSafetyTests: ScratchFolderTestCase {
     func testDevicesAndStandardOutputAreWrittenNotReplaced() throws {
         let full = device("full", 1, 7)
         let failed = try render(full)
-        XCTAssertEqual(failed.status, 1, failed.stderr)
+        XCTAssertEqual(failed.status, 74, failed.stderr)
         XCTAssertTrue(failed.stderr.contains("io_error") && failed.stderr.contains("No space left on device"), failed.stderr)
         XCTAssertEqual(kind(full), S_IFCHR)
 
@@ -109,7 +109,7 @@ final class OutputSafetyTests: ScratchFolderTestCase {
 
     /// `validate --json f > /dev/full`, `guidance > /dev/full` and `process --json > /dev/full`
     /// all exited 0.
-    func testAFullStandardOutputExitsOneWithAMessage() throws {
+    func testAFullStandardOutputExitsSeventyFourWithAMessage() throws {
         let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
         let out = folder.appendingPathComponent("out").path
         for arguments in [["validate", "--json", art], ["validate", art], ["guidance"], ["guidance", "--format", "html"],
@@ -117,7 +117,7 @@ final class OutputSafetyTests: ScratchFolderTestCase {
                           ["render", art, "--slot", "320x50", "--output", "-"], ["slot", "--width", "390"],
                           ["select", "--width", "390", "960x150"], ["prompt"], ["--version"], ["validate", "--help"]] {
             let run = try Tool.run(arguments, in: folder, stdout: full)
-            XCTAssertEqual(run.status, 1, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.status, 74, "\(arguments): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("cannot write to standard output"), "\(arguments): \(run.stderr)")
         }
     }

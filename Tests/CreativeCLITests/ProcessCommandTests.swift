@@ -210,7 +210,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
     func testUnreadableInputCreatesNothing() throws {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("adir"), withIntermediateDirectories: true)
         let missing = try Tool.run(["process", "missing.png", "--output-dir", "job/a/b"], in: folder)
-        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertEqual(missing.status, 74, missing.stderr)
         XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
         XCTAssertTrue(missing.stderr.hasPrefix("creative-tool process: file_not_found: missing.png"), missing.stderr)
         XCTAssertEqual(missing.text, "")
@@ -259,7 +259,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         }
         // A file process did not write: the folder is not replaced, the file stays.
         let refused = try Tool.run(["process", artwork("1320x204"), "--output-dir", out.path + "/"])
-        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(refused.status, 74, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("output_dir_not_ours") && refused.stderr.contains("old.txt"), refused.stderr)
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("old.txt")), Data("stale".utf8))
         try FileManager.default.removeItem(at: out.appendingPathComponent("old.txt"))

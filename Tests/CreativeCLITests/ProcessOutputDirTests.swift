@@ -30,7 +30,7 @@ final class ProcessOutputDirTests: ScratchFolderTestCase {
     }
 
     private func assertRefused(_ run: ToolRun, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(run.status, 1, run.stderr, file: file, line: line)
+        XCTAssertEqual(run.status, 74, run.stderr, file: file, line: line)
         XCTAssertTrue(run.stderr.contains("output_dir_not_ours"), run.stderr, file: file, line: line)
         XCTAssertEqual(run.stdout, [], file: file, line: line)
     }
@@ -119,7 +119,7 @@ final class ProcessOutputDirTests: ScratchFolderTestCase {
         let written = try FileManager.default.contentsOfDirectory(atPath: url("empty").path).sorted()
         // A mistyped input changes nothing; a rejected one replaces the earlier output with its report.
         let typo = try Tool.run(["process", "/typo.png", "--output-dir", "empty"], in: folder)
-        XCTAssertEqual(typo.status, 1, typo.stderr)
+        XCTAssertEqual(typo.status, 74, typo.stderr)
         XCTAssertTrue(typo.stderr.contains("file_not_found"), typo.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: url("empty").path).sorted(), written)
         try Data("not a picture\n".utf8).write(to: url("notes.txt"))

@@ -67,7 +67,7 @@ final class RenderCandidateTests: ScratchFolderTestCase {
         // Other failures of a candidate still fail the command.
         let missing = try Tool.run(["render", small, folder.appendingPathComponent("none.png").path, "--slot", "728x90",
                                     "--output", "o3.png"], in: folder)
-        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.status, 74)
         XCTAssertTrue(missing.stderr.contains("file_not_found"), missing.stderr)
     }
 }

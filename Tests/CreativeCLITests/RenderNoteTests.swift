@@ -40,9 +40,9 @@ final class RenderNoteTests: ScratchFolderTestCase {
                 + "limit of 2097152 bytes; export it smaller (the guideline is 150 KB)"),
         ]
         for (bytes, name, note) in cases {
+            let run = try render(bytes, name)
             let validate = try Tool.run(["validate", name], in: folder)
             XCTAssertEqual(validate.status, 1, "\(name): validate rejects it")
-            let run = try render(bytes, name)
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertEqual(run.stderr, "creative-tool render: note: \(note)\n")
             let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])

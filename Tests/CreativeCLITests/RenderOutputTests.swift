@@ -92,7 +92,7 @@ final class RenderOutputTests: ScratchFolderTestCase {
         ]
         for arguments in cases {
             let run = try Tool.run(["render"] + arguments + ["--slot", "320x50"], in: folder)
-            XCTAssertEqual(run.status, 1, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.status, 74, "\(arguments): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("output_is_input"), run.stderr)
             XCTAssertEqual(run.text, "", "\(arguments)")
             XCTAssertEqual(try snapshot(), before, "\(arguments): nothing written or replaced")
@@ -101,10 +101,10 @@ final class RenderOutputTests: ScratchFolderTestCase {
         let script = "\"$0\" render - --slot 320x50 --output art.png < art.png; echo \" $?\"; "
             + "\"$0\" render art.png --slot 320x50 --output - 1<>hard.png; echo \" $?\" >&2"
         let shell = try Tool.runShell(script, in: folder)
-        XCTAssertTrue(shell.text.hasSuffix(" 1\n"), shell.text)
+        XCTAssertTrue(shell.text.hasSuffix(" 74\n"), shell.text)
         XCTAssertTrue(shell.stderr.contains("output_is_input: art.png is standard input"), shell.stderr)
         XCTAssertTrue(shell.stderr.contains("output_is_input: standard output is the input art.png"), shell.stderr)
-        XCTAssertTrue(shell.stderr.hasSuffix(" 1\n"), shell.stderr)
+        XCTAssertTrue(shell.stderr.hasSuffix(" 74\n"), shell.stderr)
         XCTAssertEqual(try snapshot(), before)
     }
 

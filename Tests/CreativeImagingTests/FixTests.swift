@@ -12,9 +12,9 @@ final class FixTests: XCTestCase {
     private func fix(_ bytes: [UInt8], _ request: FixRequest = FixRequest(), name: String = "fixed",
                      limits: JobLimits = JobLimits()) throws -> FixedUpload {
         let source = try ImageSource(bytes: bytes)
-        let format = try request.outputFormat(for: source.format)
-        return try Fixer.fix(source, request: request, format: format, outputName: "\(name).\(format.extensions[0])",
-                             limits: limits)
+        let formats = request.outputFormats(for: source.format)
+        return try Fixer.fix(source, request: request, format: formats[0], fallbacks: Array(formats.dropFirst()),
+                             outputName: formats.count == 1 ? "\(name).\(formats[0].extensions[0])" : nil, limits: limits)
     }
 
     private func refusal(_ bytes: [UInt8], _ request: FixRequest = FixRequest(),
@@ -70,7 +70,8 @@ final class FixTests: XCTestCase {
         XCTAssertTrue(pixels.isClose(959, 75, to: ink), "\(pixels[959, 75])")
         XCTAssertTrue(pixels.isClose(8, 8, to: paper), "\(pixels[8, 8])")
         XCTAssertEqual(fixed.changes.map(\.kind), [.resized, .reencoded])
-        XCTAssertEqual(fixed.changes[0].message, "961x150 resized to 960x150, the accepted size (aspect ratio 0.10% off)")
+        XCTAssertTrue(fixed.changes[0].message.hasPrefix("961x150 resized to 960x150, the accepted size (aspect ratio "
+                                                         + "0.10% off): "), fixed.changes[0].message)
         assertClean(fixed)
     }
 
@@ -109,9 +110,14 @@ final class FixTests: XCTestCase {
     func testAPNGPhotographThatNoPNGFitsIsRefusedAndFitsAsJPEG() throws {
         let input = try Fixtures.png(try Fixtures.photograph(2184, 270))
         XCTAssertGreaterThan(input.count, 1_200_000)
-        let error = try refusal(input)
+        let error = try refusal(input, FixRequest(format: .png))
         XCTAssertEqual(error?.code, "weight_unreachable")
         XCTAssertTrue(error?.message.contains("write a photograph as JPEG or WebP") ?? false, error?.message ?? "")
+        // Without a format asked for, the PNG that cannot fit is written as JPEG, and said so.
+        let fallback = try fix(input)
+        XCTAssertEqual(fallback.format, .jpeg)
+        XCTAssertEqual(fallback.changes.first?.message, "PNG written as JPEG (PNG cannot be within the weight)")
+        assertClean(fallback)
         let fixed = try fix(input, FixRequest(format: .jpeg))
         XCTAssertEqual(fixed.format, .jpeg)
         XCTAssertLessThanOrEqual(fixed.bytes.count, Catalog.weightGuidelineBytes)
@@ -180,14 +186,65 @@ final class FixTests: XCTestCase {
         assertClean(fixed)
     }
 
-    func testAResultThatWouldStillWarnIsRefused() throws {
-        // Baked-in bars are the artwork's: fix cannot remove them, so it writes nothing.
+    func testTheArtworksOwnWarningIsWrittenAndKept() throws {
+        // Baked-in bars are the artwork's: fix cannot remove them; the file is written and the warning kept.
         let bars = try VipsOperation("embed").with("in", .image(try Fixtures.solid(640, 150, [200, 30, 30])))
             .with("x", .int(160)).with("y", .int(0)).with("width", .int(960)).with("height", .int(150))
             .with("extend", .enumeration("white")).image()
-        let error = try refusal(try Fixtures.png(bars))
-        XCTAssertEqual(error?.code, "fix_incomplete")
-        XCTAssertTrue(error?.message.contains("baked_in_bars") ?? false, error?.message ?? "")
+        let fixed = try fix(try Fixtures.png(bars))
+        XCTAssertEqual(fixed.remaining.map(\.code), [.bakedInBars])
+        XCTAssertEqual(Validator.validate(fixed.bytes, fileName: "fixed.png").warnings.map(\.code), [.bakedInBars])
+        XCTAssertTrue(fixed.report.valid)
+    }
+
+    func testFlatArtAFewPixelsShortIsPaddedFromItsOwnMarginAndFlatArtOverItLosesOnlyMargin() throws {
+        for width in [958, 959, 962] {
+            let fixed = try fix(try Fixtures.png(try Fixtures.flatArt(width, 150)))
+            XCTAssertEqual(fixed.size, PixelSize(width: 960, height: 150), "\(width)")
+            let said = fixed.changes.first { $0.kind == .resized }?.message ?? ""
+            XCTAssertTrue(said.hasSuffix("(no pixel resampled)"), said)
+            XCTAssertTrue(said.contains(width < 960 ? "repeated" : "taken out"), said)
+            XCTAssertEqual(fixed.remaining, [], "\(width)")
+            assertClean(fixed)
+        }
+    }
+
+    func testAWarningTheFixWouldCauseIsToldFromTheArtworksOwn() throws {
+        // The source is clean; pixels enlarged 2x from half the size read as upscaled: the fix's doing.
+        let source = try ImageSource(bytes: try TestArtwork.generate(PixelSize(width: 960, height: 150)))
+        let art = try Fixtures.artwork(960, 150)
+        var attempt = FixAttempt(source: source, request: FixRequest(), maxBytes: Catalog.weightGuidelineBytes,
+                                 limits: JobLimits(), deadline: nil, encoderBudget: JobLimits.defaultMemoryBudget,
+                                 outputName: nil) { () throws(ImagingError) in art }
+        let enlarged = try VipsOperation("resize").with("in", .image(try Fixtures.artwork(480, 75)))
+            .with("scale", .double(2)).with("kernel", .enumeration("lanczos3")).image()
+        guard case .causedWarnings(let caused) = try attempt.judge(enlarged, resize: nil, formats: [.png]) else {
+            return XCTFail("an enlarged copy is the fix's warning, not the artwork's")
+        }
+        XCTAssertEqual(caused.map(\.code), [.upscaledArtwork])
+        guard case .written(let written) = try attempt.judge(art, resize: nil, formats: [.png]) else {
+            return XCTFail("the artwork's own pixels are written")
+        }
+        XCTAssertEqual(written.remaining, [])
+    }
+
+    func testAFewLinesAreTakenFromARunAtTheEdgeKeepingABorder() {
+        // 12 lines: a 2-line border, a plain field, content in the middle; two lines to take out.
+        let lines = [0, 0, 1, 1, 1, 1, 5, 6, 1, 1, 0, 0]
+        let map = NearMissResize.lineMap(lines.count, to: 10) { lines[$0] == lines[$1] }
+        XCTAssertEqual(map?.map, [0, 1, 2, 5, 6, 7, 8, 9, 10, 11])
+        XCTAssertEqual(map?.said("column"), "2 columns taken out at the left edge")
+        // Repeated for a line short, and refused when nothing repeats.
+        XCTAssertEqual(NearMissResize.lineMap(lines.count, to: 13) { lines[$0] == lines[$1] }?.map.count, 13)
+        XCTAssertNil(NearMissResize.lineMap(6, to: 5) { $0 == $1 })
+        // A transparent edge (padding) goes first, whatever the lines next to it.
+        XCTAssertEqual(NearMissResize.lineMap(lines.count, to: 11, same: { lines[$0] == lines[$1] }, blank: { $0 == 11 })?.map,
+                       Array(0..<11))
+        XCTAssertEqual(NearMissResize.methods(from: PixelSize(width: 961, height: 150), to: PixelSize(width: 960, height: 150)),
+                       [.lines, .nearest, .resample])
+        XCTAssertEqual(NearMissResize.methods(from: PixelSize(width: 1000, height: 156), to: PixelSize(width: 960, height: 150)),
+                       [.resample])
+        XCTAssertEqual(NearMissResize.nearestMap(5, 4), [0, 1, 3, 4])
     }
 
     func testTheWeightSearchTakesTheHighestQualityThatFits() throws {

@@ -113,4 +113,20 @@ final class CampaignRouteTests: XCTestCase {
         XCTAssertEqual(broken.status, 400)
         XCTAssertEqual(broken.errorCode, "bad_request")
     }
+
+    func testASecondCreativeOfTheSameSizeIsNotRenderedWithItsOwnCode() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 5) }
+        let files = try [("first.png", Fixture.testImage("960x150")), ("second.png", Fixture.testImage("960x150"))]
+        let answer = HTTPClient.request(server.port, "POST", "/v1/campaign",
+                                        headers: [("Content-Type", "multipart/form-data; boundary=\"campaign-boundary-7d1\"")],
+                                        body: form(files))
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let creatives = try XCTUnwrap(answer.json?["creatives"] as? [[String: Any]])
+        XCTAssertEqual(creatives.compactMap { $0["renders"] as? Int }, [28, 0])
+        let failure = try XCTUnwrap(creatives[1]["failure"] as? [String: Any])
+        XCTAssertEqual(failure["code"] as? String, "duplicate_size")
+        XCTAssertEqual(failure["kept"] as? String, "first.png")
+        XCTAssertTrue((failure["message"] as? String)?.hasPrefix("960x150 is also the size of first.png, which is kept") ?? false)
+    }
 }

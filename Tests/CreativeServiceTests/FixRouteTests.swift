@@ -26,7 +26,8 @@ final class FixRouteTests: ServerTestCase {
         XCTAssertEqual(try ImageSource(bytes: result.body).displayedSize, PixelSize(width: 960, height: 150))
         let said = changes(result)
         XCTAssertEqual(said.count, 2, "\(said)")
-        XCTAssertEqual(said.first, "resized: 961x150 resized to 960x150, the accepted size (aspect ratio 0.10% off)")
+        XCTAssertTrue(said.first?.hasPrefix("resized: 961x150 resized to 960x150, the accepted size (aspect ratio 0.10% off): ")
+                      ?? false, "\(said)")
         XCTAssertTrue(said.last?.hasPrefix("reencoded: ") ?? false, "\(said)")
         XCTAssertTrue(result.headers["x-creative-encoding"]?.hasPrefix("PNG") ?? false)
         assertClean(result.body, "fixed.png")
@@ -48,6 +49,42 @@ final class FixRouteTests: ServerTestCase {
         XCTAssertEqual((json["changes"] as? [[String: Any]])?.compactMap { $0["code"] as? String },
                        ["metadata_stripped", "weight_reduced"])
         assertClean(file, "fixed.jpg")
+    }
+
+    func testTheNewcomersFilesWithFormatEachValidateWithNoWarning() throws {
+        let flat = HTTPClient.request(port, "POST", "/v1/fix?format=png",
+                                      body: try Fixtures.save("pngsave_buffer", try Fixtures.flatArt(961, 150)))
+        XCTAssertEqual(flat.status, 200, flat.text)
+        XCTAssertTrue(changes(flat).first?.hasSuffix("(no pixel resampled)") ?? false, "\(changes(flat))")
+        assertClean(flat.body, "fixed.png")
+        let photo = HTTPClient.request(port, "POST", "/v1/fix?format=jpeg", body: try Fixtures.photographPNG())
+        XCTAssertEqual(photo.status, 200, photo.text)
+        XCTAssertEqual(photo.headers["content-type"], "image/jpeg")
+        XCTAssertLessThanOrEqual(photo.body.count, 150_000)
+        XCTAssertEqual(changes(photo).first, "format_changed: PNG written as JPEG (the format asked for)")
+        assertClean(photo.body, "fixed.jpg")
+        // No format: the PNG that cannot be within the weight is answered as JPEG.
+        let fallback = HTTPClient.request(port, "POST", "/v1/fix", body: try Fixtures.photographPNG())
+        XCTAssertEqual(fallback.status, 200, fallback.text)
+        XCTAssertEqual(fallback.headers["content-type"], "image/jpeg")
+        let cmyk = HTTPClient.request(port, "POST", "/v1/fix?format=jpeg",
+                                      body: try Fixtures.cmykJPEG(try Fixtures.artwork(728, 90)))
+        XCTAssertEqual(cmyk.status, 200, cmyk.text)
+        assertClean(cmyk.body, "fixed.jpg")
+        let gif = HTTPClient.request(port, "POST", "/v1/fix?format=png", body: try Fixtures.animatedArtworkGIF(320, 50))
+        XCTAssertEqual(gif.status, 200, gif.text)
+        XCTAssertEqual(gif.headers["content-type"], "image/png")
+        XCTAssertEqual(changes(gif).dropFirst().first, "format_changed: GIF written as PNG (the format asked for)")
+        assertClean(gif.body, "fixed.png")
+    }
+
+    func testTheArtworksOwnWarningIsAnsweredInAHeader() throws {
+        let bars = try VipsOperation("embed").with("in", .image(try Fixtures.solid(640, 150, [200, 30, 30])))
+            .with("x", .int(160)).with("y", .int(0)).with("width", .int(960)).with("height", .int(150))
+            .with("extend", .enumeration("white")).image()
+        let result = HTTPClient.request(port, "POST", "/v1/fix", body: try Fixtures.save("pngsave_buffer", bars))
+        XCTAssertEqual(result.status, 200, result.text)
+        XCTAssertTrue(result.headers["x-creative-warning"]?.hasPrefix("baked_in_bars: ") ?? false, "\(result.headers)")
     }
 
     func testACMYKJPEGAndAnAnimatedGIFAreFixed() throws {

@@ -81,4 +81,34 @@ extension Fixtures {
     public static func heavyPhotographJPEG() throws -> [UInt8] {
         try save("jpegsave_buffer", try photograph(2184, 270, grain: 8), [("Q", .int(100))])
     }
+
+    /// Flat art as a designer draws it at `width` x `height`: a coloured field, a row of shapes, a
+    /// button and a headline, the shapes' edges crisp (no antialiasing), with a plain margin of the field
+    /// at least 4 px wide on every side.
+    public static func flatArt(_ width: Int, _ height: Int) throws -> VImage {
+        let image = try solid(width, height, [24, 80, 160]).materialized()
+        func rect(_ ink: [Double], _ left: Int, _ top: Int, _ wide: Int, _ tall: Int) throws {
+            try VipsOperation("draw_rect").with("image", .image(image)).with("ink", .doubles(ink))
+                .with("left", .int(left)).with("top", .int(top)).with("width", .int(wide)).with("height", .int(tall))
+                .with("fill", .bool(true)).execute()
+        }
+        for (index, x) in stride(from: 8, to: width / 2 - 40, by: 24).enumerated() {
+            try rect([250, 210, 60], x, 6 + index % 3, 12 + index % 5, 12)
+            try rect([230, 60, 60], x + 4, height - 26 + index % 4, 6 + index % 3, 14)
+        }
+        try rect([250, 250, 250], width * 3 / 4, height / 3, width / 6, height / 3)
+        let text = try VipsOperation("text").with("text", .string("<b>Summer sale -30%</b> on everything"))
+            .with("font", .string("DejaVu Sans \(max(8, height / 5))px")).with("dpi", .int(72)).image()
+        let placed = try VipsOperation("embed").with("in", .image(text)).with("x", .int(width / 12))
+            .with("y", .int(height / 3)).with("width", .int(width)).with("height", .int(height)).image()
+        return try VipsOperation("ifthenelse").with("cond", .image(placed))
+            .with("in1", .image(try solid(width, height, [255, 255, 255]))).with("in2", .image(image))
+            .with("blend", .bool(true)).image()
+    }
+
+    /// A photograph saved as PNG at 2184x270, as designers export one: over a megabyte, far over the
+    /// 150 KB weight that a JPEG of it meets.
+    public static func photographPNG() throws -> [UInt8] {
+        try save("pngsave_buffer", try photograph(2184, 270))
+    }
 }

@@ -15,7 +15,9 @@ public struct FixRequest: Sendable {
     /// `--format F`: the format written (default: the input's).
     public static let format = OptionDeclaration(
         "format", .choice(ImageFormat.allCases.map(\.rawValue)), placeholder: "F",
-        help: "png, jpeg, gif or webp (default: the input's format; an output name's extension must agree)",
+        help: "png, jpeg, gif or webp (default: the output name's extension; without one, the input's format "
+            + "where it fits the weight, else JPEG, or WebP for transparent pixels); converting is a change said "
+            + "on its own line",
         mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
     /// Every option, in help order.
     public static let options = OptionList([ValidateRequest.options[CommonOptions.product.name],
@@ -35,7 +37,7 @@ public struct FixRequest: Sendable {
     public let size: PixelSize?
     /// The frame asked for, 1-based; nil for the last.
     public let frame: Int?
-    /// The format asked for, nil for the input's.
+    /// The format asked for (`--format`), nil for the output name's or the input's.
     public let format: ImageFormat?
     /// The format an output name's extension names (`.png`, `.jpg`, `.gif`, `.webp`), nil for none.
     public let namedFormat: ImageFormat?
@@ -53,8 +55,7 @@ public struct FixRequest: Sendable {
 
     /// Reads and checks a fix.
     /// - Parameter outputName: the file written (the command line's `--output`): its extension, when it names
-    ///   a format, must agree with `format` (or, without `format`, with the input's, which ``outputFormat(for:)``
-    ///   checks once the input is known).
+    ///   a format, is the format written, and must agree with `format` when both are given.
     /// - Throws: ``CoreError`` for a wrong value, a size the product does not accept, or a format the
     ///   output name disagrees with.
     public init(_ source: some OptionSource, outputName: String? = nil) throws(CoreError) {
@@ -69,30 +70,45 @@ public struct FixRequest: Sendable {
         frame = try source.int(Self.frame)
         format = try source.choice(Self.format, ImageFormat.self)
         namedFormat = outputName.flatMap(Self.format(named:))
+        if let outputName, namedFormat == nil, let ending = Self.ending(of: outputName) {
+            // The validator would call the file's name a mismatch: refused before any work.
+            throw .invalidRequest("the output name '\(TextFormat.clipped(outputName))' ends in .\(TextFormat.clipped(ending)), "
+                                  + "which names no format fix writes; end it .png, .jpg, .gif or .webp")
+        }
         if let format, let namedFormat, format != namedFormat, let outputName {
             throw .invalidRequest("\(source.spelling(Self.format)) \(format.rawValue) disagrees with the output name "
                                   + "'\(TextFormat.clipped(outputName))'; drop \(source.spelling(Self.format)) or rename the output")
         }
     }
 
-    /// The format written for an input of `input`: the one asked for, else the input's.
-    /// - Throws: ``CoreError/invalidRequest(_:)`` when the output name names another format than the input's
-    ///   and none was asked for.
-    public func outputFormat(for input: ImageFormat) throws(CoreError) -> ImageFormat {
-        let chosen = format ?? input
-        if let namedFormat, namedFormat != chosen {
-            throw .invalidRequest("the output name says \(namedFormat.rawValue) but the file is \(input.rawValue); "
-                                  + "give --format \(namedFormat.rawValue) to convert it, or name a .\(chosen.extensions[0])")
-        }
-        return chosen
+    /// The formats written for an input of `input`, in order: the one asked for (`format`, else the output
+    /// name's), alone; without either, the input's, then JPEG and WebP (``Fixer`` takes the first that fits
+    /// the weight, passing JPEG over for transparent pixels).
+    public func outputFormats(for input: ImageFormat) -> [ImageFormat] {
+        if let chosen = format ?? namedFormat { return [chosen] }
+        return [input] + [ImageFormat.jpeg, .webp].filter { $0 != input }
+    }
+
+    /// Why the first of ``outputFormats(for:)`` differs from the input's format, for the `format_changed`
+    /// line; nil when it is the input's.
+    public func formatReason(for input: ImageFormat) -> String? {
+        guard let chosen = format ?? namedFormat, chosen != input else { return nil }
+        return format != nil ? "the format asked for" : "the output name asks for it"
     }
 
     /// The format a name's extension names (any case), nil for another ending or none.
     public static func format(named path: String) -> ImageFormat? {
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return nil }
-        let ending = base[base.index(after: dot)...].lowercased()
+        guard let ending = ending(of: path)?.lowercased() else { return nil }
         return ImageFormat.allCases.first { $0.extensions.contains(ending) }
+    }
+
+    /// A file name's extension (after the last `.` of its last component, not a leading one), nil for none.
+    static func ending(of path: String) -> String? {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex, base.index(after: dot) != base.endIndex else {
+            return nil
+        }
+        return String(base[base.index(after: dot)...])
     }
 
     /// The sizes the file may have: the product's, or those every profile accepts (in the first's order).

@@ -90,6 +90,14 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     /// An absolute `http(s)://` URL in a script's string literal (a heuristic): blocked at run time.
     case remoteURLInScript = "remote_url_in_script"
 
+    /// True for the pre-flight warnings: what the artwork looks like, not the file (`fix` cannot change them).
+    public var isPreflight: Bool {
+        switch self {
+        case .bakedInBars, .edgeWithoutBorder, .upscaledArtwork, .mostlyEmpty: true
+        default: false
+        }
+    }
+
     /// True for the warning codes.
     public var isWarning: Bool {
         switch self {
