@@ -8,7 +8,10 @@ import CreativeImaging
 /// drawn, and `campaign.json` is made. The surfaces read the creatives, write each one's files
 /// where they go (a folder built whole, nowhere, the store) and present the outcome.
 public struct CampaignOperation: Sendable {
-    /// Each creative's validation limits (the product is the campaign's); the renders run within the same job limits.
+    /// Each creative's validation limits (the product is the campaign's); the renders run within
+    /// the same job limits, under one deadline started when the operation is made: the campaign's,
+    /// which every creative's job keeps (it restarted for each: 8 banner sizes under a 6 s
+    /// deadline ran 16 s of CPU).
     public let limits: ValidationLimits
     public let format: FormatChoice
     /// For `auto`, the formats it chooses among (nil: ``OutputFormat/autoDefault``).
@@ -20,6 +23,8 @@ public struct CampaignOperation: Sendable {
 
     public init(limits: ValidationLimits, format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
                 with: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget()) {
+        var limits = limits
+        limits.job = limits.job.started()
         self.limits = limits
         self.format = format
         self.autoFormats = autoFormats

@@ -52,6 +52,28 @@ final class CampaignOperationTests: XCTestCase {
         XCTAssertEqual(served, ["banner", "banner-2"], "each valid creative wins somewhere; the rejected one nowhere")
     }
 
+    /// One deadline for the whole campaign, from when it was made: a campaign whose deadline passed
+    /// while it was approved runs no creative to the end (each creative's job once took a fresh one).
+    func testTheCampaignHasOneDeadlineForEveryCreative() throws {
+        let files = ["a.png", "b.png"]
+        let inputs: [CreativeInput] = [.bytes(try png(960, 150)), .bytes(try png(2184, 270))]
+        let operation = CampaignOperation(limits: ValidationLimits(job: JobLimits(timeout: 1)), format: .png)
+        XCTAssertNotNil(operation.limits.job.deadline, "started when the campaign is made")
+        let approval = operation.approve(files) { inputs[$0] }
+        XCTAssertEqual(approval.reports.map(\.valid), [true, true])
+        usleep(1_100_000)
+        let outcome = operation.run(approval, input: { inputs[$0] }, sink: { _, _ in nil }, keep: { _, _ in })
+        XCTAssertEqual(outcome.rendered, 0)
+        // Each job stops at the campaign's deadline, already past: its report names the timeout.
+        let codes = outcome.members.map { member -> [String] in
+            switch member.outcome {
+            case .success(let result): result.report.errors.map(\.code.rawValue)
+            case .failure(let error): [error.code]
+            }
+        }
+        XCTAssertEqual(codes, [["timeout"], ["timeout"]])
+    }
+
     func testACreativeWhoseFilesCannotBeKeptStopsTheRest() throws {
         let (files, inputs) = try creatives()
         let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
