@@ -191,7 +191,7 @@ public enum CreativeJob {
             defer { if step.checksClass, !published { board.publish(nil, for: step.scaleClass) } }
             try deadline?.check()
             do throws(ImagingError) {
-                let decision = step.checksClass || working != .auto ? nil
+                let decision = step.checksClass || working != .auto || avifNamed ? nil
                     : sharedDecision ?? (startRecipe == nil ? nil : board.decision(for: step.scaleClass))
                 if let decision {
                     let render = try gate.run(holding: plan.appliedBytes) { () throws(ImagingError) in
@@ -201,7 +201,7 @@ public enum CreativeJob {
                 }
                 let (render, decided) = try gate.run(holding: plan.renderBytes) { () throws(ImagingError) in
                     try renderer.render(decoded, at: step.placement, start: startRecipe,
-                                        searchesAVIF: step.checksClass && avifNamed)
+                                        searchesAVIF: avifNamed)
                 }
                 if step.checksClass {
                     board.publish(decided, for: step.scaleClass)

@@ -13,8 +13,8 @@ import Synchronization
 /// 3. a thinner one is checked once per scale class (renders whose content is scaled from the
 ///    creative by about the same factor, ``scaleClass(_:of:)``): the class's smallest render is
 ///    searched from it, and what that decided is written into the rest of the class.
-/// Fixed formats, and decisions no other render can take (lossless, near-lossless WebP, a render
-/// fitted to its weight budget), leave each render to decide on its own.
+/// Fixed formats, decisions no other render can take (lossless, near-lossless WebP, a render
+/// fitted to its weight budget), and a job with AVIF named leave each render to decide on its own.
 struct JobRenderPlan: Sendable {
     /// One render to make.
     struct Step: Sendable {
@@ -37,10 +37,11 @@ struct JobRenderPlan: Sendable {
     /// The steps for `placements` (the first render's excluded) after `first`, the first render's
     /// decision (nil: none to share) made on `firstPlacement`.
     /// `formatsVary`: `auto` chooses between WebP and AVIF, whose smaller changes with the
-    /// scale: every class is checked.
+    /// scale and the content (text-heavy art took AVIF at one render and a palette at the next):
+    /// no decision is shared, every render searches.
     init(_ placements: [Placement], creative: PixelSize, first: JobDecision?, firstPlacement: Placement?,
          formatsVary: Bool = false) {
-        let thin = first.map { formatsVary || !$0.isWide } ?? false
+        let thin = !formatsVary && (first.map { !$0.isWide } ?? false)
         var checked = Set(firstPlacement.map { [Self.scaleClass($0.content, of: creative)] } ?? [])
         var checks: [Step] = [], rest: [Step] = []
         for placement in placements.sorted(by: { ($0.canvas.area, $0.content.area) < ($1.canvas.area, $1.content.area) }) {

@@ -83,8 +83,9 @@ struct JobRenderer: Sendable {
     /// ``AutoEncoder/searchMaxPixels`` it searches a smaller render of the placement, then writes
     /// the canvas with what it found. Returns the render and, for `auto`, what it decided.
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits.
-    /// `searchesAVIF`: AVIF is searched beside WebP even where `start` is not AVIF (a scale
-    /// class's check: which of the two is smaller changes with the scale).
+    /// `searchesAVIF`: AVIF is searched beside WebP even where `start` is not AVIF (which of the
+    /// two is smaller changes with the scale: the test artwork's smallest render is lighter as
+    /// WebP, its others as AVIF).
     func render(_ image: VImage, at placement: Placement, start: AutoRecipe?,
                 searchesAVIF: Bool = false) throws(ImagingError) -> (render: EncodedRender, decision: JobDecision?) {
         let startFormat = searchesAVIF && start?.format != .avif ? nil : start?.format
