@@ -194,7 +194,9 @@ public enum CreativeJob {
                 let decision = step.checksClass || working != .auto || avifNamed ? nil
                     : sharedDecision ?? (startRecipe == nil ? nil : board.decision(for: step.scaleClass))
                 if let decision {
-                    let render = try gate.run(holding: plan.appliedBytes) { () throws(ImagingError) in
+                    // A JPEG decision may search instead (JobRenderer.apply): charged as a search.
+                    let bytes = decision.recipe.format == .jpeg ? plan.renderBytes : plan.appliedBytes
+                    let render = try gate.run(holding: bytes) { () throws(ImagingError) in
                         try renderer.apply(decision, to: decoded, at: step.placement)
                     }
                     return .render(step.placement, try store(step.placement, render))

@@ -126,9 +126,16 @@ struct JobRenderer: Sendable {
     /// `placement` written with `decision`, unmeasured: one encode, what writing the render once
     /// costs. Over the weight budget, the lossless PNG where it fits, else the best that fits in
     /// the decision's format (``AutoEncoder/apply(_:to:weightBudget:png:sharpYUV:plainYUVKept:)``).
+    /// A JPEG decision (made on an opaque render: one whose content fills its canvas) is not
+    /// written into a render with transparent bars, which JPEG would lose: that render searches
+    /// on its own.
     func apply(_ decision: JobDecision, to image: VImage, at placement: Placement) throws(ImagingError) -> EncodedRender {
         let image = image.size == placement.content ? image : try ScaleStep.thumbnail(image, to: placement.content)
-        var written = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: try settings(placement)),
+        let rendered = try Renderer.renderImage(decoded: image, settings: try settings(placement))
+        if decision.recipe.format == .jpeg, rendered.hasAlpha, placement.content != placement.canvas {
+            return try render(image, at: placement, start: decision.recipe).render
+        }
+        var written = try Encoder.encode(rendered,
                                          format: .auto, memoryBudget: limits.memoryBudget, recipe: decision.recipe,
                                          forOneOfMany: true, autoFormats: autoFormats,
                                          weightBudget: weightBudget.applied(to: placement.canvas).bytes, alpha: alpha,

@@ -73,6 +73,25 @@ final class JobRenderPlanTests: XCTestCase {
         XCTAssertEqual(decision(luma: 0.999, chroma: 0.999, recipe: .flatPalette)?.isWide, true)
     }
 
+    /// A JPEG decision (made on a render whose content fills its canvas) is not written into a
+    /// render with transparent bars: that render searches, and keeps its bars.
+    func testAJPEGDecisionIsNotWrittenOverTransparentBars() throws {
+        let photo = try Fixtures.photograph(960, 150, grain: 2).materialized()
+        let renderer = JobRenderer(format: .auto, autoFormats: nil, limits: JobLimits(), weightBudget: RenderWeightBudget(),
+                                   alpha: .bars)
+        let jpeg = try XCTUnwrap(decision(luma: 0.99, chroma: 0.99, recipe: .lossy(.jpeg, 82)))
+        let barred = Placement(source: creative, canvas: PixelSize(width: 750, height: 150))
+        let written = try renderer.apply(jpeg, to: photo, at: barred)
+        XCTAssertNotEqual(written.format, .jpeg, written.detail)
+        let decoded = try ImageSource(bytes: written.bytes)
+        XCTAssertEqual(decoded.displayedSize, barred.canvas)
+        XCTAssertTrue(decoded.header.hasAlpha, "the bars stay transparent: \(written.detail)")
+        // Where the content fills the canvas, the decision is written as it is.
+        let filled = Placement(source: creative, canvas: PixelSize(width: 640, height: 100))
+        let same = try renderer.apply(jpeg, to: photo, at: filled)
+        XCTAssertTrue(same.detail.contains("as decided on the 640x100 render"), same.detail)
+    }
+
     func testAClassWaitsForItsCheckAndAnUncheckedClassDoesNot() {
         let board = ClassDecisions([1, 2])
         XCTAssertNil(board.decision(for: 7), "a class with no check answers at once")
