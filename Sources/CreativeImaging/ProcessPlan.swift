@@ -1,13 +1,15 @@
 import CreativeCore
 
-/// How `process` runs within its budget, decided before the decode (``JobCost``): the preview
-/// sheet and the renders side by side (``ParallelWork/width``) when the budget holds both, else
-/// one at a time; and, when even one at a time does not fit with its renders held, each PNG
-/// render streamed and `auto` lossless without a search.
+/// How `process` runs within its budget, decided before the decode (``JobCost``): charged for the
+/// preview sheet and the renders side by side (``ParallelWork/width``) when the budget holds both,
+/// else for one at a time; and, when even one at a time does not fit with its renders held, each
+/// PNG render streamed and `auto` lossless without a search. Within the charge, the job's pieces
+/// run side by side as far as their own parts of it fit (``PieceGate``: ``sheetPieceBytes``,
+/// ``renderBytes``, ``appliedBytes``).
 public struct ProcessPlan: Sendable, Equatable {
     /// What the job is charged.
     public let cost: JobCost
-    /// Pieces run side by side: 2 or 1.
+    /// Pieces the charge holds side by side whatever they are: 2 or 1.
     public let width: Int
     /// What each render's encoder may hold (``Encoder``'s `memoryBudget`).
     public let renderBudget: Int
@@ -19,7 +21,7 @@ public struct ProcessPlan: Sendable, Equatable {
     /// without charging the job more.
     public let sheetFileRoom: Int
     /// What one render that searches (or, in a fixed format, any render) holds at most: its
-    /// content, its pipeline and its encoder (``JobPieces``).
+    /// content, its pipeline and its encoder (a piece of ``PieceGate``).
     let renderBytes: Int
     /// What one `auto` render written with another render's decision holds at most: its content,
     /// its pipeline, the canvas held for its weight budget and a lossy encoder, no search.
