@@ -24,6 +24,8 @@ public enum CommandLineTool {
         if first == "--help" || first == "-h" || first == "help" {
             guard let topic = arguments.dropFirst().first else { return printed(overview + "\n", command: nil) }
             if topic == "--format" { return reference(Array(arguments.dropFirst(2))) }
+            // `help --help`, `help help`: help's own help is the overview.
+            if topic == "--help" || topic == "-h" || topic == "help" { return printed(overview + "\n", command: nil) }
             return help(topic)
         }
         if first == "--version" || first == "-v" || first == "-V" {

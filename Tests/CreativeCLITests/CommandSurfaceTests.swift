@@ -108,6 +108,13 @@ final class CommandSurfaceTests: ScratchFolderTestCase {
         let slot = try Tool.run(["slot", "--help"]).text
         XCTAssertTrue(slot.contains("Companions:"), slot)
         XCTAssertEqual(try Tool.run(["help", "frobnicate"]).status, 64)
+        // help's own help is the overview, not "unknown command '--help'; did you mean '--help'?".
+        let overview = try Tool.run(["--help"])
+        for asked in [["help", "--help"], ["help", "-h"], ["help", "help"]] {
+            let run = try Tool.run(asked)
+            XCTAssertEqual(run.status, 0, "\(asked): \(run.text)")
+            XCTAssertEqual(run.text, overview.text, "\(asked)")
+        }
     }
 
     func testRenderJSONSaysWhatWasWritten() throws {
