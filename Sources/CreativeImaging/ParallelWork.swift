@@ -4,9 +4,11 @@ import Dispatch
 /// Runs independent pieces of libvips work on ``width`` workers (libvips is thread-safe) and
 /// returns each piece's outcome in order.
 enum ParallelWork {
-    /// Pieces run side by side at most: 2 (``ProcessPlan`` may choose 1).
+    /// Pieces run side by side at most: 2, one a core of the machines the tool is sized for;
+    /// `process` lets them hold together no more than its charge (``PieceGate``).
     static let width = 2
 
+    /// Runs `work` for each index below `count` on at most `width` threads, in index order.
     static func run<Output: Sendable>(count: Int, width: Int = width, _ work: @Sendable (Int) throws(ImagingError) -> Output)
         -> [Result<Output, ImagingError>] {
         let slots = ResultSlots<Output>(count: count)
