@@ -272,7 +272,8 @@ def preflight(section):
 
 def process_floor(section):
     """The process section's floor table: per content, the job's CPU over its floor's, its wall over
-    its CPU, and the bytes of its renders over the floor's."""
+    its CPU, the bytes of its renders over the floor's, and the bytes of its preview sheet (which
+    the floor does not draw)."""
     rows = []
     for entry in section["inputs"]:
         if "floor" not in entry:
@@ -286,12 +287,13 @@ def process_floor(section):
                      "%s ms" % md.ms(floor["cpu_ms"]) if floor else "n/a", md.times(figures["cpu_over_floor"]),
                      md.number(figures["wall_over_cpu"], 2), md.grouped(entry["render_bytes"]),
                      md.grouped(entry["floor_bytes"]), md.number(figures["bytes_over_floor"], 3),
-                     "%d of %d" % (entry.get("identical_files", 0), entry["renders"])])
+                     "%d of %d" % (entry.get("identical_files", 0), entry["renders"]),
+                     md.grouped(entry.get("sheet_bytes"))])
     if not rows:
         return ""
     return md.table(["content", "renders", "formats", "process CPU", "floor CPU", "process CPU / floor CPU",
                      "process wall / CPU", "render bytes", "floor bytes", "bytes / floor bytes",
-                     "files the same to the byte"], rows)
+                     "files the same to the byte", "preview sheet bytes"], rows)
 
 
 def process(section):
@@ -303,7 +305,7 @@ def process(section):
                      "with the settings the job chose (read from its manifest; where its encoding line leaves one "
                      "unsaid, the one that writes the tool's file to the byte), on the same libvips, with no "
                      "preview sheet or manifest. CPU is the mean user + system time of a run; wall is the median. "
-                     "Bytes are summed over the render files.\n\n" + floor)
+                     "Bytes are summed over the render files; the preview sheet's are the job's alone.\n\n" + floor)
     for entry in section["inputs"]:
         options = " `%s`" % " ".join(entry["options"]) if entry.get("options") else ""
         parts.append("## process: %s%s into its %d device renders (%s; + preview sheet and manifest)\n\nImageMagick "

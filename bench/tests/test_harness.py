@@ -268,14 +268,14 @@ class ProcessFloorTests(unittest.TestCase):
     def test_the_floor_table_gives_each_contents_ratios(self):
         entry = {"key": "photo-jpeg", "label": "photograph (JPEG q92)", "input": dict(INPUT, name="photo.jpg"),
                  "options": [], "renders": 28, "distinct_renders": 27, "formats": ["webp"], "render_bytes": 1215340,
-                 "floor_bytes": 1257846, "identical_files": 26,
+                 "floor_bytes": 1257846, "identical_files": 26, "sheet_bytes": 7396645,
                  "comparison": comparison(command("creative-tool", 3000.0, 4000.0),
                                           command(process_section.FLOOR, 1100.0, 1000.0),
                                           command("ImageMagick x 28, WebP quality 85", 2000.0, 2000.0))}
         entry["floor"] = process_section.floor_figures(entry["comparison"], 1215340, 1257846)
         text = report.process({"inputs": [entry]})
         self.assertIn("| photograph (JPEG q92) | 28 (27 distinct) | webp | 4000 ms | 1000 ms | 4.00× | 0.75 | "
-                      "1,215,340 | 1,257,846 | 0.966 | 26 of 28 |", text)
+                      "1,215,340 | 1,257,846 | 0.966 | 26 of 28 | 7,396,645 |", text)
         summary = report.summary({"sections": {"process": {"inputs": [entry]}}})
         self.assertIn("against its C floor", summary)
         self.assertIn("against ImageMagick writing WebP", summary, "a photograph is held to the WebP goal")

@@ -304,5 +304,6 @@ def process_one(context, content, drawn):
     return {"key": key, "label": label, "input": weight.describe(context, source), "options": options,
             "renders": count, "formats": formats, "distinct_renders": len(lines), "identical_files": identical,
             "render_bytes": tool_bytes,
+            "sheet_bytes": (manifest.get("preview") or {}).get("file_bytes"),
             "floor_bytes": floor_bytes, "floor": floor_figures(comparison, tool_bytes, floor_bytes),
             "comparison": comparison}
