@@ -63,7 +63,7 @@ GOOD_RENDER = {**GOOD_ASSIGNMENT, "file": "iphone-se-portrait-320x50@2x.webp", "
                "weight_budget_profile": "iab-lean"}
 GOOD_MANIFEST = {"written_by": "creative-tool process", **VERSION, "product": "banner",
                  "source": {"file": "a.png", "sha256": "0" * 64, "file_bytes": 3396}, "report": GOOD_REPORT,
-                 "campaign_pixels": [SIZE], "weight_budget_bytes": 153600, "weight_budget_profiles": ["iab-lean"], "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64}}
+                 "campaign_pixels": [SIZE], "weight_budget_bytes": 153600, "weight_budget_profiles": ["iab-lean"], "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64, "format": "png", "page": {"file": "preview.html", "file_bytes": 1, "sha256": "0" * 64}}}
 GOOD_PROMPT = {"product": "banner", "artwork_pixels": SIZE, "aspect_ratio": 6.4,
                "safe_area_pixels": {"x": 48, "y": 15, "width": 864, "height": 120}, "min_text_height_pixels": 27,
                "prompt": "Flat digital advertising banner"}

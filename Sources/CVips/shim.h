@@ -17,6 +17,7 @@ static inline GType cvips_type_string(void) { return G_TYPE_STRING; }
 static inline GType cvips_type_array_double(void) { return VIPS_TYPE_ARRAY_DOUBLE; }
 static inline GType cvips_type_blob(void) { return VIPS_TYPE_BLOB; }
 static inline GType cvips_type_image(void) { return VIPS_TYPE_IMAGE; }
+static inline GType cvips_type_array_image(void) { return VIPS_TYPE_ARRAY_IMAGE; }
 
 /* Blocks every operation under `base` (a class name, e.g. "VipsForeignSave") that libvips flags
  * untrusted. vips_block_untrusted_set() does this for every operation, and to read the flags it
@@ -62,6 +63,37 @@ static inline int cvips_unblocked_untrusted(void) {
     vips_class_map_all(g_type_from_name("VipsOperation"), cvips_count_unblocked_untrusted, &count);
     return count;
 }
+
+/* An image whose pixels are painted on demand: `width` x `height`, 8-bit sRGB, 3 bands, whole
+ * rows at a time (FATSTRIP); each region asked for is filled by `paint(region, painter)`, which
+ * returns 0 (or -1 on failure), from libvips' worker threads. NULL when libvips refuses it. */
+typedef int (*cvips_paint_fn)(VipsRegion *region, void *painter);
+typedef struct { cvips_paint_fn paint; void *painter; } cvips_painter;
+static inline int cvips_paint_region(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    (void)seq; (void)b; (void)stop;
+    const cvips_painter *painter = (const cvips_painter *)a;
+    return painter->paint(out, painter->painter);
+}
+static inline void cvips_free_painter(VipsImage *image, void *painter) { (void)image; g_free(painter); }
+static inline VipsImage *cvips_painted_image(int width, int height, cvips_paint_fn paint, void *painter) {
+    VipsImage *image = vips_image_new();
+    cvips_painter *held = g_new(cvips_painter, 1);
+    held->paint = paint;
+    held->painter = painter;
+    g_signal_connect(image, "close", G_CALLBACK(cvips_free_painter), held);
+    vips_image_init_fields(image, width, height, 3, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    if (vips_image_pipelinev(image, VIPS_DEMAND_STYLE_FATSTRIP, NULL) ||
+        vips_image_generate(image, NULL, cvips_paint_region, NULL, held, NULL)) {
+        g_object_unref(image);
+        return NULL;
+    }
+    return image;
+}
+/* A region's rectangle, the address of its pixel (x, y) and the bytes from one row to the next. */
+static inline VipsRect cvips_region_valid(VipsRegion *region) { return region->valid; }
+static inline VipsPel *cvips_region_address(VipsRegion *region, int x, int y) { return VIPS_REGION_ADDR(region, x, y); }
+static inline size_t cvips_region_row_bytes(VipsRegion *region) { return VIPS_REGION_LSKIP(region); }
 
 /* True when a GType is (or derives from) an enum: enums are set by nick. */
 static inline gboolean cvips_type_is_enum(GType type) { return G_TYPE_IS_ENUM(type); }

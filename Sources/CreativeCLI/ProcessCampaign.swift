@@ -53,13 +53,13 @@ enum ProcessCampaign {
                 do throws(CLIError) { try Streams.outEscaped(summary(member)) } catch { printFailure = error }
             })
             if let printFailure { throw printFailure }
-            progress.show("drawing \(CampaignJob.sheetName)", files.count - 1, "")
+            progress.show("drawing the \(CampaignJob.sheetStem) sheet", files.count - 1, "")
             let sheet: JobFile?
             do throws(ImagingError) {
                 sheet = try operation.sheet(outcome, bytes: { try? read(files[$0], limits: limits).get() },
                                             writingTo: DirectoryWriter.sink(into: partial))
             } catch {
-                throw .imaging(error, file: CampaignJob.sheetName)
+                throw .imaging(error, file: CampaignJob.sheetStem + " sheet")
             }
             let campaign = operation.json(outcome, sheet: sheet)
             try partial.put(CampaignJob.campaignName, Array((campaign.serialized() + "\n").utf8))
@@ -71,7 +71,7 @@ enum ProcessCampaign {
             } else {
                 try Streams.outEscaped("campaign of \(files.count) creative\(files.count == 1 ? "" : "s"): \(rendered) rendered, "
                     + "\(files.count - rendered) not; wrote \(directory)/\(CampaignJob.campaignName) and "
-                    + "\(directory)/\(CampaignJob.sheetName) in \(StageTimer.milliseconds(timer.elapsed))")
+                    + (sheet.map { "\(directory)/\($0.name)" } ?? "no sheet") + " in \(StageTimer.milliseconds(timer.elapsed))")
             }
             timer.finish()
             return rendered == files.count ? ExitCode.success : ExitCode.failure

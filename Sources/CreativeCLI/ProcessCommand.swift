@@ -81,10 +81,10 @@ enum ProcessCommand: DeclaredCommand {
         } else if arguments.flag(JobLimitOptions.quiet.flag) {
             // The exit code says it; the folder holds the rest.
         } else if result.report.valid {
-            let renders = result.files.count - 1
+            let renders = result.renders.count
             let warnings = result.report.warnings.map { "warning \($0.code.rawValue): \($0.message)" }
             try Streams.outEscaped("\(path): valid; wrote \(renders) render\(renders == 1 ? "" : "s"), "
-                + "\(directory)/\(JobResult.previewName) and \(directory)/\(JobResult.manifestName) "
+                + "\(directory)/\(result.preview?.name ?? JobResult.previewNames[0]), \(directory)/\(PreviewPage.name) and \(directory)/\(JobResult.manifestName) "
                 + "in \(StageTimer.milliseconds(timer.elapsed))" + overBudgetNote(result)
                 + (warnings.isEmpty ? "" : " - " + warnings.joined(separator: "; ")))
         } else {

@@ -48,7 +48,7 @@ extension JobHandler {
                     let file = output.result.files.first { $0.name == name }
                     try retrying { () throws(FleetError) in
                         try self.store.put(bytes, at: folder.appending("\(approval.names[index])/\(name)"),
-                                           contentType: file?.format.mediaType ?? GuidanceFormat.json.mediaType,
+                                           contentType: file?.mediaType ?? GuidanceFormat.json.mediaType,
                                            sha256: file?.sha256)
                     }
                 }
@@ -60,7 +60,7 @@ extension JobHandler {
         if let storeError { throw storeError }
         let sheet: JobFile?
         do throws(ImagingError) { sheet = try drawSheet(outcome, operation: operation, inputs: inputs, folder: folder) } catch {
-            return Answer.failed(code: error.code, message: "\(CampaignJob.sheetName): \(error.message)")
+            return Answer.failed(code: error.code, message: "\(CampaignJob.sheetStem) sheet: \(error.message)")
         }
         let campaign = operation.json(outcome, sheet: sheet)
         TestHook.hold(config.testHook, source: files.joined(separator: "\n"))
@@ -135,7 +135,9 @@ extension JobHandler {
         let sheet = fields.first(where: { $0.0 == "sheet" })?.1 ?? .null
         var answer = Answer(status: allValid ? "valid" : "rejected", codes: codes, manifest: "", cached: cached)
         answer.campaign = commit.description
-        answer.sheet = sheet == .null ? "" : folder.appending(CampaignJob.sheetName).description
+        answer.sheet = if case .object(let described) = sheet, case .string(let name)? = described.first(where: { $0.0 == "file" })?.1 {
+            folder.appending(name).description
+        } else { "" }
         answer.manifests = manifests
         return answer
     }

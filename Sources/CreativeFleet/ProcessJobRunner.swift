@@ -84,7 +84,7 @@ public struct ProcessJobRunner: Sendable {
             let result = output.result
             // The renders and the preview with the checksums the job computed, the manifest last.
             let files = result.files.map { file in
-                JobOutputFile(name: file.name, bytes: file.bytes, sha256: file.sha256, contentType: file.format.mediaType)
+                JobOutputFile(name: file.name, bytes: file.bytes, sha256: file.sha256, contentType: file.mediaType)
             } + [JobOutputFile(name: JobResult.manifestName, bytes: output.manifest, sha256: nil,
                                contentType: GuidanceFormat.json.mediaType)]
             return .success(JobOutput(valid: result.report.valid, codes: Self.codes(result), files: files))

@@ -26,8 +26,11 @@ public struct CampaignMember: Sendable {
 public enum CampaignJob {
     /// The campaign's own file, beside the creatives' folders.
     public static let campaignName = "campaign.json"
-    /// The contact sheet of every device slot with the creative served in it.
-    public static let sheetName = "campaign.png"
+    /// The contact sheet of every device slot with the creative served in it, without its
+    /// extension: `campaign.png`, or `campaign.jpg` for a sheet too heavy for PNG (``SheetFile``).
+    public static let sheetStem = "campaign"
+    /// Both names the contact sheet may have.
+    public static let sheetNames = ["png", "jpg"].map { "\(sheetStem).\($0)" }
 
     /// The campaign's sizes: each valid creative's (in order, each size once), then `with`'s.
     /// `reports`: each creative's validation report.
@@ -85,7 +88,7 @@ public enum CampaignJob {
     /// The names of the creatives' folders: each file's name without its folder and extension,
     /// made safe (`.` at the start, `/` and control characters replaced) and unique (`-2`, `-3`).
     public static func folderNames(_ files: [String]) -> [String] {
-        var taken: Set<String> = [campaignName, sheetName]
+        var taken = Set([campaignName] + sheetNames)
         return files.map { file in
             var base = String(file.split(separator: "/").last ?? "creative")
             if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = String(base[..<dot]) }
@@ -148,7 +151,7 @@ public enum CampaignJob {
                let index = result.slots.firstIndex(where: { $0.deviceSlot == assignment.deviceSlot }) {
                 let file = result.files[index]
                 served += [("creative", .string(member.name)), ("file", .string("\(member.name)/\(file.name)")),
-                           ("file_bytes", .int(file.byteCount)), ("format", .string(file.format.rawValue))]
+                           ("file_bytes", .int(file.byteCount)), ("format", file.format.map { .string($0.rawValue) } ?? .null)]
             } else {
                 // A size given with `with`: uploaded before, rendered by its own job.
                 served += [("creative", .null), ("file", .null), ("file_bytes", .null), ("format", .null)]

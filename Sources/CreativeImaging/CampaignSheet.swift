@@ -1,6 +1,6 @@
 import CreativeCore
 
-/// `campaign.png`: the contact sheet of a campaign, drawn by the preview sheet's code: every
+/// `campaign.png` (or `campaign.jpg`, ``SheetFile``): the contact sheet of a campaign, drawn by the preview sheet's code: every
 /// device slot of the campaign (``DevicePlan/campaignPlan(_:product:)``) with the creative
 /// served in it, its size and fill in the caption.
 public enum CampaignSheet {
@@ -14,7 +14,7 @@ public enum CampaignSheet {
         var sources: [(PixelSize, ImageSource)] = []
         var decodes = 0, samples = 0
         for (size, bytes) in creatives {
-            let source = try Validator.renderSource(bytes, fileName: CampaignJob.sheetName, maxPixels: limits.maxPixels)
+            let source = try Validator.renderSource(bytes, fileName: CampaignJob.sheetStem, maxPixels: limits.maxPixels)
             let cost = JobCost.decode(source, content: nil)
             decodes = JobCost.adding(decodes, cost.decode, JobCost.multiplying(size.pixelCount ?? Int.max, 4))
             samples = JobCost.adding(samples, cost.decodedSamples)
@@ -35,10 +35,10 @@ public enum CampaignSheet {
             plain, title: "Campaign of \(names) (\(product.title.lowercased())) in every device slot", creative: nil,
             summary: ["\(plan.count) device slots; \(served) drawn with the creative served there"
                       + (served < plan.count ? ", the others (sizes given with --with) left grey." : ".")])
-        let bytes = try PreviewSheet.drawRows(lettering: lettering, product: product, images: images) { scale in
+        let sheet = try PreviewSheet.drawRows(lettering: lettering, product: product, images: images) { scale in
             PreviewSheet.groups(plan, creative: nil, scale: scale)
         }
-        return try JobFile(name: CampaignJob.sheetName, bytes: bytes, sha256: Checksum.sha256(bytes), format: .png,
-                           encoding: "PNG", writingTo: sink)
+        return try JobFile(name: PreviewSheet.fileName(CampaignJob.sheetStem, sheet), bytes: sheet.bytes,
+                           sha256: Checksum.sha256(sheet.bytes), format: sheet.format, encoding: sheet.encoding, writingTo: sink)
     }
 }

@@ -15,13 +15,13 @@ public struct JobFile: Sendable {
     public let byteCount: Int
     /// Lower-case hex SHA-256 of `bytes`.
     public let sha256: String
-    /// The format the file is in.
-    public let format: OutputFormat
+    /// The image format the file is in; nil for the preview page (HTML, ``PreviewPage``).
+    public let format: OutputFormat?
     /// How it was written (``EncodedRender/detail``).
     public let encoding: String
 
     /// A file of `bytes`, kept in memory, or written out first through `sink` and then not kept.
-    init(name: String, bytes: [UInt8], sha256: String, format: OutputFormat, encoding: String,
+    init(name: String, bytes: [UInt8], sha256: String, format: OutputFormat?, encoding: String,
          writingTo sink: JobFileSink?) throws(ImagingError) {
         try sink?(name, bytes)
         self.name = name
@@ -31,6 +31,9 @@ public struct JobFile: Sendable {
         self.format = format
         self.encoding = encoding
     }
+
+    /// How a server names its content: the image format's media type, or HTML's.
+    public var mediaType: String { format?.mediaType ?? PreviewPage.mediaType }
 }
 
 /// A render `process` did not write: no encoding fits its weight budget.
@@ -45,19 +48,29 @@ public struct RefusedRender: Sendable {
 public struct JobResult: Sendable {
     /// The validation report.
     public let report: ValidationReport
-    /// The renders (one per device slot the creative is picked for) and the preview sheet.
+    /// The renders (one per device slot the creative is picked for), the preview sheet and the
+    /// preview page (``PreviewPage``).
     public let files: [JobFile]
     /// `manifest.json`: the report, then each render, then the preview sheet.
     public let manifest: JSONValue
-    /// The device slot of each render, in the order of ``files`` (which ends with the preview).
+    /// The device slot of each render, in the order of ``files`` (which ends with the preview
+    /// sheet and page).
     public var slots: [SlotAssignment] = []
     /// The renders that no encoding fits in their weight budget: listed in the manifest, not written.
     public var overWeightBudget: [RefusedRender] = []
 
     /// Name of the manifest file.
     public static let manifestName = "manifest.json"
-    /// Name of the preview sheet.
-    public static let previewName = "preview.png"
+    /// The preview sheet's name without its extension: `preview.png`, or `preview.jpg` for a sheet
+    /// too heavy for PNG (``SheetFile``).
+    public static let previewStem = "preview"
+    /// Both names the preview sheet may have.
+    public static let previewNames = ["png", "jpg"].map { "\(previewStem).\($0)" }
+
+    /// The preview sheet, when the job drew one.
+    public var preview: JobFile? { files.first { Self.previewNames.contains($0.name) } }
+    /// The renders written, in the order of ``slots``.
+    public var renders: [JobFile] { files.filter { $0.format != nil && !Self.previewNames.contains($0.name) } }
 }
 
 /// The per-creative job of the upload pipeline: validate; if valid, render into every device
@@ -183,8 +196,9 @@ public enum CreativeJob {
                     try PreviewSheet.draw(decoded, creative: creative, product: product, campaign: campaign,
                                           warnings: report.warnings, fileRoom: plan.sheetFileRoom)
                 }
-                return .sheet(try JobFile(name: JobResult.previewName, bytes: sheet, sha256: Checksum.sha256(sheet),
-                                          format: .png, encoding: "PNG", writingTo: sink))
+                return .sheet(try JobFile(name: PreviewSheet.fileName(JobResult.previewStem, sheet), bytes: sheet.bytes,
+                                          sha256: Checksum.sha256(sheet.bytes), format: sheet.format,
+                                          encoding: sheet.encoding, writingTo: sink))
             }
             let step = steps[index - 1]
             var published = false
@@ -238,8 +252,11 @@ public enum CreativeJob {
         let closeZone: JSONValue? = product.isFullScreen
             ? CloseButton.zone(over: assignments).map(\.json) ?? .null : nil
         let overBudget = refusedEntries.map { RefusedRender(slot: $0.0.deviceSlot.identifier, error: $0.1) }
-        return JobResult(report: report, files: renders.map(\.1) + [preview],
-                         manifest: manifest(report, input: upload.bytes, renders: renders, preview: preview,
+        let pageBytes = PreviewPage.html(creative: creative, product: product, renders: renders, sheet: preview)
+        let page = try JobFile(name: PreviewPage.name, bytes: pageBytes, sha256: Checksum.sha256(pageBytes), format: nil,
+                               encoding: "HTML", writingTo: sink)
+        return JobResult(report: report, files: renders.map(\.1) + [preview, page],
+                         manifest: manifest(report, input: upload.bytes, renders: renders, preview: preview, page: page,
                                            campaign: DevicePlan.campaign(source.displayedSize, with: campaign),
                                            closeZone: closeZone, refused: refusedEntries, weightBudget: weightBudget),
                          slots: renders.map(\.0), overWeightBudget: overBudget)
@@ -273,7 +290,7 @@ public enum CreativeJob {
     /// `weight_budget_bytes` is the budget asked and `weight_budget_profiles` the profiles named;
     /// each render says the budget it met (``AppliedWeightBudget/jsonFields``).
     static func manifest(_ report: ValidationReport, input: [UInt8]?, renders: [(SlotAssignment, JobFile)],
-                         preview: JobFile?, campaign: [PixelSize]? = nil, closeZone: JSONValue? = nil,
+                         preview: JobFile?, page: JobFile? = nil, campaign: [PixelSize]? = nil, closeZone: JSONValue? = nil,
                          refused: [(SlotAssignment, ImagingError)] = [], weightBudget: RenderWeightBudget? = nil) -> JSONValue {
         // Each render's budget, from its canvas, and the profile whose weight it is.
         let budgetFields = { (assignment: SlotAssignment) -> [(String, JSONValue)] in
@@ -299,7 +316,7 @@ public enum CreativeJob {
                     ("file", .string(file.name)),
                     ("file_bytes", .int(file.byteCount)),
                     ("sha256", .string(file.sha256)),
-                    ("format", .string(file.format.rawValue)),
+                    ("format", file.format.map { .string($0.rawValue) } ?? .null),
                     ("encoding", .string(file.encoding)),
                 ] + budgetFields(assignment))
             } + refused.map { assignment, error in
@@ -312,8 +329,12 @@ public enum CreativeJob {
                                                     ("smallest_bytes", smallest)])),
                 ])
             })),
-            ("preview", preview.map { .object([("file", .string($0.name)), ("file_bytes", .int($0.byteCount)),
-                                               ("sha256", .string($0.sha256))]) } ?? .null),
+            ("preview", preview.map { sheet in
+                .object([("file", .string(sheet.name)), ("file_bytes", .int(sheet.byteCount)), ("sha256", .string(sheet.sha256)),
+                         ("format", sheet.format.map { .string($0.rawValue) } ?? .null),
+                         ("page", page.map { .object([("file", .string($0.name)), ("file_bytes", .int($0.byteCount)),
+                                                      ("sha256", .string($0.sha256))]) } ?? .null)])
+            } ?? .null),
         ])
     }
 }

@@ -22,6 +22,9 @@ public enum PreviewSheet {
     static let minimumTextWidth = 800
     /// The summary's lines break before this many characters (about ``minimumTextWidth`` at 22 px).
     static let summaryColumns = 64
+    /// The longest side a sheet may have: WebP's limit, and many viewers' (every catalog size's
+    /// sheet is within it).
+    public static let maximumSide = 16383
     static let paper: [Double] = [255, 255, 255]
     static let slotGrey: [Double] = [214, 219, 227]
     static let ink: [Double] = [27, 35, 48]
@@ -36,7 +39,7 @@ public enum PreviewSheet {
     /// file may take (``ProcessPlan/sheetFileRoom``; at least ``fullScreenFileRoom``).
     public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner,
                             campaign: [PixelSize] = [], warnings: [ValidationIssue] = [],
-                            fileRoom: Int = fullScreenFileRoom) throws(ImagingError) -> [UInt8] {
+                            fileRoom: Int = fullScreenFileRoom) throws(ImagingError) -> SheetFile {
         if product.isFullScreen {
             return try drawFullScreen(decoded, creative: creative, product: product, campaign: campaign, warnings: warnings,
                                       fileRoom: max(fileRoom, fullScreenFileRoom))
@@ -58,19 +61,20 @@ public enum PreviewSheet {
     /// baked-in bars of one creative, outlined where it is served.
     static func drawRows(lettering: Layout.Lettering, product: Product, images: [PixelSize: VImage],
                          marks: (PixelSize, BarInsets)? = nil,
-                         groupsAt: (Double) -> [Group]) throws(ImagingError) -> [UInt8] {
+                         groupsAt: (Double) -> [Group]) throws(ImagingError) -> SheetFile {
         func fits(_ layout: Layout) -> Bool { (layout.size.pixelCount ?? Int.max) <= ProcessPlan.sheetPixels(product) }
         var chosen: (groups: [Group], layout: Layout)?
         for (index, scale) in servedPointScales.enumerated() {
             let groups = groupsAt(scale)
-            let layout = try Layout(groups, lettering: lettering, scaleIndex: index)
+            let layout = try Layout.fitting(groups, lettering: lettering, scaleIndex: index)
             chosen = (groups, layout)
             if fits(layout) { break }
         }
         // Still over at 1x (a long list of warnings): the summary is cut short until it fits.
         if let (groups, layout) = chosen, !fits(layout) {
             for lines in stride(from: lettering.summary.count - 1, through: 0, by: -1) {
-                let shorter = try Layout(groups, lettering: lettering, scaleIndex: servedPointScales.count - 1, summaryLines: lines)
+                let shorter = try Layout.fitting(groups, lettering: lettering, scaleIndex: servedPointScales.count - 1,
+                                                 summaryLines: lines)
                 chosen = (groups, shorter)
                 if fits(shorter) { break }
             }
@@ -122,7 +126,7 @@ public enum PreviewSheet {
                              content: placement.content)
             }
         }
-        return try sheet.png()
+        return try SheetFile(sheet, within: fileLimit(product))
     }
 
     /// One resample of a sheet: which image, at which content size.

@@ -74,6 +74,51 @@ final class SheetCanvas {
         return overRoom ? nil : file
     }
 
+    /// JPEG quality of a sheet too heavy for PNG (photographic content): 85, where the renders'
+    /// own JPEG default sits; text on white stays sharp enough to read at 1:1.
+    static let jpegQuality = 85
+
+    /// The sheet as a baseline JPEG (quality ``jpegQuality``, colour not subsampled, so the
+    /// one-pixel red outlines and coloured text keep their colour; metadata stripped), by
+    /// libvips' saver from an image painted on demand (``paintRegion(_:)``): each strip the saver
+    /// asks for is painted as a PNG band is, so the sheet is never whole in memory here either.
+    func jpeg() throws(ImagingError) -> [UInt8] {
+        guard let pointer = cvips_painted_image(Int32(size.width), Int32(size.height), sheetPaintCallback,
+                                                Unmanaged.passUnretained(self).toOpaque()) else {
+            throw .operationFailed("the sheet's image: " + VipsRuntime.lastVipsError())
+        }
+        // The image lives only as long as this call, which holds the canvas; asked for through a
+        // line cache, it is painted ``bandRows`` rows at a time, as the PNG is.
+        let painted = VImage(taking: pointer)
+        return try withExtendedLifetime(self) { () throws(ImagingError) -> [UInt8] in
+            let sheet = try VipsOperation("linecache").with("in", .image(painted)).with("tile_height", .int(Self.bandRows))
+                .with("access", .enumeration("sequential")).image()
+            return try VipsOperation("jpegsave_buffer").with("in", .image(sheet)).with("Q", .int(Self.jpegQuality))
+                .with("subsample_mode", .enumeration("off")).with("strip", .bool(true)).bytes()
+        }
+    }
+
+    /// Paints the rows of `region` (libvips asks whole rows, from its worker threads, so each
+    /// call paints into a band of its own).
+    func paintRegion(_ region: UnsafeMutablePointer<VipsRegion>) throws(ImagingError) {
+        let valid = cvips_region_valid(region)
+        let top = Int(valid.top), rows = Int(valid.height), left = Int(valid.left), width = Int(valid.width)
+        guard rows > 0, width > 0, left >= 0, left + width <= size.width else { return }
+        let band = try Self.blankImage(PixelSize(width: size.width, height: rows))
+        try paintBand(band, top: top, rows: rows)
+        let pixels = try band.pixelBytes()
+        let rowBytes = cvips_region_row_bytes(region)
+        guard pixels.count >= rows * size.width * 3, let first = cvips_region_address(region, valid.left, valid.top) else {
+            throw .operationFailed("a sheet band shorter than its rows")
+        }
+        pixels.withUnsafeBufferPointer { source in
+            guard let start = source.baseAddress else { return }
+            for row in 0..<rows {
+                (first + row * rowBytes).update(from: start + (row * size.width + left) * 3, count: width * 3)
+            }
+        }
+    }
+
     /// Paints every band into a PNG written into `buffer`; the file's size, or nil when it
     /// outgrew the buffer.
     private func paint(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) -> Int? {
@@ -82,28 +127,34 @@ final class SheetCanvas {
         var top = 0
         while top < size.height {
             let rows = min(Self.bandRows, size.height - top)
-            let span = top..<(top + rows)
-            try fill(band, PixelRect(x: 0, y: 0, width: size.width, height: band.height), ink: PreviewSheet.paper, fill: true)
-            for piece in pieces where piece.rows.overlaps(span) {
-                switch piece {
-                case .image(let image, let x, let y):
-                    // Only the piece's rows in this band are computed and painted.
-                    let first = max(y, top), last = min(y + image.height, top + rows)
-                    let part = first == y && last == y + image.height ? image
-                        : try VipsOperation("extract_area").with("input", .image(image)).with("left", .int(0))
-                            .with("top", .int(first - y)).with("width", .int(image.width))
-                            .with("height", .int(last - first)).image()
-                    try VipsOperation("draw_image").with("image", .image(band)).with("sub", .image(try part.materialized()))
-                        .with("x", .int(x)).with("y", .int(first - top)).execute()
-                case .rect(let rect, let ink, let fill):
-                    try self.fill(band, PixelRect(x: rect.x, y: rect.y - top, width: rect.width, height: rect.height),
-                                  ink: ink, fill: fill)
-                }
-            }
+            try paintBand(band, top: top, rows: rows)
             guard try stream.write(try band.pixelBytes(), rows: rows) else { return nil }
             top += rows
         }
         return try stream.finish()
+    }
+
+    /// Paints the sheet's rows `top..<top + rows` into `band` (its first `rows` rows): the paper,
+    /// then each piece's rows in that span, in the order they were laid.
+    private func paintBand(_ band: VImage, top: Int, rows: Int) throws(ImagingError) {
+        let span = top..<(top + rows)
+        try fill(band, PixelRect(x: 0, y: 0, width: size.width, height: band.height), ink: PreviewSheet.paper, fill: true)
+        for piece in pieces where piece.rows.overlaps(span) {
+            switch piece {
+            case .image(let image, let x, let y):
+                // Only the piece's rows in this band are computed and painted.
+                let first = max(y, top), last = min(y + image.height, top + rows)
+                let part = first == y && last == y + image.height ? image
+                    : try VipsOperation("extract_area").with("input", .image(image)).with("left", .int(0))
+                        .with("top", .int(first - y)).with("width", .int(image.width))
+                        .with("height", .int(last - first)).image()
+                try VipsOperation("draw_image").with("image", .image(band)).with("sub", .image(try part.materialized()))
+                    .with("x", .int(x)).with("y", .int(first - top)).execute()
+            case .rect(let rect, let ink, let fill):
+                try self.fill(band, PixelRect(x: rect.x, y: rect.y - top, width: rect.width, height: rect.height),
+                              ink: ink, fill: fill)
+            }
+        }
     }
 
     /// A black 8-bit sRGB image in memory, to paint bands into.
@@ -172,5 +223,18 @@ final class PNGStream {
 
     private static func message(_ written: UnsafeMutablePointer<cpngw_written>) -> String {
         withUnsafeBytes(of: &written.pointee.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+/// libvips' call for a region of a sheet being saved as JPEG (``SheetCanvas/jpeg()``): `painter`
+/// is the canvas, unretained (its `jpeg()` holds it while libvips may call this). 0 when painted.
+func sheetPaintCallback(_ region: UnsafeMutablePointer<VipsRegion>?, _ painter: UnsafeMutableRawPointer?) -> Int32 {
+    guard let region, let painter else { return -1 }
+    let canvas = Unmanaged<SheetCanvas>.fromOpaque(painter).takeUnretainedValue()
+    do {
+        try canvas.paintRegion(region)
+        return 0
+    } catch {
+        return -1
     }
 }

@@ -1,16 +1,16 @@
 import CreativeCore
 
 extension PreviewSheet {
-    /// Sheet pixels per screen point, best first: 2x, so the artwork's sharpness on each screen
-    /// can be judged; two thirds for a sheet whose file would outgrow ``fullScreenFileRoom`` at
-    /// 2x (content as busy as noise), which then shrinks rather than fails.
-    public static let screenPointScales = [2.0, 2.0 / 3.0]
+    /// Sheet pixels per screen point, best first: 1x, every screen at its size in points (the
+    /// renders beside it, laid out by ``PreviewPage``, show each at its true pixel density); two
+    /// thirds for a sheet whose file would outgrow its room (content as busy as noise), which then
+    /// shrinks rather than fails.
+    public static let screenPointScales = [1.0, 2.0 / 3.0]
     /// The least room a full-screen sheet's file is given (it is written into its room, never
     /// grown; `process` gives it more where the job's charge holds more, ``ProcessPlan/sheetFileRoom``).
-    /// At 2x (4556x24608, rows Paeth-filtered at zlib level 1) the bench's 1080x1920 photograph's
-    /// sheet takes 43.7 MB and the tests' heavier-grained one 50-75 MB; uniform noise's 105 MB is
-    /// drawn at two thirds instead (10.5 MB; at most the 47 MB its pixels could take stored, under
-    /// this room at every catalog size).
+    /// A sheet is PNG where that fits ``fileLimit(_:)`` (flat art), else JPEG (a photograph at 1x:
+    /// 2278x12304, about 1.8 MB); uniform noise's JPEG, about 1.5 bytes a pixel, is under this room
+    /// at 1x, and its PNG (3 bytes a pixel) at two thirds.
     public static let fullScreenFileRoom = 48 << 20
     /// Widest row of screens before the next row starts, in sheet pixels at 2x.
     static let rowWidth = 4500
@@ -28,11 +28,12 @@ extension PreviewSheet {
     /// artwork fitted in the safe area, and the close button's square outlined; at the first of
     /// ``screenPointScales`` whose file fits `fileRoom` bytes.
     static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product, campaign: [PixelSize],
-                               warnings: [ValidationIssue] = [], fileRoom: Int) throws(ImagingError) -> [UInt8] {
+                               warnings: [ValidationIssue] = [], fileRoom: Int) throws(ImagingError) -> SheetFile {
         for scale in screenPointScales {
             let sheet = try fullScreenSheet(decoded, creative: creative, product: product, campaign: campaign,
                                             warnings: warnings, scale: scale)
-            if let file = try sheet.png(within: fileRoom) { return file }
+            let file = try SheetFile(sheet, within: min(fileRoom, fileLimit(product)))
+            if file.bytes.count <= fileRoom { return file }
         }
         // Never reached: at two thirds, the most any sheet's file can take is under the least room (a test checks).
         throw .operationFailed("the preview sheet's file is over \(fileRoom) bytes at every scale")
@@ -42,13 +43,14 @@ extension PreviewSheet {
     /// rows in proportion: at 2x three times their size at two thirds), its contents not yet computed.
     static func fullScreenSheet(_ decoded: VImage, creative: PixelSize, product: Product, campaign: [PixelSize],
                                 warnings: [ValidationIssue], scale: Double) throws(ImagingError) -> SheetCanvas {
-        let factor = scale / screenPointScales[0]
+        // The layout's measures are given at 2x.
+        let factor = scale / 2
         let rowWidth = Int((Double(Self.rowWidth) * factor).rounded())
         let artworkHeight = Int((Double(Self.artworkHeight) * factor).rounded())
-        let pixels = scale >= 2 ? rowLabelPixels : labelPixels
+        let pixels = scale >= 1 ? rowLabelPixels : labelPixels
         let plan = DevicePlan.plan(with: creative, campaign: campaign, product: product)
         let zone = CloseButton.zone(over: plan.filter { $0.artwork == creative })
-        let size = scale >= 2 ? "at \(TextFormat.scale(scale))x their points" : "at two thirds of their size in points"
+        let size = scale >= 1 ? "at their size in points" : "at two thirds of their size in points"
         let title = try lettering(lines: ["\(product.title) preview of \(creative) on every screen, \(size) "
                                           + "(shaded: safe-area insets; red: the close button)"], bold: true, pixels: pixels + 2)[0]
         // The artwork and its close zone.
@@ -128,7 +130,7 @@ extension PreviewSheet {
             drawImage(line, on: sheet, x: margin, y: lineTop)
             lineTop += line.height
         }
-        drawImage(try content(decoded, size: shown, background: slotGrey, held: false), on: sheet, x: margin, y: artworkTop)
+        drawImage(try content(decoded, size: shown, background: slotGrey), on: sheet, x: margin, y: artworkTop)
         if let zone {
             let kx = Double(shown.width) / Double(creative.width), ky = Double(shown.height) / Double(creative.height)
             let left = Int((Double(zone.x) * kx).rounded(.down)), upper = Int((Double(zone.y) * ky).rounded(.down))
@@ -158,15 +160,16 @@ extension PreviewSheet {
             if let cached = contentBySize[placement.content] {
                 picture = cached
             } else {
-                // Computed a band at a time as the sheet is painted, never held whole.
-                picture = try content(decoded, size: placement.content, background: slotGrey, held: false)
+                // Held once per content size (at 1x, all of a sheet's contents take 8 to 20 MB),
+                // so the saver's threads copy pixels rather than each rescale the decode.
+                picture = try content(decoded, size: placement.content, background: slotGrey)
                 contentBySize[placement.content] = picture
             }
             if !isServed {
                 if let cached = dimmedBySize[placement.content] {
                     picture = cached
                 } else {
-                    picture = try dimmed(picture, held: false)
+                    picture = try dimmed(picture)
                     dimmedBySize[placement.content] = picture
                 }
             }

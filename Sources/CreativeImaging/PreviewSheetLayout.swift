@@ -55,10 +55,12 @@ extension PreviewSheet {
         }
 
         /// The layout of `groups` (drawn at ``PreviewSheet/servedPointScales``[`scaleIndex`]), with
-        /// at most `summaryLines` of the summary (then the line that says there is more).
-        init(_ groups: [Group], lettering: Lettering, scaleIndex: Int, summaryLines: Int? = nil) throws(ImagingError) {
+        /// at most `summaryLines` of the summary (then the line that says there is more), its
+        /// lines at least `minimumWidth` wide.
+        init(_ groups: [Group], lettering: Lettering, scaleIndex: Int, summaryLines: Int? = nil,
+             minimumWidth: Int = minimumTextWidth) throws(ImagingError) {
             let rows = groups.flatMap(\.rows)
-            let width = max(minimumTextWidth, rows.map(\.canvas.width).max() ?? 0)
+            let width = max(minimumWidth, rows.map(\.canvas.width).max() ?? 0)
             let title = lettering.title, headings = lettering.headings
             let scaleLine = lettering.scaleLines[scaleIndex]
             var served = lettering.served[...], others = lettering.others[...]
@@ -100,6 +102,23 @@ extension PreviewSheet {
             size = PixelSize(width: widest + 2 * margin, height: top + margin)
             self.text = text
             self.slots = slots
+        }
+
+        /// The layout of `groups` as ``init(_:lettering:scaleIndex:summaryLines:minimumWidth:)``,
+        /// its lines widened (by half again, each time) while the sheet is taller than
+        /// ``PreviewSheet/maximumSide`` (the shortest layout kept): a rectangle served in every
+        /// inline slot is one slot a line at its natural width (861x17506 for 300x250).
+        static func fitting(_ groups: [Group], lettering: Lettering, scaleIndex: Int,
+                            summaryLines: Int? = nil) throws(ImagingError) -> Layout {
+            var layout = try Layout(groups, lettering: lettering, scaleIndex: scaleIndex, summaryLines: summaryLines)
+            var width = layout.size.width
+            while layout.size.height > maximumSide && width < maximumSide {
+                width = min(maximumSide, width * 3 / 2)
+                let wider = try Layout(groups, lettering: lettering, scaleIndex: scaleIndex, summaryLines: summaryLines,
+                                       minimumWidth: width - 2 * margin)
+                if wider.size.height < layout.size.height { layout = wider }
+            }
+            return layout
         }
     }
 }

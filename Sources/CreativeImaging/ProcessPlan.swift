@@ -35,13 +35,14 @@ public struct ProcessPlan: Sendable, Equatable {
     /// points (``PreviewSheet/servedPointScales``; a smaller scale only for a sheet over this, and
     /// at 1x a summary too long is cut short), and this holds every catalog size's sheet at 2x
     /// with every warning written out at length (banners 861x17506 for 300x250 alone, served in
-    /// all 28 inline slots; companions 1504x4461). Interstitials: 4556x24608 measured at 2x (a
-    /// size alone, served on every screen), with a tenth more; not charged by the pixel
-    /// (``sheetBytes(_:)``). A test draws every catalog size's sheet and checks it.
+    /// all 28 inline slots, laid out wider to stay within ``PreviewSheet/maximumSide``; companions
+    /// 1504x4461). Interstitials: 2318x13955 measured at 1x (320x480 alone, served on every
+    /// screen), with a tenth more; not charged by the pixel (``sheetBytes(_:)``). A test draws
+    /// every catalog size's sheet and checks it.
     public static func sheetPixels(_ product: Product) -> Int {
         switch product.slotRule {
         case .anchoredOrInlineStrip: 18_500_000
-        case .fullScreenSafeArea: 123_000_000
+        case .fullScreenSafeArea: 35_600_000
         case .fixedStandardSlot: 7_000_000
         }
     }

@@ -14,6 +14,8 @@ public enum VipsArgument {
     case doubles([Double])
     /// Bytes, copied into a libvips blob that the operation and its outputs own.
     case bytes([UInt8])
+    /// Images, in order (`arrayjoin`'s `in`): a libvips image array that takes a reference to each.
+    case images([VImage])
 }
 
 /// Calls any libvips operation by name, the way pyvips and the C++ binding do:
@@ -154,6 +156,12 @@ public struct VipsOperation {
             g_value_init(&value, cvips_type_array_double())
             var copy = numbers
             vips_value_set_array_double(&value, &copy, Int32(numbers.count))
+        case .images(let images):
+            var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = images.map(\.pointer)
+            guard let array = vips_array_image_new(&pointers, Int32(images.count)) else { return "no image array for \(argument)" }
+            g_value_init(&value, cvips_type_array_image())
+            g_value_set_boxed(&value, array)
+            vips_area_unref(UnsafeMutableRawPointer(array).assumingMemoryBound(to: VipsArea.self))
         case .bytes(let data):
             let copied = data.withUnsafeBytes { buffer in
                 buffer.baseAddress.flatMap { vips_blob_copy($0, buffer.count) }

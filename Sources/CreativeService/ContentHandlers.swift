@@ -40,13 +40,14 @@ enum ContentHandlers {
 /// `POST /v1/process`: the upload pipeline's job (`creative-tool process`) as one JSON answer.
 enum ProcessHandlers {
     /// With `Accept: application/zip`, a valid creative's answer is a zip of the folder `process`
-    /// writes (the renders, `preview.png`, `manifest.json`), streamed from the job's files
+    /// writes (the renders, `preview.png` or `preview.jpg`, `preview.html`, `manifest.json`), streamed from the job's files
     /// (``ZipAnswer``), with no size cap beyond the job's own memory budget.
     /// The body is the creative, `?filename=` its name. Valid: 200 with
     /// `{"manifest": {...}, "files": [{"name", "sha256", "bytes", "base64"}]}` (the renders and the
     /// preview sheet, base64 in JSON: one self-describing document, no multipart parser needed),
     /// as long as the files total at most ``ServiceConfig/maxInlineFileBytes``; over it 422
-    /// `answer_too_large` (an interstitial's renders reach 6 to 14 MB, its 2x preview sheet up to 63 MB). Bounded answers:
+    /// `answer_too_large` (an interstitial's renders reach 6 to 14 MB; a sheet is at most 2 MB for a
+    /// banner, 8 MB for an interstitial, ``SheetFile``). Bounded answers:
     /// - `inline=false`: the same document without `base64`: the manifest and each file's name,
     ///   SHA-256 and size;
     /// - `file=NAME`: that one file's bytes, in its own media type, with `X-Creative-SHA256`.
@@ -108,7 +109,7 @@ enum ProcessHandlers {
             throw .badRequest("file '\(TextFormat.clipped(wanted))' is not one of this job's \(names.count) files ("
                               + TextFormat.clipped(names.joined(separator: ", "), 300) + "); list them with inline=false")
         }
-        var response = Response(contentType: file.format.mediaType, body: file.bytes)
+        var response = Response(contentType: file.mediaType, body: file.bytes)
         response.headers = [("X-Creative-SHA256", file.sha256), ("X-Creative-Encoding", file.encoding)]
         return response
     }

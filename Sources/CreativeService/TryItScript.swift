@@ -107,18 +107,19 @@ extension TryItPage {
         here.forEach(function(s){var r=byKey[s.device+'|'+s.orientation];if(r){var li=el('li',null,s.close&&g[1]==='landscape'?'wide':null);ul.appendChild(li);slotView(li,P,s,r,files,file,mine)}
           else other.appendChild(el('li',s.device+(s.orientation==='any'?'':' '+s.orientation)+' · '+s.points+' pt @'+s.scale+'x: here '+s.served+' would be served instead','other'))});
         if(ul.firstChild)sec.appendChild(ul);if(other.firstChild)sec.appendChild(other);list.appendChild(sec)})}
-    function preview(box,files,file,name,query,mine){var p=el('p','Preview sheet: preparing...');p.id='preview';box.appendChild(p);
-      function link(b){if(mine!==run)return;p.textContent='';var a=el('a','Preview sheet (every device slot, PNG)');a.id='preview-link';a.href=url(b);a.target='_blank';a.rel='noopener';p.appendChild(a)}
-      var f=files['preview.png'];if(f&&f.bytes){link(new Blob([f.bytes],{type:'image/png'}));return Promise.resolve()}
-      if(f&&f.base64){link(new Blob([b64(f.base64)],{type:'image/png'}));return Promise.resolve()}
-      return post(query+'&file=preview.png',file).then(function(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.blob()}).then(link,function(e){if(e.auth)throw e;p.textContent='Preview sheet: '+e.message})}
+    function preview(box,files,file,name,query,mine,m){var p=el('p','Preview sheet: preparing...');p.id='preview';box.appendChild(p);
+      var pv=(m&&m.preview)||{},pn=pv.file||'preview.png',jpeg=pv.format==='jpeg',type=jpeg?'image/jpeg':'image/png';
+      function link(b){if(mine!==run)return;p.textContent='';var a=el('a','Preview sheet (every device slot, '+(jpeg?'JPEG':'PNG')+')');a.id='preview-link';a.href=url(b);a.target='_blank';a.rel='noopener';p.appendChild(a)}
+      var f=files[pn];if(f&&f.bytes){link(new Blob([f.bytes],{type:type}));return Promise.resolve()}
+      if(f&&f.base64){link(new Blob([b64(f.base64)],{type:type}));return Promise.resolve()}
+      return post(query+'&file='+encodeURIComponent(pn),file).then(function(r){if(!r.ok)return problem(r).then(function(e){throw e});return r.blob()}).then(link,function(e){if(e.auth)throw e;p.textContent='Preview sheet: '+e.message})}
     function process(box,file,name,j,mine){var P=product(),query='/v1/process?product='+P+'&filename='+encodeURIComponent(name);say('Rendering every device slot...');
       // The files as one zip (no base64, no inline cap), read here: the job runs once.
       return post(query,file,'application/zip').then(function(r){if(!r.ok)return problem(r).then(function(x){throw x});return r.arrayBuffer()}).then(function(buf){
           var z=unzip(buf),files=[];Object.keys(z).forEach(function(k){if(k!=='manifest.json')files.push({file:k,bytes:z[k]})});
           return {manifest:JSON.parse(new TextDecoder().decode(z['manifest.json'])),files:files}}).then(function(a){
         if(mine!==run)return;var files={};(a.files||[]).forEach(function(f){files[f.file]=f});box.appendChild(el('h2','Where it is served'));
-        slots(box,P,j,a.manifest||{},files,file,mine);return preview(box,files,file,name,query,mine)})}
+        slots(box,P,j,a.manifest||{},files,file,mine);return preview(box,files,file,name,query,mine,a.manifest)})}
     function check(file){
       if(!file)return;last=file;var mine=++run,name=file.name||'upload',box=clear();pending=file;say('Checking '+name+'...');
       post('/v1/validate?product='+product()+'&filename='+encodeURIComponent(name),file).then(json).then(function(j){

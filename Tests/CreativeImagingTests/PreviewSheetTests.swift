@@ -20,9 +20,10 @@ final class PreviewSheetTests: XCTestCase {
         return found
     }
 
-    /// A sheet over the decoder's 16384-pixel side (an interstitial's at 2x), read by libvips alone.
-    private func sheetImage(_ png: [UInt8]) throws -> VImage {
-        try VipsOperation("pngload_buffer").with("buffer", .bytes(png)).image()
+    /// A sheet's file (PNG or JPEG), read by libvips alone (a banner sheet at 2x may be over the
+    /// test decoder's 16384-pixel side).
+    private func sheetImage(_ file: SheetFile) throws -> VImage {
+        try VipsOperation(file.format == .png ? "pngload_buffer" : "jpegload_buffer").with("buffer", .bytes(file.bytes)).image()
     }
 
     /// Pixels of `image` that are exactly `rgb`.
@@ -46,7 +47,7 @@ final class PreviewSheetTests: XCTestCase {
         // The first outline from the top is the close zone on the artwork: its right edge is the
         // artwork's right edge (the zone reaches the top-right corner), its top the artwork's top.
         let shown = Placement(source: creative,
-                              canvas: PixelSize(width: PreviewSheet.rowWidth, height: PreviewSheet.artworkHeight)).content
+                              canvas: PixelSize(width: PreviewSheet.rowWidth / 2, height: PreviewSheet.artworkHeight / 2)).content
         let top = try XCTUnwrap(red.map(\.y).min())
         let firstRow = red.filter { $0.y == top }.map(\.x)
         XCTAssertEqual(firstRow.max(), PreviewSheet.margin + shown.width - 1)
@@ -54,12 +55,13 @@ final class PreviewSheetTests: XCTestCase {
         let zoneLeft = PreviewSheet.margin + Int((Double(zone.x) * Double(shown.width) / Double(creative.width)).rounded(.down))
         XCTAssertEqual(firstRow.min(), zoneLeft)
 
-        // Every screen's close button is outlined: 28 squares further down.
-        XCTAssertGreaterThan(try count(PreviewSheet.closeRed, in: whole), 28 * 4 * 98)
+        // Every screen's close button is outlined (two pixels wide): 28 squares further down, each
+        // at least 44 points a side.
+        XCTAssertGreaterThan(try count(PreviewSheet.closeRed, in: whole), 28 * 2 * 4 * 42)
 
         // A banner sheet has no close button.
         let banner = try Fixtures.solid(960, 150, [0, 0, 255]).materialized()
-        let bannerSheet = try PixelReader(encoded: try PreviewSheet.draw(banner, creative: PixelSize(width: 960, height: 150)))
+        let bannerSheet = try PixelReader(encoded: try PreviewSheet.draw(banner, creative: PixelSize(width: 960, height: 150)).bytes)
         XCTAssertTrue(redPixels(bannerSheet).isEmpty)
     }
 
@@ -80,8 +82,10 @@ final class PreviewSheetTests: XCTestCase {
             for size in product.sizes {
                 let decoded = try Fixtures.solid(size.width, size.height, [30, 90, 160]).materialized()
                 // The 300x250 banner's sheet is taller than the decoder's 16384-pixel side: read its header.
-                let sheet = try XCTUnwrap(Fixtures.pngSize(PreviewSheet.draw(decoded, creative: size, product: product,
-                                                                             warnings: warnings)))
+                let file = try PreviewSheet.draw(decoded, creative: size, product: product, warnings: warnings)
+                XCTAssertEqual(file.format, .png, "\(product) \(size): flat art's sheet is a PNG")
+                let sheet = try XCTUnwrap(Fixtures.pngSize(file.bytes))
+                XCTAssertLessThanOrEqual(max(sheet.width, sheet.height), PreviewSheet.maximumSide, "\(product) \(size)")
                 let pixels = sheet.width * sheet.height
                 XCTAssertLessThanOrEqual(pixels, ProcessPlan.sheetPixels(product), "\(product) \(size): \(sheet)")
                 if pixels > largest.pixels { largest = (pixels, "\(size): \(sheet)") }
@@ -90,18 +94,24 @@ final class PreviewSheetTests: XCTestCase {
                     let fallback = try PreviewSheet.fullScreenSheet(decoded, creative: size, product: product, campaign: [],
                                                                     warnings: warnings, scale: PreviewSheet.screenPointScales[1])
                     XCTAssertLessThan(fallback.fileBound, PreviewSheet.fullScreenFileRoom, "\(size): \(fallback.size)")
-                    let twice = try PreviewSheet.fullScreenSheet(decoded, creative: size, product: product, campaign: [],
-                                                                 warnings: warnings, scale: 2)
-                    XCTAssertEqual(sheet, twice.size, "\(product) \(size): not drawn at 2x")
+                    let once = try PreviewSheet.fullScreenSheet(decoded, creative: size, product: product, campaign: [],
+                                                                warnings: warnings, scale: 1)
+                    XCTAssertEqual(sheet, once.size, "\(product) \(size): not drawn at its points")
                     continue
                 }
                 let plain = PreviewSheet.groups(size, product: product, campaign: [], scale: 1)
                 let lettering = try PreviewSheet.Layout.Lettering(
                     plain, creative: size, product: product,
                     summary: PreviewSheet.summary(size, groups: plain, warnings: warnings, bars: false))
-                let twice = try PreviewSheet.Layout(PreviewSheet.groups(size, product: product, campaign: [], scale: 2),
-                                                    lettering: lettering, scaleIndex: 0)
-                XCTAssertEqual(sheet, twice.size, "\(product) \(size): not drawn at 2x")
+                let twice = try PreviewSheet.Layout.fitting(PreviewSheet.groups(size, product: product, campaign: [], scale: 2),
+                                                            lettering: lettering, scaleIndex: 0)
+                // At 2x unless the 2x layout, widened to stay within the longest side, is over
+                // the charge (300x250 alone: 1936x10896); then at a smaller scale.
+                if (twice.size.pixelCount ?? 0) <= ProcessPlan.sheetPixels(product) {
+                    XCTAssertEqual(sheet, twice.size, "\(product) \(size): not drawn at 2x")
+                } else {
+                    XCTAssertLessThan(sheet.width * sheet.height, twice.size.pixelCount ?? 0, "\(product) \(size)")
+                }
             }
             XCTAssertLessThan(ProcessPlan.sheetPixels(product), largest.pixels * 5 / 4, "\(product): largest \(largest.size)")
         }
@@ -128,7 +138,7 @@ final class PreviewSheetTests: XCTestCase {
         XCTAssertEqual(summary.last, "edge_without_border: the top and bottom edges are near-white with no border")
         // Drawn: a served phone row's pixels are twice its points, and the dimmed rows are light.
         let decoded = try Fixtures.solid(960, 150, [0, 0, 160]).materialized()
-        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, campaign: retina, warnings: [warning]))
+        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, campaign: retina, warnings: [warning]).bytes)
         var navy = 0, dimmedNavy = 0
         let dim = UInt8((160 * PreviewSheet.dimmedShare + 255 * (1 - PreviewSheet.dimmedShare)).rounded())
         for y in 0..<sheet.height {
@@ -143,47 +153,58 @@ final class PreviewSheetTests: XCTestCase {
         XCTAssertGreaterThan(dimmedNavy, 20 * 160 * 25, "the 25 other rows, dimmed")
     }
 
-    /// An interstitial sheet draws every screen at 2x its points: a creative alone is served on
-    /// all 28, and each shows the artwork at its content size at 2x, pixel for pixel.
-    func testInterstitialSheetDrawsEveryScreenAtTwiceItsPoints() throws {
+    /// An interstitial sheet draws every screen at its size in points (the renders, laid out by
+    /// `preview.html`, are the view at the screen's density): a creative alone is served on all
+    /// 28, and each shows the artwork at its content size, pixel for pixel.
+    func testInterstitialSheetDrawsEveryScreenAtItsPoints() throws {
         let creative = PixelSize(width: 1080, height: 1920)
         let blue: [Double] = [0, 0, 255]
         let decoded = try Fixtures.solid(creative.width, creative.height, blue).materialized()
-        let sheet = try sheetImage(try PreviewSheet.draw(decoded, creative: creative, product: .interstitial))
+        let file = try PreviewSheet.draw(decoded, creative: creative, product: .interstitial)
+        XCTAssertEqual(file.format, .png)
+        let sheet = try sheetImage(file)
         let plan = DevicePlan.plan(with: creative, campaign: [], product: .interstitial)
         XCTAssertEqual(plan.count, 28)
         let screens = plan.map { assignment in
             let slot = assignment.deviceSlot
-            return Placement(source: creative, canvas: slot.screen(atScale: 2), area: slot.safeArea(atScale: 2)).content
+            return Placement(source: creative, canvas: slot.screen(atScale: 1), area: slot.safeArea(atScale: 1)).content
         }
-        // At 2x the iPad Pro 12.9's portrait screen (a 2x device) shows the artwork as the device
-        // does: as tall as its safe area, 1322 points.
-        XCTAssertEqual(screens.map(\.height).max(), 2644)
-        XCTAssertGreaterThanOrEqual(sheet.width, 2 * 1366 + 2 * PreviewSheet.margin)
+        // The iPad Pro 12.9's portrait screen shows the artwork as tall as its safe area, 1322 points.
+        XCTAssertEqual(screens.map(\.height).max(), 1322)
+        XCTAssertGreaterThanOrEqual(sheet.width, 1366 + 2 * PreviewSheet.margin)
+        XCTAssertLessThanOrEqual(max(sheet.width, sheet.height), PreviewSheet.maximumSide)
         let shown = Placement(source: creative,
-                              canvas: PixelSize(width: PreviewSheet.rowWidth, height: PreviewSheet.artworkHeight)).content
-        XCTAssertEqual(shown, PixelSize(width: 608, height: 1080))
+                              canvas: PixelSize(width: PreviewSheet.rowWidth / 2, height: PreviewSheet.artworkHeight / 2)).content
+        XCTAssertEqual(shown, PixelSize(width: 304, height: 540))
         // Blue, less each close button's outline where it crosses the artwork.
         let expected = screens.map { $0.width * $0.height }.reduce(shown.width * shown.height, +)
-        XCTAssertEqual(Double(try count(blue, in: sheet)), Double(expected), accuracy: Double(expected) * 0.01)
+        XCTAssertEqual(Double(try count(blue, in: sheet)), Double(expected), accuracy: Double(expected) * 0.02)
     }
 
-    /// A 2x sheet's file is written into the room `process` charges it: a photograph's fits it;
-    /// noise's would not, and is drawn at two thirds of the points instead, within the least room.
-    func testAnInterstitialSheetOfNoiseIsDrawnAtTwoThirdsWithinTheRoom() throws {
+    /// A sheet is a file a person opens: a photograph's interstitial sheet, whose PNG would be
+    /// over 8 MB, is a JPEG at its points under 8 MB; a photograph's banner sheet at 2x a JPEG
+    /// under 2 MB. Noise's JPEG, over the room at its points, is drawn at two thirds, within it.
+    func testPhotographSheetsAreJPEGsAPersonOpens() throws {
         let creative = PixelSize(width: 1080, height: 1920)
         let photo = try Fixtures.photograph(creative.width, creative.height, grain: 2).materialized()
-        let upload = try Fixtures.save("jpegsave_buffer", photo, [("Q", .int(90))])
-        let plan = ProcessPlan(try ImageSource(bytes: upload), product: .interstitial, format: .auto,
-                               memoryBudget: JobLimits.fullScreenMemoryBudget)
-        // Drawn alone, the sheet has the room the largest render is charged.
-        XCTAssertEqual(plan.width, 1)
-        XCTAssertGreaterThan(plan.sheetFileRoom, 72 << 20)
-        let photoSheet = try PreviewSheet.draw(photo, creative: creative, product: .interstitial, fileRoom: plan.sheetFileRoom)
-        let twice = try PreviewSheet.fullScreenSheet(photo, creative: creative, product: .interstitial, campaign: [],
-                                                     warnings: [], scale: 2)
-        XCTAssertEqual(Fixtures.pngSize(photoSheet), twice.size)
-        XCTAssertLessThanOrEqual(photoSheet.count, plan.sheetFileRoom)
+        let photoSheet = try PreviewSheet.draw(photo, creative: creative, product: .interstitial)
+        XCTAssertEqual(photoSheet.format, .jpeg)
+        XCTAssertLessThanOrEqual(photoSheet.bytes.count, PreviewSheet.fileLimit(.interstitial))
+        let once = try PreviewSheet.fullScreenSheet(photo, creative: creative, product: .interstitial, campaign: [],
+                                                    warnings: [], scale: 1)
+        XCTAssertNil(try once.png(within: PreviewSheet.fileLimit(.interstitial)), "its PNG is over the limit")
+        let shown = try sheetImage(photoSheet)
+        XCTAssertEqual(PixelSize(width: shown.width, height: shown.height), once.size)
+        XCTAssertLessThanOrEqual(max(shown.width, shown.height), PreviewSheet.maximumSide)
+
+        let banner = PixelSize(width: 2184, height: 270)
+        let bannerPhoto = try Fixtures.photograph(banner.width, banner.height, grain: 2).materialized()
+        let bannerSheet = try PreviewSheet.draw(bannerPhoto, creative: banner)
+        XCTAssertEqual(bannerSheet.format, .jpeg)
+        XCTAssertLessThanOrEqual(bannerSheet.bytes.count, PreviewSheet.fileLimit(.banner))
+        XCTAssertEqual(PreviewSheet.fileName("preview", bannerSheet), "preview.jpg")
+        let bannerShown = try sheetImage(bannerSheet)
+        XCTAssertLessThanOrEqual(max(bannerShown.width, bannerShown.height), PreviewSheet.maximumSide)
 
         let noise = try VipsOperation("cast").with("in", .image(try Fixtures.colourNoise(creative.width, creative.height,
                                                                                         mean: 128, sigma: 80, seed: 3)))
@@ -191,13 +212,8 @@ final class PreviewSheetTests: XCTestCase {
         let decoded = try VipsOperation("copy").with("in", .image(noise)).with("interpretation", .enumeration("srgb"))
             .image().materialized()
         let noiseSheet = try PreviewSheet.draw(decoded, creative: creative, product: .interstitial)
-        let twoThirds = try PreviewSheet.fullScreenSheet(decoded, creative: creative, product: .interstitial, campaign: [],
-                                                         warnings: [], scale: PreviewSheet.screenPointScales[1])
-        XCTAssertEqual(Fixtures.pngSize(noiseSheet), twoThirds.size)
-        XCTAssertLessThanOrEqual(noiseSheet.count, PreviewSheet.fullScreenFileRoom)
-        // At 2x its file is over the room.
-        let noiseTwice = try PreviewSheet.fullScreenSheet(decoded, creative: creative, product: .interstitial, campaign: [],
-                                                          warnings: [], scale: 2)
-        XCTAssertNil(try noiseTwice.png(within: PreviewSheet.fullScreenFileRoom))
+        XCTAssertLessThanOrEqual(noiseSheet.bytes.count, PreviewSheet.fullScreenFileRoom)
+        let noiseShown = try sheetImage(noiseSheet)
+        XCTAssertLessThanOrEqual(noiseShown.width * noiseShown.height, once.size.pixelCount ?? 0)
     }
 }

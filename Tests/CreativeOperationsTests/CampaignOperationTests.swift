@@ -42,7 +42,7 @@ final class CampaignOperationTests: XCTestCase {
         XCTAssertEqual(heard, ["banner", "banner-2", "odd"])
         XCTAssertEqual(outcome.rendered, 2)
         let sheet = try XCTUnwrap(try operation.sheet(outcome) { if case .bytes(let bytes) = inputs[$0] { bytes } else { nil } })
-        XCTAssertEqual(sheet.name, CampaignJob.sheetName)
+        XCTAssertEqual(sheet.name, "campaign.png")
         guard case .object(let fields) = operation.json(outcome, sheet: sheet),
               case .array(let slots)? = fields.first(where: { $0.0 == "slots" })?.1 else { return XCTFail("no slots") }
         var served: Set<String> = []

@@ -26,7 +26,8 @@ final class ProcessOperationTests: XCTestCase {
         let fromUpload = try operation.run(Upload(bytes, fileName: "upload"))
         XCTAssertTrue(fromBytes.result.report.valid)
         XCTAssertEqual(fromBytes.files.last?.name, JobResult.manifestName)
-        XCTAssertTrue(fromBytes.files.map(\.name).contains(JobResult.previewName))
+        XCTAssertTrue(fromBytes.files.map(\.name).contains("preview.png"))
+        XCTAssertTrue(fromBytes.files.map(\.name).contains(PreviewPage.name))
         XCTAssertEqual(fromBytes.files.map(\.name), fromUpload.files.map(\.name))
         XCTAssertEqual(fromBytes.files.map(\.bytes), fromUpload.files.map(\.bytes))
     }
