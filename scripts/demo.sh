@@ -17,6 +17,7 @@ done
 
 echo
 echo "done. Look at:"
-echo "  $out/process-2184x270/preview.png    the 2184x270 artwork in every device slot"
+echo "  $out/process-2184x270/preview.html   its renders at their size in points (each pixel 1:1 on a Retina screen)"
+echo "  $out/process-2184x270/preview.png    the 2184x270 artwork in every device slot, on one page"
 echo "  $out/process-*/manifest.json         validation report and every render (size, bytes, sha256)"
 echo "  $out/render-390x61@3x.png            the test artwork rendered into a 390x61 pt slot at @3x"

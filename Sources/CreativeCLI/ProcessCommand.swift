@@ -27,10 +27,11 @@ enum ProcessCommand: DeclaredCommand {
         notes: ["The ad server serves a campaign's approved creatives only: a creative is rendered into the slots "
                     + "where it wins among the campaign's sizes (--with names those uploaded before); alone, into "
                     + "every slot it is eligible for.",
-                "Valid: one file per device slot the creative is served in, preview.png, manifest.json; exit 0.",
+                "Valid: one file per device slot the creative is served in, the preview sheet (preview.png, or preview.jpg "
+                    + "over 2 MB as PNG), preview.html (the renders at their size in points), manifest.json; exit 0.",
                 "Rejected: only manifest.json with the validation report; exit 1.",
                 "A campaign: DIR/NAME/ for each creative (as above), DIR/campaign.json (each device slot, the "
-                    + "creative served there, its fill and weight) and DIR/campaign.png; the others are done when one "
+                    + "creative served there, its fill and weight) and DIR/campaign.png (or .jpg); the others are done when one "
                     + "is rejected or fails (past --timeout or when its files cannot be written, the rest are "
                     + "cancelled); a second creative of a size is not rendered (duplicate_size: the first given is "
                     + "kept, and its line says so); a progress line on a terminal; exit 1 when any was rejected or failed."],

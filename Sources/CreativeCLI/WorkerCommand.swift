@@ -62,7 +62,7 @@ enum WorkerCommand: DeclaredCommand {
             "Each job is exactly process's; its files go under PREFIX/<sha256 of the input>/<settings version>/,",
             "manifest.json last, then a result entry (id, entry, status valid|rejected|failed, codes, manifest, source,",
             "cached, worker) is added and the job acknowledged. A job whose manifest exists is answered without work.",
-            "A campaign's go under PREFIX/campaigns/<key>/<version>/: NAME/ for each creative, campaign.png, then",
+            "A campaign's go under PREFIX/campaigns/<key>/<version>/: NAME/ for each creative, campaign.png (or .jpg), then",
             "campaign.json last; its result names campaign, sheet, manifests and sources instead of manifest and source.",
         ],
         examples: ["--redis redis://127.0.0.1:6379 --store s3://creatives/results",

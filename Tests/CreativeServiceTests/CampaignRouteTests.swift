@@ -48,7 +48,7 @@ final class CampaignRouteTests: XCTestCase {
             as? [String: Any])
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
         XCTAssertEqual(renders.count, 19)
-        XCTAssertEqual(entries.count, renders.count + 2)
+        XCTAssertEqual(entries.count, renders.count + 3, "the renders, the preview sheet and page, the manifest")
         XCTAssertEqual(answer.headers["x-creative-renders"], "19")
         for render in renders {
             let name = try XCTUnwrap(render["file"] as? String)
@@ -58,8 +58,11 @@ final class CampaignRouteTests: XCTestCase {
                            try PixelSize(parsing: "\((render["slot_pixels"] as? [String: Int])?["width"] ?? 0)x"
                                          + "\((render["slot_pixels"] as? [String: Int])?["height"] ?? 0)"), name)
         }
+        let described = try XCTUnwrap(manifest["preview"] as? [String: Any])
         let preview = try XCTUnwrap(entries.first { $0.name == "preview.png" })
-        XCTAssertEqual(Checksum.sha256(preview.bytes), (manifest["preview"] as? [String: Any])?["sha256"] as? String)
+        XCTAssertEqual(Checksum.sha256(preview.bytes), described["sha256"] as? String)
+        let page = try XCTUnwrap(entries.first { $0.name == "preview.html" })
+        XCTAssertEqual(Checksum.sha256(page.bytes), (described["page"] as? [String: Any])?["sha256"] as? String)
         // Without the Accept header, or with application/zip refused (q=0): the JSON answer.
         for headers in [[], [("Accept", "application/zip;q=0, application/json")]] {
             let json = HTTPClient.request(server.port, "POST", "/v1/process?inline=false", headers: headers, body: upload)

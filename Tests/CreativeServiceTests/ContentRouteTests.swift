@@ -51,7 +51,8 @@ final class ContentRouteTests: ServerTestCase {
         let lossless = HTTPClient.request(port, "POST", "/v1/process?filename=banner.png&format=png", body: bytes)
         XCTAssertEqual(lossless.status, 200)
         let names = try XCTUnwrap(lossless.json?["files"] as? [[String: Any]]).compactMap { $0["file"] as? String }
-        XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") }, "\(names)")
+        XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") || $0 == PreviewPage.name }, "\(names)")
+        XCTAssertEqual(names.last, PreviewPage.name)
         XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/process?format=gif", body: bytes).status, 400)
         let rejected = HTTPClient.request(port, "POST", "/v1/process", body: Array("nope".utf8))
         XCTAssertEqual(rejected.status, 422)
