@@ -214,6 +214,12 @@ final class HostileTrafficTests: XCTestCase {
             XCTAssertEqual(parsed.errorCode, code, line)
             XCTAssertEqual(parsed.headers["connection"], "close", line)
         }
+        // A chunk extension that never ends is refused once it fills libmicrohttpd's read buffer
+        // (the connection's 256 KiB): 400, at once, with the JSON body.
+        let endless = exchange(server.port, Array((head + "5;" + String(repeating: "x", count: 300_000)).utf8))
+        XCTAssertEqual(responses(in: endless), 1)
+        XCTAssertEqual(HTTPClient.parse(endless).status, 400)
+        XCTAssertEqual(HTTPClient.parse(endless).errorCode, "bad_request")
         XCTAssertEqual(HTTPClient.request(server.port, "GET", "/healthz").status, 200)
     }
 
