@@ -91,16 +91,21 @@ struct RedisReplyReader {
     }
 
     private mutating func readLine() throws(Failure) -> ArraySlice<UInt8> {
-        var start = position
+        // Bytes of the line already searched for its end (the last one again: a CR before the LF).
+        var searched = 0
         while true {
-            if let end = buffer[start...].firstIndex(of: 10), end > position, buffer[end - 1] == 13 {
-                let line = buffer[position..<(end - 1)]
-                position = end + 1
-                return line
+            var index = position + searched
+            while let end = buffer[index...].firstIndex(of: 10) {
+                if end > position && buffer[end - 1] == 13 {
+                    let line = buffer[position..<(end - 1)]
+                    position = end + 1
+                    return line
+                }
+                index = end + 1
             }
             guard buffer.count - position <= Self.maxLineBytes else { throw .broken("a reply line over \(Self.maxLineBytes) bytes") }
-            start = max(position, buffer.count - 1)
-            try fill()
+            searched = max(0, buffer.count - position - 1)
+            try fill()  // moves the unread bytes to the buffer's start: `searched` counts from `position`
         }
     }
 
