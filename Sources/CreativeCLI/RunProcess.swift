@@ -16,8 +16,8 @@ enum RunProcess {
         guard let lastWrote, fields.count > 19, let ticks = Double(fields[19]), let boot = bootTime() else { return true }
         let hertz = Double(sysconf(Int32(_SC_CLK_TCK)))
         guard hertz > 0 else { return true }
-        // The start time has the clock tick's resolution: one tick of slack.
-        return boot + ticks / hertz <= lastWrote + 1 / hertz
+        // The boot time has a resolution of one second: a second of slack, towards "live".
+        return boot + ticks / hertz <= lastWrote + 1
     }
 
     /// `/proc/PID/stat`'s fields after the command name (which may hold spaces and parentheses,
