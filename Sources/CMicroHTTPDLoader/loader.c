@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -122,3 +123,35 @@ int MHD_get_connection_values_n(struct MHD_Connection *connection, enum MHD_Valu
                                 MHD_KeyValueIteratorN iterator, void *iterator_cls) {
     return real.get_connection_values_n(connection, kind, iterator, iterator_cls);
 }
+
+/* The refusal hook (see the header). The last line logged on each thread is kept: MHD logs
+ * what it refused ("Failed to parse `Content-Length' header") just before the status line. */
+static creative_mhd_refusal_handler refusal_handler = NULL;
+static __thread char last_line[160];
+static __thread void *thread_connection = NULL;
+
+void creative_mhd_set_refusal_handler(creative_mhd_refusal_handler handler) { refusal_handler = handler; }
+
+void creative_mhd_set_thread_connection(void *connection) { thread_connection = connection; }
+
+void *creative_mhd_thread_connection(void) { return thread_connection; }
+
+void creative_mhd_log(void *cls, const char *format, va_list list) {
+    static const char refusal[] = "Error processing request (HTTP response code is %u";
+    if (format == NULL) return;
+    if (strncmp(format, refusal, sizeof refusal - 1) == 0) {
+        va_list copy;
+        va_copy(copy, list);
+        unsigned int status = va_arg(copy, unsigned int);
+        va_end(copy);
+        if (refusal_handler != NULL) refusal_handler(cls, status, last_line);
+        last_line[0] = 0;
+        return;
+    }
+    va_list copy;
+    va_copy(copy, list);
+    vsnprintf(last_line, sizeof last_line, format, copy);
+    va_end(copy);
+}
+
+void *creative_mhd_logger(void) { return (void *)creative_mhd_log; }

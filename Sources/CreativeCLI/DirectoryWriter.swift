@@ -16,8 +16,9 @@ import Glibc
 /// The files go into a hidden sibling `.NAME.partial-PID`, are flushed, then the sibling
 /// replaces `NAME` in one rename (an atomic exchange when `NAME` exists, after which the old
 /// folder's files are removed). A run killed midway leaves only a hidden partial folder, which
-/// the next run removes. A symbolic link given as the folder stays; the folder it names is
-/// replaced.
+/// the next run of the same folder removes (``removeStalePartials(parent:base:)``: when no run
+/// holds its lock and its PID names no live run). A symbolic link given as the folder stays;
+/// the folder it names is replaced.
 enum DirectoryWriter {
     /// The field `process` writes first in its manifest, naming the tool that wrote the folder
     /// (``CreativeJob/writtenBy``).
@@ -168,10 +169,26 @@ enum DirectoryWriter {
         let target: Target
         /// The hidden folder's path.
         let path: String
+        /// The folder opened with an exclusive `flock` held while the run builds it: the kernel
+        /// drops the lock when the run ends however it ends (SIGKILL, or a parent that never
+        /// reaps it), so a later run can tell a live run's folder from a dead one's. -1 when it
+        /// could not be taken (the PID then decides alone).
+        private let lock: Int32
 
         fileprivate init(target: Target, path: String) {
             self.target = target
             self.path = path
+            let descriptor = open(FileIO.cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                close(descriptor)
+                lock = -1
+            } else {
+                lock = descriptor
+            }
+        }
+
+        deinit {
+            if lock >= 0 { close(lock) }
         }
 
         /// Writes one file into the folder (flushed, under a temporary name, then renamed).
@@ -302,18 +319,39 @@ enum DirectoryWriter {
         return renameat2(AT_FDCWD, FileIO.cPath(first), AT_FDCWD, FileIO.cPath(second), renameExchange) == 0
     }
 
-    /// Removes `.BASE.partial-PID` and `.BASE.old-PID` folders whose process is gone, when they
-    /// hold only what a run puts there (renders, `manifest.json`, temporary files).
+    /// Removes `.BASE.partial-PID` and `.BASE.old-PID` folders of runs that died, when they hold
+    /// only what a run puts there (renders, `manifest.json`, temporary files). A folder's run is
+    /// dead when no process holds the folder's lock (``Partial``) and its PID names no live run:
+    /// no process, a zombie (killed and not yet reaped by its parent, which kept the PID taken),
+    /// or a process that started after the folder was last written (the PID was reused). A
+    /// folder is never this run's own.
     static func removeStalePartials(parent: String, base: String) {
         var stale: [String] = []
         for name in names(in: parent) {
             for marker in [".\(base).partial-", ".\(base).old-"] where name.hasPrefix(marker) {
-                if let pid = Int32(name.dropFirst(marker.count)), kill(pid, 0) != 0, errno == ESRCH {
-                    stale.append("\(parent)/\(name)")
+                let folder = "\(parent)/\(name)"
+                if let pid = Int32(name.dropFirst(marker.count)), pid > 0, pid != getpid(),
+                   !isLocked(folder), !RunProcess.isLive(pid, lastWrote: modified(folder)) {
+                    stale.append(folder)
                 }
             }
         }
         for folder in stale where isOwnPartial(folder, depth: 0) { removeOwnFolder(folder) }
+    }
+
+    /// Whether a process holds the folder's lock (a run building it now).
+    private static func isLocked(_ folder: String) -> Bool {
+        let descriptor = open(FileIO.cPath(folder), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    /// The folder's last modification, in seconds since the epoch (nil when it cannot be read).
+    private static func modified(_ folder: String) -> Double? {
+        var info = stat()
+        guard lstat(FileIO.cPath(folder), &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 
     /// Whether a folder a dead run left holds only what a run puts there: renders, manifests,

@@ -23,17 +23,36 @@ enum JobFieldLimits {
     /// at their limit, an `id` at its own, and the other fields).
     static let maxEntryBytes = 24 << 10
 
+    /// What the worker reads of `entries` job entries at most (`XREADGROUP`, `XAUTOCLAIM`): a
+    /// field, and all of them together, up to twice the largest entry accepted, and twice as
+    /// many names and values as fields accepted. A longer field is refused from its declared
+    /// length, before any of it is read: a 64 MiB field took the worker to 223 MB (hiredis
+    /// buffered the reply whole, then copied it twice); the reader holds at most these bytes.
+    static func readLimits(entries: Int) -> ReplyLimits {
+        ReplyLimits(bulkBytes: 2 * maxEntryBytes, totalBytes: max(1, entries) * 2 * maxEntryBytes + 4096,
+                    elements: max(4 * maxFields, entries))
+    }
+
+    static func tooManyFields(_ count: Int) -> String { "the job has \(count) fields, over the limit of \(maxFields)" }
+
+    static func nameTooLong(_ bytes: Int) -> String {
+        "a field name has \(bytes) bytes, over the limit of \(maxBytes(of: ""))"
+    }
+
+    /// A field over its own limit, or (within it) past what the entry may hold in all.
+    static func valueTooLong(_ name: String, _ bytes: Int) -> String {
+        let limit = maxBytes(of: name)
+        if bytes > limit { return "field '\(name)' has \(bytes) bytes, over the limit of \(limit)" }
+        return "the job's fields have more than \(maxEntryBytes) bytes in all, over the limit of \(maxEntryBytes)"
+    }
+
     /// The first limit `entry` breaks, described (naming the field), or nil.
     static func problem(_ entry: StreamEntry) -> String? {
-        if entry.fields.count > maxFields {
-            return "the job has \(entry.fields.count) fields, over the limit of \(maxFields)"
-        }
+        if let unread = entry.unread { return unread }
+        if entry.fields.count > maxFields { return tooManyFields(entry.fields.count) }
         for (name, value) in entry.fields {
-            if name.utf8.count > maxBytes(of: "") {
-                return "a field name has \(name.utf8.count) bytes, over the limit of \(maxBytes(of: ""))"
-            }
-            let limit = maxBytes(of: name)
-            if value.utf8.count > limit { return "field '\(name)' has \(value.utf8.count) bytes, over the limit of \(limit)" }
+            if name.utf8.count > maxBytes(of: "") { return nameTooLong(name.utf8.count) }
+            if value.utf8.count > maxBytes(of: name) { return valueTooLong(name, value.utf8.count) }
         }
         let total = entry.fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
         if total > maxEntryBytes { return "the job's fields have \(total) bytes in all, over the limit of \(maxEntryBytes)" }

@@ -10,6 +10,9 @@ public indirect enum RedisValue: Sendable, Equatable {
     case integer(Int)
     case array([RedisValue])
     case null
+    /// A bulk string (`isArray` false, `declared` bytes) or an array (`declared` elements) over
+    /// the read's ``ReplyLimits``: not read. The reply ends at it.
+    case overLimit(declared: Int, isArray: Bool)
     /// An error reply (`ERR ...`, `BUSYGROUP ...`).
     case error(String)
 
@@ -96,14 +99,17 @@ public final class RedisConnection: @unchecked Sendable {
     /// - Throws: ``FleetError/queueUnavailable(_:)`` when Redis cannot be reached or the
     ///   connection broke (it is closed), ``FleetError/queueError(_:)`` for an error reply.
     @discardableResult
-    public func run(_ arguments: [String], blockSeconds: Double = 0) throws(FleetError) -> RedisValue {
-        let reply = try send(arguments.map { Array($0.utf8) }, blockSeconds: blockSeconds)
+    public func run(_ arguments: [String], blockSeconds: Double = 0, limits: ReplyLimits = .none) throws(FleetError) -> RedisValue {
+        let reply = try send(arguments.map { Array($0.utf8) }, blockSeconds: blockSeconds, limits: limits)
         if case .error(let message) = reply { throw .queueError("\(arguments.first ?? ""): \(message)") }
         return reply
     }
 
-    /// The reply to one command as it came, error replies included.
-    public func send(_ arguments: [[UInt8]], blockSeconds: Double = 0) throws(FleetError) -> RedisValue {
+    /// The reply to one command as it came, error replies included. With `limits`, the reply is
+    /// read by ``RedisReplyReader`` within them: a part over them is
+    /// ``RedisValue/overLimit(declared:isArray:)``, never read, and the connection is then closed.
+    public func send(_ arguments: [[UInt8]], blockSeconds: Double = 0,
+                     limits: ReplyLimits = .none) throws(FleetError) -> RedisValue {
         let context = try connected()
         setTimeout(context, timeout + blockSeconds)
         var lengths = arguments.map(\.count)
@@ -116,6 +122,7 @@ public final class RedisConnection: @unchecked Sendable {
         }
         defer { copies.forEach { $0.deallocate() } }
         var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+        if limits != .none { return try sendBounded(context, &pointers, &lengths, limits: limits) }
         let raw = redisCommandArgv(context, Int32(arguments.count), &pointers, &lengths)
         guard let raw else {
             let reason = errorText(context)
@@ -124,6 +131,35 @@ public final class RedisConnection: @unchecked Sendable {
         }
         defer { freeReplyObject(raw) }
         return RedisConnection.value(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
+    /// Writes the command with hiredis, then reads its reply with ``RedisReplyReader``.
+    private func sendBounded(_ context: UnsafeMutablePointer<redisContext>, _ pointers: inout [UnsafePointer<CChar>?],
+                             _ lengths: inout [Int], limits: ReplyLimits) throws(FleetError) -> RedisValue {
+        var done: Int32 = 0
+        guard redisAppendCommandArgv(context, Int32(pointers.count), &pointers, &lengths) == REDIS_OK else {
+            let reason = errorText(context)
+            disconnect()
+            throw .queueUnavailable("\(address.host):\(address.port): \(reason)")
+        }
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else {
+                let reason = errorText(context)
+                disconnect()
+                throw .queueUnavailable("\(address.host):\(address.port): \(reason)")
+            }
+        }
+        var reader = RedisReplyReader(fd: context.pointee.fd, limits: limits)
+        do throws(RedisReplyReader.Failure) {
+            let value = try reader.reply()
+            // The rest of a reply cut at a part over the limits is still on the wire.
+            if reader.stopped { disconnect() }
+            return value
+        } catch {
+            disconnect()
+            guard case .broken(let reason) = error else { throw .queueUnavailable("\(address.host):\(address.port)") }
+            throw FleetError.queueUnavailable("\(address.host):\(address.port): \(reason)")
+        }
     }
 
     private func connected() throws(FleetError) -> UnsafeMutablePointer<redisContext> {

@@ -2,10 +2,14 @@
 public struct StreamEntry: Sendable, Equatable {
     public let id: String
     public let fields: [(String, String)]
+    /// Why the rest of the entry was not read (a field or the field list over the read's
+    /// ``ReplyLimits``: ``JobFieldLimits/entryLimits``), naming the part; nil when it was read whole.
+    public let unread: String?
 
-    public init(id: String, fields: [(String, String)]) {
+    public init(id: String, fields: [(String, String)], unread: String? = nil) {
         self.id = id
         self.fields = fields
+        self.unread = unread
     }
 
     /// The first value of `name`, or nil.
@@ -13,6 +17,7 @@ public struct StreamEntry: Sendable, Equatable {
 
     public static func == (a: StreamEntry, b: StreamEntry) -> Bool {
         a.id == b.id && a.fields.map(\.0) == b.fields.map(\.0) && a.fields.map(\.1) == b.fields.map(\.1)
+            && a.unread == b.unread
     }
 }
 
@@ -41,7 +46,7 @@ extension RedisConnection {
                         blockSeconds: Double) throws(FleetError) -> [StreamEntry] {
         let reply = try run(["XREADGROUP", "GROUP", group, consumer, "COUNT", String(count),
                              "BLOCK", String(Int(blockSeconds * 1000)), "STREAMS", stream, ">"],
-                            blockSeconds: blockSeconds)
+                            blockSeconds: blockSeconds, limits: JobFieldLimits.readLimits(entries: count))
         guard let streams = reply.elements, let first = streams.first?.elements, first.count == 2 else { return [] }
         return RedisConnection.entries(first[1])
     }
@@ -60,7 +65,7 @@ extension RedisConnection {
     public func claimIdle(_ stream: String, group: String, consumer: String, minIdleSeconds: Double,
                           cursor: String, count: Int) throws(FleetError) -> (entries: [StreamEntry], cursor: String) {
         let reply = try run(["XAUTOCLAIM", stream, group, consumer, String(Int(minIdleSeconds * 1000)), cursor,
-                             "COUNT", String(count)])
+                             "COUNT", String(count)], limits: JobFieldLimits.readLimits(entries: count))
         guard let parts = reply.elements, parts.count >= 2, let next = parts[0].text else {
             throw .queueError("XAUTOCLAIM answered \(reply)")
         }
@@ -121,12 +126,30 @@ extension RedisConnection {
         }
     }
 
+    /// The entries of an `XREADGROUP`, `XREAD`, `XRANGE` or `XAUTOCLAIM` list. An entry whose
+    /// field list or a field was over the read's limits (``RedisValue/overLimit(declared:isArray:)``)
+    /// keeps the fields read before it and says what was not read (``StreamEntry/unread``); the
+    /// list ends with it.
     static func entries(_ value: RedisValue) -> [StreamEntry] {
         (value.elements ?? []).compactMap { item in
             guard let parts = item.elements, parts.count == 2, let id = parts[0].text else { return nil }
-            let flat = (parts[1].elements ?? []).map { $0.text ?? "" }
+            if case .overLimit(let count, true) = parts[1] {
+                return StreamEntry(id: id, fields: [], unread: JobFieldLimits.tooManyFields(count / 2))
+            }
+            let flat = parts[1].elements ?? []
             var fields: [(String, String)] = []
-            for index in stride(from: 0, to: flat.count - 1, by: 2) { fields.append((flat[index], flat[index + 1])) }
+            for index in stride(from: 0, to: flat.count, by: 2) {
+                let name = flat[index]
+                let value = index + 1 < flat.count ? flat[index + 1] : RedisValue.null
+                if case .overLimit(let bytes, _) = name {
+                    return StreamEntry(id: id, fields: fields, unread: JobFieldLimits.nameTooLong(bytes))
+                }
+                if case .overLimit(let bytes, _) = value {
+                    return StreamEntry(id: id, fields: fields, unread: JobFieldLimits.valueTooLong(name.text ?? "", bytes))
+                }
+                guard index + 1 < flat.count else { break }
+                fields.append((name.text ?? "", value.text ?? ""))
+            }
             return StreamEntry(id: id, fields: fields)
         }
     }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CMicroHTTPDLoader
 import CreativeCore
 import CreativeImaging
 #if canImport(Glibc)
@@ -25,7 +26,10 @@ func creativeRequestStarted(
     state.targetAddress = uri.map { UnsafeRawPointer($0) }
     if let uri { state.path = String(TextFormat.clipped(String(cString: uri), 200)) }
     listener.context.metrics.started()
-    if let connection { listener.watch.attach(state, connection) }
+    if let connection {
+        listener.watch.attach(state, connection)
+        creative_mhd_set_thread_connection(UnsafeMutableRawPointer(connection))
+    }
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -106,9 +110,12 @@ private func finish(_ state: ConnectionState, listener: Listener, termination: M
     state.reserved = 0
     let seconds = monotonicSeconds() - state.started
     let completed = termination == .REQUEST_TERMINATED_COMPLETED_OK || state.refused
-    let status = completed ? state.status : nil
+    // A request libmicrohttpd's parser refused counts as malformed (no status in the metrics),
+    // whatever the service answered for it.
+    let status = completed && !state.parserRefused ? state.status : nil
     let outcome: String
     switch termination {
+    case _ where state.parserRefused: outcome = "malformed_request"
     case _ where state.refused: outcome = "refused_early"
     case .REQUEST_TERMINATED_COMPLETED_OK: outcome = "completed"
     case .REQUEST_TERMINATED_TIMEOUT_REACHED: outcome = "timeout"

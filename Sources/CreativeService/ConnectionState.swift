@@ -30,6 +30,9 @@ final class ConnectionState {
     /// True once a refusal was written straight to the socket before the body was read; the rest
     /// of the body is then read and dropped (lingering close), up to a bound.
     var refused = false
+    /// True when libmicrohttpd's own parser refused the request (``ParserRefusal``): logged and
+    /// counted as a malformed request, answered with the service's JSON error.
+    var parserRefused = false
     /// Bytes dropped after the refusal.
     var drained = 0
     /// Set once a response is queued or written.

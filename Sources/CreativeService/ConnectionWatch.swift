@@ -106,6 +106,12 @@ final class ConnectionWatch: @unchecked Sendable {
         }
     }
 
+    /// The request in progress on the connection (its line is in, its completed callback has not
+    /// come), or nil.
+    func request(on connection: OpaquePointer) -> ConnectionState? {
+        lock.locked { entries[Self.key(connection)]?.request }
+    }
+
     /// The request's completed callback came; the connection waits for its next request.
     func detach(_ connection: OpaquePointer) {
         lock.locked {

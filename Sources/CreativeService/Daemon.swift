@@ -49,7 +49,8 @@ final class Daemon: @unchecked Sendable {
         var perClient = 0
         switch mode {
         case .threadPerConnection(let limit):
-            flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+            // The error log carries the parser's refusals to the service (``ParserRefusal``).
+            flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
             perClient = limit
         case .eventLoop:
             flags |= MHD_USE_EPOLL.rawValue
@@ -78,11 +79,15 @@ final class Daemon: @unchecked Sendable {
         let uriLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
             -> UnsafeMutableRawPointer? = creativeRequestStarted
         let notify: MHD_NotifyConnectionCallback = creativeConnectionNotified
+        creative_mhd_set_refusal_handler(creativeParserRefused)
+        // The logger must be the first option (MHD logs with its default logger until it is set).
+        let logging: [CVarArg] = flags & MHD_USE_ERROR_LOG.rawValue != 0
+            ? [MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(creative_mhd_logger()), OpaquePointer(cls)] : []
         func pointer<T>(_ function: T) -> OpaquePointer { OpaquePointer(unsafeBitCast(function, to: UnsafeRawPointer.self)) }
         let started: OpaquePointer? = withUnsafePointer(to: &address4) { pointer4 in
             withUnsafePointer(to: &address6) { pointer6 in
                 let address = isIPv6 ? UnsafeRawPointer(pointer6) : UnsafeRawPointer(pointer4)
-                let options: [CVarArg] = [
+                let options: [CVarArg] = logging + [
                     MHD_OPTION.SOCK_ADDR.rawValue, OpaquePointer(address),
                     MHD_OPTION.NOTIFY_COMPLETED.rawValue, pointer(completed), OpaquePointer(cls),
                     MHD_OPTION.URI_LOG_CALLBACK.rawValue, pointer(uriLog), OpaquePointer(cls),

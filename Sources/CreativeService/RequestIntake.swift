@@ -180,7 +180,8 @@ struct RequestIntake {
     /// the body is read and dropped for at most ``ServiceConfig/lingerSeconds`` seconds and
     /// ``ServiceConfig/lingerBytes`` bytes (lingering close, as nginx does), so a client that
     /// writes its whole body before reading still reads the answer instead of a reset.
-    private func refuse(_ response: Response) -> MHD_Result {
+    @discardableResult
+    func refuse(_ response: Response) -> MHD_Result {
         state.answered(response)
         state.refused = true
         state.body = []
@@ -207,11 +208,14 @@ struct RequestIntake {
 
     private static func reason(_ status: Int) -> String {
         switch status {
+        case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         default: "Error"
         }

@@ -104,11 +104,10 @@ final class UnparseableHTMLTests: XCTestCase {
     private static let slow = Array(("<div " + (0..<40_000).map { "a\($0)" }.joined(separator: " ") + ">").utf8)
 
     func testAChildOverItsCPUTimeIsStopped() throws {
-        let start = DispatchTime.now()
+        // The child's CPU limit is what stops it (the cause says so); the next document still runs.
         let verdicts = try GumboProbe.check([Self.slow, Array("<p>next</p>".utf8)]) { false }
         XCTAssertEqual(verdicts.map { $0?.cause }, ["takes the HTML parser more than 2 s of CPU", nil])
         XCTAssertTrue(verdicts[0]?.advice.hasPrefix("simplify it, and fix its markup") ?? false)
-        XCTAssertLessThan(seconds(since: start), 5)
     }
 
     func testAChildOverItsMemoryIsStopped() throws {
@@ -121,15 +120,14 @@ final class UnparseableHTMLTests: XCTestCase {
     }
 
     func testTheDeadlineStopsAChildThatRuns() {
-        // Asked once the child has run 1 s, the deadline stops it before its 2 s of CPU.
-        let start = DispatchTime.now()
+        // The deadline, asked while the child runs, stops it: the check ends with `expired` (not
+        // the CPU limit's verdict) at the first ask that says so, and asks no more. No clock is
+        // read: the behaviour, not the time, is what is checked.
         var asked = 0
         XCTAssertEqual(causes([Self.slow]) {
             asked += 1
             return asked > 3
         }, .failure(.expired))
-        XCTAssertGreaterThan(seconds(since: start), 1)
-        XCTAssertLessThan(seconds(since: start), 1.8)
         XCTAssertEqual(asked, 4)
     }
 
@@ -187,10 +185,6 @@ final class UnparseableHTMLTests: XCTestCase {
             return .failure(error)
         }
     }
-}
-
-private func seconds(since start: DispatchTime) -> Double {
-    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
 }
 
 private final class Results: @unchecked Sendable {

@@ -60,7 +60,7 @@ final class EncodingCommandTests: ScratchFolderTestCase {
             XCTAssertEqual(fixed.status, 1, fixed.stderr)
             XCTAssertTrue(fixed.stderr.contains("unsupported_format") && fixed.stderr.contains("cannot write AVIF"), fixed.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("banner.avif").path))
-            return
+            throw XCTSkip("this libvips has no AV1 encoder: the refusal was checked, AVIF files cannot be")
         }
         let bytes = try contents("banner.avif")
         XCTAssertTrue(Fixtures.isAVIF(bytes))

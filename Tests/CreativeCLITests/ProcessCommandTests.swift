@@ -330,6 +330,59 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         print("kills: " + outcomes.joined(separator: "; "))
     }
 
+    /// Starts `arguments` with posix_spawn (never reaped by Foundation: the caller decides when
+    /// it is waited for) and returns its PID.
+    private func spawnUnreaped(_ arguments: [String]) throws -> pid_t {
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard status == 0 else { throw NSError(domain: "posix_spawn", code: Int(status)) }
+        return pid
+    }
+
+    // Hostile input 5, item 9. A run SIGKILLed by a parent that had not reaped it yet (a zombie
+    // keeps its PID taken) left its partial folder for good; so did one whose PID another
+    // process got since. The next run of the same folder removes both, and nothing else.
+    func testNextRunRemovesPartialsOfKilledRuns() throws {
+        let out = folder.appendingPathComponent("out")
+        let killed = try spawnUnreaped([Tool.binary.path, "process", artwork("2184x270"), "--output-dir", out.path])
+        let killedPartial = ".out.partial-\(killed)"
+        let deadline = Date().addingTimeInterval(30)
+        while !names(in: folder).contains(killedPartial) && Date() < deadline { usleep(1000) }
+        kill(killed, SIGKILL)
+        var reaped = false
+        defer { if !reaped { waitpid(killed, nil, 0) } }
+        XCTAssertTrue(names(in: folder).contains(killedPartial), "the killed run had begun its folder")
+        // A leftover named after a PID a later process has now: its last write is older than that process.
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["60"]
+        try sleeper.run()
+        defer { sleeper.terminate(); sleeper.waitUntilExit() }
+        let reused = folder.appendingPathComponent(".out.partial-\(sleeper.processIdentifier)")
+        try FileManager.default.createDirectory(at: reused, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: reused.appendingPathComponent("iphone-se-portrait-320x50@2x.png"))
+        let hourAgo = Date().addingTimeInterval(-3600)
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: reused.path)
+        // A dead run's name on a folder holding a file process never writes: left alone.
+        let foreign = folder.appendingPathComponent(".out.partial-\(try deadPID())")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+
+        let run = try Tool.run(["process", artwork("960x150"), "--output-dir", out.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(names(in: folder), ["out", foreign.lastPathComponent],
+                       "the killed (unreaped) run's and the reused PID's partials removed; the foreign folder kept")
+        waitpid(killed, nil, 0)
+        reaped = true
+    }
+
     // MARK: Output and usage
 
     func testJSONPrintsTheManifest() throws {

@@ -56,6 +56,23 @@ final class TestSummaryTests: XCTestCase {
         XCTAssertEqual(try closingLine(failure), "tests: 3 passed, 1 failed, 0 skipped")
     }
 
+    /// A skip is never a silent pass: each skipped test is listed with its XCTSkip's reason,
+    /// before the closing lines.
+    func testEachSkipIsListedWithItsReason() throws {
+        let log = """
+            Test Case 'AutoFormatChoiceTests.testAVIF' started at 2026-11-30 21:46:16.400
+            /src/Tests/CreativeImagingTests/AutoFormatChoiceTests.swift:98: AutoFormatChoiceTests.testAVIF : Test skipped - this libvips has no AV1 encoder: AVIF's charge cannot be checked
+            Test Case 'AutoFormatChoiceTests.testAVIF' skipped (0.0 seconds)
+            Test Case 'AutoFormatChoiceTests.testPlan' passed (0.1 seconds)
+            Test Suite 'All tests' passed at 2026-11-30 21:46:19.787
+            \t Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.1 (0.1) seconds
+
+            """
+        let lines = try summarize(log).output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "skipped: AutoFormatChoiceTests.testAVIF: this libvips has no AV1 encoder: AVIF's charge cannot be checked")
+        XCTAssertEqual(lines.last, "tests: 1 passed, 0 failed, 1 skipped")
+    }
+
     func testARunWithoutTheOverallLineFails() throws {
         // A crash mid-run leaves only suites' lines: no closing line may be made up from them.
         let crashed = "Test Suite 'ParsingTests' passed at 2026-11-30 21:46:16.595\n\t Executed 9 tests, with 0 failures (0 unexpected) in 0.5 (0.5) seconds\n"

@@ -47,6 +47,37 @@ final class WorkerHostileJobTests: FleetTestCase {
         XCTAssertEqual(try store.head(S3Location(bucket: bucket, key: "\(prefix)/+&=é.png")), nil)
     }
 
+    /// The process's peak resident memory (`VmHWM`), in bytes.
+    private func peakResidentBytes(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try XCTUnwrap(Int(line.split(separator: " ").dropFirst().first ?? "")) * 1024
+    }
+
+    // Hostile input 5, item 10. An entry with a 64 MiB field took the worker to 223 MB: hiredis
+    // buffered the reply whole and it was copied twice more. Now the field is refused from its
+    // declared length before any of it is read, so the worker never holds it: its peak stays
+    // under the field's size (it idles near 30 MB), and the entry is still answered by name.
+    func testA64MiBFieldIsRefusedBeforeItIsRead() throws {
+        let redis = try servers.queue()
+        let source = try FleetCheck.upload(FleetCheck.variant(7004), name: "long.png", prefix: prefix, store: servers.store())
+        let long = try redis.add(to: stream, [("source", source), ("id", String(repeating: "i", count: 64 << 20))])
+        let worker = try WorkerProcess(servers, name: "long", stream: stream, prefix: prefix)
+        let byID = try results(1)
+        let refused = try XCTUnwrap(byID[long], "\(byID.keys) \(worker.logText)")
+        XCTAssertEqual(refused["status"], "failed")
+        XCTAssertEqual(refused["codes"], "bad_job")
+        XCTAssertEqual(refused["message"], "field 'id' has \(64 << 20) bytes, over the limit of 4096")
+        XCTAssertEqual(refused["source"], source, "the fields read before the long one are kept")
+        let peak = try peakResidentBytes(worker.process.processIdentifier)
+        print("worker peak after a 64 MiB field: \(peak) bytes")
+        XCTAssertLessThan(peak, 64 << 20, "peak \(peak) bytes: the 64 MiB field was read")
+        XCTAssertEqual(try redis.pendingCount(stream, group: "creative-workers"), 0)
+        // The connection cut in the middle of the reply is opened again for the next job.
+        _ = try redis.add(to: stream, [("source", source), ("id", "after")])
+        XCTAssertEqual(try results(2)["after"]?["status"], "valid", worker.logText)
+    }
+
     func testFieldsOverTheirSizesAreAnsweredNamingTheFieldAndNotCopied() throws {
         let redis = try servers.queue()
         let source = try FleetCheck.upload(FleetCheck.variant(7003), name: "fields.png", prefix: prefix, store: servers.store())

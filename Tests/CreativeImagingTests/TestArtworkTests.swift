@@ -41,7 +41,9 @@ final class TestArtworkTests: XCTestCase {
         XCTAssertEqual(drawn.width, kept.width, "\(size)")
         XCTAssertEqual(drawn.height, kept.height, "\(size)")
         XCTAssertEqual(drawn.bands, kept.bands, "\(size)")
-        guard drawn.bytes.count == kept.bytes.count else { return }
+        guard drawn.bytes.count == kept.bytes.count else {
+            return XCTFail("\(size): \(drawn.bytes.count) bytes of samples against \(kept.bytes.count)")
+        }
         var largest = 0
         var differing = 0
         for pixel in stride(from: 0, to: drawn.bytes.count, by: drawn.bands) {

@@ -145,14 +145,15 @@ final class ErrorStatusTests: XCTestCase {
         let fd = HTTPClient.connectSocket(port)
         HTTPClient.sendAll(fd, Array("POST /v1/render?slot=320x50 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10000\r\n\r\n0123456789".utf8))
         close(fd)
-        // A slow client that stops mid-body is cut off by the connection timeout.
+        // A slow client that stops mid-body is cut off by the connection timeout: the server
+        // closes the connection (the read ends at its end), not the client's own 30 s timeout.
         let slow = HTTPClient.connectSocket(port)
         HTTPClient.sendAll(slow, Array("POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nab".utf8))
-        let started = Date()
-        let answer = HTTPClient.readAll(slow)
+        var byte: UInt8 = 0
+        let read = recv(slow, &byte, 1, 0)
+        let readError = errno
         close(slow)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
-        XCTAssertTrue(answer.isEmpty, "no answer to an incomplete request")
+        XCTAssertEqual(read, 0, "the server closed the connection (recv errno \(readError) otherwise)")
         // Not HTTP at all.
         let junk = HTTPClient.connectSocket(port)
         HTTPClient.sendAll(junk, Array("\u{1}\u{2}garbage\r\n\r\n".utf8))

@@ -166,10 +166,61 @@ final class HostileTrafficTests: XCTestCase {
             XCTAssertEqual(parsed.headers["connection"], "close", head)
             XCTAssertEqual(responses(in: answer), 1, "the smuggled request is never served: \(head)")
         }
-        // A malformed length is libmicrohttpd's own 400 (its page, not JSON), closed the same way.
-        let malformed = exchange(server.port, Array("POST /v1/select HTTP/1.1\r\nHost: localhost\r\nContent-Length: +5\r\n\r\nhello\(smuggled)".utf8))
-        XCTAssertEqual(HTTPClient.parse(malformed).status, 400)
-        XCTAssertFalse(String(decoding: malformed, as: UTF8.self).contains("200 OK"))
+    }
+
+    // Hostile input 5, item 6. A Content-Length libmicrohttpd's parser refuses (not a plain decimal
+    // number, or over 64 bits) got its status line and headers twice and its HTML page. Now one
+    // answer, the service's JSON error, Connection: close, and nothing after it is served.
+    func testMalformedContentLengthGetsOneJSONAnswer() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let smuggled = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        let cases = [("+5", 400, "bad_request"), ("-1", 400, "bad_request"), ("5, 5", 400, "bad_request"),
+                     ("0x5", 400, "bad_request"), (String(repeating: "1", count: 23), 413, "payload_too_large")]
+        for (length, status, code) in cases {
+            let request = "POST /v1/select HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(length)\r\n\r\nhello\(smuggled)"
+            let answer = exchange(server.port, Array(request.utf8))
+            let parsed = HTTPClient.parse(answer)
+            XCTAssertEqual(responses(in: answer), 1, "one answer for Content-Length: \(length)")
+            XCTAssertEqual(parsed.status, status, length)
+            XCTAssertEqual(parsed.errorCode, code, length)
+            XCTAssertEqual(parsed.headers["content-type"], "application/json", length)
+            XCTAssertEqual(parsed.headers["connection"], "close", length)
+            XCTAssertEqual(parsed.body.count, Int(parsed.headers["content-length"] ?? ""), "nothing after the body: \(length)")
+        }
+        // Still counted as malformed requests, and none left in flight.
+        let deadline = Date().addingTimeInterval(5)
+        while !metric(server.port, "creative_http_requests_malformed_total 5\n") && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(metric(server.port, "creative_http_requests_malformed_total 5\n"))
+        XCTAssertTrue(metric(server.port, "creative_http_requests_in_flight 1\n"))
+        XCTAssertEqual(HTTPClient.request(server.port, "GET", "/healthz").status, 200)
+    }
+
+    // Hostile input 5, item 7. Chunk lines libmicrohttpd refuses (a size over 64 bits, a line that
+    // is not hexadecimal) are answered at once with the service's JSON error: 413 and 400.
+    func testRefusedChunkLinesGetJSONAnswersAtOnce() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        let head = "POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+        for (line, status, code) in [("1" + String(repeating: "0", count: 16), 413, "payload_too_large"),
+                                     (String(repeating: "f", count: 40), 413, "payload_too_large"),
+                                     ("zz", 400, "bad_request"), ("5;x\r\nhelloXX", 400, "bad_request")] {
+            // No last chunk: the answer must come without the rest of the body (the socket's
+            // 10 s timeout would end the read with nothing otherwise).
+            let answer = exchange(server.port, Array((head + line + "\r\nhello").utf8))
+            let parsed = HTTPClient.parse(answer)
+            XCTAssertEqual(responses(in: answer), 1, line)
+            XCTAssertEqual(parsed.status, status, line)
+            XCTAssertEqual(parsed.errorCode, code, line)
+            XCTAssertEqual(parsed.headers["connection"], "close", line)
+        }
+        // A chunk extension that never ends is refused once it fills libmicrohttpd's read buffer
+        // (the connection's 256 KiB): 400, at once, with the JSON body.
+        let endless = exchange(server.port, Array((head + "5;" + String(repeating: "x", count: 300_000)).utf8))
+        XCTAssertEqual(responses(in: endless), 1)
+        XCTAssertEqual(HTTPClient.parse(endless).status, 400)
+        XCTAssertEqual(HTTPClient.parse(endless).errorCode, "bad_request")
+        XCTAssertEqual(HTTPClient.request(server.port, "GET", "/healthz").status, 200)
     }
 
     // 8. Host, absolute form, long targets and header sections.

@@ -41,7 +41,7 @@ final class WeightBudgetRouteTests: XCTestCase {
         guard fixed.status == 200 else {
             XCTAssertEqual(fixed.errorCode, "unsupported_format", fixed.text)
             XCTAssertGreaterThanOrEqual(fixed.status, 400, fixed.text)
-            return
+            throw XCTSkip("this libvips has no AV1 encoder: the refusal was checked, AVIF answers cannot be")
         }
         XCTAssertEqual(fixed.headers["content-type"], "image/avif")
         XCTAssertTrue(Fixtures.isAVIF(fixed.body))
