@@ -86,7 +86,7 @@ final class EncodingCommandTests: ScratchFolderTestCase {
         XCTAssertTrue(renders.contains { $0["format"] as? String == "avif" }, "flat art is smaller in AVIF")
         let plainNames = try FileManager.default.contentsOfDirectory(atPath: plain.path)
         XCTAssertFalse(plainNames.contains { $0.hasSuffix(".avif") }, "the default never writes AVIF")
-        let plainTotal = try plainNames.filter { $0 != "manifest.json" && $0 != "preview.png" }.reduce(0) {
+        let plainTotal = try plainNames.filter { !["manifest.json", "preview.png", "preview.html"].contains($0) }.reduce(0) {
             $0 + (try Data(contentsOf: plain.appendingPathComponent($1))).count
         }
         XCTAssertLessThan(total, plainTotal, "each AVIF written is smaller than the WebP it replaces")
@@ -141,7 +141,7 @@ final class EncodingCommandTests: ScratchFolderTestCase {
         // The same folder again: it is process's own, so it is replaced.
         XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "png"]).status, 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
-        XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") || $0 == "manifest.json" }, "\(names)")
+        XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".png") || $0 == "manifest.json" || $0 == "preview.html" }, "\(names)")
         XCTAssertEqual(try Tool.run(["process", wideArtwork, "--output-dir", out.path, "--format", "gif"]).status, 64)
     }
 
@@ -198,6 +198,6 @@ final class EncodingCommandTests: ScratchFolderTestCase {
             XCTAssertLessThanOrEqual(bytes.count, 2048, file)
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
-        XCTAssertEqual(names.count, written.count + 2, "the renders that fit, the preview and the manifest: \(names)")
+        XCTAssertEqual(names.count, written.count + 3, "the renders that fit, the preview sheet and page, the manifest: \(names)")
     }
 }

@@ -129,7 +129,7 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(renders.count, picked.count)
         XCTAssertTrue(renders.allSatisfy { $0["orientation"] as? String == "portrait" })
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
-        XCTAssertEqual(names, Set(renders.compactMap { $0["file"] as? String } + ["preview.png", "manifest.json"]))
+        XCTAssertEqual(names, Set(renders.compactMap { $0["file"] as? String } + ["preview.png", "preview.html", "manifest.json"]))
         let iPhone15 = try XCTUnwrap(renders.first { $0["device"] as? String == "iPhone 15" })
         let file = try XCTUnwrap(iPhone15["file"] as? String)
         let image = try ImageSource(bytes: [UInt8](Data(contentsOf: out.appendingPathComponent(file)))).header

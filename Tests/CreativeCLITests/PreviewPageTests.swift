@@ -1,5 +1,5 @@
 import CreativeCore
-import CreativeImaging
+@testable import CreativeImaging
 import CreativeTestSupport
 import Foundation
 import XCTest

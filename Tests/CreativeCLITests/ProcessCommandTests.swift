@@ -63,7 +63,8 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(report["valid"] as? Bool, true, file: file, line: line)
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]], file: file, line: line)
         let preview = try XCTUnwrap(manifest["preview"] as? [String: Any], file: file, line: line)
-        let listed = renders + [preview]
+        let page = try XCTUnwrap(preview["page"] as? [String: Any], file: file, line: line)
+        let listed = renders + [preview, page]
         let fileNames = try listed.map { try XCTUnwrap($0["file"] as? String, file: file, line: line) }
         XCTAssertEqual(names(in: directory), Set(fileNames + ["manifest.json"]), "nothing more, nothing less",
                        file: file, line: line)

@@ -17,7 +17,7 @@ final class ProcessContentEdgeTests: XCTestCase {
             let result = try CreativeJob.process(artwork, fileName: "artwork.png", format: format)
             let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.manifest.serialized().utf8)) as? [String: Any])
             let entries = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
-            XCTAssertEqual(entries.count, result.files.count - 1, "\(format): every render and the sheet")
+            XCTAssertEqual(entries.count, result.files.count - 2, "\(format): every render, the sheet and the page")
             for entry in entries {
                 let name = try XCTUnwrap(entry["file"] as? String)
                 let file = try XCTUnwrap(result.files.first { $0.name == name })
