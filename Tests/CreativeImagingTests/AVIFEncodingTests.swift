@@ -61,7 +61,7 @@ final class AVIFEncodingTests: XCTestCase {
                       fitted.detail)
         XCTAssertGreaterThan(try Encoder.lossy(image, .avif, quality: quality + 1).count, budget, "one quality more does not fit")
         XCTAssertThrowsError(try Encoder.encode(image, format: .avif, weightBudget: 300)) { error in
-            guard case ImagingError.overWeightBudget(let format, let smallest, let asked) = error else {
+            guard case ImagingError.overWeightBudget(let format, let smallest, let asked, _) = error else {
                 return XCTFail("\(error)")
             }
             XCTAssertEqual(format, .avif)
