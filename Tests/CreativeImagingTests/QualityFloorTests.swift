@@ -87,4 +87,90 @@ final class QualityFloorTests: XCTestCase {
             XCTAssertTrue(message.contains("no other format fits it above the quality floor"), message)
         }
     }
+
+    /// The colours of a palette PNG (its PLTE entries).
+    private func paletteColours(_ png: [UInt8]) throws -> Int {
+        XCTAssertEqual(png[25], 3, "a palette PNG")
+        let chunk = Fixtures.pngChunk(png, "PLTE")
+        return chunk.length / 3
+    }
+
+    /// Issue 52, point 2: palettes went from 256 colours to 16 (a photograph at 60K: 16 colours,
+    /// SSIM 0.868, where 64 fit). Now the most colours of the ladder that fit are written.
+    func testAPaletteBetween256And16ColoursIsWrittenWhereItFits() throws {
+        // A mosaic of 390x65 random colours, each 12 pixels square, shown at 3 pixels: thousands
+        // of colours whose palettes keep luma (64 colours: 0.931; libimagequant's 16: 0.837).
+        var bands: [VImage] = []
+        for band in 0..<3 {
+            let noise = try VipsOperation("gaussnoise").with("width", .int(390)).with("height", .int(65))
+                .with("sigma", .double(50)).with("mean", .double(128)).with("seed", .int(band + 1)).image()
+            bands.append(try VipsOperation("zoom").with("input", .image(noise)).with("xfac", .int(12)).with("yfac", .int(12)).image())
+        }
+        let art = try ImageSource(bytes: try Fixtures.png(try Fixtures.joinBands(bands)))
+        let settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183), background: Background.white)
+        let image = try Renderer.renderImage(art, settings: settings).materialized()
+        let content = settings.placement(of: art.displayedSize).contentRect
+        let quantised = try AutoRecipe.palette(bitDepth: 8, quality: 60).encode(image)
+        let ladder = try XCTUnwrap(try PaletteLadder(quantised: quantised))
+        let budget = try ladder.encode(colours: 64).count
+        XCTAssertGreaterThan(quantised.count, budget, "256 colours do not fit")
+        let fitted = try Encoder.encode(image, format: .png, content: content, weightBudget: budget)
+        XCTAssertLessThanOrEqual(fitted.bytes.count, budget, fitted.detail)
+        let colours = try paletteColours(fitted.bytes)
+        XCTAssertGreaterThan(colours, 16, fitted.detail)
+        XCTAssertLessThanOrEqual(colours, 64, fitted.detail)
+        XCTAssertTrue(fitted.detail.hasPrefix("PNG, palette of at most "), fitted.detail)
+        XCTAssertGreaterThanOrEqual(try luma(fitted.bytes, image, content), QualityFloor.luma, fitted.detail)
+    }
+
+    /// Issue 52, point 2: the lossy search stopped at quality 30 and called it the smallest it
+    /// reaches. Flat art keeps the floor far lower: written there.
+    func testTheLossySearchGoesBelowThirtyWhereTheFloorHolds() throws {
+        let art = try ImageSource(bytes: try Fixtures.png(try PreflightCorpus.flat(PixelSize(width: 2184, height: 270), seed: 1,
+                                                                                    gradient: true)))
+        let settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183), background: Background.white)
+        let image = try Renderer.renderImage(art, settings: settings).materialized()
+        let content = settings.placement(of: art.displayedSize).contentRect
+        let atThirty = try Encoder.lossy(image, .webp, quality: 30).count
+        let budget = try Encoder.lossy(image, .webp, quality: 10).count
+        XCTAssertLessThan(budget, atThirty)
+        let fitted = try Encoder.encode(image, format: .webp, content: content, weightBudget: budget)
+        XCTAssertLessThanOrEqual(fitted.bytes.count, budget, fitted.detail)
+        XCTAssertLessThan(try XCTUnwrap(fitted.recipe?.quality), 30, fitted.detail)
+        XCTAssertGreaterThanOrEqual(try luma(fitted.bytes, image, content), QualityFloor.luma, fitted.detail)
+        // Below what the lowest quality reaches, the message says where the search went.
+        let (_, smallest, shortfall, message) = try refusal {
+            try Encoder.encode(image, format: .webp, content: content, weightBudget: 200)
+        }
+        XCTAssertEqual(smallest, try Encoder.lossy(image, .webp, quality: WeightBudgetSearch.lowestQuality).count)
+        XCTAssertEqual(shortfall.tried, "WebP qualities 85 down to \(WeightBudgetSearch.lowestQuality)")
+        XCTAssertTrue(message.contains("the smallest of those tried (WebP qualities 85 down to 1) is \(smallest) bytes"), message)
+    }
+
+    /// Issue 52, point 2: `auto` under a tight budget wrote a 4-colour PNG (luma 0.768), and its
+    /// refusal said "choose another format" after trying them all. Now nothing under the floor is
+    /// written, and a refusal names every format tried.
+    func testAutoUnderATightBudgetKeepsTheFloorOrSaysWhatItTried() throws {
+        let art = try ImageSource(bytes: try Fixtures.png(try PreflightCorpus.photo(PixelSize(width: 2184, height: 270), seed: 11)))
+        let settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183), background: Background.white)
+        let image = try Renderer.renderImage(art, settings: settings).materialized()
+        let content = settings.placement(of: art.displayedSize).contentRect
+        var refused = 0
+        for budget in [4 * 1024, 8 * 1024, 16 * 1024, 30 * 1024] {
+            do {
+                let written = try Encoder.encode(image, format: .auto, content: content, weightBudget: budget)
+                XCTAssertLessThanOrEqual(written.bytes.count, budget, written.detail)
+                XCTAssertGreaterThanOrEqual(try luma(written.bytes, image, content), QualityFloor.luma, written.detail)
+            } catch let error as ImagingError {
+                guard case .overWeightBudget(_, _, _, let shortfall?) = error else { throw error }
+                refused += 1
+                XCTAssertTrue(shortfall.tried.hasPrefix("auto: WebP qualities"), error.message)
+                XCTAssertTrue(shortfall.tried.contains("JPEG qualities"), error.message)
+                XCTAssertTrue(shortfall.searchedOthers)
+                XCTAssertFalse(error.message.contains("choose another format"), error.message)
+                XCTAssertTrue(error.message.contains("no other format fits it above the quality floor"), error.message)
+            }
+        }
+        XCTAssertGreaterThan(refused, 0, "this grain is under the floor at 4K in every format")
+    }
 }
