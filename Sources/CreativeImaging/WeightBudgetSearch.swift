@@ -24,6 +24,9 @@ public enum WeightBudgetSearch {
     /// Palettes libimagequant quantises for a PNG over its budget (256 colours, at its quality:
     /// it uses fewer where they reach it); the last is the one ``PaletteLadder`` merges down.
     static let paletteSteps: [(bits: Int, quality: Int)] = [(8, 100), (8, 80), (8, 60)]
+    /// libimagequant's palettes at PNG's smaller bit depths, tried where even the ladder's fewest
+    /// colours are over the budget.
+    static let lowBitSteps: [(bits: Int, quality: Int)] = [(4, 60), (2, 50), (1, 50)]
     /// Whether PNG can be written under a budget with a palette (``EncoderFeatures/palettePNG``).
     public static var canQuantise: Bool { EncoderFeatures.palettePNG }
 
@@ -153,8 +156,16 @@ public enum WeightBudgetSearch {
         let tried = "PNG lossless and palettes of 256 down to \(fewest) colours"
         var fits = (index: steps.count - 1, bytes: try ladder.encode(colours: fewest))
         guard fits.bytes.count <= budget else {
-            throw .overWeightBudget(format: .png, smallest: min(smallest, fits.bytes.count), budget: budget,
-                                    shortfall: BudgetShortfall(tried: tried))
+            // Below the ladder's fewest, libimagequant's own 16, 4 and 2 colours at PNG's bit
+            // depths (packed: flat art's 2 colours can be lighter so than merged).
+            smallest = min(smallest, fits.bytes.count)
+            for step in lowBitSteps {
+                let recipe = AutoRecipe.palette(bitDepth: step.bits, quality: step.quality)
+                let bytes = try recipe.encode(image)
+                if bytes.count <= budget { return try floored(recipe, bytes, image, budget: budget, area: area, tried: tried) }
+                smallest = min(smallest, bytes.count)
+            }
+            throw .overWeightBudget(format: .png, smallest: smallest, budget: budget, shortfall: BudgetShortfall(tried: tried))
         }
         var over = -1
         while fits.index - over > 1 {
