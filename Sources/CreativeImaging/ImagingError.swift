@@ -105,6 +105,13 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// An ``overWeightBudget(format:smallest:budget:shortfall:)``'s shortfall: what was tried, the
+    /// file under the quality floor, what would fit; nil for other errors or where none was given.
+    public var shortfall: BudgetShortfall? {
+        if case .overWeightBudget(_, _, _, let shortfall) = self { return shortfall }
+        return nil
+    }
+
     /// ``overWeightBudget(format:smallest:budget:shortfall:)``'s code, for the lines that name it.
     public static let overWeightBudgetCode = "over_weight_budget"
 

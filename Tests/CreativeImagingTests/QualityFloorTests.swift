@@ -161,7 +161,7 @@ final class QualityFloorTests: XCTestCase {
                 let written = try Encoder.encode(image, format: .auto, content: content, weightBudget: budget)
                 XCTAssertLessThanOrEqual(written.bytes.count, budget, written.detail)
                 XCTAssertGreaterThanOrEqual(try luma(written.bytes, image, content), QualityFloor.luma, written.detail)
-            } catch let error as ImagingError {
+            } catch {
                 guard case .overWeightBudget(_, _, _, let shortfall?) = error else { throw error }
                 refused += 1
                 XCTAssertTrue(shortfall.tried.hasPrefix("auto: WebP qualities"), error.message)
