@@ -8,8 +8,9 @@ public struct EncodedRender: Sendable {
     public let format: OutputFormat
     /// How it was written, for people: `PNG, palette of 14 colours`, `WebP quality 80`.
     public var detail: String
-    /// For a lossy `auto` choice, its SSIM against the lossless render (``Similarity``); nil for
-    /// a lossless file or a fixed format.
+    /// For a lossy `auto` choice, its SSIM against the lossless render (``Similarity``); for a
+    /// render its weight budget lowered, its luma SSIM (``QualityFloor``); nil for a lossless file
+    /// or a fixed format written as asked.
     public let ssim: Double?
     /// For `auto`, what was decided, to write other renders of the same creative alike.
     public var recipe: AutoRecipe? = nil
