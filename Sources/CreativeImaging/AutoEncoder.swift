@@ -17,8 +17,9 @@ import CreativeCore
 ///   one step lower, the smaller that qualifies.
 /// When nothing lossy qualifies, the lossless PNG is the answer. When the answer is over the
 /// weight budget, the best that fits is (``WeightBudgetSearch``): the highest quality of the
-/// lossy format that fits, else a smaller palette; nothing fitting throws
-/// ``ImagingError/overWeightBudget(format:smallest:budget:)``.
+/// lossy format that fits, else a smaller palette, each above the quality floor
+/// (``QualityFloor``); nothing fitting above it throws
+/// ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)``.
 struct AutoEncoder {
     /// Luma SSIM against the lossless render. Calibrated in docs/performance.md ("What auto
     /// writes"): SSIM counts a photograph's sensor grain, which WebP smooths, as lost structure
@@ -178,41 +179,54 @@ struct AutoEncoder {
         let lossy: [OutputFormat] = !modern.isEmpty ? modern : kinds.contains(.jpeg) && analysis.opaque == 1 ? [.jpeg] : []
         var fitting: [(EncodedRender, PerceptualScore)] = []
         var smallest: (format: OutputFormat, bytes: Int)?
+        // What each search tried, and the best file that fitted only under the quality floor.
+        var tried: [String] = []
+        var underFloor: BudgetShortfall.Measured?
         func attempt(_ search: () throws(ImagingError) -> EncodedRender) throws(ImagingError) {
             do throws(ImagingError) {
                 let fitted = try search()
                 guard let recipe = fitted.recipe else { return }
                 fitting.append((fitted, try similarity.score(try decode(fitted.bytes, recipe.format))))
-            } catch .overWeightBudget(let format, let least, _) {
-                if least < smallest?.bytes ?? .max { smallest = (format, least) }
+            } catch .overWeightBudget(let format, let least, _, let shortfall) {
+                if let shortfall { tried.append(shortfall.tried) }
+                if let under = shortfall?.underFloor {
+                    if under.luma > underFloor?.luma ?? -1 { underFloor = under }
+                } else if least < smallest?.bytes ?? .max {
+                    smallest = (format, least)
+                }
             }
         }
         let highest = best?.recipe?.quality ?? Self.qualities.last ?? Encoder.defaultQuality
         for format in lossy {
             try attempt { () throws(ImagingError) in
-                try WeightBudgetSearch.lossy(reference, format, budget: budget, highest: highest)
+                try WeightBudgetSearch.lossy(reference, format, budget: budget, highest: highest, area: content)
             }
         }
         // WebP's lowest quality over the budget (noise, grain: a 960x150 of noise is 72 KB at
-        // quality 30): JPEG may still fit an opaque render (50 KB at quality 42).
+        // quality 30), or under the floor: JPEG may still fit an opaque render (50 KB at quality 42).
         if fitting.isEmpty, !modern.isEmpty, kinds.contains(.jpeg), analysis.opaque == 1 {
             try attempt { () throws(ImagingError) in
-                try WeightBudgetSearch.lossy(reference, .jpeg, budget: budget, highest: highest)
+                try WeightBudgetSearch.lossy(reference, .jpeg, budget: budget, highest: highest, area: content)
             }
         }
         // A palette only where no lossy format may be written, or none fits (and the plan charged
         // one): libimagequant on a large render takes seconds a step, a lossy search milliseconds.
         if let lossless, lossy.isEmpty || (fitting.isEmpty && kinds.contains(.palette)) {
             try attempt { () throws(ImagingError) in
-                try WeightBudgetSearch.palette(reference, budget: budget, lossless: lossless.bytes)
+                try WeightBudgetSearch.palette(reference, budget: budget, lossless: lossless.bytes, area: content)
             }
         }
         func margin(_ score: PerceptualScore) -> Double {
             min(score.luma - Self.lumaTarget, score.chroma - Self.chromaTarget)
         }
         guard let (fitted, score) = fitting.max(by: { margin($0.1) < margin($1.1) }), let recipe = fitted.recipe else {
-            throw .overWeightBudget(format: smallest?.format ?? best?.format ?? .png,
-                                    smallest: smallest?.bytes ?? best?.bytes.count ?? 0, budget: budget)
+            // Every format auto may write was tried: the refusal names them, and the best file
+            // under the floor, else the smallest reached.
+            let format = underFloor?.format ?? smallest?.format ?? best?.format ?? .png
+            let least = underFloor?.bytes ?? smallest?.bytes ?? best?.bytes.count ?? 0
+            let shortfall = tried.isEmpty ? nil : BudgetShortfall(tried: "auto: " + tried.joined(separator: "; "),
+                                                                   underFloor: underFloor, searchedOthers: true)
+            throw .overWeightBudget(format: format, smallest: least, budget: budget, shortfall: shortfall)
         }
         let why = weightBudget == nil || best == nil ? "under the target: the closest \(recipe.format.displayName)"
             : "the best that fits the weight budget of \(budget) bytes"
@@ -225,13 +239,13 @@ struct AutoEncoder {
     /// or the render is over ``searchMaxPixels`` with no recipe): the allowed lossy format at the
     /// default quality, unmeasured (within the budget).
     static func unsearched(_ image: VImage, allowed: Set<OutputFormat>, weightBudget: Int?,
-                           sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
+                           sharpYUV: Bool = true, area: PixelRect? = nil) throws(ImagingError) -> EncodedRender {
         let format: OutputFormat = allowed.contains(.webp) ? .webp : allowed.contains(.avif) ? .avif : .jpeg
         let recipe = AutoRecipe.lossy(format, Encoder.defaultQuality)
         let bytes = try recipe.encode(image, draft: !sharpYUV)
         if let weightBudget, bytes.count > weightBudget {
             return try WeightBudgetSearch.lossy(image, recipe.format, budget: weightBudget, highest: Encoder.defaultQuality,
-                                                sharpYUV: sharpYUV)
+                                                sharpYUV: sharpYUV, area: area)
         }
         return EncodedRender(bytes: bytes, format: recipe.format,
                              detail: recipe.detail + " (auto: no search fits)" + Encoder.plainYUVNote(recipe, sharpYUV),
@@ -245,9 +259,11 @@ struct AutoEncoder {
     /// quality), else the best that fits in the recipe's format. `sharpYUV`: a lossy WebP
     /// converted the sharp way (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``), unless
     /// `plainYUVKept`: the plain conversion kept the target on the smaller render
-    /// (``EncodedRender/plainYUVKeepsTarget``).
+    /// (``EncodedRender/plainYUVKeepsTarget``). `area` and `others` as
+    /// ``WeightBudgetSearch/fit(_:format:budget:quality:sharpYUV:area:others:)`` takes them.
     static func apply(_ recipe: AutoRecipe, to image: VImage, weightBudget: Int?, png: Bool = true,
-                      sharpYUV: Bool = true, plainYUVKept: Bool = false) throws(ImagingError) -> EncodedRender {
+                      sharpYUV: Bool = true, plainYUVKept: Bool = false, area: PixelRect? = nil,
+                      others: [OutputFormat] = []) throws(ImagingError) -> EncodedRender {
         let sharpYUV = sharpYUV && !plainYUVKept
         let bytes = try recipe.encode(image, draft: !sharpYUV)
         if let weightBudget, bytes.count > weightBudget {
@@ -261,7 +277,7 @@ struct AutoEncoder {
                 }
             }
             return try WeightBudgetSearch.fit(image, format: recipe.format, budget: weightBudget, quality: recipe.quality,
-                                              sharpYUV: sharpYUV)
+                                              sharpYUV: sharpYUV, area: area, others: others)
         }
         let yuv = plainYUVKept ? "" : Encoder.plainYUVNote(recipe, sharpYUV)
         return EncodedRender(bytes: bytes, format: recipe.format, detail: recipe.detail + decidedNote + yuv, ssim: nil,

@@ -8,6 +8,9 @@ public enum AutoRecipe: Sendable, Equatable {
     /// A palette PNG quantised by libimagequant: at most 2^`bitDepth` colours, at its `quality`
     /// (0-100: libimagequant may use fewer colours when they reach it).
     case palette(bitDepth: Int, quality: Int)
+    /// A palette PNG of at most `colours` colours, fewer than 256: libimagequant's quantisation
+    /// merged down (``PaletteLadder``), for a weight budget.
+    case reducedPalette(colours: Int)
     /// JPEG, WebP or AVIF at a quality (JPEG and AVIF with 4:2:0 chroma below quality 90).
     case lossy(OutputFormat, Int)
     /// JPEG at a quality with full-resolution chroma (4:4:4).
@@ -21,7 +24,7 @@ public enum AutoRecipe: Sendable, Equatable {
     /// The format written.
     public var format: OutputFormat {
         switch self {
-        case .lossless, .palette: .png
+        case .lossless, .palette, .reducedPalette: .png
         case .lossy(let format, _): format
         case .jpegFullChroma: .jpeg
         case .nearLossless: .webp
@@ -41,6 +44,7 @@ public enum AutoRecipe: Sendable, Equatable {
         switch self {
         case .lossless: "PNG, lossless"
         case .palette(let bits, _): "PNG, palette of at most \(1 << bits) colours"
+        case .reducedPalette(let colours): "PNG, palette of at most \(colours) colours"
         case .lossy(let format, let quality): "\(format.displayName) quality \(quality)"
         case .jpegFullChroma(let quality): "JPEG quality \(quality), 4:4:4"
         case .nearLossless(let level): "WebP near-lossless \(level)"
@@ -68,6 +72,12 @@ public enum AutoRecipe: Sendable, Equatable {
                 .with("palette", .bool(true)).with("Q", .int(quality)).with("bitdepth", .int(bits))
                 .with("dither", .double(0)).with("compression", .int(Int(PNGWriter.zlibLevel)))
                 .with("effort", .int(Self.paletteEffort)).bytes()
+        case .reducedPalette(let colours):
+            let base = WeightBudgetSearch.paletteSteps.last ?? (bits: 8, quality: 60)
+            let quantised = try AutoRecipe.palette(bitDepth: base.bits, quality: base.quality).encode(image)
+            guard let ladder = try PaletteLadder(quantised: quantised), let step = ladder.steps.first(where: { $0 <= colours })
+            else { return quantised }
+            return try ladder.encode(colours: step)
         case .lossy(let format, let quality):
             return try Encoder.lossy(format == .jpeg ? try Encoder.withoutAlpha(image) : image, format,
                                      quality: quality, webpEffort: Self.webpEffort, sharpYUV: !draft)

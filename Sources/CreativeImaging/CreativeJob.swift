@@ -40,7 +40,7 @@ public struct JobFile: Sendable {
 public struct RefusedRender: Sendable {
     /// The slot's identifier (the file name it would have had, without its extension).
     public let slot: String
-    /// Why (``ImagingError/overWeightBudget(format:smallest:budget:)``).
+    /// Why (``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)``).
     public let error: ImagingError
 }
 
@@ -173,8 +173,8 @@ public enum CreativeJob {
                 firstRecipe = render.recipe
                 firstDecision = decision
                 byPlacement[first] = try store(first, render)
-            } catch .overWeightBudget(let format, let least, let budget) {
-                refused[first] = .overWeightBudget(format: format, smallest: least, budget: budget)
+            } catch .overWeightBudget(let format, let least, let budget, let shortfall) {
+                refused[first] = .overWeightBudget(format: format, smallest: least, budget: budget, shortfall: shortfall)
             }
         }
         let creative = source.displayedSize
@@ -224,8 +224,9 @@ public enum CreativeJob {
                     published = true
                 }
                 return .render(step.placement, try store(step.placement, render))
-            } catch .overWeightBudget(let format, let least, let budget) {
-                return .refused(step.placement, .overWeightBudget(format: format, smallest: least, budget: budget))
+            } catch .overWeightBudget(let format, let least, let budget, let shortfall) {
+                return .refused(step.placement,
+                                .overWeightBudget(format: format, smallest: least, budget: budget, shortfall: shortfall))
             }
         }
         var sheet: JobFile?
@@ -321,7 +322,7 @@ public enum CreativeJob {
                 ] + budgetFields(assignment))
             } + refused.map { assignment, error in
                 var smallest: JSONValue = .null
-                if case .overWeightBudget(_, let least, _) = error { smallest = .int(least) }
+                if case .overWeightBudget(_, let least, _, _) = error { smallest = .int(least) }
                 return .object(assignment.jsonFields + [
                     ("file", .null), ("file_bytes", .null), ("sha256", .null), ("format", .null), ("encoding", .null),
                 ] + budgetFields(assignment) + [

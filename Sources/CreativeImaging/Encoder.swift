@@ -8,8 +8,9 @@ public struct EncodedRender: Sendable {
     public let format: OutputFormat
     /// How it was written, for people: `PNG, palette of 14 colours`, `WebP quality 80`.
     public var detail: String
-    /// For a lossy `auto` choice, its SSIM against the lossless render (``Similarity``); nil for
-    /// a lossless file or a fixed format.
+    /// For a lossy `auto` choice, its SSIM against the lossless render (``Similarity``); for a
+    /// render its weight budget lowered, its luma SSIM (``QualityFloor``); nil for a lossless file
+    /// or a fixed format written as asked.
     public let ssim: Double?
     /// For `auto`, what was decided, to write other renders of the same creative alike.
     public var recipe: AutoRecipe? = nil
@@ -64,7 +65,7 @@ public enum Encoder {
     ///     RGB to YUV conversion (``EncodedRender/plainYUVKeepsTarget``).
     ///   - plainYUVKept: with `recipe`, the plain conversion kept the target on the smaller render:
     ///     a lossy WebP is written with it.
-    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits the budget.
+    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)`` when nothing fits the budget.
     public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
                               memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
                               forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
@@ -93,7 +94,8 @@ public enum Encoder {
             let bytes = try lossy(fixed == .jpeg ? try withoutAlpha(held) : held, fixed, quality: chosen, webpEffort: effort,
                                   sharpYUV: sharpYUV)
             if let weightBudget, bytes.count > weightBudget {
-                return try WeightBudgetSearch.fit(held, format: fixed, budget: weightBudget, quality: chosen, sharpYUV: sharpYUV)
+                return try WeightBudgetSearch.fit(held, format: fixed, budget: weightBudget, quality: chosen, sharpYUV: sharpYUV,
+                                                  area: content, others: measurable(held, memoryBudget, alpha, allowed: nil))
             }
             let effortNote = fixed == .webp && webp.effort != nil ? ", effort \(effort)" : ""
             let yuvNote = fixed == .webp && !sharpYUV && EncoderFeatures.webpSharpYUV ? plainYUVNote : ""
@@ -104,7 +106,8 @@ public enum Encoder {
         if format == .auto, let recipe, recipe != .lossless {
             return try AutoEncoder.apply(recipe, to: weightBudget == nil ? image : try image.materialized(),
                                          weightBudget: weightBudget, png: autoFormats?.contains(.png) ?? true,
-                                         sharpYUV: sharpYUV, plainYUVKept: plainYUVKept)
+                                         sharpYUV: sharpYUV, plainYUVKept: plainYUVKept, area: content,
+                                         others: measurable(image, memoryBudget, alpha, allowed: autoFormats ?? OutputFormat.autoDefault))
         }
         // Renders are 8-bit RGB or RGBA; anything else streams.
         guard image.isEightBit, image.bands == 3 || image.bands == 4 else {
@@ -117,9 +120,11 @@ public enum Encoder {
             guard !plan.losslessOnly, area <= AutoEncoder.searchMaxPixels else {
                 if let autoFormats, !autoFormats.contains(.png) {
                     return try AutoEncoder.unsearched(weightBudget == nil ? image : try image.materialized(),
-                                                      allowed: autoFormats, weightBudget: weightBudget, sharpYUV: sharpYUV)
+                                                      allowed: autoFormats, weightBudget: weightBudget, sharpYUV: sharpYUV,
+                                                      area: content)
                 }
-                var png = try encode(image, format: .png, memoryBudget: memoryBudget, weightBudget: weightBudget, alpha: alpha)
+                var png = try encode(image, format: .png, content: content, memoryBudget: memoryBudget,
+                                     weightBudget: weightBudget, alpha: alpha)
                 if png.recipe == nil {
                     png.detail += " (auto: only lossless PNG fits the memory budget)"
                     png.recipe = .lossless
@@ -163,12 +168,34 @@ public enum Encoder {
             return try WeightBudgetSearch.lossy(try pixels.image(), .webp, budget: weightBudget,
                                                 highest: AutoEncoder.qualities.last ?? defaultQuality,
                                                 sharpYUV: JobCost.webpSharpYUV(pixels: area, alpha: alpha,
-                                                                               memoryBudget: max(0, memoryBudget - held)))
+                                                                               memoryBudget: max(0, memoryBudget - held)),
+                                                area: content)
         }
         guard JobCost.budgetFallback(.palette, pixels: area, memoryBudget, alpha: alpha) != nil else {
             throw .overWeightBudget(format: .png, smallest: render.bytes.count, budget: weightBudget)
         }
-        return try WeightBudgetSearch.palette(try pixels.image(), budget: weightBudget, lossless: render.bytes)
+        let held = try pixels.image()
+        return try WeightBudgetSearch.offeringOthers(held, format == .auto ? [] : measurable(held, memoryBudget, alpha, allowed: nil),
+                                                     budget: weightBudget, area: content, sharpYUV: sharpYUV) { () throws(ImagingError) in
+            try WeightBudgetSearch.palette(held, budget: weightBudget, lossless: render.bytes, area: content)
+        }
+    }
+
+    /// The formats a refused render is measured in to say which would fit (``WeightBudgetSearch``):
+    /// WebP, JPEG for an opaque render, then a palette PNG, each where its encoder fits what the
+    /// job's budget left (``JobCost/budgetFallback(_:pixels:_:alpha:)``) and `allowed` names it.
+    static func measurable(_ image: VImage, _ memoryBudget: Int, _ alpha: JobCost.AlphaBand,
+                           allowed: Set<OutputFormat>?) -> [OutputFormat] {
+        let pixels = image.size.pixelCount ?? Int.max
+        var formats: [OutputFormat] = []
+        if JobCost.budgetFallback(.webp, pixels: pixels, memoryBudget, alpha: alpha) != nil { formats.append(.webp) }
+        if !image.hasAlpha, JobCost.budgetFallback(.jpeg, pixels: pixels, memoryBudget, alpha: alpha) != nil {
+            formats.append(.jpeg)
+        }
+        if WeightBudgetSearch.canQuantise, JobCost.budgetFallback(.palette, pixels: pixels, memoryBudget, alpha: alpha) != nil {
+            formats.append(.png)
+        }
+        return formats.filter { allowed?.contains($0) ?? true }
     }
 
     /// A PNG too large to hold, streamed: lossless, read once, so it cannot be searched under a

@@ -34,10 +34,13 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     case operationFailed(String)
     /// Reading or writing a file failed.
     case io(String)
-    /// No encoding of the render in `format` fits its weight budget (``WeightBudgetSearch``):
-    /// `smallest` is the smallest file the format reaches (its lowest quality, or its smallest
-    /// palette); nothing was written.
-    case overWeightBudget(format: OutputFormat, smallest: Int, budget: Int)
+    /// No encoding of the render in `format` fits its weight budget above the quality floor
+    /// (``WeightBudgetSearch``, ``QualityFloor``): `smallest` is the smallest file the search wrote
+    /// (its lowest quality, or its smallest palette); when a file fitted only under the floor,
+    /// the smallest that keeps the floor, where measured, else that file's. `shortfall`, where the
+    /// search gave it: what was tried, the file under the floor, and what would fit. Nothing was
+    /// written.
+    case overWeightBudget(format: OutputFormat, smallest: Int, budget: Int, shortfall: BudgetShortfall? = nil)
     /// An HTML5 bundle that does not validate, so it has no static version to render: its
     /// first error (the bundle's report names them all).
     case rejectedBundle(ValidationIssue)
@@ -89,7 +92,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage(let detail): "the image is damaged: \(detail)"
         case .operationFailed(let detail): "image processing failed: \(detail)"
         case .io(let detail): detail
-        case .overWeightBudget(let format, let smallest, let budget):
+        case .overWeightBudget(let format, let smallest, let budget, let shortfall?):
+            shortfall.message(format, smallest: smallest, budget: budget)
+        case .overWeightBudget(let format, let smallest, let budget, nil):
             "no \(format.displayName) of this render fits the weight budget of \(budget) bytes: the smallest it "
                 + "reaches is \(smallest) bytes; raise the budget or choose another format; nothing was written"
         case .rejectedBundle(let issue): "the HTML5 bundle is rejected (\(issue.message)), so it has no static version to render"
@@ -100,7 +105,14 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// ``overWeightBudget(format:smallest:budget:)``'s code, for the lines that name it.
+    /// An ``overWeightBudget(format:smallest:budget:shortfall:)``'s shortfall: what was tried, the
+    /// file under the quality floor, what would fit; nil for other errors or where none was given.
+    public var shortfall: BudgetShortfall? {
+        if case .overWeightBudget(_, _, _, let shortfall) = self { return shortfall }
+        return nil
+    }
+
+    /// ``overWeightBudget(format:smallest:budget:shortfall:)``'s code, for the lines that name it.
     public static let overWeightBudgetCode = "over_weight_budget"
 
     static func mebibytes(_ bytes: Int) -> String {

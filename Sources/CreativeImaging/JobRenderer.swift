@@ -36,7 +36,7 @@ struct JobDecision: Sendable {
     init?(_ render: EncodedRender, measuredOn canvas: PixelSize, score: PerceptualScore? = nil) {
         guard let recipe = render.recipe, render.format == recipe.format else { return nil }
         switch recipe {
-        case .lossy, .jpegFullChroma, .palette: break
+        case .lossy, .jpegFullChroma, .palette, .reducedPalette: break
         case .lossless, .nearLossless: return nil
         }
         self.recipe = recipe
@@ -82,7 +82,7 @@ struct JobRenderer: Sendable {
     /// `start` (an earlier render's recipe, where the quality search starts); on a canvas over
     /// ``AutoEncoder/searchMaxPixels`` it searches a smaller render of the placement, then writes
     /// the canvas with what it found. Returns the render and, for `auto`, what it decided.
-    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when nothing fits.
+    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)`` when nothing fits.
     /// `searchesAVIF`: AVIF is searched beside WebP even where `start` is not AVIF (which of the
     /// two is smaller changes with the scale: the test artwork's smallest render is lighter as
     /// WebP, its others as AVIF).

@@ -5,41 +5,85 @@ import CreativeCore
 ///
 /// - JPEG, WebP and AVIF: the highest quality from the one asked (or ``Encoder/defaultQuality``) down
 ///   to ``lowestQuality`` whose file fits (a binary search: the file shrinks with the quality).
-/// - PNG: lossless when it fits, else a palette through libimagequant: 256 colours first, then
-///   fewer (``paletteSteps``), the first that fits.
-/// When nothing fits, ``ImagingError/overWeightBudget(format:smallest:budget:)`` says the
-/// smallest file the format reaches. `fix` and the encoder call the same search.
+/// - PNG: lossless when it fits, else a palette: libimagequant's 256 colours (``paletteSteps``),
+///   then fewer (``PaletteLadder/counts``, 192 down to 2), the most that fit.
+/// A file the search lowered is written only when it keeps the quality floor (``QualityFloor``,
+/// measured once, on the file chosen: a lower quality or fewer colours score lower still).
+/// When nothing fits, or what fits is under the floor,
+/// ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)`` says what was tried, the
+/// smallest file or the one under the floor, and, where the caller allows the encoders
+/// (`others`), the first other format that fits above the floor, measured.
 public enum WeightBudgetSearch {
     /// The default budget of every render: 150K, 153,600 bytes, the guideline given to advertisers
     /// (Google Ads' 150 KB is the same figure).
     public static let defaultBudget = RenderSettings.defaultWeightBudget
-    /// JPEG, WebP and AVIF are not written below this quality to meet a budget: under it, text and
-    /// edges break up into blocks.
-    public static let lowestQuality = 30
-    /// Palette sizes tried for a PNG over its budget: bit depth and libimagequant's quality.
-    static let paletteSteps: [(bits: Int, quality: Int)] = [(8, 100), (8, 80), (8, 60), (4, 60), (2, 50), (1, 50)]
+    /// The lowest quality of JPEG, WebP and AVIF the search reaches. The quality floor decides
+    /// what is written: a photograph breaks up into blocks near quality 30 and is refused there,
+    /// while a gradient's WebP keeps luma SSIM 0.977 at quality 10.
+    public static let lowestQuality = 1
+    /// Palettes libimagequant quantises for a PNG over its budget (256 colours, at its quality:
+    /// it uses fewer where they reach it); the last is the one ``PaletteLadder`` merges down.
+    static let paletteSteps: [(bits: Int, quality: Int)] = [(8, 100), (8, 80), (8, 60)]
+    /// libimagequant's palettes at PNG's smaller bit depths, tried where even the ladder's fewest
+    /// colours are over the budget.
+    static let lowBitSteps: [(bits: Int, quality: Int)] = [(4, 60), (2, 50), (1, 50)]
     /// Whether PNG can be written under a budget with a palette (``EncoderFeatures/palettePNG``).
     public static var canQuantise: Bool { EncoderFeatures.palettePNG }
 
     /// The best encoding of `image` in `format` whose file is at most `budget` bytes.
     /// - Parameters:
     ///   - quality: for JPEG, WebP and AVIF, the highest quality tried (nil: ``Encoder/defaultQuality``).
-    ///   - lossless: for PNG, the lossless file when the caller has it already.
     ///   - sharpYUV: WebP with the sharp RGB to YUV conversion (``JobCost/webpSharpYUV(pixels:alpha:memoryBudget:)``).
-    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:)`` when even the smallest fails.
+    ///   - area: where the artwork is (the quality floor is measured there); nil: the whole render.
+    ///   - others: formats measured when the render is refused, to say which fits (the caller
+    ///     checked that their encoders fit its memory budget).
+    /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)`` when nothing
+    ///   fits above the floor.
     public static func fit(_ image: VImage, format: OutputFormat, budget: Int, quality: Int? = nil,
-                           sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
-        switch format {
-        case .png:
-            return try palette(image, budget: budget, lossless: nil)
-        case .jpeg, .webp, .avif:
-            return try lossy(image, format, budget: budget, highest: quality ?? Encoder.defaultQuality, sharpYUV: sharpYUV)
+                           sharpYUV: Bool = true, area: PixelRect? = nil,
+                           others: [OutputFormat] = []) throws(ImagingError) -> EncodedRender {
+        try offeringOthers(image, others, budget: budget, area: area, sharpYUV: sharpYUV) { () throws(ImagingError) in
+            switch format {
+            case .png:
+                try palette(image, budget: budget, lossless: nil, area: area)
+            case .jpeg, .webp, .avif:
+                try lossy(image, format, budget: budget, highest: quality ?? Encoder.defaultQuality, sharpYUV: sharpYUV,
+                          area: area)
+            }
         }
     }
 
-    /// The highest quality at most `highest` whose file fits `budget`.
-    static func lossy(_ image: VImage, _ format: OutputFormat, budget: Int, highest: Int,
-                      fullChroma: Bool = false, sharpYUV: Bool = true) throws(ImagingError) -> EncodedRender {
+    /// `search`'s render; its refusal with the first of `others` that fits above the floor.
+    static func offeringOthers(_ image: VImage, _ others: [OutputFormat], budget: Int, area: PixelRect?, sharpYUV: Bool,
+                               _ search: () throws(ImagingError) -> EncodedRender) throws(ImagingError) -> EncodedRender {
+        do throws(ImagingError) {
+            return try search()
+        } catch .overWeightBudget(let format, let smallest, let limit, var shortfall?) where !others.isEmpty {
+            shortfall.searchedOthers = true
+            for other in others where other != format {
+                do throws(ImagingError) {
+                    let found = other == .png ? try palette(image, budget: budget, lossless: nil, area: area)
+                        : try lossy(image, other, budget: budget, highest: Encoder.defaultQuality, sharpYUV: sharpYUV, area: area)
+                    var luma = 1.0
+                    if let measured = found.ssim {
+                        luma = measured
+                    } else if found.recipe != .lossless {
+                        luma = try QualityFloor.score(found.bytes, other, against: image, area: area)
+                    }
+                    shortfall.fits = .init(detail: found.recipe?.detail ?? other.displayName, format: other,
+                                           bytes: found.bytes.count, luma: luma)
+                    break
+                } catch .overWeightBudget {
+                    continue
+                }
+            }
+            throw .overWeightBudget(format: format, smallest: smallest, budget: limit, shortfall: shortfall)
+        }
+    }
+
+    /// The highest quality at most `highest` whose file fits `budget`, when it keeps the floor.
+    static func lossy(_ image: VImage, _ format: OutputFormat, budget: Int, highest: Int, fullChroma: Bool = false,
+                      sharpYUV: Bool = true, area: PixelRect? = nil) throws(ImagingError) -> EncodedRender {
         func recipe(_ quality: Int) -> AutoRecipe { fullChroma ? .jpegFullChroma(quality) : .lossy(format, quality) }
         let note = format == .webp && !sharpYUV && EncoderFeatures.webpSharpYUV ? Encoder.plainYUVNote : ""
         // The fixed format's own encoder (WebP at libwebp's default effort), as `--format` writes it.
@@ -48,8 +92,10 @@ public enum WeightBudgetSearch {
             try Encoder.lossy(opaque, format, quality: quality, fullChroma: fullChroma, sharpYUV: sharpYUV)
         }
         let top = try encoded(highest)
-        if top.count <= budget { return fitted(recipe(highest), top, budget, note: note) }
-        // The highest quality that fits between one that does and one that does not.
+        if top.count <= budget { return fitted(recipe(highest), top, budget, luma: nil, note: note) }
+        let lowest = min(highest, lowestQuality)
+        let tried = "\(format.displayName) qualities \(highest) down to \(lowest)"
+        // The highest quality that fits between one that does and one that does not, if it keeps the floor.
         func bisect(fits: (quality: Int, bytes: [UInt8]), over: Int) throws(ImagingError) -> EncodedRender {
             var fits = fits, over = over
             while over - fits.quality > 1 {
@@ -57,9 +103,8 @@ public enum WeightBudgetSearch {
                 let bytes = try encoded(middle)
                 if bytes.count <= budget { fits = (middle, bytes) } else { over = middle }
             }
-            return fitted(recipe(fits.quality), fits.bytes, budget, note: note)
+            return try floored(recipe(fits.quality), fits.bytes, image, budget: budget, area: area, tried: tried, note: note)
         }
-        let lowest = min(highest, lowestQuality)
         // A file just over the budget (a render decided on a smaller one, a little heavier at
         // full size) fits a few qualities lower: that tried first, the search takes 3-4 encodes
         // where the whole range takes 7-8 (AVIF's are the slow ones). Else the lowest first,
@@ -70,35 +115,86 @@ public enum WeightBudgetSearch {
         }
         let bottom = try encoded(lowest)
         guard bottom.count <= budget else {
-            throw .overWeightBudget(format: format, smallest: bottom.count, budget: budget)
+            throw .overWeightBudget(format: format, smallest: bottom.count, budget: budget,
+                                    shortfall: BudgetShortfall(tried: tried))
         }
         return try bisect(fits: (lowest, bottom), over: highest)
     }
 
-    /// A file at most a this-th over its budget is a near miss (``lossy(_:_:budget:highest:fullChroma:sharpYUV:)``).
+    /// A file at most a this-th over its budget is a near miss (``lossy(_:_:budget:highest:fullChroma:sharpYUV:area:)``).
     static let nearMissShare = 8
     /// How many qualities below the highest a near miss tries first.
     static let nearMissStep = 4
 
-    /// Lossless PNG when it fits, else the first palette of ``paletteSteps`` that does.
-    static func palette(_ image: VImage, budget: Int, lossless: [UInt8]?) throws(ImagingError) -> EncodedRender {
+    /// Lossless PNG when it fits, else the first palette of ``paletteSteps`` that does, else the
+    /// most colours of ``PaletteLadder`` that fit (a binary search: fewer colours, fewer bytes);
+    /// a palette when it keeps the floor.
+    static func palette(_ image: VImage, budget: Int, lossless: [UInt8]?, area: PixelRect? = nil) throws(ImagingError)
+        -> EncodedRender {
         let exact: [UInt8]
         if let lossless { exact = lossless } else { exact = try AutoRecipe.lossless.encode(image) }
-        if exact.count <= budget { return fitted(.lossless, exact, budget) }
-        guard canQuantise else { throw .overWeightBudget(format: .png, smallest: exact.count, budget: budget) }
+        if exact.count <= budget { return fitted(.lossless, exact, budget, luma: nil) }
+        guard canQuantise else {
+            throw .overWeightBudget(format: .png, smallest: exact.count, budget: budget,
+                                    shortfall: BudgetShortfall(tried: "PNG lossless (this libvips has no palette quantiser)"))
+        }
         var smallest = exact.count
+        var quantised: [UInt8] = []
         for step in paletteSteps {
             let recipe = AutoRecipe.palette(bitDepth: step.bits, quality: step.quality)
-            let bytes = try recipe.encode(image)
-            if bytes.count <= budget { return fitted(recipe, bytes, budget) }
-            smallest = min(smallest, bytes.count)
+            quantised = try recipe.encode(image)
+            if quantised.count <= budget {
+                return try floored(recipe, quantised, image, budget: budget, area: area, tried: "PNG lossless and a palette")
+            }
+            smallest = min(smallest, quantised.count)
         }
-        throw .overWeightBudget(format: .png, smallest: smallest, budget: budget)
+        guard let ladder = try PaletteLadder(quantised: quantised), let fewest = ladder.steps.last else {
+            throw .overWeightBudget(format: .png, smallest: smallest, budget: budget,
+                                    shortfall: BudgetShortfall(tried: "PNG lossless and a palette of 256 colours"))
+        }
+        let steps = ladder.steps
+        let tried = "PNG lossless and palettes of 256 down to \(fewest) colours"
+        var fits = (index: steps.count - 1, bytes: try ladder.encode(colours: fewest))
+        guard fits.bytes.count <= budget else {
+            // Below the ladder's fewest, libimagequant's own 16, 4 and 2 colours at PNG's bit
+            // depths (packed: flat art's 2 colours can be lighter so than merged).
+            smallest = min(smallest, fits.bytes.count)
+            for step in lowBitSteps {
+                let recipe = AutoRecipe.palette(bitDepth: step.bits, quality: step.quality)
+                let bytes = try recipe.encode(image)
+                if bytes.count <= budget { return try floored(recipe, bytes, image, budget: budget, area: area, tried: tried) }
+                smallest = min(smallest, bytes.count)
+            }
+            throw .overWeightBudget(format: .png, smallest: smallest, budget: budget, shortfall: BudgetShortfall(tried: tried))
+        }
+        var over = -1
+        while fits.index - over > 1 {
+            let middle = (fits.index + over) / 2
+            let bytes = try ladder.encode(colours: steps[middle])
+            if bytes.count <= budget { fits = (middle, bytes) } else { over = middle }
+        }
+        return try floored(.reducedPalette(colours: steps[fits.index]), fits.bytes, image, budget: budget, area: area,
+                           tried: tried)
     }
 
-    private static func fitted(_ recipe: AutoRecipe, _ bytes: [UInt8], _ budget: Int, note: String = "") -> EncodedRender {
-        EncodedRender(bytes: bytes, format: recipe.format,
-                      detail: "\(recipe.detail) (the best that fits the weight budget of \(budget) bytes)\(note)",
-                      ssim: nil, recipe: recipe)
+    /// `bytes` when they keep the quality floor against `image`; else the refusal.
+    private static func floored(_ recipe: AutoRecipe, _ bytes: [UInt8], _ image: VImage, budget: Int, area: PixelRect?,
+                                tried: String, note: String = "") throws(ImagingError) -> EncodedRender {
+        let luma = try QualityFloor.score(bytes, recipe.format, against: image, area: area)
+        guard QualityFloor.keeps(luma) else {
+            let under = BudgetShortfall.Measured(detail: recipe.detail, format: recipe.format, bytes: bytes.count, luma: luma)
+            throw .overWeightBudget(format: recipe.format, smallest: bytes.count, budget: budget,
+                                    shortfall: BudgetShortfall(tried: tried, underFloor: under))
+        }
+        return fitted(recipe, bytes, budget, luma: luma, note: note)
+    }
+
+    private static func fitted(_ recipe: AutoRecipe, _ bytes: [UInt8], _ budget: Int, luma: Double?,
+                               note: String = "") -> EncodedRender {
+        let measured = luma.map { " (luma SSIM \(TextFormat.decimal($0, decimals: 3)), the quality floor \(QualityFloor.text))" }
+        return EncodedRender(bytes: bytes, format: recipe.format,
+                             detail: "\(recipe.detail) (the best that fits the weight budget of \(budget) bytes)"
+                                 + (measured ?? "") + note,
+                             ssim: luma, recipe: recipe)
     }
 }

@@ -153,7 +153,10 @@ final class EncodingCommandTests: ScratchFolderTestCase {
                                     "--output", "b-\(format)"], in: folder)
             XCTAssertEqual(run.status, 1, "\(format): \(run.text)")
             XCTAssertTrue(run.stderr.contains("over_weight_budget"), run.stderr)
-            XCTAssertTrue(run.stderr.contains("the smallest it reaches is"), run.stderr)
+            // What was tried, the smallest it reached, and that no other format fits above the floor.
+            XCTAssertTrue(run.stderr.contains("the smallest of those tried ("), run.stderr)
+            XCTAssertTrue(run.stderr.contains("no other format fits it above the quality floor"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("choose another format"), run.stderr)
             XCTAssertTrue(run.stderr.contains("nothing was written"), run.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("b-\(format)").path), format)
         }

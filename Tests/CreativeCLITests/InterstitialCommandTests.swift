@@ -227,4 +227,51 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertTrue(listed.allSatisfy { $0["close_zone_pixels"] is [String: Int] && $0["safe_area_pixels"] is [String: Int] })
         XCTAssertEqual(try Tool.run(["guidance", "--product", "interstitial", "--format", "html"]).status, 0)
     }
+
+    /// A photograph-like 1080x1920 JPEG: colour fields of noise at three scales (40, 8 and 1
+    /// pixels a sample, the last a camera's grain), as bench/photo.py draws one.
+    private func photoJPEG() throws -> String {
+        var sum: VImage?
+        for (seed, scale, sigma, gains) in [(3, 40, 45.0, [1.0, 0.6, 0.2]), (5, 40, 45.0, [0.2, 0.6, 1.0]),
+                                            (7, 8, 20.0, [1.0, 0.9, 0.75]), (9, 1, 3.0, [1.0, 1.0, 1.0])] {
+            var noise = try VipsOperation("gaussnoise").with("width", .int(1080 / scale)).with("height", .int(1920 / scale))
+                .with("sigma", .double(sigma)).with("mean", .double(0)).with("seed", .int(seed)).image()
+            if scale > 1 {
+                noise = try VipsOperation("resize").with("in", .image(noise)).with("scale", .double(Double(scale)))
+                    .with("kernel", .enumeration("cubic")).image()
+            }
+            let layer = try VipsOperation("linear").with("in", .image(noise)).with("a", .doubles(gains))
+                .with("b", .doubles([0, 0, 0])).image()
+            sum = try sum.map { try VipsOperation("add").with("left", .image($0)).with("right", .image(layer)).image() } ?? layer
+        }
+        let lifted = try VipsOperation("linear").with("in", .image(try XCTUnwrap(sum))).with("a", .doubles([1]))
+            .with("b", .doubles([128])).with("uchar", .bool(true)).image()
+        let srgb = try VipsOperation("copy").with("in", .image(lifted)).with("interpretation", .enumeration("srgb")).image()
+        return try write(try VipsOperation("jpegsave_buffer").with("in", .image(srgb)).with("Q", .int(90)).bytes(),
+                         "interstitial-1080x1920.jpg")
+    }
+
+    /// Issue 52, point 1: a photo interstitial rendered to PNG at the default 150K budget was
+    /// posterised to a 4-colour palette, exit 0. Now refused over_weight_budget (exit 1, nothing
+    /// written), naming the WebP that fits, which `--format webp` then writes at that size.
+    func testAPhotoInterstitialIsNotPosterisedToFitThePNGBudget() throws {
+        let input = try photoJPEG()
+        let output = folder.appendingPathComponent("screen.png")
+        let render = ["render", input, "--product", "interstitial", "--device", "iPhone 15"]
+        let run = try Tool.run(render + ["--output", output.path])
+        XCTAssertEqual(run.status, 1, run.text + run.stderr)
+        XCTAssertTrue(run.stderr.contains("over_weight_budget"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("under the quality floor of 0.900")
+                          || run.stderr.contains("no PNG of this render fits"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "nothing written")
+        // "WebP fits at N KB (B bytes: WebP quality Q, ...)": measured, so --format webp writes B bytes.
+        let named = try XCTUnwrap(run.stderr.range(of: #"WebP fits at [0-9,]+ KB \(([0-9]+) bytes: WebP quality [0-9]+"#,
+                                                   options: .regularExpression), run.stderr)
+        let bytes = try XCTUnwrap(Int(run.stderr[named].split(separator: "(")[1].split(separator: " ")[0]))
+        XCTAssertLessThanOrEqual(bytes, 153_600)
+        let webp = folder.appendingPathComponent("screen.webp")
+        let fitted = try Tool.run(render + ["--format", "webp", "--output", webp.path])
+        XCTAssertEqual(fitted.status, 0, fitted.stderr)
+        XCTAssertEqual(try Data(contentsOf: webp).count, bytes, fitted.text)
+    }
 }

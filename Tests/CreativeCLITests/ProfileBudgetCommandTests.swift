@@ -25,14 +25,17 @@ final class ProfileBudgetCommandTests: ScratchFolderTestCase {
     }
 
     func testA320x50RenderMeetsIABLeansBudgetOrIsRefused() throws {
-        // Random RGB pixels: heavier than 50,000 bytes at the default quality in every format.
+        // Random RGB pixels: heavier than 50,000 bytes at the default quality in every format, and
+        // under the quality floor wherever they fit it. A photograph's statistics: heavier as
+        // JPEG at the default quality, above the floor lowered to fit.
         try put(Fixtures.storedNoisePNG(960, 150), "noise.png")
-        let free = try Tool.run(["render", "noise.png", "--slot", "320x50@3x", "--format", "jpeg", "--output", "free.jpg"],
+        try put(Fixtures.storedPhotoPNG(960, 150), "photo.png")
+        let free = try Tool.run(["render", "photo.png", "--slot", "320x50@3x", "--format", "jpeg", "--output", "free.jpg"],
                                 in: folder)
         XCTAssertEqual(free.status, 0, free.stderr)
         XCTAssertGreaterThan(try contents("free.jpg").count, leanBudget, "the test needs a render over LEAN's weight")
         // JPEG fits at a lower quality: the file meets the budget and says whose it is.
-        let jpeg = try Tool.run(["render", "noise.png", "--slot", "320x50@3x", "--format", "jpeg", "--profile", "iab-lean",
+        let jpeg = try Tool.run(["render", "photo.png", "--slot", "320x50@3x", "--format", "jpeg", "--profile", "iab-lean",
                                  "--output", "lean.jpg", "--json"], in: folder)
         XCTAssertEqual(jpeg.status, 0, jpeg.stderr)
         let answer = try object(jpeg.stdout)
@@ -43,18 +46,18 @@ final class ProfileBudgetCommandTests: ScratchFolderTestCase {
         XCTAssertTrue((answer["encoding"] as? String ?? "").contains("the best that fits the weight budget of 50000 bytes"),
                       "\(answer)")
         // A larger budget asked does not lift the profile's weight; a smaller one wins.
-        let lifted = try Tool.run(["render", "noise.png", "--slot", "320x50@3x", "--format", "jpeg", "--profile", "iab-lean",
+        let lifted = try Tool.run(["render", "photo.png", "--slot", "320x50@3x", "--format", "jpeg", "--profile", "iab-lean",
                                    "--weight-budget", "1M", "--output", "lifted.jpg"], in: folder)
         XCTAssertEqual(lifted.status, 0, lifted.stderr)
         XCTAssertEqual(try contents("lifted.jpg"), try contents("lean.jpg"), "the same budget, the same bytes")
-        let lower = try Tool.run(["render", "noise.png", "--slot", "320x50@3x", "--format", "jpeg", "--profile", "iab-lean",
-                                  "--weight-budget", "45K", "--output", "lower.jpg", "--json"], in: folder)
+        let lower = try Tool.run(["render", "photo.png", "--slot", "320x50@3x", "--format", "jpeg", "--profile", "iab-lean",
+                                  "--weight-budget", "47K", "--output", "lower.jpg", "--json"], in: folder)
         XCTAssertEqual(lower.status, 0, lower.stderr)
-        XCTAssertEqual(try object(lower.stdout)["weight_budget_bytes"] as? Int, 45 * 1024)
+        XCTAssertEqual(try object(lower.stdout)["weight_budget_bytes"] as? Int, 47 * 1024)
         XCTAssertTrue(try object(lower.stdout)["weight_budget_profile"] is NSNull)
-        XCTAssertLessThanOrEqual(try contents("lower.jpg").count, 45 * 1024)
-        // WebP's lowest quality of noise is over 50,000 bytes: refused, nothing written, the
-        // budget and its profile named.
+        XCTAssertLessThanOrEqual(try contents("lower.jpg").count, 47 * 1024)
+        // WebP of noise fits 50,000 bytes only under the quality floor: refused, nothing written,
+        // the budget and its profile named.
         let webp = try Tool.run(["render", "noise.png", "--slot", "320x50@3x", "--format", "webp", "--profile", "iab-lean",
                                  "--output", "lean.webp"], in: folder)
         XCTAssertEqual(webp.status, 1, webp.text)
@@ -65,8 +68,8 @@ final class ProfileBudgetCommandTests: ScratchFolderTestCase {
         let unbudgeted = try Tool.run(["render", "noise.png", "--slot", "320x50@3x", "--format", "webp",
                                        "--output", "default.webp"], in: folder)
         XCTAssertEqual(unbudgeted.status, 0, "within the default 150K: \(unbudgeted.stderr)")
-        // `auto` falls back to what fits: JPEG, where WebP does not.
-        let auto = try Tool.run(["render", "noise.png", "--slot", "320x50@3x", "--format", "auto", "--profile", "iab-lean",
+        // `auto` falls back to what fits above the floor: the photograph's WebP.
+        let auto = try Tool.run(["render", "photo.png", "--slot", "320x50@3x", "--format", "auto", "--profile", "iab-lean",
                                  "--output", "auto", "--json"], in: folder)
         XCTAssertEqual(auto.status, 0, auto.stderr)
         XCTAssertLessThanOrEqual(try contents("auto").count, leanBudget)

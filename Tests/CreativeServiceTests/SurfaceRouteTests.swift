@@ -82,14 +82,17 @@ final class SurfaceRouteTests: ServerTestCase {
     /// budget with its profile in headers; what cannot fit is refused by both.
     func testAProfilesWeightBudgetGivesTheCommandLinesBytes() throws {
         let noise = Fixtures.storedNoisePNG(960, 150)
-        for format in ["jpeg", "png", "auto"] {
+        // A photograph's statistics: over 50,000 bytes at the default quality, above the quality
+        // floor lowered to fit (noise is under it wherever it fits).
+        let photo = Fixtures.storedPhotoPNG(960, 150)
+        for format in ["jpeg", "webp", "auto"] {
             let answer = HTTPClient.request(port, "POST", "/v1/render?slot=320x50@3x&format=\(format)&profile=iab-lean",
-                                            body: noise)
+                                            body: photo)
             XCTAssertEqual(answer.status, 200, "\(format): \(answer.text)")
             XCTAssertLessThanOrEqual(answer.body.count, 50_000, format)
             XCTAssertEqual(answer.headers["x-creative-weight-budget"], "50000", format)
             XCTAssertEqual(answer.headers["x-creative-weight-budget-profile"], "iab-lean", format)
-            XCTAssertEqual(answer.body, try cliRender(noise, ["--slot", "320x50@3x", "--format", format, "--profile", "iab-lean"]),
+            XCTAssertEqual(answer.body, try cliRender(photo, ["--slot", "320x50@3x", "--format", format, "--profile", "iab-lean"]),
                            format)
         }
         let wide = HTTPClient.request(port, "POST", "/v1/render?slot=390x61@3x&format=jpeg&profile=iab-lean", body: noise)
@@ -98,6 +101,11 @@ final class SurfaceRouteTests: ServerTestCase {
         let refused = HTTPClient.request(port, "POST", "/v1/render?slot=320x50@3x&format=webp&profile=iab-lean", body: noise)
         XCTAssertEqual(refused.status, 422, refused.text)
         XCTAssertEqual(refused.errorCode, "over_weight_budget", refused.text)
+        // The photograph's palette under the floor: refused, naming the WebP that fits, measured.
+        let posterised = HTTPClient.request(port, "POST", "/v1/render?slot=320x50@3x&format=png&profile=iab-lean", body: photo)
+        XCTAssertEqual(posterised.status, 422, posterised.text)
+        XCTAssertEqual(posterised.errorCode, "over_weight_budget", posterised.text)
+        XCTAssertTrue(posterised.text.contains("WebP fits at"), posterised.text)
         let mistyped = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&profile=iab-laen", body: noise)
         XCTAssertEqual(mistyped.status, 400, mistyped.text)
         XCTAssertTrue(mistyped.text.contains("did you mean 'iab-lean'?"), mistyped.text)

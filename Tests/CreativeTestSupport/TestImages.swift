@@ -90,6 +90,50 @@ public enum Fixtures {
                 rows.append(UInt8(truncatingIfNeeded: state >> 24))
             }
         }
+        return storedPNG(width, height, channels: channels, rows: rows)
+    }
+
+    /// A photograph's statistics as an RGB PNG, in stored deflate blocks: smooth detail at two
+    /// scales (random values on grids of 40 and 10 pixels, interpolated), tinted per channel, and
+    /// a grain of +-4 levels; the same bytes every run. Heavier than 50,000 bytes as JPEG or WebP
+    /// at the default quality at 960x150, it keeps the quality floor (luma SSIM 0.900) there when
+    /// lowered to fit, where ``storedNoisePNG(_:_:channels:seed:)`` does not.
+    public static func storedPhotoPNG(_ width: Int, _ height: Int, seed: UInt64 = 0x2545_F491_4F6C_DD1D) -> [UInt8] {
+        var state = seed | 1
+        func random() -> Double {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var field = [Double](repeating: 0, count: width * height)
+        for (cell, amplitude) in [(40, 60.0), (10, 30.0), (3, 30.0)] {
+            let columns = width / cell + 2, rowsOfGrid = height / cell + 2
+            let grid = (0..<(columns * rowsOfGrid)).map { _ in (random() - 0.5) * 2 * amplitude }
+            for y in 0..<height {
+                let gy = y / cell, ty = Double(y % cell) / Double(cell)
+                for x in 0..<width {
+                    let gx = x / cell, tx = Double(x % cell) / Double(cell)
+                    let top = grid[gy * columns + gx] * (1 - tx) + grid[gy * columns + gx + 1] * tx
+                    let bottom = grid[(gy + 1) * columns + gx] * (1 - tx) + grid[(gy + 1) * columns + gx + 1] * tx
+                    field[y * width + x] += top * (1 - ty) + bottom * ty
+                }
+            }
+        }
+        var rows: [UInt8] = []
+        rows.reserveCapacity(height * (1 + width * 3))
+        for y in 0..<height {
+            rows.append(0)
+            for x in 0..<width {
+                for (gain, base) in [(1.0, 120.0), (0.85, 130.0), (0.7, 150.0)] {
+                    let value = base + gain * field[y * width + x] + (random() - 0.5) * 56
+                    rows.append(UInt8(max(0, min(255, value.rounded()))))
+                }
+            }
+        }
+        return storedPNG(width, height, channels: 3, rows: rows)
+    }
+
+    /// A PNG of filtered `rows` (each a filter byte and its samples) in stored deflate blocks.
+    private static func storedPNG(_ width: Int, _ height: Int, channels: Int, rows: [UInt8]) -> [UInt8] {
         var zlib: [UInt8] = [0x78, 0x01], offset = 0
         while offset < rows.count {
             let count = min(65_535, rows.count - offset)
