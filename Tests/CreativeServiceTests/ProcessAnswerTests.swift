@@ -1,5 +1,6 @@
 import CreativeCore
 import CreativeImaging
+import CreativeTestSupport
 import Foundation
 import XCTest
 @testable import CreativeService
@@ -50,6 +51,23 @@ final class ProcessAnswerTests: XCTestCase {
         XCTAssertEqual(answer.status, 200)
         let files = try XCTUnwrap(answer.json?["files"] as? [[String: Any]])
         XCTAssertTrue(files.allSatisfy { $0["base64"] is String })
+    }
+
+    // Newcomer round 3, point 3: a 2184x270 photo banner was answered 422 `answer_too_large`
+    // (8.4 MB, of which the 2x PNG sheet was 7.5 MB). Its sheet is now a JPEG under 2 MB, and
+    // the answer, every file inline, is under the default bound.
+    func testAPhotoBannerIsAnsweredInline() throws {
+        let server = try Fixture.server { $0.jobTimeout = 120 }
+        defer { server.stop(grace: 5) }
+        let photo = try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(2184, 270), [("Q", .int(90))])
+        let answer = HTTPClient.request(server.port, "POST", "/v1/process?filename=photo.jpg", body: photo, timeoutSeconds: 120)
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let files = try XCTUnwrap(answer.json?["files"] as? [[String: Any]])
+        XCTAssertTrue(files.allSatisfy { $0["base64"] is String })
+        let sheet = try XCTUnwrap(files.first { $0["file"] as? String == "preview.jpg" }, "\(files.map { $0["file"] ?? "" })")
+        XCTAssertLessThanOrEqual(sheet["file_bytes"] as? Int ?? .max, 2_000_000)
+        XCTAssertLessThanOrEqual(files.reduce(0) { $0 + ($1["file_bytes"] as? Int ?? 0) }, ServiceConfig().maxInlineFileBytes)
+        XCTAssertTrue(files.contains { $0["file"] as? String == "preview.html" })
     }
 
     // 7. The case of the review: an interstitial from a detailed JPEG makes megabytes of renders.
