@@ -56,6 +56,14 @@ extension Fixtures {
         return try VipsOperation("bandfold").with("in", .image(wide)).with("factor", .int(3)).image()
     }
 
+    /// 8-bit sRGB noise of `width` x `height` (``colourNoise(_:_:mean:sigma:seed:)`` about mid-grey,
+    /// clipped): heavy for every encoder, so that `auto`, a weight budget and `fix` search to the end.
+    public static func noiseImage(_ width: Int, _ height: Int, seed: Int = 7) throws -> VImage {
+        let noise = try colourNoise(width, height, mean: 128, sigma: 70, seed: seed)
+        let pixels = try VipsOperation("cast").with("in", .image(noise)).with("format", .enumeration("uchar")).image()
+        return try VipsOperation("copy").with("in", .image(pixels)).with("interpretation", .enumeration("srgb")).image()
+    }
+
     /// The test artwork drawn at any size (``TestArtwork/generate(_:)``): a banner that passes the
     /// pre-flight checks, whatever its size.
     public static func artwork(_ width: Int, _ height: Int) throws -> VImage {
