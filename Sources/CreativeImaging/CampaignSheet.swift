@@ -11,6 +11,16 @@ public enum CampaignSheet {
     public static func draw(_ creatives: [(PixelSize, [UInt8])], campaign: [PixelSize], product: Product,
                             limits: ValidationLimits, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobFile {
         let job = limits.job.started()
+        // The job's deadline bound while the sheet is drawn: its decodes and bands stop at it.
+        return try JobDeadline.binding(job.startDeadline()) { () throws(ImagingError) in
+            try drawing(creatives, campaign: campaign, product: product, limits: limits, job: job, writingTo: sink)
+        }
+    }
+
+    /// ``draw(_:campaign:product:limits:writingTo:)`` with the job's limits started (`job`) and its deadline bound.
+    private static func drawing(_ creatives: [(PixelSize, [UInt8])], campaign: [PixelSize], product: Product,
+                                limits: ValidationLimits, job: JobLimits,
+                                writingTo sink: JobFileSink?) throws(ImagingError) -> JobFile {
         var sources: [(PixelSize, ImageSource)] = []
         var decodes = 0, samples = 0
         for (size, bytes) in creatives {

@@ -110,6 +110,21 @@ public enum CreativeJob {
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
+        // The job's deadline bound for the whole job (and on ParallelWork's workers): the searches'
+        // encodes and the sheet's bands stop at it.
+        let started = limits
+        return try JobDeadline.binding(limits.job.startDeadline()) { () throws(ImagingError) in
+            try processing(upload, limits: started, format: format, autoFormats: autoFormats, campaign: campaign,
+                           weightBudget: weightBudget, writingTo: sink)
+        }
+    }
+
+    /// ``process(_:limits:format:autoFormats:campaign:weightBudget:writingTo:)`` with the job's
+    /// deadline started and bound.
+    private static func processing(_ upload: Upload, limits: ValidationLimits, format: FormatChoice,
+                                   autoFormats: Set<OutputFormat>?, campaign: [PixelSize],
+                                   weightBudget: RenderWeightBudget,
+                                   writingTo sink: JobFileSink?) throws(ImagingError) -> JobResult {
         let deadline = limits.job.startDeadline()
         let (report, opened) = Validator.inspect(upload, limits: limits)
         guard report.valid, let source = opened else { return rejected(report, input: upload.bytes) }

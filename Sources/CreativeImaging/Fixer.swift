@@ -26,6 +26,18 @@ public enum Fixer {
                            formatReason: String? = nil, outputName: String?, maxBytes: Int? = nil,
                            limits: JobLimits = JobLimits()) throws(ImagingError) -> FixedUpload {
         let limits = limits.started()
+        // The job's deadline bound for the whole fix: the weight's search and the checks stop between encodes.
+        return try JobDeadline.binding(limits.startDeadline()) { () throws(ImagingError) in
+            try fixing(source, request: request, format: format, fallbacks: fallbacks, formatReason: formatReason,
+                       outputName: outputName, maxBytes: maxBytes, limits: limits)
+        }
+    }
+
+    /// ``fix(_:request:format:fallbacks:formatReason:outputName:maxBytes:limits:)`` with the limits'
+    /// deadline started and bound.
+    private static func fixing(_ source: ImageSource, request: FixRequest, format: ImageFormat, fallbacks: [ImageFormat],
+                               formatReason: String?, outputName: String?, maxBytes: Int?,
+                               limits: JobLimits) throws(ImagingError) -> FixedUpload {
         let deadline = limits.startDeadline()
         let animation = try Animation(source, frame: request.frame)
         let target: PixelSize

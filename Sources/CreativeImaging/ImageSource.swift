@@ -170,8 +170,13 @@ public final class ImageSource: @unchecked Sendable {
         var operation = VipsOperation(loader(for: format)).with("buffer", .bytes(bytes))
             .with("fail_on", .enumeration(failOn))
         if sequential { operation = operation.with("access", .enumeration("sequential")) }
-        do {
+        do throws(ImagingError) {
             return try operation.image()
+        } catch .timeout(let seconds) {
+            // The job's deadline (``JobDeadline``), not damage.
+            throw .timeout(seconds: seconds)
+        } catch .cancelled(let reason) {
+            throw .cancelled(reason)
         } catch {
             throw .corruptImage(error.detail)
         }

@@ -186,6 +186,36 @@ public struct Deadline: Sendable {
     }
 }
 
+/// The deadline of the job the current thread works for, where work without a deadline of its
+/// own reaches it: every libvips operation (``VipsOperation``) checks it before it runs, so the
+/// searches (`auto`, a weight budget, `fix`, libimagequant's candidates) and the preview sheet
+/// stop between encodes, not only before them. It is the job's one ``Deadline``, bound by whoever
+/// holds it (``DeadlineWatch``, ``JobRenderer``, ``ParallelWork``'s workers): past it, the
+/// same ``ImagingError/timeout(seconds:)`` (or ``ImagingError/cancelled(_:)``).
+enum JobDeadline {
+    /// The bound deadline: task-local, which outside a task is the thread's own.
+    static let current = TaskLocal<Deadline?>(wrappedValue: nil)
+
+    /// Runs `work` with `deadline` bound (nil: whatever is bound already stays).
+    static func binding<Result>(_ deadline: Deadline?, _ work: () throws(ImagingError) -> Result)
+        throws(ImagingError) -> Result {
+        guard let deadline else { return try work() }
+        let outcome: Swift.Result<Result, ImagingError> = current.withValue(deadline) {
+            do throws(ImagingError) {
+                return .success(try work())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Throws the bound deadline's ``Deadline/expiry`` once it has passed; nothing without one.
+    static func check() throws(ImagingError) {
+        try current.get()?.check()
+    }
+}
+
 /// Holds a deadline for the eval callback (one retained reference per watch).
 final class DeadlineBox {
     let deadline: Deadline
@@ -239,7 +269,7 @@ enum DeadlineWatch {
             box.release()
         }
         do {
-            return try work(scope)
+            return try JobDeadline.binding(deadline) { () throws(ImagingError) in try work(scope) }
         } catch {
             if deadline.hasPassed {
                 vips_error_clear()

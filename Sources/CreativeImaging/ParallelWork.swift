@@ -8,21 +8,25 @@ enum ParallelWork {
     /// `process` lets them hold together no more than its charge (``PieceGate``).
     static let width = 2
 
-    /// Runs `work` for each index below `count` on at most `width` threads, in index order.
+    /// Runs `work` for each index below `count` on at most `width` threads, in index order. The
+    /// caller's job deadline (``JobDeadline``) is bound on every worker.
     static func run<Output: Sendable>(count: Int, width: Int = width, _ work: @Sendable (Int) throws(ImagingError) -> Output)
         -> [Result<Output, ImagingError>] {
         let slots = ResultSlots<Output>(count: count)
         let next = Atomic<Int>(0)
+        let deadline = JobDeadline.current.get()
         // `width` workers take the pieces in order, whatever the machine's cores: what a job
         // holds at once (JobCost) grows with the pieces running side by side.
         DispatchQueue.concurrentPerform(iterations: max(1, min(count, width))) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < count else { return }
-                do throws(ImagingError) {
-                    slots.store(.success(try work(index)), at: index)
-                } catch {
-                    slots.store(.failure(error), at: index)
+            JobDeadline.current.withValue(deadline) {
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < count else { return }
+                    do throws(ImagingError) {
+                        slots.store(.success(try work(index)), at: index)
+                    } catch {
+                        slots.store(.failure(error), at: index)
+                    }
                 }
             }
         }

@@ -29,9 +29,13 @@ final class SheetCanvas {
         }
     }
     private var pieces: [Piece] = []
+    /// The job's deadline where the canvas was made (``JobDeadline``): checked before each band,
+    /// also on libvips' worker threads, which paint a JPEG sheet's bands and have none bound.
+    private let deadline: Deadline?
 
     init(_ size: PixelSize) {
         self.size = size
+        deadline = JobDeadline.current.get()
     }
 
     /// The most bytes its PNG can take, whatever its pixels.
@@ -90,11 +94,20 @@ final class SheetCanvas {
         // The image lives only as long as this call, which holds the canvas; asked for through a
         // line cache, it is painted ``bandRows`` rows at a time, as the PNG is.
         let painted = VImage(taking: pointer)
-        return try withExtendedLifetime(self) { () throws(ImagingError) -> [UInt8] in
-            let sheet = try VipsOperation("linecache").with("in", .image(painted)).with("tile_height", .int(Self.bandRows))
-                .with("access", .enumeration("sequential")).image()
-            return try VipsOperation("jpegsave_buffer").with("in", .image(sheet)).with("Q", .int(Self.jpegQuality))
-                .with("subsample_mode", .enumeration("off")).with("strip", .bool(true)).bytes()
+        do throws(ImagingError) {
+            return try withExtendedLifetime(self) { () throws(ImagingError) -> [UInt8] in
+                let sheet = try VipsOperation("linecache").with("in", .image(painted))
+                    .with("tile_height", .int(Self.bandRows)).with("access", .enumeration("sequential")).image()
+                return try VipsOperation("jpegsave_buffer").with("in", .image(sheet)).with("Q", .int(Self.jpegQuality))
+                    .with("subsample_mode", .enumeration("off")).with("strip", .bool(true)).bytes()
+            }
+        } catch {
+            // A band refused at the deadline fails the saver: the job's own error, not libvips'.
+            if let deadline, deadline.hasPassed {
+                vips_error_clear()
+                throw deadline.expiry
+            }
+            throw error
         }
     }
 
@@ -137,6 +150,7 @@ final class SheetCanvas {
     /// Paints the sheet's rows `top..<top + rows` into `band` (its first `rows` rows): the paper,
     /// then each piece's rows in that span, in the order they were laid.
     private func paintBand(_ band: VImage, top: Int, rows: Int) throws(ImagingError) {
+        try deadline?.check()
         let span = top..<(top + rows)
         try fill(band, PixelRect(x: 0, y: 0, width: size.width, height: band.height), ink: PreviewSheet.paper, fill: true)
         for piece in pieces where piece.rows.overlaps(span) {

@@ -27,6 +27,15 @@ public enum Renderer {
     public static func render(_ source: ImageSource, settings: RenderSettings,
                               limits: JobLimits = JobLimits()) throws(ImagingError) -> EncodedRender {
         let limits = limits.started()
+        // The job's deadline bound for the whole render: a weight budget's search stops between encodes.
+        return try JobDeadline.binding(limits.startDeadline()) { () throws(ImagingError) in
+            try rendering(source, settings: settings, limits: limits)
+        }
+    }
+
+    /// ``render(_:settings:limits:)`` with the limits' deadline started and bound.
+    private static func rendering(_ source: ImageSource, settings: RenderSettings,
+                                  limits: JobLimits) throws(ImagingError) -> EncodedRender {
         let deadline = limits.startDeadline()
         let placement = settings.placement(of: source.displayedSize)
         let (cost, strictFirst) = JobCost.renderPlan(source, settings: settings, memoryBudget: limits.memoryBudget)

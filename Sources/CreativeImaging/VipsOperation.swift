@@ -76,6 +76,9 @@ public struct VipsOperation {
 
     private func run<Result>(_ read: (UnsafeMutablePointer<CVips.VipsOperation>) throws(ImagingError) -> Result)
         throws(ImagingError) -> Result {
+        // The job's deadline, between operations: a search's encodes, its trials' decodes and
+        // scores, the sheet's bands (each operation is short; a running one libvips' kill stops).
+        try JobDeadline.check()
         try VipsRuntime.start()
         guard let created = Self.new(name) else {
             throw .operationFailed(VipsRuntime.lastVipsError())

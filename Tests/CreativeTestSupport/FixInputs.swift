@@ -56,6 +56,20 @@ extension Fixtures {
         return try VipsOperation("bandfold").with("in", .image(wide)).with("factor", .int(3)).image()
     }
 
+    /// 8-bit sRGB noise of `width` x `height` (``colourNoise(_:_:mean:sigma:seed:)``): heavy for
+    /// every encoder, so that `auto`, a weight budget and `fix` search to the end. Gaussian about
+    /// mid-grey (clipped), or with `uniform` every byte value about as likely (a wide Gaussian
+    /// folded into 0-255): an incompressible file, 3 bytes a pixel as PNG.
+    public static func noiseImage(_ width: Int, _ height: Int, seed: Int = 7, uniform: Bool = false) throws -> VImage {
+        var noise = try colourNoise(width, height, mean: uniform ? 0 : 128, sigma: uniform ? 1000 : 70, seed: seed)
+        if uniform {
+            let folded = try VipsOperation("abs").with("in", .image(noise)).image()
+            noise = try VipsOperation("remainder_const").with("in", .image(folded)).with("c", .doubles([256])).image()
+        }
+        let pixels = try VipsOperation("cast").with("in", .image(noise)).with("format", .enumeration("uchar")).image()
+        return try VipsOperation("copy").with("in", .image(pixels)).with("interpretation", .enumeration("srgb")).image()
+    }
+
     /// The test artwork drawn at any size (``TestArtwork/generate(_:)``): a banner that passes the
     /// pre-flight checks, whatever its size.
     public static func artwork(_ width: Int, _ height: Int) throws -> VImage {
