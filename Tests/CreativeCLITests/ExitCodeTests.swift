@@ -149,6 +149,14 @@ final class ExitCodeTests: ScratchFolderTestCase {
             Case(arguments: ["serve", "--port", "0", "--token-file", "missing-token"], status: 74, stderr: "file_not_found"),
             Case(arguments: ["worker", "--store", "s3://bucket/results"], status: 64),
             Case(arguments: ["enqueue", "good.png", "--store", "s3://bucket/results"], status: 64),
+            // A local file that cannot be read is 74, as for every command, before the queue or the
+            // store is reached (nothing listens on port 1; no credentials are needed to get there).
+            Case(arguments: ["enqueue", "missing.png", "--redis", "redis://127.0.0.1:1", "--store", "s3://bucket/results"],
+                 status: 74, stderr: "file_not_found"),
+            Case(arguments: ["enqueue", "good.png", "missing.png", "--redis", "redis://127.0.0.1:1",
+                             "--store", "s3://bucket/results"], status: 74, stderr: "file_not_found"),
+            Case(arguments: ["enqueue", "somefolder", "--redis", "redis://127.0.0.1:1", "--store", "s3://bucket/results"],
+                 status: 74, stderr: "not_a_file"),
             Case(arguments: ["--help"], status: 0),
             Case(arguments: ["--help"], status: 74, fullOutput: true),
             Case(arguments: ["nosuchcommand"], status: 64),
