@@ -25,6 +25,8 @@ final class UsageHintTests: ScratchFolderTestCase {
                         + "write 390x61 (the option says whether it counts points or pixels)")
         try assertUsage(["render", "--slot", "390x61", "--scale", "3x"],
                         "creative-tool render: --scale takes the number alone: drop the 'x', write 3")
+        try assertUsage(["render", "--slot", "390x61", "--format", "gif"],
+                        "creative-tool render: --format must be one of png, jpeg, webp, avif, auto, not 'gif'")
         try assertUsage(["guidance", "--json"], "creative-tool guidance: unknown option --json; did you mean --format json?")
         try assertUsage(["render", "--interstitial"],
                         "creative-tool render: unknown option --interstitial; did you mean --product interstitial?")
