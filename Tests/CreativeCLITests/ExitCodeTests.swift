@@ -67,6 +67,9 @@ final class ExitCodeTests: ScratchFolderTestCase {
             Case(arguments: ["render", "notes.png", "--slot", "390x61@3x", "--output", "out.png"], status: 1,
                  stderr: "not_an_image"),
             Case(arguments: ["render", "good.png", "--output", "out.png"], status: 64),
+            // An output name of no format is a usage error, as for fix.
+            Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "x.bin"], status: 64,
+                 stderr: ".bin is not a format a render writes"),
             Case(arguments: ["render", "missing.png", "--slot", "390x61@3x", "--output", "out.png"], status: 74,
                  stderr: "file_not_found"),
             Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "somefolder"], status: 74,
@@ -135,6 +138,8 @@ final class ExitCodeTests: ScratchFolderTestCase {
             Case(arguments: ["fix", "wide.png", "--output", "fixed-wide.png"], status: 1, stderr: "size_too_far"),
             Case(arguments: ["fix", "white-961x150.png", "--output", "white.png"], status: 2),
             Case(arguments: ["fix", "good.png"], status: 64),
+            // An output name of no format is a usage error, as for render.
+            Case(arguments: ["fix", "good.png", "--output", "x.bin"], status: 64, stderr: "names no format fix writes"),
             Case(arguments: ["fix", "missing.png", "--output", "x.png"], status: 74, stderr: "file_not_found"),
             Case(arguments: ["fix", "good.png", "--output", "somefolder"], status: 74, stderr: "io_error"),
             Case(arguments: ["fix", "good.png", "--output", "good.png"], status: 74, stderr: "output_is_input"),
