@@ -65,12 +65,18 @@ enum EnqueueCommand: DeclaredCommand {
             let source = try FleetOptions.attempt { () throws(FleetError) in try S3Location(parsing: given) }
             if let problem = source.objectProblem { throw .usage(problem) }
         }
-        let connection = operands.contains { !$0.hasPrefix("s3://") } ? try fleet.connect() : nil
+        // The local files are read before the queue or the store is reached: one missing or
+        // unreadable is exit 74 (file_not_found, not_a_file, io_error), as for every command.
+        var local: [String: [UInt8]] = [:]
+        for given in operands where !given.hasPrefix("s3://") && local[given] == nil {
+            local[given] = try Inputs.readBytes(given, maxBytes: limit)
+        }
+        let connection = local.isEmpty ? nil : try fleet.connect()
         for given in operands {
             let source: S3Location
-            if let connection, !given.hasPrefix("s3://") {
+            if let connection, let bytes = local[given] {
                 source = try FleetOptions.attempt { () throws(FleetError) in
-                    try upload(given, to: fleet.store, connection, maxBytes: limit, keepingName: operands.count > 1)
+                    try upload(bytes, named: given, to: fleet.store, connection, keepingName: operands.count > 1)
                 }
             } else {
                 source = try FleetOptions.attempt { () throws(FleetError) in try S3Location(parsing: given) }
@@ -120,18 +126,13 @@ enum EnqueueCommand: DeclaredCommand {
         })
     }
 
-    /// Puts a local file on the store under its content's address: `PREFIX/sources/<sha256>.EXT`,
-    /// or with `keepingName` (a creative of a campaign, whose name is its folder in the campaign's)
-    /// `PREFIX/sources/<sha256>/NAME`, the file's name with characters other than ASCII letters,
-    /// digits and `-_.+@=,` replaced by `_`.
-    private static func upload(_ path: String, to prefix: S3Location, _ connection: (endpoint: S3Endpoint, credentials: AWSCredentials),
-                               maxBytes: Int, keepingName: Bool = false) throws(FleetError) -> S3Location {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.read(path, limit: maxBytes)
-        } catch {
-            throw .badOption("\(path): cannot be read whole (\(error))")
-        }
+    /// Puts a local file's bytes, read from `path`, on the store under its content's address:
+    /// `PREFIX/sources/<sha256>.EXT`, or with `keepingName` (a creative of a campaign, whose name
+    /// is its folder in the campaign's) `PREFIX/sources/<sha256>/NAME`, the file's name with
+    /// characters other than ASCII letters, digits and `-_.+@=,` replaced by `_`.
+    private static func upload(_ bytes: [UInt8], named path: String, to prefix: S3Location,
+                               _ connection: (endpoint: S3Endpoint, credentials: AWSCredentials),
+                               keepingName: Bool = false) throws(FleetError) -> S3Location {
         let base = FileIO.split(path).name
         let location: S3Location
         if keepingName {

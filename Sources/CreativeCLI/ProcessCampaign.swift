@@ -82,7 +82,23 @@ enum ProcessCampaign {
         }
     }
 
-    /// The files of the operands: each file, and each folder's regular files (not hidden, by name).
+    /// The extensions of a folder's files that are taken as creatives: the accepted formats',
+    /// and image formats that are refused with a reason (`unsupported_format`). A folder's other
+    /// files (`README.txt`, `notes.pdf`, `brief.docx`) are left out, as hidden files are; a file
+    /// without an extension is taken (its bytes say what it is). A FILE named alone is always taken.
+    static let folderImageExtensions: Set<String> = Set(ImageFormat.allCases.flatMap(\.extensions))
+        .union(["avif", "heic", "heif", "bmp", "tif", "tiff", "svg", "jxl", "jp2", "j2k", "ico", "psd", "exr"])
+
+    /// True when a folder's file is taken as a creative: its name is not hidden, and it has no
+    /// extension or one of ``folderImageExtensions`` (in any case).
+    static func takesFromFolder(_ name: String) -> Bool {
+        guard !name.hasPrefix(".") else { return false }
+        guard let dot = name.lastIndex(of: ".") else { return true }
+        return folderImageExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// The files of the operands: each file, and each folder's regular files whose names are
+    /// images' (``takesFromFolder(_:)``: not hidden, an image's extension or none), by name.
     private static func inputs(_ operands: [String]) throws(CLIError) -> [String] {
         var files: [String] = []
         for operand in operands {
@@ -90,9 +106,9 @@ enum ProcessCampaign {
             if FileIO.isDirectory(operand) {
                 var folder = operand
                 while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
-                let inside = DirectoryWriter.names(in: folder).filter { !$0.hasPrefix(".") }
+                let inside = DirectoryWriter.names(in: folder).filter(takesFromFolder)
                     .map { "\(folder)/\($0)" }.filter(FileIO.isRegularFile)
-                if inside.isEmpty { throw .usage("\(operand): the folder holds no files") }
+                if inside.isEmpty { throw .usage("\(operand): the folder holds no image files") }
                 files += inside
             } else {
                 files.append(operand)

@@ -23,7 +23,7 @@ enum ProcessCommand: DeclaredCommand {
         synopsis: ["FILE --output-dir DIR [--with WxH,...] [--product P] [--format F] [--json] [--cost] [options]",
                    "FILE FILE... | FOLDER --output-dir DIR [--with WxH,...] [--json] [options]"],
         operands: [("FILE", "the creative ('-' reads standard input)"),
-                   ("FILE FILE... | FOLDER", "several creatives (or a folder's files) as one campaign")],
+                   ("FILE FILE... | FOLDER", "several creatives (or a folder's image files: hidden files and other extensions are left out) as one campaign")],
         notes: ["The ad server serves a campaign's approved creatives only: a creative is rendered into the slots "
                     + "where it wins among the campaign's sizes (--with names those uploaded before); alone, into "
                     + "every slot it is eligible for.",

@@ -30,7 +30,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .sizeNotAllowed(let size, let product):
             let allowed = product.sizes.map(\.description).joined(separator: ", ")
             let what = product.isDefault ? "" : " \(product)"
-            return "\(size) is not an accepted\(what) size; accepted: \(allowed)"
+            return "\(size) is not an accepted\(what) size\(ValidationRules.otherProduct(size, product)); accepted: \(allowed)"
         }
     }
 }

@@ -70,11 +70,14 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What `not_an_image` says, here and in the validation report (one sentence for one code).
+    public static let notAnImageMessage = "the bytes are not an image; upload a PNG, JPEG, GIF or WebP file"
+
     /// A sentence for people.
     public var message: String {
         switch self {
         case .emptyFile: "the file is empty"
-        case .notAnImage: "the bytes are not an image (PNG, JPEG, GIF or WebP expected)"
+        case .notAnImage: Self.notAnImageMessage
         case .unsupportedFormat(let name): "\(name) is not accepted; upload PNG, JPEG, GIF or WebP"
         case .unwritableFormat(let sentence): sentence
         case .tooManyPixels(let width, let height, let cap):

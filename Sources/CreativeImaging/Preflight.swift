@@ -22,6 +22,18 @@ public enum Preflight {
     /// A line belongs to a bar when this share of its pixels has the bar's colour (a little
     /// noise or a JPEG ringing pixel does not end a bar).
     static let barLineFlatShare = 0.995
+    /// A line belongs to a bar when its pixels are within this many levels of the bar's colour:
+    /// looser than ``sameColourTolerance``, because a JPEG smears the content's edge into the
+    /// bar's last lines (ringing in the 8x8 block, chroma from the halved colour planes), most
+    /// near black, where the undershoot is clipped at 0 and only the overshoot stays: black bars
+    /// exported at quality 75-95 by libjpeg and ImageMagick reach 27 levels a line or two before
+    /// the content (the bar lines would otherwise stop there, with no hard edge after them).
+    static let barTolerance = 32
+    /// The hard edge where the content starts is looked for in this many lines after a bar: in
+    /// a JPEG, the bar's last two lines can ring past ``barTolerance`` (48 levels on a libjpeg
+    /// q75 letterbox at 300x250) and still be mostly the bar's colour, with the content's edge
+    /// in the line after them.
+    static let contentEdgeLines = 3
     /// Bars on two opposite edges together cover more than this share of the height (or width):
     /// the 8%. A 1-2 px frame (the public test artwork's border) stays far below.
     static let barShare = 0.08

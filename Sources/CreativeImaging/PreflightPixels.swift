@@ -89,11 +89,11 @@ public struct PreflightPixels: Sendable {
     }
 
     /// True when two pixels look the same: both (nearly) transparent, or every sample, alpha
-    /// included, within ``Preflight/sameColourTolerance``.
-    @inline(__always) func similar(_ x: Int, _ y: Int, _ reference: (Int, Int, Int, Int)) -> Bool {
+    /// included, within `tolerance` (``Preflight/sameColourTolerance`` unless told).
+    @inline(__always) func similar(_ x: Int, _ y: Int, _ reference: (Int, Int, Int, Int),
+                                   tolerance: Int = Preflight.sameColourTolerance) -> Bool {
         let (red, green, blue, alpha) = sample(x, y)
         if alpha < Preflight.transparentAlpha && reference.3 < Preflight.transparentAlpha { return true }
-        let tolerance = Preflight.sameColourTolerance
         return abs(red - reference.0) <= tolerance && abs(green - reference.1) <= tolerance
             && abs(blue - reference.2) <= tolerance && abs(alpha - reference.3) <= tolerance
     }
@@ -101,11 +101,12 @@ public struct PreflightPixels: Sendable {
     // MARK: Baked-in bars
 
     /// Bars along two opposite edges (top and bottom, or left and right), or nil. A bar is a run
-    /// of lines from an edge whose pixels are (almost) all the edge's corner colour; the pair
-    /// counts when both bars have that colour, each is at least ``Preflight/minimumBarLines``
-    /// thick, together they cover more than ``Preflight/barShare`` of the side, and the first
-    /// line after each bar is a hard edge (most of its pixels differ from the bar): a letterbox,
-    /// not a plain background around a logo.
+    /// of lines from an edge whose pixels are (almost) all the edge's corner colour, within
+    /// ``Preflight/barTolerance`` (JPEG's ringing and chroma noise included); the pair counts
+    /// when both bars have that colour, each is at least ``Preflight/minimumBarLines`` thick,
+    /// together they cover more than ``Preflight/barShare`` of the side, and one of the first
+    /// ``Preflight/contentEdgeLines`` lines after each bar is a hard edge (most of its pixels
+    /// differ from the bar): a letterbox, not a plain background around a logo.
     func bakedBars() -> BarInsets? {
         var insets = BarInsets()
         let vertical = barPair(lines: height, length: width) { line, along in (along, line) }
@@ -120,27 +121,34 @@ public struct PreflightPixels: Sendable {
         let (fx, fy) = point(0, 0)
         let (lx, ly) = point(lines - 1, length - 1)
         let first = sample(fx, fy)
-        guard similar(lx, ly, first) else { return nil }
-        func matching(_ line: Int) -> Int {
+        guard similar(lx, ly, first, tolerance: Preflight.barTolerance) else { return nil }
+        func matching(_ line: Int, tolerance: Int) -> Int {
             var count = 0
             for along in 0..<length {
                 let (x, y) = point(line, along)
-                if similar(x, y, first) { count += 1 }
+                if similar(x, y, first, tolerance: tolerance) { count += 1 }
             }
             return count
         }
         let flatCount = Int((Double(length) * Preflight.barLineFlatShare).rounded(.up))
         var start = 0
-        while start < lines && matching(start) >= flatCount { start += 1 }
+        while start < lines && matching(start, tolerance: Preflight.barTolerance) >= flatCount { start += 1 }
         guard start < lines else { return nil }
         var end = 0
-        while end < lines - start && matching(lines - 1 - end) >= flatCount { end += 1 }
+        while end < lines - start && matching(lines - 1 - end, tolerance: Preflight.barTolerance) >= flatCount { end += 1 }
         guard start >= Preflight.minimumBarLines, end >= Preflight.minimumBarLines,
               Double(start + end) > Double(lines) * Preflight.barShare else { return nil }
-        // Hard edges where the content starts: most of the line is not the bar colour.
+        // Hard edges where the content starts: most of a line, among the first few after the bar
+        // (JPEG smears an edge over a line or two), is not the bar colour.
         let hardEdge = Double(length) * (1 - Preflight.contentEdgeBarShare)
-        guard Double(length - matching(start)) >= hardEdge,
-              Double(length - matching(lines - 1 - end)) >= hardEdge else { return nil }
+        func hardEdgeFollows(_ line: Int, step: Int) -> Bool {
+            (0..<Preflight.contentEdgeLines).contains { offset in
+                let at = line + step * offset
+                return at >= 0 && at < lines
+                    && Double(length - matching(at, tolerance: Preflight.sameColourTolerance)) >= hardEdge
+            }
+        }
+        guard hardEdgeFollows(start, step: 1), hardEdgeFollows(lines - 1 - end, step: -1) else { return nil }
         return (start, end)
     }
 

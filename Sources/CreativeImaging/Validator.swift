@@ -115,7 +115,7 @@ public enum Validator {
         let format: ImageFormat
         switch ImageFormat.sniff(bytes) {
         case .notAnImage:
-            report.add(.notAnImage, "the bytes are not an image; upload a PNG, JPEG, GIF or WebP file")
+            report.add(.notAnImage, ImagingError.notAnImageMessage)
             return (report, nil)
         case .unsupported(let name):
             report.add(.unsupportedFormat, "\(name) is not accepted; export it as PNG, JPEG, GIF or WebP")

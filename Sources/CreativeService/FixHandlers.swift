@@ -13,10 +13,9 @@ enum FixHandlers {
     /// warning of the artwork itself that remains in an `X-Creative-Warning` (`code: message`); with
     /// `Accept: application/json`, one JSON document (schemas/fix.schema.json) whose `base64` is the file.
     /// A frame the animation lacks -> 400; a refused fix or a creative that cannot be read -> 422 with
-    /// its code and the upload's validation report.
+    /// its code and the upload's validation report (an empty body too: `empty_file`, as `/v1/process`).
     static func fix(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let fixRequest = try ServiceError.reading { () throws(CoreError) in try FixRequest(request.query) }
-        guard !request.body.isEmpty else { throw .badRequest("the upload to fix is the body") }
         let upload = Upload(request.body, fileName: "upload")
         let operation = FixOperation(fixRequest)
         let fixed = try context.runJob(request, product: fixRequest.product, memory: {

@@ -96,7 +96,10 @@ enum ImageHandlers {
         switch error {
         case .needsArtwork(let product): .badRequest("an \(product) render needs the artwork as the body")
         case .invalidRequest(let message): .badRequest(message)
-        case .rejected(let error, let report): .unprocessable(code: error.code, message: error.message, report: report?.json)
+        case .rejected(let error, let report):
+            // One sentence a code in one answer: the report's, when it names the same code.
+            .unprocessable(code: error.code, message: report?.errors.first { $0.code.rawValue == error.code }?.message ?? error.message,
+                           report: report?.json)
         case .stopped(let error): .unprocessable(code: error.code, message: error.message, report: nil)
         case .fault(_, let message): .internalError(message)
         }

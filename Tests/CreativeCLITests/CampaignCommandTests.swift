@@ -141,6 +141,35 @@ final class CampaignCommandTests: ScratchFolderTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("test-artwork-2184x270").path))
     }
 
+    /// A folder's files whose names are not images' (a README, notes, a brief) are left out, as
+    /// hidden files are; an image's extension in any case, or none, is taken.
+    func testAFolderCampaignLeavesOutFilesThatAreNotImages() throws {
+        let art = folder.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: retina("960x150"), toPath: art.appendingPathComponent("a-960x150.PNG").path)
+        try FileManager.default.copyItem(atPath: retina("1320x204"), toPath: art.appendingPathComponent("b-1320x204").path)
+        for name in ["README.txt", "brief.docx", "notes.md", ".DS_Store"] {
+            try Data("not a picture\n".utf8).write(to: art.appendingPathComponent(name))
+        }
+        let out = folder.appendingPathComponent("out")
+        let run = try Tool.run(["process", art.path, "--output-dir", out.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.text.contains("campaign of 2 creatives: 2 rendered, 0 not"), run.text)
+        XCTAssertFalse(run.text.contains("README") || run.text.contains("not_an_image"), run.text)
+        // A folder of no image's name is a usage error, with nothing made; a FILE named alone is taken.
+        let notes = folder.appendingPathComponent("notes")
+        try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: false)
+        try Data("not a picture\n".utf8).write(to: notes.appendingPathComponent("README.txt"))
+        let none = try Tool.run(["process", notes.path, "--output-dir", folder.appendingPathComponent("none").path])
+        XCTAssertEqual(none.status, 64, none.stderr)
+        XCTAssertTrue(none.stderr.contains("the folder holds no image files"), none.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("none").path))
+        let named = try Tool.run(["process", retina("960x150"), notes.appendingPathComponent("README.txt").path,
+                                  "--output-dir", folder.appendingPathComponent("named").path])
+        XCTAssertEqual(named.status, 1, named.stderr)
+        XCTAssertTrue(named.text.contains("README.txt: REJECTED"), named.text)
+    }
+
     func testACampaignWithARejectedFileExitsOneAndStillWritesTheRest() throws {
         let near = try Fixtures.solidArtwork("961x150", in: folder)
         let out = folder.appendingPathComponent("campaign")

@@ -67,6 +67,9 @@ final class ExitCodeTests: ScratchFolderTestCase {
             Case(arguments: ["render", "notes.png", "--slot", "390x61@3x", "--output", "out.png"], status: 1,
                  stderr: "not_an_image"),
             Case(arguments: ["render", "good.png", "--output", "out.png"], status: 64),
+            // An output name of no format is a usage error, as for fix.
+            Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "x.bin"], status: 64,
+                 stderr: ".bin is not a format a render writes"),
             Case(arguments: ["render", "missing.png", "--slot", "390x61@3x", "--output", "out.png"], status: 74,
                  stderr: "file_not_found"),
             Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "somefolder"], status: 74,
@@ -135,6 +138,8 @@ final class ExitCodeTests: ScratchFolderTestCase {
             Case(arguments: ["fix", "wide.png", "--output", "fixed-wide.png"], status: 1, stderr: "size_too_far"),
             Case(arguments: ["fix", "white-961x150.png", "--output", "white.png"], status: 2),
             Case(arguments: ["fix", "good.png"], status: 64),
+            // An output name of no format is a usage error, as for render.
+            Case(arguments: ["fix", "good.png", "--output", "x.bin"], status: 64, stderr: "names no format fix writes"),
             Case(arguments: ["fix", "missing.png", "--output", "x.png"], status: 74, stderr: "file_not_found"),
             Case(arguments: ["fix", "good.png", "--output", "somefolder"], status: 74, stderr: "io_error"),
             Case(arguments: ["fix", "good.png", "--output", "good.png"], status: 74, stderr: "output_is_input"),
@@ -149,6 +154,14 @@ final class ExitCodeTests: ScratchFolderTestCase {
             Case(arguments: ["serve", "--port", "0", "--token-file", "missing-token"], status: 74, stderr: "file_not_found"),
             Case(arguments: ["worker", "--store", "s3://bucket/results"], status: 64),
             Case(arguments: ["enqueue", "good.png", "--store", "s3://bucket/results"], status: 64),
+            // A local file that cannot be read is 74, as for every command, before the queue or the
+            // store is reached (nothing listens on port 1; no credentials are needed to get there).
+            Case(arguments: ["enqueue", "missing.png", "--redis", "redis://127.0.0.1:1", "--store", "s3://bucket/results"],
+                 status: 74, stderr: "file_not_found"),
+            Case(arguments: ["enqueue", "good.png", "missing.png", "--redis", "redis://127.0.0.1:1",
+                             "--store", "s3://bucket/results"], status: 74, stderr: "file_not_found"),
+            Case(arguments: ["enqueue", "somefolder", "--redis", "redis://127.0.0.1:1", "--store", "s3://bucket/results"],
+                 status: 74, stderr: "not_a_file"),
             Case(arguments: ["--help"], status: 0),
             Case(arguments: ["--help"], status: 74, fullOutput: true),
             Case(arguments: ["nosuchcommand"], status: 64),

@@ -202,6 +202,8 @@ final class FixCommandTests: ScratchFolderTestCase {
             (["fix", "in.png", "--output", "x.png", "--format", "webp"], "--format webp disagrees with the output name"),
             (["fix", "in.png", "--output", "x.bmp"], "the output name 'x.bmp' ends in .bmp, which names no format fix writes"),
             (["fix", "in.png", "--output", "x.png", "--size", "961x150"], "--size 961x150 is not an accepted size"),
+            (["fix", "in.png", "--output", "x.png", "--size", "640x100"],
+             "--size 640x100 is not an accepted size (it is a companion size: give --product companion"),
             (["fix", "in.png", "--output", "x.png", "--frame", "2"], "a frame is chosen only from an animated GIF or WebP"),
             (["fix", "in.png", "--output", "-", "--json"], "--json and --output - both write standard output"),
         ]

@@ -207,7 +207,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
     }
 
     /// A mistyped path is no creative: exit 1 with its code, and no folder made. A folder is a
-    /// campaign; one that holds no files is a usage error, and nothing is made either.
+    /// campaign; one that holds no image files is a usage error, and nothing is made either.
     func testUnreadableInputCreatesNothing() throws {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("adir"), withIntermediateDirectories: true)
         let missing = try Tool.run(["process", "missing.png", "--output-dir", "job/a/b"], in: folder)
@@ -218,7 +218,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("job").path))
         let empty = try Tool.run(["process", "adir", "--output-dir", "job/a/b"], in: folder)
         XCTAssertEqual(empty.status, 64, empty.stderr)
-        XCTAssertTrue(empty.stderr.hasPrefix("creative-tool process: adir: the folder holds no files"), empty.stderr)
+        XCTAssertTrue(empty.stderr.hasPrefix("creative-tool process: adir: the folder holds no image files"), empty.stderr)
         XCTAssertEqual(empty.text, "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("job").path))
     }

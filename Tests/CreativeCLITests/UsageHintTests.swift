@@ -25,6 +25,17 @@ final class UsageHintTests: ScratchFolderTestCase {
                         + "write 390x61 (the option says whether it counts points or pixels)")
         try assertUsage(["render", "--slot", "390x61", "--scale", "3x"],
                         "creative-tool render: --scale takes the number alone: drop the 'x', write 3")
+        try assertUsage(["render", "--slot", "390x61", "--format", "gif"],
+                        "creative-tool render: --format must be one of png, jpeg, webp, avif, auto, not 'gif'")
+        // A size of another product names the product, as validate's report does.
+        try assertUsage(["prompt", "--size", "640x100"], "creative-tool prompt: --size: 640x100 is not an accepted size "
+                        + "(it is a companion size: give --product companion, product=companion over HTTP); accepted: "
+                        + "960x150, 1320x204, 2184x270, 320x50, 320x100, 300x250, 468x60, 728x90")
+        try assertUsage(["prompt", "--size", "1080x1920"], "creative-tool prompt: --size: 1080x1920 is not an accepted size "
+                        + "(it is an interstitial size: give --product interstitial, product=interstitial over HTTP); "
+                        + "accepted: 960x150, 1320x204, 2184x270, 320x50, 320x100, 300x250, 468x60, 728x90")
+        try assertUsage(["prompt", "--size", "961x150"], "creative-tool prompt: --size: 961x150 is not an accepted size; "
+                        + "accepted: 960x150, 1320x204, 2184x270, 320x50, 320x100, 300x250, 468x60, 728x90")
         try assertUsage(["guidance", "--json"], "creative-tool guidance: unknown option --json; did you mean --format json?")
         try assertUsage(["render", "--interstitial"],
                         "creative-tool render: unknown option --interstitial; did you mean --product interstitial?")

@@ -102,5 +102,14 @@ final class TraffickingParametersTests: XCTestCase {
         XCTAssertEqual(KeySuggestion.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars), limit: 3), 3)
         XCTAssertNil(KeySuggestion.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars), limit: 2))
         XCTAssertEqual(KeySuggestion.editDistance([], Array("ab".unicodeScalars), limit: 2), 2)
+        // Two neighbours swapped are one edit; a short word is not taken for another short word.
+        let formats = ["png", "jpeg", "webp", "avif", "auto"]
+        XCTAssertEqual(KeySuggestion.editDistance(Array("pgn".unicodeScalars), Array("png".unicodeScalars), limit: 2), 1)
+        XCTAssertEqual(KeySuggestion.nearest(to: "pgn", in: formats), "png")
+        XCTAssertEqual(KeySuggestion.nearest(to: "jpge", in: formats), "jpeg")
+        XCTAssertEqual(KeySuggestion.nearest(to: "webb", in: formats), "webp")
+        XCTAssertNil(KeySuggestion.nearest(to: "gif", in: formats))
+        XCTAssertNil(KeySuggestion.nearest(to: "tif", in: formats))
+        XCTAssertNil(KeySuggestion.nearest(to: "bmp", in: formats))
     }
 }

@@ -108,7 +108,7 @@ final class FixRouteTests: ServerTestCase {
         XCTAssertEqual(frame.status, 400)
         XCTAssertTrue(frame.text.contains("give 1 to 3"), frame.text)
         XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/fix?size=961x150", body: [1]).status, 400)
-        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/fix", body: []).status, 400)
+        XCTAssertEqual(HTTPClient.request(port, "POST", "/v1/fix", body: []).status, 422)
         let garbage = HTTPClient.request(port, "POST", "/v1/fix", body: Array("not an image".utf8))
         XCTAssertEqual(garbage.status, 422)
         XCTAssertEqual(garbage.errorCode, "not_an_image")

@@ -141,6 +141,11 @@ final class SurfaceRouteTests: ServerTestCase {
             XCTAssertEqual(answer.status, 400, path)
             XCTAssertTrue(message(answer).contains(fix), "\(path): \(message(answer))")
         }
+        // A format the render does not write names the formats it does, and no other short word.
+        let gif = HTTPClient.request(port, "POST", "/v1/render?slot=320x50&format=gif", body: [])
+        XCTAssertEqual(gif.status, 400)
+        XCTAssertTrue(message(gif).contains("format must be one of png, jpeg, webp, avif, auto, not 'gif'"), message(gif))
+        XCTAssertFalse(message(gif).contains("did you mean"), message(gif))
         let select = HTTPClient.request(port, "POST", "/v1/select",
                                         body: Array(#"{"width": 390, "height": 61, "scale": 3, "candidates": ["960x150", "1320x204"]}"#.utf8))
         XCTAssertEqual(select.status, 200)

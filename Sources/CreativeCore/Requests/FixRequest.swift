@@ -64,7 +64,8 @@ public struct FixRequest: Sendable {
         size = try source.size(Self.size)
         if let size, !ProfileChecks.accepts(size, product: product, profiles: profiles) {
             let whose = profiles.isEmpty ? (product.isDefault ? "" : " \(product)") : " \(profiles.names)"
-            throw .invalidRequest("\(source.spelling(Self.size)) \(size) is not an accepted\(whose) size; give one of: "
+            let other = profiles.isEmpty ? ValidationRules.otherProduct(size, product) : ""
+            throw .invalidRequest("\(source.spelling(Self.size)) \(size) is not an accepted\(whose) size\(other); give one of: "
                                   + Self.acceptedSizes(product, profiles).map(\.description).joined(separator: ", "))
         }
         frame = try source.int(Self.frame)
