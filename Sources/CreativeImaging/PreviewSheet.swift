@@ -1,6 +1,6 @@
 import CreativeCore
 
-/// One PNG showing a creative in every device slot of the product, for a person deciding from
+/// One picture (``SheetFile``: a PNG, or a JPEG) showing a creative in every device slot of the product, for a person deciding from
 /// pictures: a summary at the top (where it is served, the worst and best fill, each warning
 /// written out), then the slots grouped by device class and orientation, each labelled with the
 /// device, the slot and its fill. Slots the creative is served in are drawn at
@@ -56,18 +56,22 @@ public enum PreviewSheet {
     }
 
     /// Draws the rows `groupsAt` gives at the largest of ``servedPointScales`` whose sheet fits the
-    /// charge (``ProcessPlan/sheetPixels(_:)``), under `lettering`, each slot showing the image of
-    /// the size served there (`images`; a slot whose size has none stays grey). `marks`: the
-    /// baked-in bars of one creative, outlined where it is served.
+    /// charge (``ProcessPlan/sheetPixels(_:)``) and whose file fits ``fileLimit(_:)`` (a PNG always
+    /// does; a JPEG of busy art may not: text-heavy art's at 2x took 4.0 MB, so it is drawn at the
+    /// next scale down; at 1x it is kept whatever it weighs), under `lettering`, each slot showing
+    /// the image of the size served there (`images`; a slot whose size has none stays grey).
+    /// `marks`: the baked-in bars of one creative, outlined where it is served.
     static func drawRows(lettering: Layout.Lettering, product: Product, images: [PixelSize: VImage],
                          marks: (PixelSize, BarInsets)? = nil,
                          groupsAt: (Double) -> [Group]) throws(ImagingError) -> SheetFile {
         func fits(_ layout: Layout) -> Bool { (layout.size.pixelCount ?? Int.max) <= ProcessPlan.sheetPixels(product) }
         var chosen: (groups: [Group], layout: Layout)?
+        var chosenIndex = 0
         for (index, scale) in servedPointScales.enumerated() {
             let groups = groupsAt(scale)
             let layout = try Layout.fitting(groups, lettering: lettering, scaleIndex: index)
             chosen = (groups, layout)
+            chosenIndex = index
             if fits(layout) { break }
         }
         // Still over at 1x (a long list of warnings): the summary is cut short until it fits.
@@ -79,7 +83,25 @@ public enum PreviewSheet {
                 if fits(shorter) { break }
             }
         }
-        guard let (groups, layout) = chosen else { throw .operationFailed("no preview sheet layout") }
+        guard var (groups, layout) = chosen else { throw .operationFailed("no preview sheet layout") }
+        while true {
+            let file = try drawSheet(groups, layout: layout, images: images, marks: marks, product: product)
+            let last = chosenIndex == servedPointScales.count - 1
+            if file.format == .png || file.bytes.count <= fileLimit(product) || last { return file }
+            // A JPEG's bytes follow its pixels: the next try is the largest scale whose sheet, at
+            // these bytes a pixel, would take nine tenths of the limit (else 1x), not each step.
+            let scale = servedPointScales[chosenIndex], over = Double(file.bytes.count) / (0.9 * Double(fileLimit(product)))
+            chosenIndex = servedPointScales.indices.first { $0 > chosenIndex && (scale / servedPointScales[$0]) * (scale / servedPointScales[$0]) >= over }
+                ?? servedPointScales.count - 1
+            groups = groupsAt(servedPointScales[chosenIndex])
+            layout = try Layout.fitting(groups, lettering: lettering, scaleIndex: chosenIndex)
+        }
+    }
+
+    /// The sheet of `groups` laid out as `layout`, as ``drawRows(lettering:product:images:marks:groupsAt:)``
+    /// draws it, in its file (``SheetFile``).
+    private static func drawSheet(_ groups: [Group], layout: Layout, images: [PixelSize: VImage],
+                                  marks: (PixelSize, BarInsets)?, product: Product) throws(ImagingError) -> SheetFile {
         let rows = groups.flatMap(\.rows)
         // Slots are small: scale each image once to the biggest slot content it gets, then each
         // slot from that (one large reduction and many small ones cost far less than many large ones).

@@ -26,14 +26,16 @@ extension PreviewSheet {
     /// The sheet of a full-screen product: the artwork with its close zone outlined, then every
     /// device screen in both orientations at its proportions, the safe-area insets shaded, the
     /// artwork fitted in the safe area, and the close button's square outlined; at the first of
-    /// ``screenPointScales`` whose file fits `fileRoom` bytes.
+    /// ``screenPointScales`` whose file fits ``fileLimit(_:)``, else at the smallest, within `fileRoom` bytes.
     static func drawFullScreen(_ decoded: VImage, creative: PixelSize, product: Product, campaign: [PixelSize],
                                warnings: [ValidationIssue] = [], fileRoom: Int) throws(ImagingError) -> SheetFile {
-        for scale in screenPointScales {
+        for (index, scale) in screenPointScales.enumerated() {
             let sheet = try fullScreenSheet(decoded, creative: creative, product: product, campaign: campaign,
                                             warnings: warnings, scale: scale)
             let file = try SheetFile(sheet, within: min(fileRoom, fileLimit(product)))
-            if file.bytes.count <= fileRoom { return file }
+            // A JPEG over the limit is drawn smaller; at the smallest scale it is kept within the room.
+            let last = index == screenPointScales.count - 1
+            if file.bytes.count <= fileLimit(product) || (last && file.bytes.count <= fileRoom) { return file }
         }
         // Never reached: at two thirds, the most any sheet's file can take is under the least room (a test checks).
         throw .operationFailed("the preview sheet's file is over \(fileRoom) bytes at every scale")

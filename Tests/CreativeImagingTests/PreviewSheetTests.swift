@@ -206,6 +206,13 @@ final class PreviewSheetTests: XCTestCase {
         let bannerShown = try sheetImage(bannerSheet)
         XCTAssertLessThanOrEqual(max(bannerShown.width, bannerShown.height), PreviewSheet.maximumSide)
 
+        // Busier art, whose JPEG at 2x is over the limit, is drawn at a smaller scale that fits.
+        let grainy = try Fixtures.photograph(banner.width, banner.height, grain: 14).materialized()
+        let grainySheet = try PreviewSheet.draw(grainy, creative: banner)
+        XCTAssertEqual(grainySheet.format, .jpeg)
+        XCTAssertLessThanOrEqual(grainySheet.bytes.count, PreviewSheet.fileLimit(.banner))
+        XCTAssertLessThan(try sheetImage(grainySheet).width, bannerShown.width, "drawn below 2x")
+
         let noise = try VipsOperation("cast").with("in", .image(try Fixtures.colourNoise(creative.width, creative.height,
                                                                                         mean: 128, sigma: 80, seed: 3)))
             .with("format", .enumeration("uchar")).image()
