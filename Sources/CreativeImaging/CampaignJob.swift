@@ -30,7 +30,7 @@ public enum CampaignJob {
     /// extension: `campaign.png`, or `campaign.jpg` for a sheet too heavy for PNG (``SheetFile``).
     public static let sheetStem = "campaign"
     /// Both names the contact sheet may have.
-    public static let sheetNames = ["png", "jpg"].map { "\(sheetStem).\($0)" }
+    public static let sheetNames = PreviewSheet.fileNames(sheetStem)
 
     /// The campaign's sizes: each valid creative's (in order, each size once), then `with`'s.
     /// `reports`: each creative's validation report.

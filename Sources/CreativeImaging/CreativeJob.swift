@@ -65,7 +65,7 @@ public struct JobResult: Sendable {
     /// too heavy for PNG (``SheetFile``).
     public static let previewStem = "preview"
     /// Both names the preview sheet may have.
-    public static let previewNames = ["png", "jpg"].map { "\(previewStem).\($0)" }
+    public static let previewNames = PreviewSheet.fileNames(previewStem)
 
     /// The preview sheet, when the job drew one.
     public var preview: JobFile? { files.first { Self.previewNames.contains($0.name) } }

@@ -52,16 +52,10 @@ final class SheetCanvas {
         pieces.append(.rect(rect, ink: ink, fill: fill))
     }
 
-    /// The sheet as a PNG (8-bit RGB, unfiltered), the pieces painted in the order they were
-    /// laid. The file is written in place into room for the largest it could be, whose pages
-    /// are only used as the file reaches them: it is held once, never grown and copied.
-    func png() throws(ImagingError) -> [UInt8] {
-        guard let file = try png(within: Int.max) else { throw .operationFailed("the sheet outgrew its own bound") }
-        return file
-    }
-
-    /// The sheet as a PNG, written into at most `room` bytes (or the most it could take, when
-    /// that is less); nil when the file would take more, as noise does (no file is kept then).
+    /// The sheet as a PNG (8-bit RGB), the pieces painted in the order they were laid, written in
+    /// place into at most `room` bytes (or the most it could take, when that is less), whose pages
+    /// are only used as the file reaches them; nil when the file would take more (no file is
+    /// kept then, ``SheetFile`` writes a JPEG instead).
     func png(within room: Int) throws(ImagingError) -> [UInt8]? {
         let room = min(room, fileBound)
         var failure: ImagingError?

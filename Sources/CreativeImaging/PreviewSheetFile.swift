@@ -39,4 +39,9 @@ extension PreviewSheet {
     public static func fileName(_ stem: String, _ file: SheetFile) -> String {
         "\(stem).\(file.fileExtension)"
     }
+
+    /// Both names a sheet of `stem` may have: PNG's, then JPEG's.
+    public static func fileNames(_ stem: String) -> [String] {
+        [OutputFormat.png, .jpeg].map { "\(stem).\($0.fileExtension)" }
+    }
 }

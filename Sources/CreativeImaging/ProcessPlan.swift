@@ -67,9 +67,9 @@ public struct ProcessPlan: Sendable, Equatable {
     static let sheetFixedBytes = 14 << 20
     /// Quarters of a byte a sheet pixel is charged beyond ``sheetFixedBytes``: 2.25 bytes.
     static let sheetQuarterBytesPerPixel = 9
-    /// What an interstitial sheet holds to paint a band besides its file: the band (4556 pixels
-    /// wide, ``SheetCanvas/bandRows`` rows, and its copy for the PNG), and each screen's rows in
-    /// that band, scaled from the decode by libvips' threads.
+    /// What an interstitial sheet holds besides its file: a band (``SheetCanvas/bandRows`` rows and
+    /// its copy for the file) and each screen's content, scaled once per content size and held
+    /// (at its points: 8 to 20 MB for the whole sheet; docs/cost-model.md).
     static let fullScreenBandBytes = 10 << 20
 
     /// The alpha band of `source`'s renders: they keep transparent bars where the format does

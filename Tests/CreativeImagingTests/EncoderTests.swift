@@ -142,7 +142,7 @@ final class EncoderTests: XCTestCase {
         for index in 0..<10 {
             art.draw(index % 2 == 0 ? blue[index / 2] : red[index / 2], x: 22, y: 2 + 27 * index)
         }
-        let artwork = try ImageSource(bytes: try art.png())
+        let artwork = try ImageSource(bytes: XCTUnwrap(try art.png(within: Int.max)))
         let settings = try RenderSettings(canvas: PixelSize(width: 1170, height: 183))
         return (try Renderer.renderImage(artwork, settings: settings).materialized(),
                 settings.placement(of: artwork.displayedSize).contentRect)

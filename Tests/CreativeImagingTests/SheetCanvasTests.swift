@@ -19,7 +19,7 @@ final class SheetCanvasTests: XCTestCase {
         // Laid after the red piece, over part of it.
         canvas.rect(PixelRect(x: 30, y: 2 * rows - 2, width: 100, height: 4), ink: green.map(Double.init))
         canvas.rect(PixelRect(x: 200, y: 3 * rows - 3, width: 60, height: 20), ink: blue.map(Double.init), fill: false)
-        let png = try canvas.png()
+        let png = try XCTUnwrap(try canvas.png(within: Int.max))
         let image = try PixelReader(encoded: png)
         XCTAssertEqual(image.width, 300)
         XCTAssertEqual(image.height, 3 * rows + 17)
