@@ -48,6 +48,9 @@ let package = Package(
         .target(name: "CPNGCheck", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
         // The lossless PNG writer on libpng: the smallest colour type that holds a render exactly.
         .target(name: "CPNGWrite", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
+        // SSIM's map summed in one loop over float planes (the planes are libvips'), for `auto`'s
+        // trials and the quality floor; optimised in debug builds too (the test suite's searches).
+        .target(name: "CSimilarity", cSettings: [.unsafeFlags(["-O2"])]),
 
         // The worker's store and queue: libcurl (S3 with its own SigV4 signing) and hiredis (Redis
         // Streams). libcurl's header only: CCurlOptions opens the library when the store is first
@@ -65,7 +68,7 @@ let package = Package(
         .target(name: "CreativeBundle", dependencies: ["CreativeCore", "CZip", "CGumbo", "CGumboProbe"]),
         // Pixels: libvips (and libpng for strict PNG checks).
         .target(name: "CreativeImaging", dependencies: ["CreativeCore", "CreativeBundle", "CVips", "CPNGCheck",
-                                                        "CPNGWrite", "CArtwork", "CCrypto"],
+                                                        "CPNGWrite", "CSimilarity", "CArtwork", "CCrypto"],
                 linkerSettings: libvipsRpath.isEmpty ? [] : [.unsafeFlags(libvipsRpath)]),
         // The operations (validate, render, process): each put together here once, from the request
         // a surface read and the input it got, so that the CLI, the service and the worker only

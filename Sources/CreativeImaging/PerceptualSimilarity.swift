@@ -29,8 +29,8 @@ struct PerceptualScore: Sendable, Equatable {
 }
 
 extension Similarity {
-    /// A lossless render's luma and chroma statistics, computed once for every candidate
-    /// (``AutoEncoder``). Holds 18 bytes a pixel of float planes (luma 12, chroma 6); each
+    /// A lossless render's luma and chroma planes, computed once for every candidate
+    /// (``AutoEncoder``). Holds 6 bytes a pixel of float planes (luma 4, chroma 2); each
     /// candidate adds about as much while it is scored, and gives it back.
     struct Perceptual {
         let size: PixelSize
@@ -84,19 +84,17 @@ extension Similarity {
         ]
     }
 
-    /// One reference plane set: the float image, its local means and the local means of its square.
+    /// One reference plane (luma or chroma), float, in memory.
     private struct Planes {
-        let x: VImage, meanX: VImage, meanXX: VImage
+        let x: VImage
 
         init(_ x: VImage) throws(ImagingError) {
             self.x = x
-            meanX = try blur(x).materialized()
-            meanXX = try blur(try multiply(x, x)).materialized()
         }
 
-        /// SSIM of `y` (the same planes of a candidate) against these, averaged over bands and pixels.
+        /// SSIM of `y` (the same plane of a candidate) against this, averaged over bands and pixels.
         func ssim(_ y: VImage) throws(ImagingError) -> Double {
-            try Similarity.ssimMap(x: x, meanX: meanX, meanXX: meanXX, y: y)
+            try Similarity.mean(x: x, y: y)
         }
     }
 }

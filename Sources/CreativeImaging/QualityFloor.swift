@@ -33,16 +33,15 @@ public enum QualityFloor {
 
 extension Similarity {
     /// SSIM of Y' (BT.601, as ``PerceptualScore/luma``) of `candidate` against `reference`, over
-    /// `area`. Unlike ``Perceptual``, which holds 18 bytes a pixel of the reference's planes for
-    /// many candidates, the reference's planes are computed as libvips streams them: one
+    /// `area`. Unlike ``Perceptual``, which holds 6 bytes a pixel of the reference's planes for
+    /// many candidates, the reference's plane is computed a strip at a time as it is read: one
     /// candidate scored on a full screen (3 million pixels) holds one float plane of it.
     static func lumaSSIM(_ reference: VImage, _ candidate: VImage, area: PixelRect?) throws(ImagingError) -> Double {
         guard candidate.size == reference.size else {
             throw .operationFailed("SSIM of images of different sizes (\(reference.size), \(candidate.size))")
         }
-        let x = try lumaPlane(reference, area: area)
-        let y = try lumaPlane(candidate, area: area).materialized()
-        return try ssimMap(x: x, meanX: try blur(x), meanXX: try blur(try multiply(x, x)), y: y)
+        // The reference streamed, a strip of rows at a time; the candidate's decode held once.
+        return try mean(x: try lumaPlane(reference, area: area), y: try lumaPlane(candidate, area: area).materialized())
     }
 
     /// Y' as float, of the image as shown (flattened on white), cropped to `area`.

@@ -1,22 +1,23 @@
+import CSimilarity
 import CreativeCore
 
 /// SSIM, the structural similarity index (Wang, Bovik, Sheikh and Simoncelli, "Image quality
-/// assessment: from error visibility to structural similarity", IEEE TIP 2004), computed with
-/// libvips operations: Gaussian-weighted local means, variances and covariance (sigma 1.5, the
-/// window cut at 3.5 sigma: 11x11), constants C1 = (0.01 x 255)^2 and C2 = (0.03 x 255)^2,
-/// population (not sample) statistics, averaged over the R, G and B bands and over the pixels,
-/// the 5-pixel border left out. These are the paper's settings and scikit-image's
+/// assessment: from error visibility to structural similarity", IEEE TIP 2004): Gaussian-weighted
+/// local means, variances and covariance (sigma 1.5, the window cut at 3.5 sigma: 11x11, the mask
+/// libvips' `gaussmat` makes at a minimum amplitude of 0.0022), constants C1 = (0.01 x 255)^2 and
+/// C2 = (0.03 x 255)^2, population (not sample) statistics, averaged over the bands and over the
+/// pixels, the 5-pixel border left out. These are the paper's settings and scikit-image's
 /// `structural_similarity(..., gaussian_weights=True, sigma=1.5, use_sample_covariance=False,
-/// data_range=255, channel_axis=2)`, which `make bench` computes beside it.
+/// data_range=255, channel_axis=2)`, which `make bench` computes beside it (SimilarityTests hold
+/// its values).
+///
+/// libvips prepares the planes (cropped, flattened, Y'CbCr, as float); the map is summed in double
+/// by one C loop (CSimilarity), a strip of rows at a time, which reads each plane once for every
+/// term: the same statistics as a graph of libvips operations cost 4-8 times more CPU a trial.
 ///
 /// Images with alpha are compared as shown on white (alpha composited), so a difference in
 /// transparency counts as a difference in colour.
 public enum Similarity {
-    /// The Gaussian's standard deviation, in pixels.
-    static let sigma = 1.5
-    /// libvips cuts its Gaussian mask where the amplitude falls below this: exp(-3.5^2 / 2),
-    /// the 3.5 sigma radius of scikit-image's window.
-    static let minimumAmplitude = 0.0022
     /// Pixels at each edge left out of the mean: half the 11-pixel window.
     static let border = 5
 
@@ -32,49 +33,74 @@ public enum Similarity {
     struct Reference {
         let size: PixelSize
         let area: PixelRect?
-        /// The reference as float, its local means, and the local means of its square.
-        let x: VImage, meanX: VImage, meanXX: VImage
+        /// The reference as float, in memory.
+        let x: VImage
 
         init(_ image: VImage, area: PixelRect?) throws(ImagingError) {
             size = image.size
             self.area = area
-            // What several terms read is computed once, into memory: libvips would otherwise
-            // compute it again for each reader.
             x = try prepared(image, area: area).materialized()
-            meanX = try blur(x).materialized()
-            meanXX = try blur(try multiply(x, x)).materialized()
         }
 
         func ssim(_ candidate: VImage) throws(ImagingError) -> Double {
             guard candidate.size == size else {
                 throw .operationFailed("SSIM of images of different sizes (\(size), \(candidate.size))")
             }
-            let y = try prepared(candidate, area: area).materialized()
-            return try ssimMap(x: x, meanX: meanX, meanXX: meanXX, y: y)
+            return try mean(x: x, y: try prepared(candidate, area: area).materialized())
         }
     }
 
-    /// The mean of the SSIM map of `y` against `x` (float, the same size and bands), whose local
-    /// means and means of squares are given; the border left out. Averaged over bands.
-    static func ssimMap(x: VImage, meanX: VImage, meanXX: VImage, y: VImage) throws(ImagingError) -> Double {
-        let c1 = pow2(0.01 * 255), c2 = pow2(0.03 * 255)
-        let meanY = try blur(y).materialized()
-        let meanXSquared = try multiply(meanX, meanX), meanYSquared = try multiply(meanY, meanY)
-        let meanXTimesY = try multiply(meanX, meanY)
-        let varianceX = try subtract(meanXX, meanXSquared)
-        let varianceY = try subtract(try blur(try multiply(y, y)), meanYSquared)
-        let covariance = try subtract(try blur(try multiply(x, y)), meanXTimesY)
-        let numerator = try multiply(try linear(meanXTimesY, scale: 2, offset: c1),
-                                     try linear(covariance, scale: 2, offset: c2))
-        let denominator = try multiply(try linear(try add(meanXSquared, meanYSquared), scale: 1, offset: c1),
-                                       try linear(try add(varianceX, varianceY), scale: 1, offset: c2))
-        var map = try VipsOperation("divide").with("left", .image(numerator)).with("right", .image(denominator)).image()
-        if map.width > 2 * border, map.height > 2 * border {
-            map = try VipsOperation("extract_area").with("input", .image(map))
-                .with("left", .int(border)).with("top", .int(border))
-                .with("width", .int(map.width - 2 * border)).with("height", .int(map.height - 2 * border)).image()
+    /// The mean of the SSIM map of `y` against `x` (float planes of the same size and bands), the
+    /// border left out (where the plane is larger than it each way), averaged over bands: summed
+    /// a strip of rows at a time (``stripSamples``), so that a full screen's planes are never read
+    /// whole into memory beside libvips' own.
+    static func mean(x: VImage, y: VImage, stripSamples: Int = stripSamples) throws(ImagingError) -> Double {
+        guard x.size == y.size, x.bands == y.bands else {
+            throw .operationFailed("SSIM of planes of different sizes (\(x.size), \(y.size))")
         }
-        return try VipsOperation("avg").with("in", .image(map)).number()
+        let (width, height, bands) = (x.width, x.height, x.bands)
+        let cut = width > 2 * border && height > 2 * border ? border : 0
+        let (left, right, top, bottom) = (cut, width - cut, cut, height - cut)
+        let radius = Int(csim_radius())
+        let rowsPerStrip = max(16, stripSamples / max(1, width * bands))
+        var total = csim_sum(sum: 0, count: 0)
+        var outTop = top
+        while outTop < bottom {
+            let outBottom = min(bottom, outTop + rowsPerStrip)
+            let stripTop = max(0, outTop - radius), stripEnd = min(height, outBottom + radius)
+            let xs = try floats(x, top: stripTop, rows: stripEnd - stripTop)
+            let ys = try floats(y, top: stripTop, rows: stripEnd - stripTop)
+            let status = xs.withUnsafeBufferPointer { xp in
+                ys.withUnsafeBufferPointer { yp in
+                    csim_ssim_strip(xp.baseAddress, yp.baseAddress, Int32(width), Int32(bands), Int32(height),
+                                    Int32(stripTop), Int32(stripEnd - stripTop), Int32(outTop), Int32(outBottom),
+                                    Int32(left), Int32(right), &total)
+                }
+            }
+            guard status == 0 else { throw .operationFailed("SSIM of a \(width)x\(height) plane: out of memory") }
+            outTop = outBottom
+        }
+        guard total.count > 0 else { throw .operationFailed("SSIM of an empty plane") }
+        return total.sum / Double(total.count)
+    }
+
+    /// Samples (pixels times bands) of each plane read at once: 4 MB of floats.
+    static let stripSamples = 1 << 20
+
+    /// Rows `top..<top + rows` of a float image, as floats.
+    private static func floats(_ image: VImage, top: Int, rows: Int) throws(ImagingError) -> [Float] {
+        let strip = top == 0 && rows == image.height ? image
+            : try VipsOperation("extract_area").with("input", .image(image)).with("left", .int(0)).with("top", .int(top))
+                .with("width", .int(image.width)).with("height", .int(rows)).image()
+        let bytes = try strip.pixelBytes()
+        let count = image.width * image.bands * rows
+        guard bytes.count == count * MemoryLayout<Float>.size else {
+            throw .operationFailed("a float plane of \(bytes.count) bytes where \(count) samples were expected")
+        }
+        return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            bytes.withUnsafeBytes { raw in UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw) }
+            initialized = count
+        }
     }
 
     /// Flattened onto white, cropped to `area`, as float.
@@ -90,28 +116,4 @@ public enum Similarity {
         }
         return try VipsOperation("cast").with("in", .image(result)).with("format", .enumeration("float")).image()
     }
-
-    static func blur(_ image: VImage) throws(ImagingError) -> VImage {
-        try VipsOperation("gaussblur").with("in", .image(image)).with("sigma", .double(sigma))
-            .with("min_ampl", .double(minimumAmplitude)).with("precision", .enumeration("float")).image()
-    }
-
-    static func multiply(_ left: VImage, _ right: VImage) throws(ImagingError) -> VImage {
-        try VipsOperation("multiply").with("left", .image(left)).with("right", .image(right)).image()
-    }
-
-    private static func add(_ left: VImage, _ right: VImage) throws(ImagingError) -> VImage {
-        try VipsOperation("add").with("left", .image(left)).with("right", .image(right)).image()
-    }
-
-    private static func subtract(_ left: VImage, _ right: VImage) throws(ImagingError) -> VImage {
-        try VipsOperation("subtract").with("left", .image(left)).with("right", .image(right)).image()
-    }
-
-    private static func linear(_ image: VImage, scale: Double, offset: Double) throws(ImagingError) -> VImage {
-        try VipsOperation("linear").with("in", .image(image)).with("a", .doubles([scale]))
-            .with("b", .doubles([offset])).image()
-    }
-
-    private static func pow2(_ value: Double) -> Double { value * value }
 }
