@@ -265,9 +265,18 @@ struct AutoEncoder {
                       sharpYUV: Bool = true, plainYUVKept: Bool = false, area: PixelRect? = nil,
                       others: [OutputFormat] = []) throws(ImagingError) -> EncodedRender {
         let sharpYUV = sharpYUV && !plainYUVKept
+        let guesses = BudgetFitGuesses.current.get()
+        let triesPNG = png && recipe.format != .png
+        // Where the job's smaller renders found both over this budget, the search starts at once.
+        if let weightBudget, let guesses, guesses.wasOver(recipe, sharpYUV: sharpYUV, canvas: image.size, budget: weightBudget),
+           !triesPNG || guesses.wasOver(.lossless, sharpYUV: false, canvas: image.size, budget: weightBudget) {
+            return try WeightBudgetSearch.fit(image, format: recipe.format, budget: weightBudget, quality: recipe.quality,
+                                              sharpYUV: sharpYUV, area: area, others: others)
+        }
         let bytes = try recipe.encode(image, draft: !sharpYUV)
         if let weightBudget, bytes.count > weightBudget {
-            if png, recipe.format != .png {
+            guesses?.recordOver(recipe, sharpYUV: sharpYUV, canvas: image.size, budget: weightBudget, bytes: bytes.count)
+            if triesPNG {
                 var lossless = try Encoder.streamingPNG(image)
                 if lossless.bytes.count <= weightBudget {
                     lossless.detail += " (auto: \(recipe.detail), as decided on the smallest render, weighs \(bytes.count) "
@@ -275,6 +284,8 @@ struct AutoEncoder {
                     lossless.recipe = .lossless
                     return lossless
                 }
+                guesses?.recordOver(.lossless, sharpYUV: false, canvas: image.size, budget: weightBudget,
+                                    bytes: lossless.bytes.count)
             }
             return try WeightBudgetSearch.fit(image, format: recipe.format, budget: weightBudget, quality: recipe.quality,
                                               sharpYUV: sharpYUV, area: area, others: others)

@@ -111,11 +111,14 @@ public enum CreativeJob {
         var limits = limits
         limits.job = limits.job.started()
         // The job's deadline bound for the whole job (and on ParallelWork's workers): the searches'
-        // encodes and the sheet's bands stop at it.
+        // encodes and the sheet's bands stop at it. Its renders' budget searches start where
+        // another render's ended (BudgetFitGuesses).
         let started = limits
         return try JobDeadline.binding(limits.job.startDeadline()) { () throws(ImagingError) in
-            try processing(upload, limits: started, format: format, autoFormats: autoFormats, campaign: campaign,
-                           weightBudget: weightBudget, writingTo: sink)
+            try BudgetFitGuesses.binding { () throws(ImagingError) in
+                try processing(upload, limits: started, format: format, autoFormats: autoFormats, campaign: campaign,
+                               weightBudget: weightBudget, writingTo: sink)
+            }
         }
     }
 

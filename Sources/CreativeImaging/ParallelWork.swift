@@ -9,16 +9,18 @@ enum ParallelWork {
     static let width = 2
 
     /// Runs `work` for each index below `count` on at most `width` threads, in index order. The
-    /// caller's job deadline (``JobDeadline``) is bound on every worker.
+    /// caller's job deadline (``JobDeadline``) and budget-fit guesses (``BudgetFitGuesses``) are
+    /// bound on every worker.
     static func run<Output: Sendable>(count: Int, width: Int = width, _ work: @Sendable (Int) throws(ImagingError) -> Output)
         -> [Result<Output, ImagingError>] {
         let slots = ResultSlots<Output>(count: count)
         let next = Atomic<Int>(0)
         let deadline = JobDeadline.current.get()
+        let guesses = BudgetFitGuesses.current.get()
         // `width` workers take the pieces in order, whatever the machine's cores: what a job
         // holds at once (JobCost) grows with the pieces running side by side.
         DispatchQueue.concurrentPerform(iterations: max(1, min(count, width))) { _ in
-            JobDeadline.current.withValue(deadline) {
+            JobDeadline.current.withValue(deadline) { BudgetFitGuesses.current.withValue(guesses) {
                 while true {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < count else { return }
@@ -28,7 +30,7 @@ enum ParallelWork {
                         slots.store(.failure(error), at: index)
                     }
                 }
-            }
+            } }
         }
         return slots.results()
     }

@@ -91,10 +91,9 @@ public enum WeightBudgetSearch {
         func encoded(_ quality: Int) throws(ImagingError) -> [UInt8] {
             try Encoder.lossy(opaque, format, quality: quality, fullChroma: fullChroma, sharpYUV: sharpYUV)
         }
-        let top = try encoded(highest)
-        if top.count <= budget { return fitted(recipe(highest), top, budget, luma: nil, note: note) }
         let lowest = min(highest, lowestQuality)
         let tried = "\(format.displayName) qualities \(highest) down to \(lowest)"
+        let guesses = BudgetFitGuesses.current.get()
         // The highest quality that fits between one that does and one that does not, if it keeps the floor.
         func bisect(fits: (quality: Int, bytes: [UInt8]), over: Int) throws(ImagingError) -> EncodedRender {
             var fits = fits, over = over
@@ -103,8 +102,40 @@ public enum WeightBudgetSearch {
                 let bytes = try encoded(middle)
                 if bytes.count <= budget { fits = (middle, bytes) } else { over = middle }
             }
-            return try floored(recipe(fits.quality), fits.bytes, image, budget: budget, area: area, tried: tried, note: note)
+            let chosen = try floored(recipe(fits.quality), fits.bytes, image, budget: budget, area: area, tried: tried, note: note)
+            guesses?.record(format, fullChroma: fullChroma, canvas: image.size, quality: fits.quality)
+            return chosen
         }
+        // Another render of the job was fitted: the search starts at its quality and steps away
+        // from it, 1, 2, 4... qualities, until it has one that fits and one that does not.
+        if let guess = guesses?.guess(format, fullChroma: fullChroma, canvas: image.size), guess > lowest, guess < highest {
+            let first = try encoded(guess)
+            if first.count <= budget {
+                var fits = (quality: guess, bytes: first), step = 1
+                while fits.quality < highest {
+                    let next = min(highest, fits.quality + step)
+                    let bytes = try encoded(next)
+                    guard bytes.count <= budget else { return try bisect(fits: fits, over: next) }
+                    fits = (next, bytes)
+                    step *= 2
+                }
+                return fitted(recipe(highest), fits.bytes, budget, luma: nil, note: note)
+            }
+            var over = guess, step = 1
+            while over > lowest {
+                let next = max(lowest, over - step)
+                let bytes = try encoded(next)
+                if bytes.count <= budget { return try bisect(fits: (next, bytes), over: over) }
+                guard next > lowest else {
+                    throw .overWeightBudget(format: format, smallest: bytes.count, budget: budget,
+                                            shortfall: BudgetShortfall(tried: tried))
+                }
+                over = next
+                step *= 2
+            }
+        }
+        let top = try encoded(highest)
+        if top.count <= budget { return fitted(recipe(highest), top, budget, luma: nil, note: note) }
         // A file just over the budget (a render decided on a smaller one, a little heavier at
         // full size) fits a few qualities lower: that tried first, the search takes 3-4 encodes
         // where the whole range takes 7-8 (AVIF's are the slow ones). Else the lowest first,
