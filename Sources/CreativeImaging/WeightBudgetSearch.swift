@@ -106,6 +106,22 @@ public enum WeightBudgetSearch {
             guesses?.record(format, fullChroma: fullChroma, canvas: image.size, quality: fits.quality)
             return chosen
         }
+        // From a quality over the budget, down 1, 2, 4... times `step` qualities until one fits
+        // (or the lowest does not), then between the two.
+        func stepDown(from over: Int, step: Int) throws(ImagingError) -> EncodedRender {
+            var over = over, step = step
+            while true {
+                let next = max(lowest, over - step)
+                let bytes = try encoded(next)
+                if bytes.count <= budget { return try bisect(fits: (next, bytes), over: over) }
+                guard next > lowest else {
+                    throw .overWeightBudget(format: format, smallest: bytes.count, budget: budget,
+                                            shortfall: BudgetShortfall(tried: tried))
+                }
+                over = next
+                step *= 2
+            }
+        }
         // Another render of the job was fitted: the search starts at its quality and steps away
         // from it, 1, 2, 4... qualities, until it has one that fits and one that does not.
         if let guess = guesses?.guess(format, fullChroma: fullChroma, canvas: image.size), guess > lowest, guess < highest {
@@ -121,18 +137,7 @@ public enum WeightBudgetSearch {
                 }
                 return fitted(recipe(highest), fits.bytes, budget, luma: nil, note: note)
             }
-            var over = guess, step = 1
-            while over > lowest {
-                let next = max(lowest, over - step)
-                let bytes = try encoded(next)
-                if bytes.count <= budget { return try bisect(fits: (next, bytes), over: over) }
-                guard next > lowest else {
-                    throw .overWeightBudget(format: format, smallest: bytes.count, budget: budget,
-                                            shortfall: BudgetShortfall(tried: tried))
-                }
-                over = next
-                step *= 2
-            }
+            return try stepDown(from: guess, step: 1)
         }
         let top = try encoded(highest)
         if top.count <= budget { return fitted(recipe(highest), top, budget, luma: nil, note: note) }
@@ -144,6 +149,10 @@ public enum WeightBudgetSearch {
             let near = try encoded(highest - nearMissStep)
             if near.count <= budget { return try bisect(fits: (highest - nearMissStep, near), over: highest) }
         }
+        // Up to twice the budget (a photograph's full screen at WebP 94: 1.6 times 150K, which
+        // fits at 88-91) the answer is a few qualities down: 3-5 encodes from the highest, where
+        // the lowest first takes 8-9.
+        if top.count <= 2 * budget, highest - 2 > lowest { return try stepDown(from: highest, step: 2) }
         let bottom = try encoded(lowest)
         guard bottom.count <= budget else {
             throw .overWeightBudget(format: format, smallest: bottom.count, budget: budget,
