@@ -6,9 +6,9 @@ import CreativeCore
 /// rectangles, contents); ``png()`` paints them band by band (``bandRows`` rows at a time) and
 /// compresses each band into the PNG at once (``PNGStream``). The sheet is never whole in
 /// memory: a 2x sheet of 20 megapixels holds one band of it and its file, where a canvas drawn
-/// in place held 3 bytes a pixel and the saver's copy as many again. A piece may be a pipeline
-/// not yet computed (a screen's content scaled from the decode): each band computes only its
-/// own rows of it, so a sheet of a hundred megapixels of content holds none of it whole.
+/// in place held 3 bytes a pixel and the saver's copy as many again. Each band is painted by
+/// copying the pieces' rows (``SheetBand``): the contents are held in memory once per size by
+/// the sheet that lays them, so painting reads them where libvips holds them.
 final class SheetCanvas {
     /// Rows painted at a time.
     static let bandRows = 128
@@ -16,7 +16,8 @@ final class SheetCanvas {
     static let zlibLevel: Int32 = 1
 
     let size: PixelSize
-    private enum Piece {
+    /// One piece laid on the paper.
+    enum Piece {
         case image(VImage, x: Int, y: Int)
         case rect(PixelRect, ink: [Double], fill: Bool)
 
@@ -29,6 +30,9 @@ final class SheetCanvas {
         }
     }
     private var pieces: [Piece] = []
+    /// The pieces made ready to paint (``SheetBand``), once, before the first band: libvips'
+    /// threads paint a JPEG's bands side by side and only read it.
+    private var band: SheetBand?
     /// The job's deadline where the canvas was made (``JobDeadline``): checked before each band,
     /// also on libvips' worker threads, which paint a JPEG sheet's bands and have none bound.
     private let deadline: Deadline?
@@ -42,7 +46,8 @@ final class SheetCanvas {
     var fileBound: Int { cpngw_stream_bound(Int32(size.width), Int32(size.height)) }
 
     /// Lays `piece` (8-bit sRGB, 3 bands) with its top left at (x, y). A piece in memory is
-    /// held as it is; a pipeline is computed a band's rows at a time, each time it is painted.
+    /// read where it is; a pipeline (a line of text, a view of its block) is computed into memory
+    /// when the sheet is first painted.
     func draw(_ piece: VImage, x: Int, y: Int) {
         pieces.append(.image(piece, x: x, y: y))
     }
@@ -81,6 +86,7 @@ final class SheetCanvas {
     /// libvips' saver from an image painted on demand (``paintRegion(_:)``): each strip the saver
     /// asks for is painted as a PNG band is, so the sheet is never whole in memory here either.
     func jpeg() throws(ImagingError) -> [UInt8] {
+        _ = try prepared()
         guard let pointer = cvips_painted_image(Int32(size.width), Int32(size.height), sheetPaintCallback,
                                                 Unmanaged.passUnretained(self).toOpaque()) else {
             throw .operationFailed("the sheet's image: " + VipsRuntime.lastVipsError())
@@ -111,11 +117,12 @@ final class SheetCanvas {
         let valid = cvips_region_valid(region)
         let top = Int(valid.top), rows = Int(valid.height), left = Int(valid.left), width = Int(valid.width)
         guard rows > 0, width > 0, left >= 0, left + width <= size.width else { return }
-        let band = try Self.blankImage(PixelSize(width: size.width, height: rows))
-        try paintBand(band, top: top, rows: rows)
-        let pixels = try band.pixelBytes()
+        guard let band else { throw .operationFailed("a sheet band painted before its pieces were ready") }
+        try deadline?.check()
+        var pixels = [UInt8](repeating: 0, count: size.width * rows * 3)
+        pixels.withUnsafeMutableBufferPointer { band.paint($0, top: top, rows: rows) }
         let rowBytes = cvips_region_row_bytes(region)
-        guard pixels.count >= rows * size.width * 3, let first = cvips_region_address(region, valid.left, valid.top) else {
+        guard let first = cvips_region_address(region, valid.left, valid.top) else {
             throw .operationFailed("a sheet band shorter than its rows")
         }
         pixels.withUnsafeBufferPointer { source in
@@ -126,57 +133,29 @@ final class SheetCanvas {
         }
     }
 
+    /// The pieces ready to paint (made once).
+    private func prepared() throws(ImagingError) -> SheetBand {
+        if let band { return band }
+        let made = try SheetBand(width: size.width, pieces: pieces, paper: PreviewSheet.paper)
+        band = made
+        return made
+    }
+
     /// Paints every band into a PNG written into `buffer`; the file's size, or nil when it
     /// outgrew the buffer.
     private func paint(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImagingError) -> Int? {
+        let band = try prepared()
         let stream = try PNGStream(size, zlibLevel: Self.zlibLevel, into: buffer)
-        let band = try Self.blankImage(PixelSize(width: size.width, height: min(Self.bandRows, size.height)))
+        var pixels = [UInt8](repeating: 0, count: size.width * min(Self.bandRows, size.height) * 3)
         var top = 0
         while top < size.height {
+            try deadline?.check()
             let rows = min(Self.bandRows, size.height - top)
-            try paintBand(band, top: top, rows: rows)
-            guard try stream.write(try band.pixelBytes(), rows: rows) else { return nil }
+            pixels.withUnsafeMutableBufferPointer { band.paint($0, top: top, rows: rows) }
+            guard try stream.write(pixels, rows: rows) else { return nil }
             top += rows
         }
         return try stream.finish()
-    }
-
-    /// Paints the sheet's rows `top..<top + rows` into `band` (its first `rows` rows): the paper,
-    /// then each piece's rows in that span, in the order they were laid.
-    private func paintBand(_ band: VImage, top: Int, rows: Int) throws(ImagingError) {
-        try deadline?.check()
-        let span = top..<(top + rows)
-        try fill(band, PixelRect(x: 0, y: 0, width: size.width, height: band.height), ink: PreviewSheet.paper, fill: true)
-        for piece in pieces where piece.rows.overlaps(span) {
-            switch piece {
-            case .image(let image, let x, let y):
-                // Only the piece's rows in this band are computed and painted.
-                let first = max(y, top), last = min(y + image.height, top + rows)
-                let part = first == y && last == y + image.height ? image
-                    : try VipsOperation("extract_area").with("input", .image(image)).with("left", .int(0))
-                        .with("top", .int(first - y)).with("width", .int(image.width))
-                        .with("height", .int(last - first)).image()
-                try VipsOperation("draw_image").with("image", .image(band)).with("sub", .image(try part.materialized()))
-                    .with("x", .int(x)).with("y", .int(first - top)).execute()
-            case .rect(let rect, let ink, let fill):
-                try self.fill(band, PixelRect(x: rect.x, y: rect.y - top, width: rect.width, height: rect.height),
-                              ink: ink, fill: fill)
-            }
-        }
-    }
-
-    /// A black 8-bit sRGB image in memory, to paint bands into.
-    private static func blankImage(_ size: PixelSize) throws(ImagingError) -> VImage {
-        let black = try VipsOperation("black").with("width", .int(size.width)).with("height", .int(size.height))
-            .with("bands", .int(3)).image()
-        return try VipsOperation("copy").with("in", .image(black))
-            .with("interpretation", .enumeration("srgb")).image().materialized()
-    }
-
-    private func fill(_ band: VImage, _ rect: PixelRect, ink: [Double], fill: Bool) throws(ImagingError) {
-        try VipsOperation("draw_rect").with("image", .image(band)).with("ink", .doubles(ink))
-            .with("left", .int(rect.x)).with("top", .int(rect.y)).with("width", .int(rect.width))
-            .with("height", .int(rect.height)).with("fill", .bool(fill)).execute()
     }
 }
 
