@@ -376,7 +376,7 @@ cpngw_stream *cpngw_stream_begin(int width, int height, int zlib_level, unsigned
     }
     png_set_write_fn(stream->png, stream, on_stream_write, on_flush);
     png_set_compression_level(stream->png, zlib_level);
-    png_set_filter(stream->png, 0, PNG_FILTER_PAETH);
+    png_set_filter(stream->png, 0, PNG_FILTER_NONE);
     png_set_IHDR(stream->png, stream->info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(stream->png, stream->info);

@@ -48,9 +48,11 @@ int cpngw_encode(const unsigned char *pixels, int width, int height, int bands,
 /* Frees a buffer from cpngw_encode. */
 void cpngw_free(unsigned char *buffer);
 
-/* A PNG written a band of rows at a time into memory the caller gives: 8-bit RGB, every row
- * Paeth-filtered (a preview of photographs takes half the bytes unfiltered rows take, for about
- * as much time at zlib level 1), no metadata. The image is never whole in memory, only the compressed file. */
+/* A PNG written a band of rows at a time into memory the caller gives: 8-bit RGB, rows
+ * unfiltered (the sheets kept as PNG are flat art's, whose runs zlib finds without a filter: the
+ * test artwork's 13-megapixel sheet takes 1.12 MB unfiltered, 1.20 MB Paeth-filtered, and 0.1 s
+ * less CPU at zlib level 1; a photograph's sheet is a JPEG), no metadata. The image is never
+ * whole in memory, only the compressed file. */
 typedef struct cpngw_stream cpngw_stream;
 
 /* The most bytes such a PNG of width x height can take, whatever its pixels (deflate storing
