@@ -336,12 +336,31 @@ def serve(section):
             "\n\n%s" % (section["seconds"], section["processors"], section["warmup_seconds"], md.table(header, rows)))
     if section.get("thumbor"):
         text += "\n\n" + section["thumbor"]["note"]
+    if section.get("tryit"):
+        text += "\n\n" + tryit_table(section["tryit"])
     if section.get("responses"):
         text += "\n\n### serve: the responses, against creative-tool's lossless format=png response\n\n" + md.table(
             ["service", "input", "format", "written as", "bytes", "SSIM"],
             [[r["service"], r["input"], r["format"], r["written_as"], r["bytes"], "%.4f" % r["ssim"]]
              for r in section["responses"]])
     return text
+
+
+def tryit_table(rows):
+    """The try-it page's job: its times alone and beside other uploads, and every answer's status."""
+    def statuses(values):
+        counts = {}
+        for value in values:
+            counts[str(value)] = counts.get(str(value), 0) + 1
+        return ", ".join("%s x%d" % (key, count) for key, count in sorted(counts.items())) or "none"
+    body = [[case, row["uploads_beside"], row["runs"], "%.2f" % row["median_s"], "%.2f" % row["max_s"],
+             statuses(row["page_statuses"]), statuses(row["other_statuses"])]
+            for case, row in ((case, rows[case]) for case in ("alone", "beside") if case in rows)]
+    return ("### serve: the try-it page's job\n\nPOST /v1/validate, then POST /v1/process with `Accept: "
+            "application/zip`, of the 960x150 test artwork, as the page sends them; beside: that many "
+            "/v1/process uploads of the bench photograph (2184x270 JPEG, zip answers) started 0.2 s before. Goal: "
+            "the page's job within 3 s either way, every answer 200.\n\n" + md.table(
+                ["case", "uploads beside", "runs", "median s", "max s", "the page's answers", "the other answers"], body))
 
 
 def memory(section):

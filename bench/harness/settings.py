@@ -18,6 +18,7 @@ VARIABLES = [
     ("BENCH_SERVE_CONNECTIONS", "4 16", "4", str),
     ("BENCH_SERVE_FORMATS", "png auto", "png auto", str),
     ("BENCH_SERVE_INPUTS", "artwork.png photo.png photo.jpg", "artwork.png", str),
+    ("BENCH_SERVE_TRYIT_RUNS", 5, 2, int),
     ("BENCH_MEMORY_SECONDS", 600, 20, int),
     ("BENCH_MEMORY_STEP", 60, 10, int),
     ("BENCH_MEMORY_ALLOCATORS", "glibc jemalloc", "glibc jemalloc", str),

@@ -138,6 +138,18 @@ class SettingsTests(unittest.TestCase):
             settings.read({"BENCH_RUNS": "0"})
 
 
+class TryItTableTests(unittest.TestCase):
+    def test_the_try_it_rows_give_times_and_every_status_counted(self):
+        rows = {"alone": {"runs": 2, "uploads_beside": 0, "median_s": 1.234, "max_s": 1.5, "times_s": [1.0, 1.5],
+                          "page_statuses": [200, 200, 200, 200], "other_statuses": []},
+                "beside": {"runs": 2, "uploads_beside": 3, "median_s": 2.5, "max_s": 3.9, "times_s": [2.0, 3.9],
+                           "page_statuses": [200, 200, 200, 503], "other_statuses": [200] * 5 + ["timeout"]}}
+        text = report.tryit_table(rows)
+        self.assertIn("| alone | 0 | 2 | 1.23 | 1.50 | 200 x4 | none |", text)
+        self.assertIn("| beside | 3 | 2 | 2.50 | 3.90 | 200 x3, 503 x1 | 200 x5, timeout x1 |", text)
+        self.assertEqual(settings.read({})["serve_tryit_runs"], 5)
+
+
 class SectionNameTests(unittest.TestCase):
     def test_groups_expand_in_order_once(self):
         self.assertEqual(resolve(["startup", "peers"]), ["startup", "render", "bytes", "validate", "process"])

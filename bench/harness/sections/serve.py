@@ -1,6 +1,7 @@
 """serve: `serve` on a free loopback port under wrk (bench/wrk-render.lua: POST /v1/render, slot
 390x61 @3x) at each of BENCH_SERVE_CONNECTIONS on each input and format: renders/s, latency, CPU
-per render (the process's utime + stime over the run, from /proc), peak RSS (VmHWM). The system
+per render (the process's utime + stime over the run, from /proc), peak RSS (VmHWM); then the
+try-it page's job (bench/harness/tryit.py), alone and beside other uploads. The system
 libvips build gets rows of its own; PEERS=thumbor runs Thumbor beside it on the same letterbox
 job. Then what each service answered, with SSIM against creative-tool's lossless format=png answer
 (`weight_budget=1G`: under the default 150K budget a photograph's PNG is a palette)."""
@@ -11,7 +12,7 @@ import subprocess
 import time
 import urllib.request
 
-from .. import services
+from .. import services, tryit
 from ..context import BENCH_DIR, REPO_DIR, SYSTEM_NAME, note
 from ..errors import BenchError
 
@@ -26,6 +27,12 @@ def run(context):
         builds.append((SYSTEM_NAME, context.system_binary))
     for name, binary in builds:
         service_rows(context, result, services.start_serve(context, binary, name))
+    # The try-it page's job on a service of its own (the wrk runs above leave theirs warm).
+    service = services.start_serve(context, context.binary, "creative-tool")
+    try:
+        result["tryit"] = tryit.run(service, context.input_path("photo.jpg"), settings["serve_tryit_runs"])
+    finally:
+        context.stop(*service.processes)
     if "thumbor" in context.peers:
         result["thumbor"] = thumbor_rows(context, result)
     result["responses"] = responses(context, result["probes"])
