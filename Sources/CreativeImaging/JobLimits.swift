@@ -179,6 +179,13 @@ public struct Deadline: Sendable {
         if hasPassed { throw expiry }
     }
 
+    /// Seconds left before it passes (0 once past or cancelled).
+    var remainingSeconds: Double {
+        if cancellation?.isCancelled == true { return 0 }
+        let now = Self.now()
+        return now >= endNanoseconds ? 0 : Double(endNanoseconds - now) / 1e9
+    }
+
     static func now() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

@@ -2,6 +2,12 @@ import CVips
 
 /// A value for one argument of a libvips operation.
 public enum VipsArgument {
+    /// Whether it is `.bool(true)`.
+    var isTrue: Bool {
+        if case .bool(true) = self { return true }
+        return false
+    }
+
     case image(VImage)
     case int(Int)
     case double(Double)
@@ -27,6 +33,25 @@ public struct VipsOperation {
     private var arguments: [(String, VipsArgument)] = []
 
     public init(_ name: String) { self.name = name }
+
+    /// A palette save tried on a stripe first where it might outrun the job's deadline
+    /// (``PaletteDeadline``); false for the trial itself.
+    private var triesPalette = true
+
+    /// The same operation, run without ``PaletteDeadline``'s trial.
+    func withoutPaletteTrial() -> VipsOperation {
+        var copy = self
+        copy.triesPalette = false
+        return copy
+    }
+
+    /// The same operation with `argument`'s value replaced (or added).
+    func replacing(_ argument: String, _ value: VipsArgument) -> VipsOperation {
+        var copy = self
+        copy.arguments.removeAll { $0.0 == argument }
+        copy.arguments.append((argument, value))
+        return copy
+    }
 
     /// Adds an argument; returns the operation for chaining.
     public func with(_ argument: String, _ value: VipsArgument) -> VipsOperation {
@@ -79,6 +104,10 @@ public struct VipsOperation {
         // The job's deadline, between operations: a search's encodes, its trials' decodes and
         // scores, the sheet's bands (each operation is short; a running one libvips' kill stops).
         try JobDeadline.check()
+        if triesPalette, name == "pngsave_buffer", arguments.contains(where: { $0.0 == "palette" && $0.1.isTrue }),
+           case .image(let image)? = arguments.first(where: { $0.0 == "in" })?.1 {
+            try PaletteDeadline.check(image, saving: self)
+        }
         try VipsRuntime.start()
         guard let created = Self.new(name) else {
             throw .operationFailed(VipsRuntime.lastVipsError())

@@ -70,16 +70,35 @@ final class SearchDeadlineTests: XCTestCase {
     func testFixOfNoiseStopsAtItsDeadline() throws {
         // Two pixels too wide for the 2184x270 billboard: resized, then searched for 150 KB in
         // PNG and the fallbacks `fix` offers. One libimagequant palette of this noise takes about
-        // 3.5 s of CPU and cannot be stopped from outside: the deadline stops the search after
-        // the palette it falls in, where the search went on through every candidate.
+        // 3 s of CPU and cannot be stopped once started: tried first on an eighth of its rows
+        // (PaletteDeadline), it is not started where it would end past the deadline, so the job
+        // stops within 1.2 times it (it ran 1.5 times past it when the palette was started).
         let source = try ImageSource(bytes: try Fixtures.png(try Fixtures.noiseImage(2186, 270)))
         let request = FixRequest()
         let formats = request.outputFormats(for: source.format)
         let timeout = 2.0
-        assertStopsAtTheDeadline(3 * timeout) {
+        assertStopsAtTheDeadline(1.2 * timeout) {
             _ = try Fixer.fix(source, request: request, format: formats[0], fallbacks: Array(formats.dropFirst()),
                               outputName: nil, limits: JobLimits(timeout: timeout))
         }
+    }
+
+    /// A palette save that could not finish before the deadline fails at once with it, after
+    /// its trial on a stripe; one with time enough, or with no deadline, is written.
+    func testAPaletteThatCannotFinishInTimeIsNotStarted() throws {
+        let noise = try Fixtures.noiseImage(2186, 270).materialized()
+        let save = VipsOperation("pngsave_buffer").with("in", .image(noise)).with("palette", .bool(true))
+            .with("Q", .int(90)).with("dither", .double(1))
+        assertStopsAtTheDeadline(1.2) {
+            _ = try JobDeadline.binding(Deadline(seconds: 1)) { () throws(ImagingError) in try save.bytes() }
+        }
+        let flat = try VipsOperation("black").with("width", .int(2186)).with("height", .int(270)).with("bands", .int(3))
+            .image()
+        let written = try JobDeadline.binding(Deadline(seconds: 1)) { () throws(ImagingError) in
+            try save.replacing("in", .image(flat)).bytes()
+        }
+        XCTAssertEqual(Array(written.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        XCTAssertEqual(PaletteDeadline.stripeShare, 8)
     }
 
     func testThePreviewSheetStopsAtTheJobsDeadline() throws {
