@@ -32,7 +32,7 @@ enum ZipAnswer {
         var offset = 0
         for (name, bytes) in files {
             let nameBytes = Array(name.utf8)
-            let crc = PNGChunks.crc32(bytes[...])
+            let crc = CRC32.checksum(bytes[...])
             var local: [UInt8] = []
             local.append32(0x0403_4b50)
             local.append16(20)        // version needed: 2.0

@@ -6,7 +6,7 @@ final class PNGChunksTests: XCTestCase {
     private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> UInt32($0)) & 0xFF) } }
         let body = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + body + be32(PNGChunks.crc32(body[...]))
+        return be32(UInt32(data.count)) + body + be32(CRC32.checksum(body[...]))
     }
 
     private var png: [UInt8] {
@@ -18,11 +18,11 @@ final class PNGChunksTests: XCTestCase {
 
     func testCRCMatchesTheKnownValue() {
         // The CRC of "IEND" with no data, as in every PNG.
-        XCTAssertEqual(PNGChunks.crc32(Array("IEND".utf8)[...]), 0xAE42_6082)
+        XCTAssertEqual(CRC32.checksum(Array("IEND".utf8)[...]), 0xAE42_6082)
         // The standard check value of CRC-32 (ISO 3309): "123456789".
-        XCTAssertEqual(PNGChunks.crc32(Array("123456789".utf8)[...]), 0xCBF4_3926)
+        XCTAssertEqual(CRC32.checksum(Array("123456789".utf8)[...]), 0xCBF4_3926)
         // A slice that does not start at index 0.
-        XCTAssertEqual(PNGChunks.crc32(Array("xx123456789".utf8)[2...]), 0xCBF4_3926)
+        XCTAssertEqual(CRC32.checksum(Array("xx123456789".utf8)[2...]), 0xCBF4_3926)
     }
 
     func testSoundFileHasNoDamage() {

@@ -1,5 +1,3 @@
-import CZlib
-
 /// A walk over a PNG's chunks that checks every CRC, without decompressing anything.
 ///
 /// libvips (through libpng) reports a bad chunk CRC only as a warning, and for IDAT only after
@@ -95,7 +93,7 @@ public enum PNGChunks {
                 return "the \(name) chunk claims \(length) bytes, past the end of the file"
             }
             let stored = bytes[offset + 8 + length..<offset + 12 + length].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard !checkingCRC || crc32(bytes[offset + 4..<offset + 8 + length]) == stored else {
+            guard !checkingCRC || CRC32.checksum(bytes[offset + 4..<offset + 8 + length]) == stored else {
                 return "\(name): CRC error"
             }
             offset += 12 + length
@@ -104,12 +102,5 @@ public enum PNGChunks {
             }
         }
         return checkingCRC ? "truncated: the file ends before IEND" : nil
-    }
-
-    /// The CRC-32 PNG uses (ISO 3309): zlib's `crc32_z`, from the zlib libpng links.
-    public static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        bytes.withUnsafeBufferPointer { buffer in
-            UInt32(truncatingIfNeeded: CZlib.crc32_z(0, buffer.baseAddress, buffer.count))
-        }
     }
 }
