@@ -4,7 +4,10 @@ import CreativeCore
 /// job's `weight_budget`), and the search for the best encoding in a format that fits it.
 ///
 /// - JPEG, WebP and AVIF: the highest quality from the one asked (or ``Encoder/defaultQuality``) down
-///   to ``lowestQuality`` whose file fits (a binary search: the file shrinks with the quality).
+///   to ``lowestQuality`` whose file fits (the file shrinks with the quality: a bracket, then a
+///   binary search). The bracket starts where the job's other renders ended (``BudgetFitGuesses``),
+///   else a few qualities down from the highest when its file is at most twice the budget, else
+///   at the lowest.
 /// - PNG: lossless when it fits, else a palette: libimagequant's 256 colours (``paletteSteps``),
 ///   then fewer (``PaletteLadder/counts``, 192 down to 2), the most that fit.
 /// A file the search lowered is written only when it keeps the quality floor (``QualityFloor``,
