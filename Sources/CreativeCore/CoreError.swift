@@ -6,8 +6,11 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case sizeNotAllowed(PixelSize, product: Product = .banner)
     /// A scale that is not a finite number between 1 and 4.
     case invalidScale(String)
-    /// A width, height or other number that is out of range.
+    /// A width, height or other number that is malformed or out of range.
     case invalidNumber(String)
+    /// A value an option does not take: a colour, a name not in its list (a device, a profile, a
+    /// format, a choice), a word that is not true or false, a text over its length.
+    case invalidValue(String)
     /// A selection with no candidate that the mode may pick (say, only rectangles for an anchored slot).
     case noEligibleCandidate(String)
     /// A prompt template that is malformed, or uses a placeholder no value was supplied for.
@@ -23,7 +26,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalidSize(let text), .invalidScale(let text), .invalidNumber(let text),
+        case .invalidSize(let text), .invalidScale(let text), .invalidNumber(let text), .invalidValue(let text),
              .noEligibleCandidate(let text), .templateError(let text), .invalidRequest(let text),
              .canvasTooLarge(let text), .profileData(let text):
             return text

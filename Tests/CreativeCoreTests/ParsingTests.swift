@@ -70,8 +70,8 @@ final class ParsingTests: XCTestCase {
         for text in ["", "#", "reddish", "ff0000", "#ff00", "#ff00000", "#gggggg", "#12345g", "#-12345",
                      "#+12345", "# ff000", "#ff 000", "rgb(255,0,0)", "#ｆｆ0000"] {
             XCTAssertThrowsError(try Background(parsing: text), "'\(text)'") { error in
-                guard case CoreError.invalidNumber = error else {
-                    return XCTFail("'\(text)': expected invalidNumber, got \(error)")
+                guard case CoreError.invalidValue = error else {
+                    return XCTFail("'\(text)': expected invalidValue, got \(error)")
                 }
             }
         }
@@ -119,7 +119,7 @@ final class ParsingTests: XCTestCase {
     func testJPEGCannotBeTransparent() {
         XCTAssertThrowsError(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .jpeg,
                                                 background: .transparent)) { error in
-            guard case CoreError.invalidNumber = error else { return XCTFail("got \(error)") }
+            guard case CoreError.invalidRequest = error else { return XCTFail("got \(error)") }
         }
         XCTAssertNoThrow(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .png,
                                             background: .transparent))

@@ -35,7 +35,7 @@ public enum CommonOptions {
 
     /// The profiles named by ``profile``, in the order given; nil when the option is absent (the
     /// caller's default is ``PlatformProfiles/network``).
-    /// - Throws: ``CoreError/invalidNumber(_:)`` for an unknown name (a near miss names the
+    /// - Throws: ``CoreError/invalidValue(_:)`` for an unknown name (a near miss names the
     ///   profile meant), an empty name or a name given twice.
     public static func profiles(_ source: some OptionSource) throws(CoreError) -> [PlatformProfile]? {
         guard let text = try source.text(profile) else { return nil }
@@ -46,15 +46,15 @@ public enum CommonOptions {
                 let names = PlatformProfiles.names
                 let given = TextFormat.clipped(String(part), 64)
                 if name.isEmpty {
-                    throw .invalidNumber("\(source.spelling(profile)) has an empty name; give one or more of "
+                    throw .invalidValue("\(source.spelling(profile)) has an empty name; give one or more of "
                                          + names.joined(separator: ", ") + ", comma-separated")
                 }
                 let meant = KeySuggestion.nearest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
-                throw .invalidNumber("\(source.spelling(profile)) must name profiles of " + names.joined(separator: ", ")
+                throw .invalidValue("\(source.spelling(profile)) must name profiles of " + names.joined(separator: ", ")
                                      + ", not '\(given)'" + meant)
             }
             guard !chosen.contains(found) else {
-                throw .invalidNumber("\(source.spelling(profile)) names '\(found.name)' twice")
+                throw .invalidValue("\(source.spelling(profile)) names '\(found.name)' twice")
             }
             chosen.append(found)
         }

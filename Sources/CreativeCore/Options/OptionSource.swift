@@ -80,7 +80,7 @@ extension OptionSource {
     public func text(_ option: OptionDeclaration) throws(CoreError) -> String? {
         guard let text = given(option) else { return nil }
         if case .text(let maxLength) = option.kind, text.count > maxLength {
-            throw .invalidNumber("\(spelling(option)) is over \(maxLength) characters")
+            throw .invalidValue("\(spelling(option)) is over \(maxLength) characters")
         }
         return text
     }
@@ -110,10 +110,10 @@ extension OptionSource {
         if let device = Devices.named(name) { return device }
         let names = Devices.all.map(\.name)
         if let meant = KeySuggestion.nearest(to: name, in: names) {
-            throw .invalidNumber("\(spelling(option)) '\(TextFormat.clipped(name))' is not in the device table; "
+            throw .invalidValue("\(spelling(option)) '\(TextFormat.clipped(name))' is not in the device table; "
                                  + "did you mean '\(meant)'?")
         }
-        throw .invalidNumber("\(spelling(option)) '\(TextFormat.clipped(name))' is not in the device table; one of: "
+        throw .invalidValue("\(spelling(option)) '\(TextFormat.clipped(name))' is not in the device table; one of: "
                              + names.joined(separator: ", "))
     }
 }

@@ -1,8 +1,9 @@
 /// Caller text read as a typed value: the one reading that command-line options (the CLI) and
 /// query parameters (the service) share, so both accept the same text and say the same thing
-/// about the rest. Each failure is ``CoreError/invalidNumber(_:)`` with a sentence that names the
-/// value and quotes the text (cut to `quoteLimit` characters); the caller wraps it in its own
-/// error (a usage error, a 400).
+/// about the rest. Each failure is ``CoreError/invalidNumber(_:)`` (a number) or
+/// ``CoreError/invalidValue(_:)`` (a word) with a sentence that names the value and quotes the
+/// text (cut to `quoteLimit` characters); the caller wraps it in its own error (a usage error, a
+/// 400).
 public enum TypedValue {
     /// A whole number within a range.
     public static func int(_ text: String, name: String, in range: ClosedRange<Int>,
@@ -30,7 +31,7 @@ public enum TypedValue {
         switch text.lowercased() {
         case "true", "1", "yes": return true
         case "false", "0", "no": return false
-        default: throw .invalidNumber("\(name) must be true or false, not '\(TextFormat.clipped(text, quoteLimit))'")
+        default: throw .invalidValue("\(name) must be true or false, not '\(TextFormat.clipped(text, quoteLimit))'")
         }
     }
 
@@ -42,7 +43,7 @@ public enum TypedValue {
         guard let choice = Choice(rawValue: text.lowercased()) else {
             let names = Choice.allCases.map(\.rawValue)
             let meant = mistakenValues.flatMap { $0[text.lowercased()] ?? KeySuggestion.nearest(to: text, in: names) }
-            throw .invalidNumber("\(name) must be one of \(names.joined(separator: ", ")), not "
+            throw .invalidValue("\(name) must be one of \(names.joined(separator: ", ")), not "
                                  + "'\(TextFormat.clipped(text, quoteLimit))'" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
         }
         return choice

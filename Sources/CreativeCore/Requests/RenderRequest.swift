@@ -159,16 +159,16 @@ public struct RenderRequest: Sendable {
             let given = String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
             let name = given.lowercased() == "jpg" ? "jpeg" : given.lowercased()
             guard !name.isEmpty else {
-                throw .invalidNumber("\(source.spelling(formats)) has an empty name; give one or more of "
+                throw .invalidValue("\(source.spelling(formats)) has an empty name; give one or more of "
                                      + names.joined(separator: ", ") + ", comma-separated")
             }
             guard let found = OutputFormat(rawValue: name) else {
                 let meant = KeySuggestion.nearest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
-                throw .invalidNumber("\(source.spelling(formats)) must name formats of " + names.joined(separator: ", ")
+                throw .invalidValue("\(source.spelling(formats)) must name formats of " + names.joined(separator: ", ")
                                      + ", not '\(TextFormat.clipped(given))'" + meant)
             }
             guard chosen.insert(found).inserted else {
-                throw .invalidNumber("\(source.spelling(formats)) names '\(found.rawValue)' twice")
+                throw .invalidValue("\(source.spelling(formats)) names '\(found.rawValue)' twice")
             }
         }
         return chosen

@@ -9,7 +9,7 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
     public static let white = Background.color(red: 255, green: 255, blue: 255)
 
     /// Parses `transparent`, `#rrggbb`, `#rgb` or a CSS colour name (`red`, `navy`).
-    /// - Throws: ``CoreError/invalidNumber(_:)`` for anything else (with the nearest name, if any).
+    /// - Throws: ``CoreError/invalidValue(_:)`` for anything else (with the nearest name, if any).
     public init(parsing text: String) throws(CoreError) {
         let lowered = text.lowercased()
         if lowered == "transparent" || lowered == "none" {
@@ -25,13 +25,13 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
             let isHex = (hex.count == 3 || hex.count == 6) && hex.allSatisfy(\.isHexDigit)
             let near = isHex ? "; did you mean '#\(hex)'?"
                 : KeySuggestion.nearest(to: lowered, in: CSSColours.names).map { "; did you mean '\($0)'?" } ?? ""
-            throw .invalidNumber("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name "
+            throw .invalidValue("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name "
                                  + "or 'transparent'\(near)")
         }
         hex = hex.dropFirst()
         if hex.count == 3 { hex = Substring(hex.map { "\($0)\($0)" }.joined()) }
         guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
-            throw .invalidNumber("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name or 'transparent'")
+            throw .invalidValue("background '\(TextFormat.clipped(text))' is not '#rrggbb', a CSS colour name or 'transparent'")
         }
         self = .color(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
@@ -164,12 +164,12 @@ public struct RenderSettings: Sendable, Equatable {
         Placement(source: source, canvas: canvas, area: area ?? PixelRect(canvas), enlarge: enlarge)
     }
 
-    /// - Throws: ``CoreError/invalidNumber(_:)`` for transparent bars in JPEG.
+    /// - Throws: ``CoreError/invalidRequest(_:)`` for transparent bars in JPEG.
     public init(canvas: PixelSize, format: FormatChoice = .png, background: Background? = nil,
                 enlarge: Bool = true) throws(CoreError) {
         let chosen = background ?? format.defaultBackground
         if chosen == .transparent && !format.supportsAlpha {
-            throw .invalidNumber("JPEG cannot be transparent; give a background colour '#rrggbb' or use png or webp")
+            throw .invalidRequest("JPEG cannot be transparent; give a background colour '#rrggbb' or use png or webp")
         }
         self.canvas = canvas
         self.format = format
