@@ -58,7 +58,7 @@ public enum Validator {
     public static func inspect(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
         let inspection = inspect(upload, limits: limits, totalBytes: totalBytes, anySize: false)
-        upload.record(inspection.report)
+        upload.record(inspection.report, source: inspection.source)
         return inspection
     }
 
