@@ -51,12 +51,22 @@ final class AnswerChargeTests: XCTestCase {
         XCTAssertEqual(budget.inUse, 500)
     }
 
-    /// Over a socket: a client that reads the zip answer's headers and nothing more leaves the
+    /// Over a socket: a client that reads the answer's headers and nothing more leaves the
     /// answer charged (its bytes cannot all be sent: more than the kernel's largest send buffer
     /// and the client's small receive window hold); once the answer is freed (here: its client
-    /// went away), everything is given back.
+    /// went away), everything is given back. The zip answer, and the JSON answer with the renders
+    /// inline (a buffer, not a job's files, charged when it is sent).
     func testAnUnreadZipAnswerIsChargedUntilItIsFreed() throws {
-        let server = try Fixture.server()
+        try checkUnreadAnswer(accept: "application/zip", type: "application/zip")
+    }
+
+    func testAnUnreadInlineJSONAnswerIsChargedUntilItIsFreed() throws {
+        try checkUnreadAnswer(accept: "application/json", type: "application/json")
+    }
+
+    private func checkUnreadAnswer(accept: String, type: String, file: StaticString = #filePath,
+                                   line: UInt = #line) throws {
+        let server = try Fixture.server { $0.maxInlineFileBytes = 64 << 20 }
         defer { server.stop(grace: 5) }
         // Noise, lossless, with a weight budget that lets each render be as heavy as it is: 13 MB.
         let noise = try VipsOperation("gaussnoise").with("width", .int(960)).with("height", .int(150))
@@ -69,30 +79,31 @@ final class AnswerChargeTests: XCTestCase {
         var small: Int32 = 4096
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         let head = "POST /v1/process?format=png&weight_budget=8M HTTP/1.1\r\nHost: localhost\r\n"
-            + "Accept: application/zip\r\nContent-Type: image/png\r\nContent-Length: \(upload.count)\r\n\r\n"
+            + "Accept: \(accept)\r\nContent-Type: image/png\r\nContent-Length: \(upload.count)\r\n\r\n"
         HTTPClient.sendAll(fd, Array(head.utf8) + upload)
         let end: [UInt8] = [13, 10, 13, 10]
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
         while received.firstRange(of: end) == nil {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return XCTFail("the connection closed before the headers") }
+            guard count > 0 else { return XCTFail("the connection closed before the headers", file: file, line: line) }
             received += buffer[0..<count]
         }
         let headers = String(decoding: received, as: UTF8.self).lowercased()
-        XCTAssertTrue(headers.hasPrefix("http/1.1 200"), headers)
+        XCTAssertTrue(headers.hasPrefix("http/1.1 200"), headers, file: file, line: line)
+        XCTAssertTrue(headers.contains("content-type: \(type)"), headers, file: file, line: line)
         let length = try XCTUnwrap(headers.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) })
         // The kernel's largest send buffer (tcp_wmem's third field), and 1 MiB more.
         let sendBuffer = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8))
             .flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } } ?? 4 << 20
-        XCTAssertGreaterThan(length, sendBuffer + (1 << 20), "more than the socket buffers hold")
-        XCTAssertGreaterThanOrEqual(server.budget.inUse, length, "the unread answer is charged")
+        XCTAssertGreaterThan(length, sendBuffer + (1 << 20), "more than the socket buffers hold", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(server.budget.inUse, length, "the unread answer is charged", file: file, line: line)
         // The client goes away unread: libmicrohttpd frees the answer, and its charge with it.
         close(fd)
         closed = true
         let released = Date().addingTimeInterval(10)
         while server.budget.inUse > 0 && Date() < released { usleep(20_000) }
-        XCTAssertEqual(server.budget.inUse, 0, "given back once the answer was freed")
+        XCTAssertEqual(server.budget.inUse, 0, "given back once the answer was freed", file: file, line: line)
     }
 }
