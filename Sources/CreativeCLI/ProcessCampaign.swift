@@ -10,6 +10,9 @@ import Glibc
 /// rendered where it wins among them, into `DIR/NAME/`; `DIR/campaign.json` lists every device
 /// slot with the creative served there, and `DIR/campaign.png` shows them (``CampaignOperation``).
 /// A rejected or failed creative does not stop the others; the exit code is then 1.
+/// Each file is read once, before any is validated, and its bytes are held until the campaign is
+/// done: the renders and `campaign.png` use the bytes approved (at most ``maxCreatives`` files of
+/// `--max-bytes` each), never a second read of a file that may have changed.
 enum ProcessCampaign {
     /// Largest number of creatives in one campaign.
     static let maxCreatives = 256

@@ -105,8 +105,9 @@ public enum CreativeJob {
     /// With `sink`, each render and the preview are written through it as soon as each is
     /// encoded, and the result's files keep no bytes.
     /// `approved`: the upload was validated already (a campaign's approval, ``Upload/inspection``):
-    /// its report and source are the job's, and what its strict decode kept is what the renders
-    /// scale from; nothing is validated or decoded again.
+    /// its report and source are the job's, nothing is validated or opened again. The renders
+    /// scale from the pixels its strict decode kept when the source still holds them; a campaign's
+    /// approval lets them go, and the source is then decoded once for the renders.
     public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
                                campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget(),

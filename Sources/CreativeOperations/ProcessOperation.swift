@@ -66,7 +66,7 @@ public struct ProcessOperation: Sendable {
     }
 
     /// The job on a creative a campaign approved (``CampaignOperation/approve(_:)``): the report
-    /// and source its approval made, and the pixels it kept, are the job's; nothing is read,
+    /// and source its approval made (and the pixels it kept, if any) are the job's; nothing is read,
     /// validated or opened again, so the bytes approved are the bytes rendered.
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     public func run(approved upload: Upload, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
