@@ -155,6 +155,31 @@ public enum BundleValidator {
         return BundleInspection(report: report, staticImage: report.valid ? contents.staticImage : nil)
     }
 
+    /// The bytes of the bundle's static version as ``inspect(_:report:isExpired:decodedSize:imageCheck:)``
+    /// would find it (the root `static.*`, `backup.*` or `fallback.*` PNG, JPEG or GIF), read
+    /// alone and unchecked, so a job can be charged for rendering it before the bundle is
+    /// checked; nil when there is none, or it cannot be read within the bundle's limits.
+    public static func staticVersion(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let archive = try? ZipArchive(bytes: bytes), archive.count <= BundleRules.maxEntries else { return nil }
+        var root: [(String, ZipEntry)] = []
+        for index in 0..<archive.count {
+            guard let entry = try? archive.entry(index), !entry.isDirectory, !entry.encrypted, !entry.symlink else { continue }
+            let name = String(decoding: entry.rawName, as: UTF8.self)
+            if !name.contains("/"), EntryName.unsafeReason(entry.rawName) == nil { root.append((name, entry)) }
+        }
+        root.sort { $0.0 < $1.0 }
+        for stem in BundleRules.staticNames {
+            guard let (_, entry) = root.first(where: { name, _ in
+                name.lowercased().hasPrefix(stem + ".") && BundleRules.staticTypes.contains(EntryName.fileExtension(name))
+            }) else { continue }
+            guard entry.size <= BundleRules.maxUncompressedBytes,
+                  entry.size <= BundleRules.ratioCheckedAbove
+                    || entry.size / max(entry.compressedSize, 1) <= BundleRules.maxCompressionRatio else { return nil }
+            return try? archive.read(entry)
+        }
+        return nil
+    }
+
     /// Reads the central directory: counts, sizes, names, kinds. Returns the entries to read, or
     /// nil when a limit is broken (then nothing is inflated).
     private static func list(_ archive: ZipArchive, report: inout ValidationReport) -> [(String, ZipEntry)]? {

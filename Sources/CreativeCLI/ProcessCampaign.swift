@@ -10,6 +10,9 @@ import Glibc
 /// rendered where it wins among them, into `DIR/NAME/`; `DIR/campaign.json` lists every device
 /// slot with the creative served there, and `DIR/campaign.png` shows them (``CampaignOperation``).
 /// A rejected or failed creative does not stop the others; the exit code is then 1.
+/// Each file is read once, before any is validated, and its bytes are held until the campaign is
+/// done: the renders and `campaign.png` use the bytes approved (at most ``maxCreatives`` files of
+/// `--max-bytes` each), never a second read of a file that may have changed.
 enum ProcessCampaign {
     /// Largest number of creatives in one campaign.
     static let maxCreatives = 256
@@ -26,20 +29,19 @@ enum ProcessCampaign {
         guard let target else { throw .usage("give a FILE (or several, or a folder)") }
         let progress = Progress(total: files.count)
         let operation = CampaignOperation(request, limits: limits)
-        // First every file's report: the campaign is what is approved.
+        // First every file, read once, then its report: the campaign is what is approved, and each
+        // creative's render uses the bytes approved (never read again).
         let approval = operation.approve(files) { index in
-            progress.show("validating", index, files[index])
-            return ValidateOperation.report(CreativeInput(read(files[index], limits: limits)), name: files[index], limits: limits)
+            progress.show("reading", index, files[index])
+            return CreativeInput(read(files[index], limits: limits))
         }
         let partial = try DirectoryWriter.begin(target)
         var manifests: [(String, JSONValue)] = []
         var printFailure: CLIError?
         do throws(CLIError) {
-            let outcome = operation.run(approval, input: { index in
+            let outcome = operation.run(approval, sink: { index, folder in
                 progress.show("rendering", index, files[index])
-                return CreativeInput(read(files[index], limits: limits))
-            }, sink: { _, folder in
-                DirectoryWriter.sink(into: partial, prefix: folder + "/")
+                return DirectoryWriter.sink(into: partial, prefix: folder + "/")
             }, keep: { index, output throws(ImagingError) in
                 try DirectoryWriter.sink(into: partial, prefix: approval.names[index] + "/")(JobResult.manifestName, output.manifest)
             }, done: { member in
@@ -56,8 +58,7 @@ enum ProcessCampaign {
             progress.show("drawing the \(CampaignJob.sheetStem) sheet", files.count - 1, "")
             let sheet: JobFile?
             do throws(ImagingError) {
-                sheet = try operation.sheet(outcome, bytes: { try? read(files[$0], limits: limits).get() },
-                                            writingTo: DirectoryWriter.sink(into: partial))
+                sheet = try operation.sheet(outcome, writingTo: DirectoryWriter.sink(into: partial))
             } catch {
                 throw .imaging(error, file: CampaignJob.sheetStem + " sheet")
             }

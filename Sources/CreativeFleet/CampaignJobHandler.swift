@@ -41,7 +41,7 @@ extension JobHandler {
                                           weightBudget: settings.weightBudget)
         let approval = operation.approve(files) { CreativeInput(inputs[$0]) }
         var storeError: FleetError?
-        let outcome = operation.run(approval, input: { CreativeInput(inputs[$0]) }, sink: { _, _ in nil }) { index, output throws(ImagingError) in
+        let outcome = operation.run(approval, sink: { _, _ in nil }) { index, output throws(ImagingError) in
             // Written as the job made them, the manifest last: a creative's manifest lists only files there.
             do throws(FleetError) {
                 for (name, bytes) in output.files {
@@ -59,7 +59,7 @@ extension JobHandler {
         }
         if let storeError { throw storeError }
         let sheet: JobFile?
-        do throws(ImagingError) { sheet = try drawSheet(outcome, operation: operation, inputs: inputs, folder: folder) } catch {
+        do throws(ImagingError) { sheet = try drawSheet(outcome, operation: operation, folder: folder) } catch {
             return Answer.failed(code: error.code, message: "\(CampaignJob.sheetStem) sheet: \(error.message)")
         }
         let campaign = operation.json(outcome, sheet: sheet)
@@ -72,12 +72,11 @@ extension JobHandler {
             ?? Answer.failed(.badJob("campaign.json could not be read back"))
     }
 
-    /// `campaign.png` from the rendered creatives' bytes (one per size), uploaded; nil when none was rendered.
-    private func drawSheet(_ outcome: CampaignOperation.Outcome, operation: CampaignOperation, inputs: [JobInput],
+    /// `campaign.png` from the rendered creatives' bytes as approved (one per size), uploaded; nil
+    /// when none was rendered.
+    private func drawSheet(_ outcome: CampaignOperation.Outcome, operation: CampaignOperation,
                            folder: S3Location) throws(ImagingError) -> JobFile? {
-        let drawn = try operation.sheet(outcome) { index in
-            if case .bytes(let bytes) = inputs[index] { bytes } else { nil }
-        }
+        let drawn = try operation.sheet(outcome)
         guard let sheet = drawn else { return nil }
         do throws(FleetError) {
             try retrying { () throws(FleetError) in

@@ -104,9 +104,14 @@ public enum CreativeJob {
     /// scale from, except a PNG's, which libpng checks); the report is recorded in the upload.
     /// With `sink`, each render and the preview are written through it as soon as each is
     /// encoded, and the result's files keep no bytes.
+    /// `approved`: the upload was validated already (a campaign's approval, ``Upload/inspection``):
+    /// its report and source are the job's, nothing is validated or opened again. The renders
+    /// scale from the pixels its strict decode kept when the source still holds them; a campaign's
+    /// approval lets them go, and the source is then decoded once for the renders.
     public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
                                campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget(),
+                               approved: Bool = false,
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
@@ -117,7 +122,7 @@ public enum CreativeJob {
         return try JobDeadline.binding(limits.job.startDeadline()) { () throws(ImagingError) in
             try BudgetFitGuesses.binding { () throws(ImagingError) in
                 try processing(upload, limits: started, format: format, autoFormats: autoFormats, campaign: campaign,
-                               weightBudget: weightBudget, writingTo: sink)
+                               weightBudget: weightBudget, approved: approved, writingTo: sink)
             }
         }
     }
@@ -126,10 +131,10 @@ public enum CreativeJob {
     /// deadline started and bound.
     private static func processing(_ upload: Upload, limits: ValidationLimits, format: FormatChoice,
                                    autoFormats: Set<OutputFormat>?, campaign: [PixelSize],
-                                   weightBudget: RenderWeightBudget,
+                                   weightBudget: RenderWeightBudget, approved: Bool,
                                    writingTo sink: JobFileSink?) throws(ImagingError) -> JobResult {
         let deadline = limits.job.startDeadline()
-        let (report, opened) = Validator.inspect(upload, limits: limits)
+        let (report, opened) = (approved ? upload.inspection : nil) ?? Validator.inspect(upload, limits: limits)
         guard report.valid, let source = opened else { return rejected(report, input: upload.bytes) }
         // Decoded once: upright, colour-managed, in memory; every render scales from it.
         let plan = ProcessPlan(source, product: limits.product, format: format, autoFormats: autoFormats,

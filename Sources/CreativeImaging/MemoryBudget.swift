@@ -73,6 +73,14 @@ public final class MemoryBudget: @unchecked Sendable {
         }
     }
 
+    /// Takes `bytes` that are held already, whatever the budget has left (an answer made and
+    /// waiting for its reader): reservations after it wait until they are given back with
+    /// ``release(_:)``. Never refused: the memory is in use either way.
+    public func take(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        lock.locked { held = held.addingReportingOverflow(bytes).overflow ? Int.max : held + bytes }
+    }
+
     /// Gives back bytes taken with ``reserve(_:waitingUntil:)``.
     public func release(_ bytes: Int) {
         guard bytes > 0 else { return }

@@ -13,6 +13,7 @@ public final class Upload: @unchecked Sendable {
     private let lock = Lock()
     private var opened: (pixelCap: Int, result: Result<ImageSource, ImagingError>)?
     private var madeReport: ValidationReport?
+    private var inspected: ImageSource?
 
     public init(_ bytes: [UInt8], fileName: String) {
         self.bytes = bytes
@@ -38,5 +39,24 @@ public final class Upload: @unchecked Sendable {
     /// The validation report, once ``Validator`` made one for these bytes.
     public var report: ValidationReport? { lock.locked { madeReport } }
 
-    func record(_ report: ValidationReport) { lock.locked { madeReport = report } }
+    /// The report and, for a valid creative, the image its renders are made from (the source
+    /// opened from the bytes, or a bundle's static version), once ``Validator`` inspected these
+    /// bytes; nil before. A campaign's approval is this, passed down to its render.
+    public var inspection: (report: ValidationReport, source: ImageSource?)? {
+        lock.locked { madeReport.map { ($0, $0.valid ? inspected : nil) } }
+    }
+
+    /// Lets go of the pixels a strict decode kept in the sources these bytes opened (the upload's
+    /// own, and the one its inspection handed back): a campaign's approval that keeps only bytes.
+    public func releasePixels() {
+        let sources = lock.locked { [inspected, try? opened?.result.get()] }
+        for source in sources { source?.releasePixels() }
+    }
+
+    func record(_ report: ValidationReport, source: ImageSource? = nil) {
+        lock.locked {
+            madeReport = report
+            inspected = source
+        }
+    }
 }

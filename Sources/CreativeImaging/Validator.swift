@@ -58,7 +58,7 @@ public enum Validator {
     public static func inspect(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
         let inspection = inspect(upload, limits: limits, totalBytes: totalBytes, anySize: false)
-        upload.record(inspection.report)
+        upload.record(inspection.report, source: inspection.source)
         return inspection
     }
 
@@ -69,6 +69,14 @@ public enum Validator {
 
     /// True when the bytes are a zip: an HTML5 bundle.
     public static func isBundle(_ bytes: [UInt8]) -> Bool { BundleValidator.looksLikeZip(bytes) }
+
+    /// A bundle's static version opened (header only) as its validation would open it to be
+    /// rendered, from the zip alone, before the bundle is checked: what a job on the bundle is
+    /// charged for beside the check. Nil without one, or one that cannot be opened.
+    public static func bundleStaticSource(_ bytes: [UInt8], maxPixels: Int = Catalog.defaultMaxPixels) -> ImageSource? {
+        guard let still = BundleValidator.staticVersion(bytes) else { return nil }
+        return try? ImageSource(bytes: still, maxPixels: min(maxPixels, BundleImageLimits.maxPixels))
+    }
 
     /// The image to render for an upload: the image itself, or a valid bundle's static version.
     /// - Throws: what opening the image throws, or ``ImagingError/rejectedBundle(_:)`` for a

@@ -40,7 +40,8 @@ public struct CampaignOperation: Sendable {
     }
 
     /// The creatives as approved, before any is rendered: each one's name as the caller gave
-    /// it, its folder inside the campaign's (``CampaignJob/folderNames(_:)``) and its report.
+    /// it, its folder inside the campaign's (``CampaignJob/folderNames(_:)``), its report, and
+    /// the creative itself as it was read and validated, which its render uses.
     public struct Approval: Sendable {
         public let files: [String]
         /// Each creative's folder name, unique in the campaign.
@@ -48,6 +49,9 @@ public struct CampaignOperation: Sendable {
         public let reports: [ValidationReport]
         /// The campaign's sizes: each valid creative's, then `with`'s (``CampaignJob/sizes(valid:with:)``).
         public let sizes: [PixelSize]
+        /// Each creative as approved: its bytes, the source they opened and its report
+        /// (``Upload/inspection``), without pixels; nil for one not read whole.
+        public let creatives: [Upload?]
     }
 
     /// What the campaign gave: each creative's outcome, in order, and the creative that stopped
@@ -63,22 +67,59 @@ public struct CampaignOperation: Sendable {
         public var rendered: Int { members.filter(\.rendered).count }
     }
 
-    /// Validates the creatives named `files`: `report(index)` makes one's report
-    /// (``ValidateOperation``, on what the surface holds).
-    public func approve(_ files: [String], report: (Int) -> ValidationReport) -> Approval {
-        let reports = files.indices.map(report)
-        return Approval(files: files, names: CampaignJob.folderNames(files), reports: reports,
-                        sizes: CampaignJob.sizes(valid: reports, with: with))
+    /// Validates each creative of `inputs`, named `files`, once: read as the surface got it
+    /// (each input is asked for once), opened and validated here; its render uses the bytes,
+    /// source and report approved (``run(_:sink:keep:done:)``). One not read whole is reported as
+    /// ``ValidateOperation/report(_:name:limits:)`` tells it.
+    public func approve(_ files: [String], inputs: (Int) -> CreativeInput) -> Approval {
+        let read = files.indices.map(inputs)
+        return approve(files) { index in
+            guard case .bytes(let bytes) = read[index] else { return nil }
+            return Upload(bytes, fileName: files[index])
+        } unread: { ValidateOperation.report(read[$0], name: files[$0], limits: limits) }
     }
 
-    /// Validates each creative of `inputs`, named `files` (``ValidateOperation/report(_:name:limits:)``).
-    public func approve(_ files: [String], inputs: (Int) -> CreativeInput) -> Approval {
-        approve(files) { ValidateOperation.report(inputs($0), name: files[$0], limits: limits) }
+    /// Validates each of `uploads` (the service's parts, their sources already opened for the
+    /// charge, ``memory(_:product:)``), once, named by their file names.
+    public func approve(_ uploads: [Upload]) -> Approval {
+        approve(uploads.map(\.fileName)) { uploads[$0] } unread: { _ in ValidationReport(file: "", product: limits.product) }
+    }
+
+    /// Approves each creative in order: `upload(index)` is its bytes as read, or nil for one not
+    /// read whole, whose report `unread(index)` makes. Each is opened and validated once; the
+    /// pixels its strict decode kept for its pre-flight checks are let go as soon as its report is
+    /// made, so the approval holds the campaign's bytes and one decode at a time, never every
+    /// creative's pixels (16 interstitials held +293 MB against a 142.7 MiB charge): the render
+    /// decodes the approved bytes once more (``memory(_:product:)``).
+    private func approve(_ files: [String], upload: (Int) -> Upload?,
+                         unread: (Int) -> ValidationReport) -> Approval {
+        var creatives: [Upload?] = []
+        var reports: [ValidationReport] = []
+        for index in files.indices {
+            let creative = upload(index)
+            creatives.append(creative)
+            guard let creative else {
+                reports.append(unread(index))
+                continue
+            }
+            reports.append(Validator.inspect(creative, limits: limits).report)
+            creative.releasePixels()
+        }
+        return Approval(files: files, names: CampaignJob.folderNames(files), reports: reports,
+                        sizes: CampaignJob.sizes(valid: reports, with: with), creatives: creatives)
+    }
+
+    /// What a campaign of `uploads` holds at its peak, from the headers alone: its bytes (the
+    /// caller's) and one creative's job at a time (approved, then rendered), the largest's
+    /// (``ProcessOperation/memory(_:product:)``); no approval keeps its pixels.
+    public static func memory(_ uploads: [Upload], product: Product) -> Int {
+        uploads.map { ProcessOperation.memory($0, product: product) }.max() ?? 0
     }
 
     /// Runs each valid creative's `process` job among the campaign's sizes, one after the other
-    /// (a second creative of a size already served fails, ``CampaignJob/run(files:reports:with:job:done:)``).
-    /// - `input(index)`: the creative again (a surface may read it again rather than hold every creative).
+    /// (a second creative of a size already served fails, ``CampaignJob/run(files:reports:with:job:done:)``),
+    /// on the creative as approved: nothing is read, validated or opened again
+    /// (``ProcessOperation/run(approved:writingTo:)``).
     /// - `sink(index, folder)`: where its files go as they are done; nil keeps them in its output.
     /// - `keep(index, output)`: takes a creative's finished job (writes its manifest, uploads its
     ///   files); what it throws fails that creative.
@@ -87,7 +128,7 @@ public struct CampaignOperation: Sendable {
     /// A creative whose job was stopped (past the deadline, or cancelled: the deadline is the
     /// campaign's, so the rest would stop too) or whose output could not be kept stops the
     /// campaign: the creatives after it fail `cancelled`, and ``Outcome/stopped`` names it.
-    public func run(_ approval: Approval, input: (Int) -> CreativeInput, sink: (Int, String) -> JobFileSink?,
+    public func run(_ approval: Approval, sink: (Int, String) -> JobFileSink?,
                     keep: (Int, ProcessOperation.Output) throws(ImagingError) -> Void,
                     done: (CampaignMember) -> Void = { _ in }) -> Outcome {
         var stopped: (index: Int, error: ImagingError)?
@@ -96,8 +137,15 @@ public struct CampaignOperation: Sendable {
             let operation = ProcessOperation(limits: limits, format: format, autoFormats: autoFormats, campaign: sizes,
                                              weightBudget: weightBudget)
             do throws(ImagingError) {
-                let output = try operation.run(input(index), name: approval.files[index],
-                                               writingTo: sink(index, approval.names[index]))
+                guard let creative = approval.creatives[index] else {
+                    let rejected = ProcessOperation.Output(CreativeJob.rejected(approval.reports[index], input: nil))
+                    do throws(ImagingError) { try keep(index, rejected) } catch {
+                        stopped = (index, error)
+                        throw error
+                    }
+                    return .success(rejected.result)
+                }
+                let output = try operation.run(approved: creative, writingTo: sink(index, approval.names[index]))
                 do throws(ImagingError) { try keep(index, output) } catch {
                     stopped = (index, error)
                     throw error
@@ -114,11 +162,11 @@ public struct CampaignOperation: Sendable {
         return Outcome(approval: approval, members: members, stopped: stopped)
     }
 
-    /// `campaign.png` from each rendered creative's bytes (`bytes(index)`; nil skips it), written
+    /// `campaign.png` from each rendered creative's bytes as approved (not read again), written
     /// through `sink` when given, else kept in the file; nil when no creative was rendered.
     /// - Throws: ``ImagingError`` when a creative cannot be decoded again, or the sheet is over the budget.
-    public func sheet(_ outcome: Outcome, bytes: (Int) -> [UInt8]?, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobFile? {
-        let creatives = CampaignJob.sheetCreatives(outcome.members, bytes: bytes)
+    public func sheet(_ outcome: Outcome, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobFile? {
+        let creatives = CampaignJob.sheetCreatives(outcome.members) { outcome.approval.creatives[$0]?.bytes }
         guard !creatives.isEmpty else { return nil }
         return try CampaignSheet.draw(creatives, campaign: outcome.approval.sizes, product: limits.product,
                                       limits: limits, writingTo: sink)

@@ -65,6 +65,15 @@ public struct ProcessOperation: Sendable {
                                               autoFormats: autoFormats, campaign: campaign, weightBudget: weightBudget, writingTo: sink))
     }
 
+    /// The job on a creative a campaign approved (``CampaignOperation/approve(_:)``): the report
+    /// and source its approval made (and the pixels it kept, if any) are the job's; nothing is read,
+    /// validated or opened again, so the bytes approved are the bytes rendered.
+    /// - Throws: the imaging error of a valid creative that could not be rendered.
+    public func run(approved upload: Upload, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
+        Output(try CreativeJob.process(upload, limits: limits, format: format, autoFormats: autoFormats,
+                                       campaign: campaign, weightBudget: weightBudget, approved: true, writingTo: sink))
+    }
+
     /// The job on an upload a job holds (the service's body, its source opened once for the
     /// charge, ``memory(_:product:)``), its files kept in the output; one deadline covers the job
     /// and, when it fails, the report made for its rejection.

@@ -5,7 +5,7 @@ import Glibc
 
 /// The admin listener on its own, for a process that is not the HTTP service (`worker`):
 /// `GET /healthz` (liveness), `/readyz` (the caller's readiness) and `/metrics` (the caller's
-/// Prometheus text), on the service's own libmicrohttpd event-loop daemon, with its Host checks
+/// Prometheus text), on the service's own libmicrohttpd daemon (a thread per connection), with its Host checks
 /// and connection deadlines.
 public final class AdminServer: AdminListener, @unchecked Sendable {
     /// Starts one for a process that takes its admin listener as an ``AdminListenerStart``.
@@ -39,7 +39,7 @@ public final class AdminServer: AdminListener, @unchecked Sendable {
         let context = ServiceContext(config: config, router: router)
         daemon = try Daemon(listener: Listener(context: context, router: router, watch: context.adminWatch,
                                                hosts: config.adminHosts),
-                            host: host, port: port, mode: .eventLoop, connectionLimit: 128, idleTimeout: 5,
+                            host: host, port: port, perClient: 0, connectionLimit: 128, idleTimeout: 5,
                             memoryPerConnection: 32 * 1024)
     }
 

@@ -2,6 +2,8 @@ import CMicroHTTPD
 
 /// A response body made as libmicrohttpd sends it, block by block, from parts already in memory:
 /// no copy of the whole body is made. Its size is known before the first byte (Content-Length).
+/// The parts stay in memory until libmicrohttpd frees the response (its last byte sent, or the
+/// connection closed): `hold` keeps them charged against the process-wide budget until then.
 final class BodyStream: Sendable {
     /// The parts, in order; each is sent as it is.
     let parts: [[UInt8]]
@@ -9,8 +11,11 @@ final class BodyStream: Sendable {
     private let starts: [Int]
     /// The body's size in bytes.
     let size: Int
+    /// The budget's bytes the parts are charged, given back when the stream is freed.
+    let hold: BudgetHold?
 
-    init(parts: [[UInt8]]) {
+    /// The body of `parts`; `hold(size)` charges them (nil: not charged).
+    init(parts: [[UInt8]], hold: (Int) -> BudgetHold? = { _ in nil }) {
         self.parts = parts
         var starts: [Int] = [], offset = 0
         for part in parts {
@@ -19,6 +24,7 @@ final class BodyStream: Sendable {
         }
         self.starts = starts
         size = offset
+        self.hold = hold(offset)
     }
 
     /// Copies up to `count` bytes of the body from `position` into `buffer`; the number copied
@@ -48,7 +54,8 @@ final class BodyStream: Sendable {
     }
 }
 
-/// A libmicrohttpd response that pulls its body from `stream` (retained until MHD frees it).
+/// A libmicrohttpd response that pulls its body from `stream` (retained until MHD frees it: then
+/// its parts, and its hold on the budget, are let go).
 func streamedResponse(_ stream: BodyStream) -> OpaquePointer? {
     let context = Unmanaged.passRetained(stream).toOpaque()
     let response = MHD_create_response_from_callback(UInt64(stream.size), 64 * 1024, { context, position, buffer, count in

@@ -133,17 +133,27 @@ private func finish(_ state: ConnectionState, listener: Listener, termination: M
                         bytes: state.bytesSent, seconds: seconds, errorCode: state.errorCode, outcome: outcome)
 }
 
+/// The smallest answer body charged against the budget while it is sent (``send(_:on:state:context:closing:)``).
+let heldAnswerBytes = 256 << 10
+
 /// Known methods keep their name as a metric label; anything else is `other`.
 private func metricMethod(_ method: String) -> String {
     ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(method) ? method : "other"
 }
 
-/// Queues a response (copying the body) and records it on the state. `closing` adds
-/// `Connection: close` (MHD then closes after the answer, reading nothing more).
+/// Queues a response (copying a small body) and records it on the state. `closing` adds
+/// `Connection: close` (MHD then closes after the answer, reading nothing more). A body of
+/// ``heldAnswerBytes`` or more (a JSON answer with its renders inline) is sent from where it is,
+/// charged against the process-wide budget until libmicrohttpd frees it, as a zip answer is.
 func send(_ response: Response, on connection: OpaquePointer, state: ConnectionState,
           context: ServiceContext, closing: Bool = false) -> MHD_Result {
     var body = response.body
-    let created = response.stream.map(streamedResponse) ?? body.withUnsafeMutableBytes { buffer in
+    let budget = context.budget
+    let stream = response.stream ?? (body.count < heldAnswerBytes ? nil : BodyStream(parts: [body]) { bytes in
+        budget.take(bytes)
+        return BudgetHold(budget: budget, bytes: bytes)
+    })
+    let created = stream.map(streamedResponse) ?? body.withUnsafeMutableBytes { buffer in
         MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
     }
     guard let created else { return .NO }

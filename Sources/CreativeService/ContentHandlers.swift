@@ -60,9 +60,10 @@ enum ProcessHandlers {
         let asked = try ServiceError.reading { () throws(CoreError) in try ProcessRequest(request.query) }
         let (product, inline, wanted) = (asked.product, asked.inline, asked.file)
         let upload = Upload(request.body, fileName: name)
-        let output = try context.runJob(request, product: product, memory: {
+        let zipped = wanted == nil && ZipAnswer.wanted(request.accept)
+        let (output, zip) = try context.runJob(request, product: product, memory: {
             ProcessOperation.memory(upload, product: product)
-        }) { job throws(ServiceError) -> ProcessOperation.Output in
+        }) { job throws(ServiceError) -> (ProcessOperation.Output, BodyStream?) in
             let output: ProcessOperation.Output
             do throws(OperationError) {
                 output = try ProcessOperation(asked, limits: ValidationLimits(job: job.limits, product: product)).run(upload)
@@ -70,7 +71,10 @@ enum ProcessHandlers {
                 throw ImageHandlers.failure(error)
             }
             try ImageHandlers.checkTimeout(output.result.report)
-            return output
+            // The zip answer holds the job's files until its last byte is sent (a slow reader
+            // takes minutes): charged from the job's own reservation before the job gives it back.
+            guard zipped, output.result.report.valid else { return (output, nil) }
+            return (output, BodyStream(parts: ZipAnswer.parts(output.files), hold: job.reservation.answerHold))
         }
         let result = output.result
         guard result.report.valid else {
@@ -79,7 +83,7 @@ enum ProcessHandlers {
                                  message: first?.message ?? "the creative was rejected", report: result.report.json)
         }
         if let wanted { return try fileAnswer(result, named: wanted) }
-        if ZipAnswer.wanted(request.accept) { return zipAnswer(output) }
+        if let zip { return zipAnswer(output, body: zip) }
         let total = result.files.reduce(0) { $0 + $1.byteCount }
         if inline && total > context.config.maxInlineFileBytes {
             throw .answerTooLarge(bytes: total, limit: context.config.maxInlineFileBytes)
@@ -93,10 +97,11 @@ enum ProcessHandlers {
         ]))
     }
 
-    /// The zip answer: the job's files and its manifest, as the folder of `process` holds them.
-    static func zipAnswer(_ output: ProcessOperation.Output) -> Response {
+    /// The zip answer: the job's files and its manifest, as the folder of `process` holds them
+    /// (`body`: ``ZipAnswer/parts(_:)`` of them, charged until libmicrohttpd frees the answer).
+    static func zipAnswer(_ output: ProcessOperation.Output, body: BodyStream) -> Response {
         var response = Response(contentType: ZipAnswer.mediaType, body: [])
-        response.stream = BodyStream(parts: ZipAnswer.parts(output.files))
+        response.stream = body
         response.headers = [("Content-Disposition", "attachment; filename=\"process.zip\""),
                             ("X-Creative-Renders", String(output.result.slots.count))]
         return response

@@ -24,14 +24,6 @@ final class Listener: @unchecked Sendable {
 
 /// Owns the `MHD_Daemon` pointer: starts it on an address, stops it in ``stop()`` or `deinit`.
 final class Daemon: @unchecked Sendable {
-    /// How the daemon runs its connections.
-    enum Mode {
-        /// The data plane: one thread per connection (a request's job runs on it), `poll()`, an
-        /// inter-thread channel (for quiesce), at most `perClient` connections per client address.
-        case threadPerConnection(perClient: Int)
-        /// The admin listener: one epoll thread for every connection (its routes never block).
-        case eventLoop
-    }
 
     private var handle: OpaquePointer?
     private let lock = Lock()
@@ -41,20 +33,18 @@ final class Daemon: @unchecked Sendable {
 
     /// Binds and starts.
     /// - Throws: ``ServiceError/internalError(_:)`` when the address is invalid or cannot be bound.
-    init(listener: Listener, host: String, port requested: Int, mode: Mode, connectionLimit: Int,
+    /// Every connection has a thread of its own (a request's job runs on it), `poll()`, and an
+    /// inter-thread channel (for quiesce); at most `perClient` connections per client address (0:
+    /// no limit). The thread names its connection, so the error log can carry the parser's
+    /// refusals to the service (``ParserRefusal``): on the data plane and the admin listener both
+    /// (an epoll admin listener served every connection from one thread and kept libmicrohttpd's
+    /// double answer to a malformed `Content-Length`).
+    init(listener: Listener, host: String, port requested: Int, perClient: Int, connectionLimit: Int,
          idleTimeout: Int, memoryPerConnection: Int) throws(ServiceError) {
         self.listener = listener
         guard (0...65535).contains(requested) else { throw .internalError("port \(requested) is out of range") }
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
-        var perClient = 0
-        switch mode {
-        case .threadPerConnection(let limit):
-            // The error log carries the parser's refusals to the service (``ParserRefusal``).
-            flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
-            perClient = limit
-        case .eventLoop:
-            flags |= MHD_USE_EPOLL.rawValue
-        }
+        flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
         var address4 = sockaddr_in()
         var address6 = sockaddr_in6()
         let isIPv6 = host.contains(":")
@@ -81,8 +71,8 @@ final class Daemon: @unchecked Sendable {
         let notify: MHD_NotifyConnectionCallback = creativeConnectionNotified
         creative_mhd_set_refusal_handler(creativeParserRefused)
         // The logger must be the first option (MHD logs with its default logger until it is set).
-        let logging: [CVarArg] = flags & MHD_USE_ERROR_LOG.rawValue != 0
-            ? [MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(creative_mhd_logger()), OpaquePointer(cls)] : []
+        let logging: [CVarArg] = [MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(creative_mhd_logger()),
+                                  OpaquePointer(cls)]
         func pointer<T>(_ function: T) -> OpaquePointer { OpaquePointer(unsafeBitCast(function, to: UnsafeRawPointer.self)) }
         let started: OpaquePointer? = withUnsafePointer(to: &address4) { pointer4 in
             withUnsafePointer(to: &address6) { pointer6 in

@@ -7,6 +7,9 @@ struct ImageJob {
     /// The per-job memory budget, the deadline (`--job-timeout`) and the request's cancellation.
     let limits: JobLimits
     let started: Double
+    /// What the job holds of the process-wide budget; an answer that outlives the job takes its
+    /// part of it over (``JobReservation/answerHold(_:)``).
+    let reservation: JobReservation
 
     /// The limits with what is left of the job's deadline, for a second pass within the same job
     /// (the validation report of a failed render): one deadline covers the whole job.
@@ -15,6 +18,62 @@ struct ImageJob {
         if let timeout = limits.timeout { rest.timeout = max(0, timeout - (monotonicSeconds() - started)) }
         return rest
     }
+}
+
+/// The bytes of the process-wide budget a running job holds. The job gives back what is left
+/// when it ends; an answer that stays in memory after it (a zip answer, read by a slow client)
+/// takes its bytes over first, so they stay charged until libmicrohttpd frees the answer.
+final class JobReservation: @unchecked Sendable {
+    let budget: MemoryBudget
+    private let lock = Lock()
+    private var held: Int
+
+    /// `bytes` already reserved from `budget`.
+    init(budget: MemoryBudget, bytes: Int) {
+        self.budget = budget
+        held = max(0, bytes)
+    }
+
+    /// What the job still holds.
+    var bytes: Int { lock.locked { held } }
+
+    /// A hold of `bytes` for an answer: taken from the job's reservation as far as it goes, the
+    /// rest from the budget at once (``MemoryBudget/take(_:)``: the answer is made, its memory in
+    /// use). Given back when the hold is freed.
+    func answerHold(_ bytes: Int) -> BudgetHold {
+        let wanted = max(0, bytes)
+        let moved = lock.locked {
+            let moved = min(held, wanted)
+            held -= moved
+            return moved
+        }
+        budget.take(wanted - moved)
+        return BudgetHold(budget: budget, bytes: wanted)
+    }
+
+    /// Gives back what the job still holds (once: it holds nothing afterwards).
+    func releaseRest() {
+        let rest = lock.locked {
+            let rest = held
+            held = 0
+            return rest
+        }
+        budget.release(rest)
+    }
+}
+
+/// Bytes of the process-wide budget held by what owns this (an answer's body), given back when
+/// it is freed.
+final class BudgetHold: Sendable {
+    let budget: MemoryBudget
+    let bytes: Int
+
+    init(budget: MemoryBudget, bytes: Int) {
+        self.budget = budget
+        self.bytes = bytes
+    }
+
+    deinit { budget.release(bytes) }
 }
 
 /// The jobs in progress, running or waiting for a slot, so that a stop can cancel them.
@@ -51,7 +110,8 @@ extension ServiceContext {
     /// away while it waits), takes the job's decode memory from the process-wide budget (`memory`,
     /// evaluated in the slot, capped at the per-job budget: a job over it is refused by the
     /// imaging layer without decoding), then runs `body` under the job's limits. Memory and slot
-    /// are given back however the job ends.
+    /// are given back however the job ends, but for what an answer took over
+    /// (``ImageJob/reservation``), given back when the answer is freed.
     /// - Throws: ``ServiceError/busy(retryAfter:)`` when no slot is free in time,
     ///   ``ServiceError/memoryBusy(retryAfter:)`` when the budget stays full for
     ///   ``ServiceConfig/jobBudgetWait``,
@@ -72,10 +132,11 @@ extension ServiceContext {
         guard budget.reserve(bytes, waitingUntil: monotonicSeconds() + config.jobBudgetWait) else {
             throw .memoryBusy(retryAfter: 1)
         }
-        defer { budget.release(bytes) }
+        let reservation = JobReservation(budget: budget, bytes: bytes)
+        defer { reservation.releaseRest() }
         let job = ImageJob(limits: JobLimits(memoryBudget: jobBudget, timeout: config.jobDeadline(for: product),
                                              cancellation: cancellation),
-                           started: monotonicSeconds())
+                           started: monotonicSeconds(), reservation: reservation)
         let result: T
         do {
             result = try body(job)

@@ -19,8 +19,8 @@ import Glibc
 /// `Connection: close`, and shuts the sending side, so libmicrohttpd's answer fails to send and
 /// the connection closes after the one JSON answer.
 ///
-/// Only on the data plane (one thread per connection, so the thread names the connection); the
-/// admin listener serves every connection from one thread and keeps libmicrohttpd's answers.
+/// On the data plane and the admin listener alike: each runs one thread per connection, so the
+/// thread names the connection.
 enum ParserRefusal {
     /// The error the service answers for libmicrohttpd's `status`, given the log line before
     /// it (what it refused) and whether the headers had reached the service (then only the

@@ -49,7 +49,8 @@ public enum ServeOptions {
     public static let maxJSONBodyBytes: ByteSizeOption = option("max_json_body_bytes", 1...1 << 24, "SIZE",
                                                 "largest body of the other routes", size(defaults.maxJSONBodyBytes))
     public static let memoryBudget: ByteSizeOption = option("memory_budget", 1 << 20...1 << 40, "SIZE",
-                                            "memory buffered bodies and running jobs (their charged peak) may hold at once, "
+                                            "memory buffered bodies, running jobs (their charged peak) and answers being sent "
+                                            + "may hold at once, "
                                             + "for the whole process (503 + Retry-After when it stays full for --budget-wait; "
                                             + "a bare number is MiB)", size(defaults.memoryBudget), bareUnit: 1 << 20)
     public static let jobMemoryBudget: ByteSizeOption = option("job_memory_budget", 1 << 20...1 << 40, "SIZE",

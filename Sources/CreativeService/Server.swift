@@ -24,13 +24,13 @@ public final class Server: @unchecked Sendable {
         daemon = try Daemon(listener: Listener(context: context, router: .service, watch: context.watch,
                                                   hosts: config.dataHosts),
                             host: config.host, port: config.port,
-                            mode: .threadPerConnection(perClient: config.maxConnectionsPerClient),
+                            perClient: config.maxConnectionsPerClient,
                             connectionLimit: config.maxConnections, idleTimeout: config.connectionTimeout,
                             memoryPerConnection: 256 * 1024)
         do {
             admin = try Daemon(listener: Listener(context: context, router: .admin, watch: context.adminWatch,
                                                     hosts: config.adminHosts),
-                               host: config.adminHost, port: config.adminPort, mode: .eventLoop,
+                               host: config.adminHost, port: config.adminPort, perClient: 0,
                                connectionLimit: 128, idleTimeout: 5, memoryPerConnection: 32 * 1024)
         } catch {
             daemon.stop()

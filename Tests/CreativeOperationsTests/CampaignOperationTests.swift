@@ -32,7 +32,7 @@ final class CampaignOperationTests: XCTestCase {
         let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
         let approval = operation.approve(files) { inputs[$0] }
         var kept: [Int] = [], heard: [String] = []
-        let outcome = operation.run(approval, input: { inputs[$0] }, sink: { _, _ in nil },
+        let outcome = operation.run(approval, sink: { _, _ in nil },
                                     keep: { index, output in
             kept.append(index)
             XCTAssertEqual(output.files.last?.name, JobResult.manifestName)
@@ -41,7 +41,7 @@ final class CampaignOperationTests: XCTestCase {
         XCTAssertEqual(kept, [0, 1, 2], "a rejected creative's manifest is kept too")
         XCTAssertEqual(heard, ["banner", "banner-2", "odd"])
         XCTAssertEqual(outcome.rendered, 2)
-        let sheet = try XCTUnwrap(try operation.sheet(outcome) { if case .bytes(let bytes) = inputs[$0] { bytes } else { nil } })
+        let sheet = try XCTUnwrap(try operation.sheet(outcome))
         XCTAssertEqual(sheet.name, "campaign.png")
         guard case .object(let fields) = operation.json(outcome, sheet: sheet),
               case .array(let slots)? = fields.first(where: { $0.0 == "slots" })?.1 else { return XCTFail("no slots") }
@@ -62,16 +62,17 @@ final class CampaignOperationTests: XCTestCase {
         let approval = operation.approve(files) { inputs[$0] }
         XCTAssertEqual(approval.reports.map(\.valid), [true, true])
         usleep(1_100_000)
-        let outcome = operation.run(approval, input: { inputs[$0] }, sink: { _, _ in nil }, keep: { _, _ in })
+        let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
         XCTAssertEqual(outcome.rendered, 0)
-        // Each job stops at the campaign's deadline, already past: its report names the timeout.
+        // The first job stops at the campaign's deadline, already past (it was approved, so it is
+        // not validated again: its render is what stops), and the rest are not run.
         let codes = outcome.members.map { member -> [String] in
             switch member.outcome {
             case .success(let result): result.report.errors.map(\.code.rawValue)
             case .failure(let error): [error.code]
             }
         }
-        XCTAssertEqual(codes, [["timeout"], ["timeout"]])
+        XCTAssertEqual(codes, [["timeout"], ["cancelled"]])
     }
 
     func testACreativeWhoseFilesCannotBeKeptStopsTheRest() throws {
@@ -79,7 +80,7 @@ final class CampaignOperationTests: XCTestCase {
         let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
         let approval = operation.approve(files) { inputs[$0] }
         var ran: [Int] = []
-        let outcome = operation.run(approval, input: { ran.append($0); return inputs[$0] }, sink: { _, _ in nil },
+        let outcome = operation.run(approval, sink: { index, _ in ran.append(index); return nil },
                                     keep: { _, _ throws(ImagingError) in throw .io("the store is gone") })
         XCTAssertEqual(ran, [0], "nothing runs after the creative that stopped the campaign")
         XCTAssertEqual(outcome.stopped?.index, 0)
@@ -89,5 +90,81 @@ final class CampaignOperationTests: XCTestCase {
         }
         XCTAssertEqual(codes, ["io_error", "cancelled", "cancelled"])
         XCTAssertEqual(outcome.rendered, 0)
+    }
+
+    private func gif(_ width: Int, _ height: Int) throws -> [UInt8] {
+        try Fixtures.save("gifsave_buffer", try Fixtures.solid(width, height, [30, 90, 200]))
+    }
+
+    /// One pass per creative: each is read once (the surface's input), opened once and validated
+    /// once (the render reuses the approval's report and source), and what is rendered is what
+    /// was approved: the manifest names the approved bytes. Its pixels are decoded by the
+    /// approval's strict check and once more by its render (the approval keeps no pixels).
+    func testEachCreativeIsReadValidatedAndDecodedOnceAndItsApprovedBytesAreRendered() throws {
+        let files = ["a.gif", "b.gif"]
+        let approved = [try gif(320, 50), try gif(728, 90)]
+        let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
+        var reads = [0, 0]
+        let before = DecodeLedger.current
+        let approval = operation.approve(files) { index -> CreativeInput in
+            reads[index] += 1
+            return .bytes(approved[index])
+        }
+        XCTAssertEqual(approval.reports.map(\.valid), [true, true])
+        let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
+        let after = DecodeLedger.current
+        XCTAssertEqual(reads, [1, 1])
+        XCTAssertEqual(after.opens - before.opens, 2, "one header read per creative")
+        XCTAssertEqual(after.decodes - before.decodes, 4, "the approval's strict check and the render's, per creative")
+        for creative in approval.creatives { XCTAssertNotNil(creative?.report, "validated at the approval") }
+        XCTAssertEqual(outcome.rendered, 2)
+        for (member, bytes) in zip(outcome.members, approved) {
+            guard case .success(let result) = member.outcome, case .object(let manifest) = result.manifest,
+                  case .object(let source)? = manifest.first(where: { $0.0 == "source" })?.1 else { return XCTFail("no manifest") }
+            XCTAssertEqual(source.first { $0.0 == "sha256" }?.1, .string(Checksum.sha256(bytes)))
+            XCTAssertFalse(result.renders.isEmpty)
+        }
+    }
+
+    /// A creative replaced after its approval (the file changed on disk) is rendered from the
+    /// bytes approved: the render never reads it again.
+    func testACreativeChangedAfterItsApprovalIsRenderedFromTheApprovedBytes() throws {
+        var onDisk = try gif(320, 50)
+        let approvedBytes = onDisk
+        let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
+        let approval = operation.approve(["a.gif"]) { _ in .bytes(onDisk) }
+        onDisk = try gif(728, 90)
+        let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
+        guard case .success(let result) = outcome.members.first?.outcome else { return XCTFail("not rendered") }
+        XCTAssertEqual(result.report.dimensions, PixelSize(width: 320, height: 50))
+        guard case .object(let manifest) = result.manifest,
+              case .object(let source)? = manifest.first(where: { $0.0 == "source" })?.1 else { return XCTFail("no manifest") }
+        XCTAssertEqual(source.first { $0.0 == "sha256" }?.1, .string(Checksum.sha256(approvedBytes)))
+        XCTAssertNotEqual(Checksum.sha256(onDisk), Checksum.sha256(approvedBytes))
+    }
+
+    /// A campaign is charged for what it holds at once: one creative's job at a time, the
+    /// largest's. The approval keeps no creative's pixels (each approval kept its decode, and a
+    /// campaign of 16 interstitials held +293 MB against a 142.7 MiB charge).
+    func testACampaignOfManyCreativesHoldsNoApprovalsPixelsAndIsChargedItsLargestJob() throws {
+        let sizes = [(320, 50), (728, 90), (300, 250), (960, 150), (468, 60), (320, 100), (1320, 204), (2184, 270)]
+        var uploads = try sizes.enumerated().map { index, size in Upload(try gif(size.0, size.1), fileName: "c\(index).gif") }
+        // One more of a size already given, and one the product refuses: 10 creatives.
+        uploads += [Upload(try gif(320, 50), fileName: "again.gif"), Upload(try gif(321, 50), fileName: "odd.gif")]
+        let jobs = uploads.map { ProcessOperation.memory($0, product: .defaultProduct) }
+        XCTAssertEqual(jobs.last, 0, "a size the product refuses is not decoded, not charged")
+        XCTAssertEqual(CampaignOperation.memory(uploads, product: .defaultProduct), jobs.max())
+        XCTAssertEqual(jobs.filter { $0 > 0 }.count, 9, "every accepted size has a job to charge")
+        let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
+        let approval = operation.approve(uploads)
+        XCTAssertEqual(approval.reports.map(\.valid), Array(repeating: true, count: 9) + [false])
+        XCTAssertEqual(approval.creatives.map { $0?.inspection?.source?.keptPixels == nil },
+                       Array(repeating: true, count: 10), "no approval holds its pixels")
+        XCTAssertEqual(approval.creatives.compactMap { try? $0?.source().get().keptPixels }.count, 0)
+        let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
+        XCTAssertEqual(outcome.rendered, 8)
+        XCTAssertEqual(outcome.members.map { member -> String in
+            if case .failure(let error) = member.outcome { error.code } else { "ok" }
+        }, Array(repeating: "ok", count: 8) + ["duplicate_size", "ok"])
     }
 }

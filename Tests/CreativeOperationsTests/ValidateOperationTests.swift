@@ -63,6 +63,26 @@ final class ValidateOperationTests: XCTestCase {
         XCTAssertEqual(ValidateOperation.memory(Upload([], fileName: "c")), 0)
         XCTAssertEqual(ValidateOperation.memory(Upload(Array("not an image".utf8), fileName: "d")), 0)
     }
+
+    /// A bundle's job renders its static version: `process` is charged that render's plan (more
+    /// than the bundle check's budget), as for the static image uploaded alone; its validation
+    /// only the check's. A static version the product refuses, or none, is charged the check.
+    func testABundlesJobIsChargedItsStaticImagesRenders() throws {
+        let still = try BundleCorpus.png(960, 150)
+        let bundle = Upload(try BundleCorpus.clean(staticImage: still).bytes(), fileName: "ad.zip")
+        let alone = ProcessOperation.memory(Upload(still, fileName: "static.png"))
+        XCTAssertGreaterThan(alone, JobCost.bundleCheck)
+        XCTAssertEqual(ProcessOperation.memory(bundle), alone)
+        XCTAssertEqual(ValidateOperation.memory(bundle), JobCost.bundleCheck)
+        // The job (valid) renders the static version the charge was made for.
+        XCTAssertEqual(Validator.validate(bundle).valid, true)
+        let odd = Upload(try BundleCorpus.clean(staticImage: try BundleCorpus.png(961, 150)).bytes(), fileName: "ad.zip")
+        XCTAssertEqual(ProcessOperation.memory(odd), JobCost.bundleCheck)
+        let none = Upload(try BundleCorpus.clean(staticName: nil).bytes(), fileName: "ad.zip")
+        XCTAssertEqual(ProcessOperation.memory(none), JobCost.bundleCheck)
+        let backup = Upload(try BundleCorpus.clean(staticImage: still, staticName: "backup.png").bytes(), fileName: "ad.zip")
+        XCTAssertEqual(ProcessOperation.memory(backup), alone)
+    }
 }
 
 /// Options given by name, as a query gives them.
