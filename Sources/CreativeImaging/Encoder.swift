@@ -266,12 +266,8 @@ public enum Encoder {
         }
     }
 
-    /// The AV1 encoder's effort (libvips 0-9, libaom's speed 9 minus it; libvips' default 4).
-    /// On 2732x180 renders (libvips 8.18, wall time, libaom's threads): effort 1 took 36, 39 and
-    /// 142 ms (the bench photograph at quality 82, the gradient at 82, text-heavy art at 91)
-    /// where 2 took 80, 54 and 190 ms, for 2%, 7% and 0.2% more bytes; effort 0 wrote a text
-    /// 65% heavier, 4 took 4-6 times as long as 1. A 2048x2732 screen: 0.4 s; memory is the
-    /// same at 1 and 2.
+    /// The AV1 encoder's effort (libvips 0-9, libaom's speed 9 minus it; libvips' default 4): 1,
+    /// the fastest that keeps text's bytes (docs/performance.md, "Encoder settings, measured").
     static let avifEffort = 1
 
     /// JPEG has no alpha: an opaque render's alpha band (all 255) is dropped.
@@ -283,7 +279,7 @@ public enum Encoder {
 
     /// libvips' PNG saver, pulling the render through strip by strip: for renders too large to
     /// hold. One row filter, Paeth, for every row: libpng's adaptive choice tries all five on
-    /// every row, and a 4096x4096 canvas took 1.35 s of CPU with it. RGBA kept as it is.
+    /// every row (docs/performance.md, "Encoder settings, measured"). RGBA kept as it is.
     static func streamingPNG(_ image: VImage) throws(ImagingError) -> EncodedRender {
         let bytes = try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
             .with("compression", .int(Int(PNGWriter.zlibLevel))).with("filter", .flags("paeth")).bytes()
