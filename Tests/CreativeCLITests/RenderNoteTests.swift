@@ -37,7 +37,7 @@ final class RenderNoteTests: ScratchFolderTestCase {
             (try Self.animatedGIF(), "a.gif", "validate would reject it (animated): animated GIF is not accepted; "
                 + "upload one still frame (HTML5 ads are made in the ad editor)"),
             (heavy, "heavy.png", "validate would reject it (file_too_large): \(heavy.count) bytes is over the "
-                + "limit of 2097152 bytes; export it smaller (the guideline is 150 KB)"),
+                + "limit of 2097152 bytes; export it smaller (the guideline is 150 KB (153,600 bytes))"),
         ]
         for (bytes, name, note) in cases {
             let run = try render(bytes, name)

@@ -304,7 +304,7 @@ final class FixTests: XCTestCase {
         let photo = try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(960, 150), [("Q", .int(100))])
         let request = FixRequest(profiles: [lean])
         XCTAssertEqual(request.weightLimit(for: PixelSize(width: 960, height: 150)), 50_000)
-        XCTAssertEqual(FixRequest().weightLimit(for: PixelSize(width: 960, height: 150)), 150_000)
+        XCTAssertEqual(FixRequest().weightLimit(for: PixelSize(width: 960, height: 150)), 153_600)
         let fixed = try fix(photo, request)
         XCTAssertLessThanOrEqual(fixed.bytes.count, 50_000)
         XCTAssertEqual(fixed.report.profiles, [lean])

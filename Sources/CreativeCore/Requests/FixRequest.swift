@@ -120,7 +120,7 @@ public struct FixRequest: Sendable {
         return first.acceptedSizes(for: product).filter { ProfileChecks.accepts($0, product: product, profiles: profiles) }
     }
 
-    /// The most bytes the fixed file may weigh at `size` with no error or warning: 150 KB (the guideline),
+    /// The most bytes the fixed file may weigh at `size` with no error or warning: the guideline (153,600 bytes),
     /// or with profiles the strictest of their limits for the size and their weight guidelines.
     public func weightLimit(for size: PixelSize) -> Int {
         guard !profiles.isEmpty else { return Catalog.weightGuidelineBytes }

@@ -5,14 +5,18 @@ public enum TextFormat {
     /// `3,146 KB`). The try-it page rounds the same way.
     public static func kilobytes(_ bytes: Int) -> String {
         guard bytes >= 1000 else { return "\(bytes) bytes" }
-        let whole = (bytes + 500) / 1000
-        var digits = String(whole)
+        return grouped((bytes + 500) / 1000) + " KB"
+    }
+
+    /// A whole number with its thousands grouped: `153600` -> `153,600`.
+    public static func grouped(_ number: Int) -> String {
+        var digits = String(number.magnitude)
         var grouped = ""
         while digits.count > 3 {
             grouped = "," + digits.suffix(3) + grouped
             digits.removeLast(3)
         }
-        return digits + grouped + " KB"
+        return (number < 0 ? "-" : "") + digits + grouped
     }
 
     /// A text cut into lines of at most `columns` characters at spaces (a longer word stays

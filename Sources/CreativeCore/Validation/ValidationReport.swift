@@ -259,10 +259,10 @@ public enum ValidationRules {
         return " (it is \(other.withArticle) size: give --product \(other), product=\(other) over HTTP)"
     }
 
-    /// `heavy_file` when over the 150 KB guideline.
+    /// `heavy_file` when over the guideline (``Catalog/weightGuidelineBytes``, 153,600 bytes).
     public static func weightIssue(bytes: Int) -> ValidationIssue? {
         guard bytes > Catalog.weightGuidelineBytes else { return nil }
-        return ValidationIssue(.heavyFile, "\(TextFormat.kilobytes(bytes)) is over the \(Catalog.weightGuidelineBytes / 1000) KB "
+        return ValidationIssue(.heavyFile, "\(TextFormat.grouped(bytes)) bytes is over the \(Catalog.weightGuidelineText) "
                                + "guideline; compress it (fewer colours, PNG optimiser, or JPEG quality 80-85)")
     }
 
