@@ -64,10 +64,16 @@ enum FixChanges {
                                      + "\(format.rawValue.uppercased())" + (reason.map { " (\($0))" } ?? "")))
         }
         let sizes = "\(source.bytes.count) -> \(encoding.bytes.count) bytes"
+        var detail = encoding.detail
+        // A JPEG kept at its own quality (WeightFit's cap) says so.
+        if format == .jpeg, source.format == .jpeg, let quality = JPEGQuality.estimate(source.bytes),
+           quality < WeightFit.lossyQualities[0], detail == "JPEG quality \(quality)" {
+            detail += " (the source's quality)"
+        }
         if source.bytes.count > maxBytes {
-            changes.append(FixChange(.weightReduced, "\(sizes), within the weight of \(maxBytes) bytes: \(encoding.detail)"))
+            changes.append(FixChange(.weightReduced, "\(sizes), within the weight of \(maxBytes) bytes: \(detail)"))
         } else {
-            changes.append(FixChange(.reencoded, "\(sizes): \(encoding.detail)"))
+            changes.append(FixChange(.reencoded, "\(sizes): \(detail)"))
         }
         return changes
     }
