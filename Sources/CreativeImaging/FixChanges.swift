@@ -9,7 +9,7 @@ enum FixChanges {
         var changes: [FixChange] = []
         let header = source.header
         if let page = animation.page {
-            let which = page + 1 == animation.frames ? " (the last)" : ""
+            let which = page == 0 ? " (the first, as render shows it)" : page + 1 == animation.frames ? " (the last)" : ""
             changes.append(FixChange(.frameKept, "animated \(source.format.rawValue.uppercased()) of \(animation.frames) "
                                      + "frames: frame \(page + 1)\(which) kept as the still image"))
         } else if animation.animatedPNG {

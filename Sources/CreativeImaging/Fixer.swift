@@ -5,7 +5,7 @@ import CreativeCore
 /// one the file's pixels allow without a judgement call, and the result is validated before it is
 /// handed back; a result with an error is refused with a ``FixRefusal`` and nothing is written.
 ///
-/// The steps: one frame of an animation (the last by default) -> EXIF orientation -> CMYK or another
+/// The steps: one frame of an animation (the first by default, the one `render` shows) -> EXIF orientation -> CMYK or another
 /// profile to sRGB (libvips `thumbnail`, `export_profile`) -> a near-miss size brought to the accepted
 /// size (``NearMissResize``: a few pixels by lines of a uniform edge, else by nearest pixels, else
 /// resampled; exact output size, within 1% of the aspect ratio) -> 8-bit sRGB -> encoded in the format
@@ -129,7 +129,8 @@ public enum Fixer {
                 return
             }
             if let frame, !(1...frames).contains(frame) { throw .unfixable(.frameOutOfRange(given: frame, frames: frames)) }
-            page = (frame ?? frames) - 1
+            // The first frame by default: the one `render` and `process` decode (libvips' page 0).
+            page = (frame ?? 1) - 1
         }
     }
 

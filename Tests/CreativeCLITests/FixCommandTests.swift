@@ -101,7 +101,7 @@ final class FixCommandTests: ScratchFolderTestCase {
         let run = try fix("anim-320x50.gif", "still.png", size: PixelSize(width: 320, height: 50))
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(Array(try XCTUnwrap(bytes("still.png")).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
-        XCTAssertTrue(run.text.contains("\n  frame_kept: animated GIF of 3 frames: frame 3 (the last) kept"), run.text)
+        XCTAssertTrue(run.text.contains("\n  frame_kept: animated GIF of 3 frames: frame 1 (the first, as render shows it) kept"), run.text)
         XCTAssertTrue(run.text.contains("\n  format_changed: GIF written as PNG (the output name asks for it)\n"), run.text)
     }
 
@@ -166,12 +166,12 @@ final class FixCommandTests: ScratchFolderTestCase {
         try put(try Fixtures.animatedArtworkGIF(728, 90), "animated.gif")
         let run = try fix("animated.gif", "still.gif", size: PixelSize(width: 728, height: 90))
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.text.contains("\n  frame_kept: animated GIF of 3 frames: frame 3 (the last) kept as the still "
-                                        + "image\n"), run.text)
+        XCTAssertTrue(run.text.contains("\n  frame_kept: animated GIF of 3 frames: frame 1 (the first, as render shows it) "
+                                        + "kept as the still image\n"), run.text)
         XCTAssertFalse(AnimationProbe.isAnimatedGIF(try XCTUnwrap(bytes("still.gif"))))
-        let first = try fix("animated.gif", "first.gif", ["--frame", "1"])
-        XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertTrue(first.text.contains("frame 1 kept"), first.text)
+        let last = try fix("animated.gif", "last.gif", ["--frame", "3"])
+        XCTAssertEqual(last.status, 0, last.stderr)
+        XCTAssertTrue(last.text.contains("frame 3 (the last) kept"), last.text)
         // A frame the animation does not have is a usage error.
         let missing = try fix("animated.gif", "none.gif", ["--frame", "4"])
         XCTAssertEqual(missing.status, 64)
