@@ -14,7 +14,7 @@ extension TryItPage {
     function dims(s){var p=String(s).split('x');return [Number(p[0]),Number(p[1])]}
     function wh(o){return [o.width,o.height]}
     function sz(o){return o?o.width+'x'+o.height:''}
-    function pct(x){return (x*100).toFixed(1)+'%'}
+    function pct(x){var n=Math.floor((Math.round(x*10000)+5)/10);return (n/10).toFixed(1)+'%'}
     function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+Math.round(n/1000).toLocaleString('en-US')+' KB)':'')}
     function place(e,x,y,w,h,W,H){e.style.left=(x/W*100)+'%';e.style.top=(y/H*100)+'%';e.style.width=(w/W*100)+'%';e.style.height=(h/H*100)+'%';return e}
     function auth(){var t=sessionStorage.getItem(KEY);return t?{'Authorization':'Bearer '+t}:{}}

@@ -38,9 +38,16 @@ public enum TextFormat {
         scale == scale.rounded() ? String(Int(scale)) : String(scale)
     }
 
-    /// A share of 0...1 as a percentage with a fixed number of decimals: `99.57%`.
+    /// A share of 0...1 as a percentage with a fixed number of decimals: `99.57%`. Rounded once,
+    /// the way every output rounds a share: to the four decimals JSON writes (``JSONValue``), then,
+    /// for fewer, half up in whole numbers, so a page that reads the JSON's `0.9785` shows the
+    /// `97.9%` the sheet shows for the exact 0.97849 (the try-it page's `pct` does the same).
     public static func percent(_ share: Double, decimals: Int = 2) -> String {
-        decimal(share * 100, decimals: decimals) + "%"
+        guard decimals < 2 else { return decimal(share * 100, decimals: decimals) + "%" }
+        let tenThousandths = Int((share * 10_000).rounded())
+        let dropped = decimals <= 0 ? 100 : 10  // hundredths of a percent per unit written
+        let units = (tenThousandths + dropped / 2) / dropped
+        return decimal(Double(units) * Double(dropped) / 100, decimals: max(0, decimals)) + "%"
     }
 
     /// A non-negative number with a fixed number of decimals: `0.986`.
