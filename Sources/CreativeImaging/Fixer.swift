@@ -10,6 +10,7 @@ import CreativeCore
 /// size (``NearMissResize``: a few pixels by lines of a uniform edge, else by nearest pixels, else
 /// resampled; exact output size, within 1% of the aspect ratio) -> 8-bit sRGB -> encoded in the format
 /// asked for, or the input's, or a fallback that fits the weight (``WeightFit``), metadata stripped ->
+/// a 1 px border where the edges blend into an app's background (``FixBorder``) ->
 /// validated. A pre-flight warning the fix caused (the source has none such) makes it try the next
 /// way to resize; one the source has too is the artwork's own, kept in ``FixedUpload/remaining``.
 public enum Fixer {
@@ -62,16 +63,18 @@ public enum Fixer {
         let formats = [format] + fallbacks.filter { $0 != format }
         let methods = NearMissResize.methods(from: source.displayedSize, to: target)
         var outcome: FixAttempt.Outcome?
+        var border: String?
         if methods.count <= 1 {
             // The size is right, or far enough to resample straight from the source (shrink-on-load).
             let image = try pixels(source, target: target, animation: animation, deadline: deadline)
-            outcome = try attempt.judge(image, resize: methods.isEmpty ? nil : "resampled (Lanczos)", formats: formats)
+            (outcome, border) = try judge(&attempt, image, resize: methods.isEmpty ? nil : "resampled (Lanczos)",
+                                          formats: formats)
         } else {
             for method in methods {
                 guard let resized = try NearMissResize.resize(try attempt.uprightPixels(), to: target, method: method) else {
                     continue
                 }
-                outcome = try attempt.judge(resized.image, resize: resized.how, formats: formats)
+                (outcome, border) = try judge(&attempt, resized.image, resize: resized.how, formats: formats)
                 if case .written = outcome { break }
             }
         }
@@ -81,6 +84,10 @@ public enum Fixer {
             throw .unfixable(.incomplete([]))
         }
         var changes = FixChanges.before(source, animation: animation, target: target, resize: written.resize)
+        if let border {
+            changes.append(FixChange(.borderAdded, "a 1 px \(border) border drawn on the outermost line: the edges "
+                                     + "blended into an app's background (edge_without_border)"))
+        }
         changes += FixChanges.encoding(source, format: written.format, encoding: written.encoding, maxBytes: maxBytes,
                                        reason: written.format == format ? formatReason
                                            : "\(format.rawValue.uppercased()) cannot be within the weight")

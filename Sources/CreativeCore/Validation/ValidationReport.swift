@@ -90,7 +90,8 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     /// An absolute `http(s)://` URL in a script's string literal (a heuristic): blocked at run time.
     case remoteURLInScript = "remote_url_in_script"
 
-    /// True for the pre-flight warnings: what the artwork looks like, not the file (`fix` cannot change them).
+    /// True for the pre-flight warnings: what the artwork looks like, not the file (`fix` changes only
+    /// `edge_without_border`, by drawing the border it asks for).
     public var isPreflight: Bool {
         switch self {
         case .bakedInBars, .edgeWithoutBorder, .upscaledArtwork, .mostlyEmpty: true
