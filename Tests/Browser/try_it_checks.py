@@ -213,6 +213,22 @@ class TryItChecks:
         if box != "960x150":
             fail("the near size drawn is %r" % box)
 
+    def test_try_it_fix_it_makes_the_near_miss_upload_ready(self):
+        self.try_upload("banner", self.files["wide-961x150.png"], "rejected")
+        self.driver.find_element(By.ID, "fix-it").click()
+        self.verdict("wide-961x150-fixed.png", "valid")
+        self.renders_ready()
+        note = self.driver.find_element(By.ID, "fix-note").text
+        if "Fixed from wide-961x150.png" not in note or "resized" not in note:
+            fail("the fix's changes %r" % note)
+        link = self.driver.find_element(By.ID, "fix-download")
+        if link.get_attribute("download") != "wide-961x150-fixed.png" or not link.get_attribute("href").startswith("blob:"):
+            fail("the download link %r %r" % (link.get_attribute("download"), link.get_attribute("href")))
+        size = self.driver.execute_script("return document.querySelector('#verdict') && [].map.call("
+                                          "document.querySelectorAll('dd'), function (d) { return d.textContent })")
+        if "960 x 150 px" not in size:
+            fail("the fixed file's report %r" % size)
+
     def test_try_it_interstitial_shows_safe_area_and_close_zone(self):
         self.try_upload("interstitial", self.artwork("inter-1080x1920.png", 1080, 1920))
         screens = self.driver.execute_script(
