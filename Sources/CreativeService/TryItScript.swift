@@ -104,7 +104,9 @@ extension TryItPage {
         frame.setAttribute('aria-hidden','true');rowEl.appendChild(frame)}
       btn.appendChild(pic);rowEl.appendChild(btn);fig.appendChild(rowEl);
       var cap=el('figcaption');cap.appendChild(el('b',label));cap.appendChild(el('span',' · fills '+pct(r.fill_share)+' of the '+(s.close?'screen':'slot')+(r.fill_share<1?' (hatched: letterbox)':'')+(s.close?'; dashed: the safe area; red: the close button':''),'fill'));
-      cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.file_bytes),'encoding'));fig.appendChild(cap);li.appendChild(fig);
+      cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.file_bytes),'encoding'));
+      (r.warnings||[]).forEach(function(w){var u=el('span',' · '+w.code+': enlarged '+w.factor+'x, looks blurred','upscaled');u.setAttribute('data-factor',w.factor);cap.appendChild(u)});
+      fig.appendChild(cap);li.appendChild(fig);
       function show(u){if(mine!==run)return;img.src=u;if(mini)mini.src=u;btn.onclick=function(){zoom(u,label+' at 1:1 device pixels ('+sz(r.slot_pixels)+' px)')}}
       var mini=s.close?null:rowEl.querySelector('.spot img');
       var f=files[r.file],type=r.format==='png'?'image/png':'image/'+r.format;if(f&&f.bytes){show(url(new Blob([f.bytes],{type:type})));return}

@@ -229,6 +229,17 @@ class TryItChecks:
         if "960 x 150 px" not in size:
             fail("the fixed file's report %r" % size)
 
+    def test_try_it_says_where_a_lone_320x50_is_enlarged_more_than_twice(self):
+        path = self.artwork("strip-320x50.png", 320, 50)
+        self.try_upload("banner", path)
+        manifest = self.manifest("banner", path)
+        expected = sorted(w["factor"] for r in manifest["renders"] for w in r["warnings"])
+        shown = sorted(self.driver.execute_script(
+            "return [].map.call(document.querySelectorAll('#renders figcaption .upscaled'), function (s) {"
+            " return Number(s.getAttribute('data-factor')) })"))
+        if shown != expected or len(expected) != 26 or max(expected) != 4.02:
+            fail("enlarged slots shown %s, the manifest's %s" % (shown, expected))
+
     def test_try_it_interstitial_shows_safe_area_and_close_zone(self):
         self.try_upload("interstitial", self.artwork("inter-1080x1920.png", 1080, 1920))
         screens = self.driver.execute_script(
