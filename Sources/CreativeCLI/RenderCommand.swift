@@ -155,6 +155,7 @@ enum RenderAnswer {
             ("encoding", .string(rendered.encoded.detail)),
         ] + request.weightBudget.jsonFields + [
             ("note", Self.note(rendered.notes)),
+            ("warnings", .array(UpscaledRender(artwork: rendered.artwork, shown: rendered.placement.content).map { [$0.json] } ?? [])),
         ])
     }
 }

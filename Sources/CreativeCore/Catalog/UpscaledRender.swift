@@ -20,17 +20,28 @@ public struct UpscaledRender: Sendable, Equatable {
 
     /// The warning for a slot, or nil when its artwork is enlarged at most ``limit`` times.
     public init?(_ assignment: SlotAssignment) {
-        let factor = Self.factor(assignment)
+        self.init(artwork: assignment.artwork, shown: assignment.placement.content)
+    }
+
+    /// The warning for `artwork` shown at `shown` (a render's `content_pixels`), or nil when
+    /// that enlarges it at most ``limit`` times.
+    public init?(artwork: PixelSize, shown: PixelSize) {
+        let factor = Self.factor(artwork: artwork, shown: shown)
         guard factor > Self.limit else { return nil }
-        artwork = assignment.artwork
-        shown = assignment.placement.content
+        self.artwork = artwork
+        self.shown = shown
         exactFactor = factor
     }
 
     /// How much a slot enlarges its artwork: the width shown over the artwork's width
     /// (below 1 when it is shrunk).
     public static func factor(_ assignment: SlotAssignment) -> Double {
-        Double(assignment.placement.content.width) / Double(max(1, assignment.artwork.width))
+        factor(artwork: assignment.artwork, shown: assignment.placement.content)
+    }
+
+    /// The width shown over the artwork's width.
+    public static func factor(artwork: PixelSize, shown: PixelSize) -> Double {
+        Double(shown.width) / Double(max(1, artwork.width))
     }
 
     /// The factor as every output writes it: rounded to two decimals (3.65625 -> 3.66).
@@ -59,6 +70,9 @@ public struct UpscaledRender: Sendable, Equatable {
     public static func warningsJSON(_ assignment: SlotAssignment) -> JSONValue {
         .array(UpscaledRender(assignment).map { [$0.json] } ?? [])
     }
+
+    /// `upscaled_render: the 320x50 artwork is enlarged 3.6x ...`: a render's note.
+    public var note: String { "\(Self.code): \(message)" }
 
     /// One line for a summary of many slots (the preview sheet): `upscaled_render: enlarged more
     /// than 2x in 20 of 28 slots (up to 3.66x, iPhone 15 Pro Max portrait); ...`; nil when none is.
