@@ -60,7 +60,7 @@ GOOD_ASSIGNMENT = {"device": "iPhone SE", "orientation": "portrait", "slot_mode"
                    "fill_share": 1.0}
 GOOD_RENDER = {**GOOD_ASSIGNMENT, "file": "iphone-se-portrait-320x50@2x.webp", "file_bytes": 3280, "sha256": "0" * 64,
                "format": "webp", "encoding": "WebP quality 50", "weight_budget_bytes": 50000,
-               "weight_budget_profile": "iab-lean"}
+               "weight_budget_profile": "iab-lean", "warnings": []}
 GOOD_MANIFEST = {"written_by": "creative-tool process", **VERSION, "product": "banner",
                  "source": {"file": "a.png", "sha256": "0" * 64, "file_bytes": 3396}, "report": GOOD_REPORT,
                  "campaign_pixels": [SIZE], "weight_budget_bytes": 153600, "weight_budget_profiles": ["iab-lean"], "renders": [GOOD_RENDER], "preview": {"file": "preview.png", "file_bytes": 1, "sha256": "0" * 64, "format": "png", "page": {"file": "preview.html", "file_bytes": 1, "sha256": "0" * 64}}}

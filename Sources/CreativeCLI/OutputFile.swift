@@ -112,9 +112,21 @@ enum OutputFile {
     /// or nil: another ending, none (`-`, `/dev/stdout`, `out.d/banner`).
     static func format(named path: String) -> OutputFormat? { OutputFormat(fileName: path) }
 
-    /// `given` (`--output`) as it is, or `defaultStem.EXT` for the written format.
+    /// `given` (`--output`) as it is, or `defaultStem.EXT` for the written format; inside `given`
+    /// when it names a folder (one that exists, links followed, or a name ending in `/`), as `cp`
+    /// does: `--output out` of an existing `out/` writes `out/banner-390x61@3x.png`.
     static func path(_ given: String?, defaultStem: String, format: OutputFormat) -> String {
-        given ?? "\(defaultStem).\(format.fileExtension)"
+        let name = "\(defaultStem).\(format.fileExtension)"
+        guard let given else { return name }
+        guard given != "-", isFolder(given) else { return given }
+        return (given.hasSuffix("/") ? given : given + "/") + name
+    }
+
+    /// Whether `path` names a folder: one that exists (links followed), or a name ending in `/`.
+    static func isFolder(_ path: String) -> Bool {
+        if path.hasSuffix("/") { return true }
+        var info = stat()
+        return stat(FileIO.cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Creates the folders above `path` that are missing (`render --output new/dir/o.png`), as

@@ -83,7 +83,9 @@ enum ProcessCommand: DeclaredCommand {
             // The exit code says it; the folder holds the rest.
         } else if result.report.valid {
             let renders = result.renders.count
+            let upscaled = UpscaledRender.summary(result.slots.map { ($0.deviceSlot.identifier, $0) })
             let warnings = result.report.warnings.map { "warning \($0.code.rawValue): \($0.message)" }
+                + (upscaled.map { ["warning " + $0] } ?? [])
             try Streams.outEscaped("\(path): valid; wrote \(renders) render\(renders == 1 ? "" : "s"), "
                 + "\(directory)/\(result.preview?.name ?? JobResult.previewNames[0]), \(directory)/\(PreviewPage.name) and \(directory)/\(JobResult.manifestName) "
                 + "in \(StageTimer.milliseconds(timer.elapsed))" + overBudgetNote(result)

@@ -101,13 +101,16 @@ enum RenderCommand: DeclaredCommand {
     }
 
     /// The render asked for and the file it is written to: `--output o.jpg[Q=60]` is `o.jpg`,
-    /// its brackets read as the flags they stand for (``OutputName``).
+    /// its brackets read as the flags they stand for (``OutputName``); a folder's name is where
+    /// the default name goes.
     private static func read(_ arguments: ParsedArguments) throws(CoreError) -> (RenderRequest, String?) {
         guard let given = try arguments.text(JobLimitOptions.output) else { return (try RenderRequest(arguments), nil) }
         let name = try OutputName(parsing: given)
         let options = name.options(over: arguments)
         try options.checkAgreement(RenderRequest.options.options)
-        return (try RenderRequest(options, outputName: name.path), name.path)
+        // A folder names no format: the render goes inside it under its default name (OutputFile.path).
+        let folder = OutputFile.isFolder(name.path)
+        return (try RenderRequest(options, outputName: folder ? nil : name.path), name.path)
     }
 
     /// What standard error says before the render: the test artwork stands in, the file picked
@@ -152,6 +155,7 @@ enum RenderAnswer {
             ("encoding", .string(rendered.encoded.detail)),
         ] + request.weightBudget.jsonFields + [
             ("note", Self.note(rendered.notes)),
+            ("warnings", .array(UpscaledRender(artwork: rendered.artwork, shown: rendered.placement.content).map { [$0.json] } ?? [])),
         ])
     }
 }

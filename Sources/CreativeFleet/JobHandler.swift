@@ -58,7 +58,7 @@ final class JobHandler {
         let isCampaign = entry.fields.contains { $0.0 == "sources" }
         if let problem = JobFieldLimits.problem(entry) {
             let answer = Answer.failed(.badJob(problem))
-            publish(JobFieldLimits.withinLimits(entry), answer, campaign: isCampaign)
+            publish(JobFieldLimits.withinLimits(entry), answer, campaign: isCampaign, started: started)
             return metrics.published(status: answer.status, cached: false, seconds: monotonicSeconds() - started)
         }
         if claimed {
@@ -91,11 +91,14 @@ final class JobHandler {
             if error.isTransient {
                 // Left pending: delivered again after the visibility timeout, up to the maximum.
                 _ = try? redis.run(["HSET", config.lastErrors, entry.id, error.description])
+                WorkerLog.write("job_pending", consumer: config.consumer,
+                                [("entry", .string(entry.id)), ("message", .string(error.description)),
+                                 ("seconds", .double(monotonicSeconds() - started))])
                 return
             }
             answer = Answer.failed(error)
         }
-        publish(entry, answer, campaign: isCampaign)
+        publish(entry, answer, campaign: isCampaign, started: started)
         metrics.published(status: answer.status, cached: answer.cached, seconds: monotonicSeconds() - started)
     }
 
@@ -187,7 +190,8 @@ final class JobHandler {
     /// answers (a restarted Redis) or the worker is stopping past its drain.
     /// A campaign's result names its `campaign.json`, `campaign.png`, each creative's manifest
     /// (one line per source) and its sources, where a single job's names its manifest and source.
-    private func publish(_ entry: StreamEntry, _ answer: Answer, campaign: Bool) {
+    /// Then logs the job's line (``WorkerLog/jobFields``), `started` being when it was taken.
+    private func publish(_ entry: StreamEntry, _ answer: Answer, campaign: Bool, started: Double) {
         let files: [(String, String)] = campaign
             ? [("campaign", answer.campaign), ("sheet", answer.sheet), ("manifests", answer.manifests.joined(separator: "\n")),
                ("sources", entry["sources"] ?? "")]
@@ -198,6 +202,10 @@ final class JobHandler {
         ] + files + [("cached", answer.cached ? "true" : "false"), ("worker", config.consumer)]
             + (answer.message.isEmpty ? [] : [("message", answer.message)])
         commit(entry.id, [["XADD", config.results, "*"] + fields.flatMap { [$0.0, $0.1] }])
+        WorkerLog.write("job", consumer: config.consumer, WorkerLog.jobFields(
+            entry: entry.id, id: entry["id"] ?? entry.id, status: answer.status, codes: answer.codes, cached: answer.cached,
+            written: campaign ? ("campaign", answer.campaign) : ("manifest", answer.manifest),
+            seconds: monotonicSeconds() - started, message: answer.message))
     }
 
     /// Moves the job to the dead-letter stream with its error, and acknowledges it.
@@ -205,6 +213,8 @@ final class JobHandler {
         let fields = [("entry", entry.id), ("deliveries", String(deliveries)), ("error", error)] + entry.fields
         commit(entry.id, [["XADD", config.deadLetters, "*"] + fields.flatMap { [$0.0, $0.1] }])
         metrics.deadLetteredJob()
+        WorkerLog.write("dead_lettered", consumer: config.consumer,
+                        [("entry", .string(entry.id)), ("deliveries", .int(deliveries)), ("message", .string(error))])
     }
 
     private func commit(_ id: String, _ commands: [[String]]) {

@@ -197,9 +197,7 @@ public final class Worker: @unchecked Sendable {
 
     /// One JSON log line on standard error.
     func log(_ event: String, _ message: String) {
-        let line = JSONValue.object([("event", .string(event)), ("consumer", .string(config.consumer)),
-                                     ("message", .string(message))]).serialized() + "\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        WorkerLog.write(event, consumer: config.consumer, [("message", .string(message))])
     }
 }
 

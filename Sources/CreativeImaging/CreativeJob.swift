@@ -312,7 +312,8 @@ public enum CreativeJob {
     /// A render over its weight budget (`refused`) is listed after the written ones, with a null
     /// `file` and its `over_weight_budget` (the code, the message, the smallest size reached).
     /// `weight_budget_bytes` is the budget asked and `weight_budget_profiles` the profiles named;
-    /// each render says the budget it met (``AppliedWeightBudget/jsonFields``).
+    /// each render says the budget it met (``AppliedWeightBudget/jsonFields``) and its `warnings`
+    /// (``UpscaledRender``: the artwork enlarged more than 2x).
     static func manifest(_ report: ValidationReport, input: [UInt8]?, renders: [(SlotAssignment, JobFile)],
                          preview: JobFile?, page: JobFile? = nil, campaign: [PixelSize]? = nil, closeZone: JSONValue? = nil,
                          refused: [(SlotAssignment, ImagingError)] = [], weightBudget: RenderWeightBudget? = nil) -> JSONValue {
@@ -342,13 +343,14 @@ public enum CreativeJob {
                     ("sha256", .string(file.sha256)),
                     ("format", file.format.map { .string($0.rawValue) } ?? .null),
                     ("encoding", .string(file.encoding)),
-                ] + budgetFields(assignment))
+                ] + budgetFields(assignment) + [("warnings", UpscaledRender.warningsJSON(assignment))])
             } + refused.map { assignment, error in
                 var smallest: JSONValue = .null
                 if case .overWeightBudget(_, let least, _, _) = error { smallest = .int(least) }
                 return .object(assignment.jsonFields + [
                     ("file", .null), ("file_bytes", .null), ("sha256", .null), ("format", .null), ("encoding", .null),
                 ] + budgetFields(assignment) + [
+                    ("warnings", UpscaledRender.warningsJSON(assignment)),
                     ("over_weight_budget", .object([("code", .string(error.code)), ("message", .string(error.message)),
                                                     ("smallest_bytes", smallest)])),
                 ])

@@ -88,6 +88,12 @@ struct FixAttempt {
                                 resize: resize))
     }
 
+    /// A JPEG written as JPEG: the source's quality (``JPEGQuality``), which caps the
+    /// qualities tried; nil otherwise.
+    private func sourceQuality(_ format: ImageFormat) -> Int? {
+        format == .jpeg && source.format == .jpeg ? JPEGQuality.estimate(source.bytes) : nil
+    }
+
     /// The best encoding within the weight in the first of `formats` that has one (JPEG is passed over
     /// for transparent pixels, or refused when it was asked for).
     private func encode(_ image: VImage, formats: [ImageFormat]) throws(ImagingError) -> (WeightFit.Encoding, ImageFormat) {
@@ -98,7 +104,8 @@ struct FixAttempt {
                 continue
             }
             let fit = try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-                try WeightFit.best(image, format: format, maxBytes: maxBytes, memoryBudget: encoderBudget)
+                try WeightFit.best(image, format: format, maxBytes: maxBytes, highestQuality: sourceQuality(format),
+                                   memoryBudget: encoderBudget)
             }
             switch fit {
             case .success(let found): return (found, format)

@@ -9,7 +9,7 @@ enum FixChanges {
         var changes: [FixChange] = []
         let header = source.header
         if let page = animation.page {
-            let which = page + 1 == animation.frames ? " (the last)" : ""
+            let which = page == 0 ? " (the first, as render shows it)" : page + 1 == animation.frames ? " (the last)" : ""
             changes.append(FixChange(.frameKept, "animated \(source.format.rawValue.uppercased()) of \(animation.frames) "
                                      + "frames: frame \(page + 1)\(which) kept as the still image"))
         } else if animation.animatedPNG {
@@ -64,10 +64,16 @@ enum FixChanges {
                                      + "\(format.rawValue.uppercased())" + (reason.map { " (\($0))" } ?? "")))
         }
         let sizes = "\(source.bytes.count) -> \(encoding.bytes.count) bytes"
+        var detail = encoding.detail
+        // A JPEG kept at its own quality (WeightFit's cap) says so.
+        if format == .jpeg, source.format == .jpeg, let quality = JPEGQuality.estimate(source.bytes),
+           quality < WeightFit.lossyQualities[0], detail == "JPEG quality \(quality)" {
+            detail += " (the source's quality)"
+        }
         if source.bytes.count > maxBytes {
-            changes.append(FixChange(.weightReduced, "\(sizes), within the weight of \(maxBytes) bytes: \(encoding.detail)"))
+            changes.append(FixChange(.weightReduced, "\(sizes), within the weight of \(maxBytes) bytes: \(detail)"))
         } else {
-            changes.append(FixChange(.reencoded, "\(sizes): \(encoding.detail)"))
+            changes.append(FixChange(.reencoded, "\(sizes): \(detail)"))
         }
         return changes
     }

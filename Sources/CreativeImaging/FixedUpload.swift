@@ -16,6 +16,8 @@ public struct FixChange: Sendable, Equatable {
         case resized
         /// EXIF, XMP, IPTC, an sRGB profile or comments left out.
         case metadataStripped = "metadata_stripped"
+        /// A 1 px contrasting border on edges that blend into an app's background (`edge_without_border`).
+        case borderAdded = "border_added"
         /// Written in another format (`--format`).
         case formatChanged = "format_changed"
         /// Over the weight: re-encoded to fit.

@@ -5,11 +5,12 @@ import CreativeCore
 /// one the file's pixels allow without a judgement call, and the result is validated before it is
 /// handed back; a result with an error is refused with a ``FixRefusal`` and nothing is written.
 ///
-/// The steps: one frame of an animation (the last by default) -> EXIF orientation -> CMYK or another
+/// The steps: one frame of an animation (the first by default, the one `render` shows) -> EXIF orientation -> CMYK or another
 /// profile to sRGB (libvips `thumbnail`, `export_profile`) -> a near-miss size brought to the accepted
 /// size (``NearMissResize``: a few pixels by lines of a uniform edge, else by nearest pixels, else
 /// resampled; exact output size, within 1% of the aspect ratio) -> 8-bit sRGB -> encoded in the format
 /// asked for, or the input's, or a fallback that fits the weight (``WeightFit``), metadata stripped ->
+/// a 1 px border where the edges blend into an app's background (``FixBorder``) ->
 /// validated. A pre-flight warning the fix caused (the source has none such) makes it try the next
 /// way to resize; one the source has too is the artwork's own, kept in ``FixedUpload/remaining``.
 public enum Fixer {
@@ -62,16 +63,18 @@ public enum Fixer {
         let formats = [format] + fallbacks.filter { $0 != format }
         let methods = NearMissResize.methods(from: source.displayedSize, to: target)
         var outcome: FixAttempt.Outcome?
+        var border: String?
         if methods.count <= 1 {
             // The size is right, or far enough to resample straight from the source (shrink-on-load).
             let image = try pixels(source, target: target, animation: animation, deadline: deadline)
-            outcome = try attempt.judge(image, resize: methods.isEmpty ? nil : "resampled (Lanczos)", formats: formats)
+            (outcome, border) = try judge(&attempt, image, resize: methods.isEmpty ? nil : "resampled (Lanczos)",
+                                          formats: formats)
         } else {
             for method in methods {
                 guard let resized = try NearMissResize.resize(try attempt.uprightPixels(), to: target, method: method) else {
                     continue
                 }
-                outcome = try attempt.judge(resized.image, resize: resized.how, formats: formats)
+                (outcome, border) = try judge(&attempt, resized.image, resize: resized.how, formats: formats)
                 if case .written = outcome { break }
             }
         }
@@ -81,6 +84,10 @@ public enum Fixer {
             throw .unfixable(.incomplete([]))
         }
         var changes = FixChanges.before(source, animation: animation, target: target, resize: written.resize)
+        if let border {
+            changes.append(FixChange(.borderAdded, "a 1 px \(border) border drawn on the outermost line: the edges "
+                                     + "blended into an app's background (edge_without_border)"))
+        }
         changes += FixChanges.encoding(source, format: written.format, encoding: written.encoding, maxBytes: maxBytes,
                                        reason: written.format == format ? formatReason
                                            : "\(format.rawValue.uppercased()) cannot be within the weight")
@@ -129,7 +136,8 @@ public enum Fixer {
                 return
             }
             if let frame, !(1...frames).contains(frame) { throw .unfixable(.frameOutOfRange(given: frame, frames: frames)) }
-            page = (frame ?? frames) - 1
+            // The first frame by default: the one `render` and `process` decode (libvips' page 0).
+            page = (frame ?? 1) - 1
         }
     }
 

@@ -35,6 +35,7 @@ public enum PreviewPage {
             let caption = "\(slot.orientationName) · \(slot.sizing.slotMode) \(width)x\(height) pt @\(TextFormat.scale(slot.slot.scale))x"
                 + " · fills \(TextFormat.percent(assignment.placement.fillShare, decimals: 1))"
                 + " · \(file.format?.rawValue.uppercased() ?? "") \(TextFormat.kilobytes(file.byteCount))"
+                + (UpscaledRender(assignment).map { " · \(UpscaledRender.code): enlarged \($0.factorText), looks blurred" } ?? "")
             body += "<figure><img src=\"\(attribute(file.name))\" style=\"width:\(width)px;height:\(height)px\" "
                 + "alt=\"\(attribute(slot.identifier))\"><figcaption>\(escaped(caption))</figcaption></figure>\n"
         }

@@ -94,7 +94,8 @@ extension PreviewSheet {
         }
         let (first, written) = servedAndWarnings(
             "Served on \(served.count) of \(screens.count) screens; dimmed: another size is served there.",
-            fills: fills, warnings: warnings)
+            fills: fills, warnings: warnings,
+            servedSlots: served.map { ("\($0.assignment.deviceSlot.device.name) \($0.assignment.deviceSlot.orientation.rawValue)", $0.assignment) })
         var summaryLines = ([first] + written).flatMap { TextFormat.wrap($0, columns: fullScreenSummaryColumns) }
         if summaryLines.count > fullScreenSummaryLines {
             summaryLines = summaryLines.prefix(fullScreenSummaryLines - 1) + [summaryCut]

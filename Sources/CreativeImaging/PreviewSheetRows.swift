@@ -76,21 +76,24 @@ extension PreviewSheet {
         }
         let (first, written) = servedAndWarnings("Served in \(served.count) of \(rows.count) device slots.",
                                                  fills: served.map { (named($0), $0.assignment.placement.fillShare) },
-                                                 warnings: warnings)
+                                                 warnings: warnings, servedSlots: served.map { (named($0), $0.assignment) })
         return [first, "Grey: letterbox" + (bars ? "; red outlines: bars baked into the artwork." : ".")] + written
     }
 
     /// What both sheets' summaries say: `opening`, then the worst and best fill and where, and
-    /// the warnings (their count, then each written out).
+    /// the warnings (their count, then each written out): the validation report's, then
+    /// `upscaled_render` when a slot served enlarges the artwork more than 2x (``UpscaledRender``).
     static func servedAndWarnings(_ opening: String, fills: [(name: String, share: Double)],
-                                  warnings: [ValidationIssue]) -> (served: String, warnings: [String]) {
+                                  warnings: [ValidationIssue],
+                                  servedSlots: [(name: String, assignment: SlotAssignment)]) -> (served: String, warnings: [String]) {
         var served = opening
         if let worst = fills.min(by: { $0.share < $1.share }), let best = fills.max(by: { $0.share < $1.share }) {
             served += " Worst fill \(TextFormat.percent(worst.share, decimals: 1)) (\(worst.name)), best "
                 + "\(TextFormat.percent(best.share, decimals: 1)) (\(best.name))."
         }
-        let count = warnings.isEmpty ? "No warnings." : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s"):"
-        return (served, [count] + warnings.map { "\($0.code.rawValue): \($0.message)" })
+        let lines = warnings.map { "\($0.code.rawValue): \($0.message)" } + (UpscaledRender.summary(servedSlots).map { [$0] } ?? [])
+        let count = lines.isEmpty ? "No warnings." : "\(lines.count) warning\(lines.count == 1 ? "" : "s"):"
+        return (served, [count] + lines)
     }
 
     /// The last line of a summary cut short.

@@ -264,7 +264,7 @@ public enum Validator {
     /// The sentence of `file_too_large`.
     static func tooLargeMessage(_ size: Int, limit: Int) -> String {
         "\(size) bytes is over the limit of \(limit) bytes; export it smaller (the guideline is "
-            + "\(Catalog.weightGuidelineBytes / 1000) KB)"
+            + "\(Catalog.weightGuidelineText))"
     }
 
     /// The size rules (the product's, or each profile's), and each profile's weight for the size

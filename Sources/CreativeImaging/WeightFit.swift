@@ -27,13 +27,16 @@ public enum WeightFit {
     }
 
     /// The best encoding of `image` (8-bit sRGB, upright) in `format` with at most `maxBytes` bytes.
+    /// `highestQuality` caps a lossy format's qualities: a JPEG's own (``JPEGQuality``), so a
+    /// JPEG fixed as JPEG is written at the quality it came at when that fits, not above it.
     /// - Returns: the encoding, or nil with the smallest size the search reached when none fits.
     /// - Throws: ``ImagingError`` when an encoder fails.
-    public static func best(_ image: VImage, format: ImageFormat, maxBytes: Int,
+    public static func best(_ image: VImage, format: ImageFormat, maxBytes: Int, highestQuality: Int? = nil,
                             memoryBudget: Int = JobLimits.defaultMemoryBudget) throws(ImagingError)
         -> Result<Encoding, Overweight> {
         var smallest = Int.max
-        for candidate in candidates(format) {
+        let ladder = qualities(highest: highestQuality)
+        for candidate in candidates(format, highestQuality: ladder[0]) {
             let encoding = try encode(image, candidate, memoryBudget: memoryBudget)
             if encoding.bytes.count <= maxBytes {
                 // Lossy candidates come highest quality first; a search narrows to the highest that fits.
@@ -41,7 +44,7 @@ public enum WeightFit {
             }
             smallest = min(smallest, encoding.bytes.count)
             if case .lossy(let lossyFormat, _) = candidate {
-                return try searchLossy(image, lossyFormat, maxBytes: maxBytes, smallestSoFar: smallest)
+                return try searchLossy(image, lossyFormat, qualities: ladder, maxBytes: maxBytes, smallestSoFar: smallest)
             }
         }
         return .failure(Overweight(smallest: smallest, maxBytes: maxBytes, format: format))
@@ -63,25 +66,33 @@ public enum WeightFit {
         case gif(bitDepth: Int)
     }
 
+    /// The lossy qualities tried, highest first: ``lossyQualities``, or with `highest` below 92
+    /// that quality, then those of ``lossyQualities`` under it (a JPEG of quality 80: 80, 78, 74, ...).
+    static func qualities(highest: Int?) -> [Int] {
+        guard let highest, highest < lossyQualities[0] else { return lossyQualities }
+        let top = max(1, highest)
+        return [top] + lossyQualities.filter { $0 < top }
+    }
+
     /// The candidates of a format, best first (a lossy format: its highest quality; the search goes on from there).
-    static func candidates(_ format: ImageFormat) -> [Candidate] {
+    static func candidates(_ format: ImageFormat, highestQuality: Int = lossyQualities[0]) -> [Candidate] {
         switch format {
         case .png: [.losslessPNG] + paletteQualities.map { .palettePNG(quality: $0) }
-        case .jpeg: [.lossy(.jpeg, quality: lossyQualities[0])]
-        case .webp: [.lossy(.webp, quality: lossyQualities[0])]
+        case .jpeg: [.lossy(.jpeg, quality: highestQuality)]
+        case .webp: [.lossy(.webp, quality: highestQuality)]
         case .gif: gifBitDepths.map { .gif(bitDepth: $0) }
         }
     }
 
-    /// The highest quality of ``lossyQualities`` under `maxBytes` (the first, tried already, was over).
-    private static func searchLossy(_ image: VImage, _ format: OutputFormat, maxBytes: Int,
+    /// The highest of `qualities` under `maxBytes` (the first, tried already, was over).
+    private static func searchLossy(_ image: VImage, _ format: OutputFormat, qualities: [Int], maxBytes: Int,
                                     smallestSoFar: Int) throws(ImagingError) -> Result<Encoding, Overweight> {
-        var low = 1, high = lossyQualities.count - 1
+        var low = 1, high = qualities.count - 1
         var found: Encoding?
         var smallest = smallestSoFar
         while low <= high {
             let middle = (low + high) / 2
-            let encoding = try encode(image, .lossy(format, quality: lossyQualities[middle]))
+            let encoding = try encode(image, .lossy(format, quality: qualities[middle]))
             if encoding.bytes.count <= maxBytes {
                 found = encoding
                 high = middle - 1

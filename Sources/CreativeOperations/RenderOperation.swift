@@ -93,9 +93,16 @@ public struct RenderOperation: Sendable {
     }
 
     /// What the surfaces say before or beside the render about an artwork `validate` would reject
-    /// (``RenderNotes/rejections(_:request:maxBytes:)``); none for the test artwork.
+    /// (``RenderNotes/rejections(_:request:maxBytes:)``; none for the test artwork), and
+    /// `upscaled_render` when the canvas enlarges the artwork more than 2x (``upscaled(_:)``).
     public func notes(_ artwork: Artwork) -> [String] {
-        artwork.isTestArtwork ? [] : RenderNotes.rejections(artwork.source, request: request)
+        (artwork.isTestArtwork ? [] : RenderNotes.rejections(artwork.source, request: request))
+            + (upscaled(artwork.source.displayedSize).map { [$0.note] } ?? [])
+    }
+
+    /// The render's `upscaled_render`: its artwork enlarged more than 2x in the canvas, or nil.
+    public func upscaled(_ artwork: PixelSize) -> UpscaledRender? {
+        UpscaledRender(artwork: artwork, shown: request.settings.placement(of: artwork).content)
     }
 
     /// Renders the artwork ``open()`` gave within `limits`: one deadline for the render and, when

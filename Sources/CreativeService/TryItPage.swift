@@ -4,7 +4,9 @@ import CreativeImaging
 /// `GET /`: a page where a person tries an upload before submitting it, for any product
 /// (banner, interstitial, companion). It posts the file to `/v1/validate` and shows the report
 /// beside the picture, its warnings drawn where they are (`regions`); a rejection shows its reason
-/// and, for a near miss, the accepted size it nearly is. For a valid file it runs `/v1/process`
+/// and, for a near miss, the accepted size it nearly is; a file `fix` can make upload-ready has a
+/// Fix it button (`/v1/fix`, then the fixed file checked as an upload of its own, with its changes
+/// and a download link). For a valid file it runs `/v1/process`
 /// and shows every device slot the upload is served in, grouped by device class and orientation:
 /// each in a simple device frame at its screen's aspect, the letterbox hatched, the fill share,
 /// the encoding and bytes served; interstitials with their safe area and close-button square; a
@@ -43,6 +45,8 @@ enum TryItPage {
     dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;background:#fff;border:1px solid #d9dee7;padding:10px 16px}
     dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere;min-width:0}
     .upload{display:flex;flex-wrap:wrap;gap:16px;margin:16px 0;align-items:flex-start}.upload figure{flex:2 1 320px;margin:0;min-width:0}
+    button.fixit{font:inherit;font-weight:600;padding:6px 18px;margin:4px 0 8px;color:#fff;background:#0b3d91;border:2px solid #0b3d91;border-radius:4px;cursor:pointer}
+    button.fixit:disabled{opacity:.6;cursor:progress}.fixnote ol{padding-left:20px;margin:4px 0}.fixnote li{overflow-wrap:anywhere}
     .side{flex:1 1 260px;min-width:0}.findings{padding-left:20px;margin:4px 0}.findings li{margin:6px 0;overflow-wrap:anywhere}
     .pic{position:relative;display:block;max-width:100%;line-height:0}.pic img{display:block;width:100%;height:auto}
     .artwork .pic{background-image:linear-gradient(45deg,#e7ebf1 25%,transparent 25%,transparent 75%,#e7ebf1 75%),linear-gradient(45deg,#e7ebf1 25%,#fff 25%,#fff 75%,#e7ebf1 75%);background-size:16px 16px;background-position:0 0,8px 8px;outline:1px solid #9aa4b2}

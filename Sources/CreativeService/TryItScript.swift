@@ -14,7 +14,7 @@ extension TryItPage {
     function dims(s){var p=String(s).split('x');return [Number(p[0]),Number(p[1])]}
     function wh(o){return [o.width,o.height]}
     function sz(o){return o?o.width+'x'+o.height:''}
-    function pct(x){return (x*100).toFixed(1)+'%'}
+    function pct(x){var n=Math.floor((Math.round(x*10000)+5)/10);return (n/10).toFixed(1)+'%'}
     function bytes(n){return Number(n).toLocaleString('en-US')+' bytes'+(n>=1000?' ('+Math.round(n/1000).toLocaleString('en-US')+' KB)':'')}
     function place(e,x,y,w,h,W,H){e.style.left=(x/W*100)+'%';e.style.top=(y/H*100)+'%';e.style.width=(w/W*100)+'%';e.style.height=(h/H*100)+'%';return e}
     function auth(){var t=sessionStorage.getItem(KEY);return t?{'Authorization':'Bearer '+t}:{}}
@@ -64,7 +64,25 @@ extension TryItPage {
         var n=place(el('span',null,'nearbox'),0,0,Math.min(d[0],W),Math.min(d[1],H),W,H);n.setAttribute('data-size',near);pic.appendChild(n);
         if(dw>0)pic.appendChild(place(el('span',null,'mark'),d[0],0,dw,H,W,H));if(dh>0)pic.appendChild(place(el('span',null,'mark'),0,d[1],W,dh,W,H))}
       if(!j.valid&&!(j.errors||[]).length)side.appendChild(el('p','Rejected.'));
+      if(!zip&&fixable(j))fixButton(side,file,box.getAttribute('data-name')||'upload');
       wrap.appendChild(side);box.appendChild(wrap)}
+    // What /v1/fix can change: an upload whose every error is among these, with one of these.
+    var FIXES=['dimensions_not_allowed','animated','over_weight_limit','format_not_allowed','cmyk_not_allowed','border_required',
+      'heavy_file','not_srgb','exif_orientation','high_bit_depth','metadata_dropped','edge_without_border'];
+    function fixable(j){var errors=j.errors||[],all=errors.concat(j.warnings||[]);function can(f){return FIXES.indexOf(f.code)>=0}
+      return !!j.format&&errors.every(can)&&all.some(can)}
+    function fixButton(side,file,name){var b=el('button','Fix it','fixit');b.type='button';b.id='fix-it';
+      side.appendChild(el('p','fix can make an upload-ready file of it: the accepted size, weight, colour, one frame, a border.','muted'));
+      b.addEventListener('click',function(){var mine=run;b.disabled=true;say('Fixing '+name+'...');
+        post('/v1/fix?product='+product(),file,'application/json').then(json).then(function(f){if(mine!==run)return;
+          var ext={jpeg:'jpg'}[f.format]||f.format,dot=name.lastIndexOf('.'),stem=(dot>0?name.slice(0,dot):name)||'upload';
+          check(new File([b64(f.base64)],stem+'-fixed.'+ext,{type:'image/'+f.format}),{from:name,changes:f.changes||[]})
+        }).catch(function(e){if(mine!==run)return;if(e.auth){ask();return}b.disabled=false;
+          var p=el('p','fix refused it: '+e.message,'error');p.id='fix-refused';side.appendChild(p);say('Checked')})});
+      side.appendChild(b)}
+    function fixNote(box,file,fix){var s=el('section',null,'fixnote');s.id='fix-note';s.appendChild(el('h2','Fixed from '+fix.from));
+      var ol=el('ol');fix.changes.forEach(function(c){var li=el('li');li.appendChild(el('code',c.code,'code'));li.appendChild(document.createTextNode(' '+c.message));ol.appendChild(li)});
+      s.appendChild(ol);var a=el('a','Download '+file.name);a.id='fix-download';a.href=url(file);a.download=file.name;s.appendChild(a);box.appendChild(s)}
     function drain(){while(busy<2&&queue.length){busy++;queue.shift()().then(function(){busy--;drain()},function(){busy--;drain()})}}
     function renderQuery(P,r){return '/v1/render?format=png&'+(P==='banner'?'slot='+sz(r.slot_points)+'&scale='+r.scale
       :'product='+P+'&device='+encodeURIComponent(r.device)+(P==='interstitial'?'&orientation='+r.orientation:''))}
@@ -86,7 +104,9 @@ extension TryItPage {
         frame.setAttribute('aria-hidden','true');rowEl.appendChild(frame)}
       btn.appendChild(pic);rowEl.appendChild(btn);fig.appendChild(rowEl);
       var cap=el('figcaption');cap.appendChild(el('b',label));cap.appendChild(el('span',' · fills '+pct(r.fill_share)+' of the '+(s.close?'screen':'slot')+(r.fill_share<1?' (hatched: letterbox)':'')+(s.close?'; dashed: the safe area; red: the close button':''),'fill'));
-      cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.file_bytes),'encoding'));fig.appendChild(cap);li.appendChild(fig);
+      cap.appendChild(el('span',' · served as '+r.encoding+', '+bytes(r.file_bytes),'encoding'));
+      (r.warnings||[]).forEach(function(w){var u=el('span',' · '+w.code+': enlarged '+w.factor+'x, looks blurred','upscaled');u.setAttribute('data-factor',w.factor);cap.appendChild(u)});
+      fig.appendChild(cap);li.appendChild(fig);
       function show(u){if(mine!==run)return;img.src=u;if(mini)mini.src=u;btn.onclick=function(){zoom(u,label+' at 1:1 device pixels ('+sz(r.slot_pixels)+' px)')}}
       var mini=s.close?null:rowEl.querySelector('.spot img');
       var f=files[r.file],type=r.format==='png'?'image/png':'image/'+r.format;if(f&&f.bytes){show(url(new Blob([f.bytes],{type:type})));return}
@@ -120,10 +140,11 @@ extension TryItPage {
           return {manifest:JSON.parse(new TextDecoder().decode(z['manifest.json'])),files:files}}).then(function(a){
         if(mine!==run)return;var files={};(a.files||[]).forEach(function(f){files[f.file]=f});box.appendChild(el('h2','Where it is served'));
         slots(box,P,j,a.manifest||{},files,file,mine);return preview(box,files,file,name,query,mine,a.manifest)})}
-    function check(file){
+    function check(file,fix){
       if(!file)return;last=file;var mine=++run,name=file.name||'upload',box=clear();pending=file;say('Checking '+name+'...');
+      box.setAttribute('data-name',name);
       post('/v1/validate?product='+product()+'&filename='+encodeURIComponent(name),file).then(json).then(function(j){
-        if(mine!==run)return;report(box,name,j);picture(box,file,j);
+        if(mine!==run)return;report(box,name,j);if(fix)fixNote(box,file,fix);picture(box,file,j);
         if(!j.valid){pending=null;say('Checked');return}
         return process(box,file,name,j,mine).then(function(){if(mine===run){pending=null;say('Renders ready')}})
       }).catch(function(e){if(mine!==run)return;if(e.auth){ask();return}pending=null;say(name+': '+e.message)})}

@@ -213,6 +213,33 @@ class TryItChecks:
         if box != "960x150":
             fail("the near size drawn is %r" % box)
 
+    def test_try_it_fix_it_makes_the_near_miss_upload_ready(self):
+        self.try_upload("banner", self.files["wide-961x150.png"], "rejected")
+        self.driver.find_element(By.ID, "fix-it").click()
+        self.verdict("wide-961x150-fixed.png", "valid")
+        self.renders_ready()
+        note = self.driver.find_element(By.ID, "fix-note").text
+        if "Fixed from wide-961x150.png" not in note or "resized" not in note:
+            fail("the fix's changes %r" % note)
+        link = self.driver.find_element(By.ID, "fix-download")
+        if link.get_attribute("download") != "wide-961x150-fixed.png" or not link.get_attribute("href").startswith("blob:"):
+            fail("the download link %r %r" % (link.get_attribute("download"), link.get_attribute("href")))
+        size = self.driver.execute_script("return document.querySelector('#verdict') && [].map.call("
+                                          "document.querySelectorAll('dd'), function (d) { return d.textContent })")
+        if "960 x 150 px" not in size:
+            fail("the fixed file's report %r" % size)
+
+    def test_try_it_says_where_a_lone_320x50_is_enlarged_more_than_twice(self):
+        path = self.artwork("strip-320x50.png", 320, 50)
+        self.try_upload("banner", path)
+        manifest = self.manifest("banner", path)
+        expected = sorted(w["factor"] for r in manifest["renders"] for w in r["warnings"])
+        shown = sorted(self.driver.execute_script(
+            "return [].map.call(document.querySelectorAll('#renders figcaption .upscaled'), function (s) {"
+            " return Number(s.getAttribute('data-factor')) })"))
+        if shown != expected or len(expected) != 26 or max(expected) != 4.02:
+            fail("enlarged slots shown %s, the manifest's %s" % (shown, expected))
+
     def test_try_it_interstitial_shows_safe_area_and_close_zone(self):
         self.try_upload("interstitial", self.artwork("inter-1080x1920.png", 1080, 1920))
         screens = self.driver.execute_script(

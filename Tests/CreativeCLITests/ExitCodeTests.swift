@@ -62,6 +62,8 @@ final class ExitCodeTests: ScratchFolderTestCase {
     }
 
     func testRender() throws {
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("taken/good-390x61@3x.png"),
+                                                withIntermediateDirectories: true)
         try check([
             Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "out.png"], status: 0),
             Case(arguments: ["render", "notes.png", "--slot", "390x61@3x", "--output", "out.png"], status: 1,
@@ -72,7 +74,9 @@ final class ExitCodeTests: ScratchFolderTestCase {
                  stderr: ".bin is not a format a render writes"),
             Case(arguments: ["render", "missing.png", "--slot", "390x61@3x", "--output", "out.png"], status: 74,
                  stderr: "file_not_found"),
-            Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "somefolder"], status: 74,
+            // A folder holds the default name; a folder where that name should go cannot be written.
+            Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "somefolder"], status: 0),
+            Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "taken"], status: 74,
                  stderr: "io_error"),
             Case(arguments: ["render", "good.png", "--slot", "390x61@3x", "--output", "good.png"], status: 74,
                  stderr: "output_is_input"),
@@ -127,16 +131,24 @@ final class ExitCodeTests: ScratchFolderTestCase {
     }
 
     func testFix() throws {
-        // A white field with no border, one pixel wide: written, its own warning said, exit 2.
-        let white = try Fixtures.solid(961, 150, [255, 255, 255]).materialized()
-        try VipsOperation("draw_rect").with("image", .image(white)).with("ink", .doubles([20, 40, 120]))
+        // A photograph enlarged 3x by nearest pixels, one pixel wide: written, its own warning
+        // (upscaled_artwork, which no fix takes away) said, exit 2.
+        let blocky = try VipsOperation("resize").with("in", .image(try Fixtures.photograph(320, 50)))
+            .with("scale", .double(3)).with("kernel", .enumeration("nearest")).image()
+        let blockyNearMiss = try VipsOperation("embed").with("in", .image(blocky)).with("x", .int(0)).with("y", .int(0))
+            .with("width", .int(961)).with("height", .int(150)).with("extend", .enumeration("copy")).image()
+        try put(try Fixtures.save("pngsave_buffer", blockyNearMiss), "blocky-961x150.png")
+        let edges = try Fixtures.solid(961, 150, [255, 255, 255]).materialized()
+        try VipsOperation("draw_rect").with("image", .image(edges)).with("ink", .doubles([20, 40, 120]))
             .with("left", .int(200)).with("top", .int(40)).with("width", .int(500)).with("height", .int(70))
             .with("fill", .bool(true)).execute()
-        try put(try Fixtures.save("pngsave_buffer", white), "white-961x150.png")
+        try put(try Fixtures.save("pngsave_buffer", edges), "edges-961x150.png")
         try check([
             Case(arguments: ["fix", "good.png", "--output", "fixed.png"], status: 0),
             Case(arguments: ["fix", "wide.png", "--output", "fixed-wide.png"], status: 1, stderr: "size_too_far"),
-            Case(arguments: ["fix", "white-961x150.png", "--output", "white.png"], status: 2),
+            Case(arguments: ["fix", "blocky-961x150.png", "--output", "blocky.png"], status: 2),
+            // The artwork's edges blend into the app: fix draws the border (border_added), exit 0.
+            Case(arguments: ["fix", "edges-961x150.png", "--output", "edges.png"], status: 0),
             Case(arguments: ["fix", "good.png"], status: 64),
             // An output name of no format is a usage error, as for render.
             Case(arguments: ["fix", "good.png", "--output", "x.bin"], status: 64, stderr: "names no format fix writes"),
@@ -145,7 +157,7 @@ final class ExitCodeTests: ScratchFolderTestCase {
             Case(arguments: ["fix", "good.png", "--output", "good.png"], status: 74, stderr: "output_is_input"),
         ])
         XCTAssertNil(try? Data(contentsOf: folder.appendingPathComponent("fixed-wide.png")))
-        XCTAssertNotNil(try? Data(contentsOf: folder.appendingPathComponent("white.png")))
+        XCTAssertNotNil(try? Data(contentsOf: folder.appendingPathComponent("blocky.png")))
     }
 
     func testServeWorkerEnqueueAndTheOverview() throws {

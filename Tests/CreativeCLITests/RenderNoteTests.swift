@@ -37,7 +37,7 @@ final class RenderNoteTests: ScratchFolderTestCase {
             (try Self.animatedGIF(), "a.gif", "validate would reject it (animated): animated GIF is not accepted; "
                 + "upload one still frame (HTML5 ads are made in the ad editor)"),
             (heavy, "heavy.png", "validate would reject it (file_too_large): \(heavy.count) bytes is over the "
-                + "limit of 2097152 bytes; export it smaller (the guideline is 150 KB)"),
+                + "limit of 2097152 bytes; export it smaller (the guideline is 150 KB (153,600 bytes))"),
         ]
         for (bytes, name, note) in cases {
             let run = try render(bytes, name)
@@ -53,5 +53,28 @@ final class RenderNoteTests: ScratchFolderTestCase {
         let wrongSize = try Tool.run(["render", "a.gif", "--slot", "390x61", "--output", "p.png", "--product", "companion"],
                                      in: folder)
         XCTAssertTrue(wrongSize.stderr.contains("note: validate would reject it (animated)"), wrongSize.stderr)
+    }
+
+    /// A 320x50 rendered into the iPad Pro 12.9's landscape slot is enlarged 3.6x: written, and said.
+    func testAnEnlargedRenderSaysItsFactor() throws {
+        let small = try TestArtwork.generate(PixelSize(width: 320, height: 50))
+        try Data(small).write(to: folder.appendingPathComponent("std-320x50.png"))
+        let run = try Tool.run(["render", "std-320x50.png", "--device", "iPad Pro 12.9", "--orientation", "landscape",
+                                "--output", "pro.png", "--json"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let sentence = "upscaled_render: the 320x50 artwork is enlarged 3.6x to 1152x180 in this slot (more than 2x "
+            + "looks blurred): upload a larger size of the same shape for it"
+        XCTAssertEqual(run.stderr, "creative-tool render: note: \(sentence)\n")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
+        XCTAssertEqual(json["note"] as? String, sentence)
+        let warnings = try XCTUnwrap(json["warnings"] as? [[String: Any]])
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertEqual(warnings.first?["code"] as? String, "upscaled_render")
+        XCTAssertEqual(warnings.first?["factor"] as? Double, 3.6)
+        let phone = try Tool.run(["render", "std-320x50.png", "--device", "iPhone SE", "--output", "se.png", "--json"],
+                                 in: folder)
+        XCTAssertEqual(phone.stderr, "", "2x is no warning")
+        let plain = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(phone.stdout)) as? [String: Any])
+        XCTAssertEqual((plain["warnings"] as? [Any])?.count, 0)
     }
 }

@@ -133,4 +133,23 @@ final class RenderOutputTests: ScratchFolderTestCase {
         XCTAssertEqual(OutputFile.path("b.png", defaultStem: "x", format: .webp), "b.png")
         XCTAssertEqual(OutputFile.path(nil, defaultStem: "art-390x61@3x", format: .jpeg), "art-390x61@3x.jpg")
     }
+
+    /// `--output FOLDER` (an existing one, or a name ending in `/`) writes the default name inside it.
+    func testAnOutputFolderHoldsTheDefaultName() throws {
+        _ = try artwork()
+        let plain = try Tool.run(["render", "art.png", "--slot", "390x61@3x"], in: folder)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let before = try snapshot()
+        let name = try XCTUnwrap(before.keys.first { $0 != "art.png" && $0 != "art.webp" })
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: false)
+        let into = try Tool.run(["render", "art.png", "--slot", "390x61@3x", "--output", "out"], in: folder)
+        XCTAssertEqual(into.status, 0, into.stderr)
+        XCTAssertTrue(into.text.hasPrefix("wrote out/\(name): "), into.text)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path), [name])
+        XCTAssertEqual([UInt8](try Data(contentsOf: folder.appendingPathComponent("out/\(name)"))), before[name])
+        let fresh = try Tool.run(["render", "art.png", "--slot", "390x61@3x", "--format", "webp", "--output", "new/"], in: folder)
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        let webpName = (name as NSString).deletingPathExtension + ".webp"
+        XCTAssertEqual(format([UInt8](try Data(contentsOf: folder.appendingPathComponent("new/\(webpName)")))), .webp)
+    }
 }

@@ -54,7 +54,9 @@ final class CatalogTests: XCTestCase {
     }
 
     func testLimits() {
-        XCTAssertEqual(Catalog.weightGuidelineBytes, 150_000)
+        XCTAssertEqual(Catalog.weightGuidelineBytes, 153_600)
+        XCTAssertEqual(Catalog.weightGuidelineBytes, RenderSettings.defaultWeightBudget, "one figure: heavy_file, fix and budgets")
+        XCTAssertEqual(Catalog.weightGuidelineText, "150 KB (153,600 bytes)")
         XCTAssertEqual(Catalog.defaultMaxBytes, 2_097_152)
         XCTAssertEqual(Catalog.defaultMaxPixels, 50_000_000)
     }

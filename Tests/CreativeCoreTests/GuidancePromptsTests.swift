@@ -77,8 +77,8 @@ final class GuidancePromptsTests: XCTestCase {
                                                             headline: "[headline]", cta: "Go", colors: "navy")[0].text,
                        "filled in, the prompt is the `prompt` command's")
         let html = Guidance().render(.html, prompts: [filled])
-        XCTAssertEqual(html.components(separatedBy: "<mark>").count - 1, BannerPrompt.placeholders.count,
-                       "only the explanation marks them")
+        XCTAssertEqual(html.components(separatedBy: "<mark>").count - 1, 0,
+                       "every text given: nothing is marked, not even in the explanation")
     }
 
     func testHostileTextIsEscapedAndCopiesAsTyped() throws {
@@ -95,5 +95,21 @@ final class GuidancePromptsTests: XCTestCase {
             XCTAssertTrue(prompt.text.contains(brand))
             XCTAssertTrue(prompt.text.contains("\"\(headline)\""))
         }
+    }
+
+    func testThePageAsksToReplaceOnlyThePlaceholdersLeft() throws {
+        let open = Guidance().render(.html, prompts: try prompts())
+        XCTAssertTrue(open.contains("Copy it, and replace <mark>[brand]</mark>, <mark>[headline]</mark>, "
+                                    + "<mark>[call to action]</mark>, <mark>[colours]</mark> where they are marked. "), open)
+        let branded = Guidance().render(.html, prompts: try prompts(brand: "Bakery Kuku"))
+        XCTAssertTrue(branded.contains("Copy it, and replace <mark>[headline]</mark>, <mark>[call to action]</mark>, "
+                                       + "<mark>[colours]</mark> where they are marked. "), branded)
+        XCTAssertFalse(branded.contains("[brand]"), "--brand was given: nothing asks for it")
+        let one = Guidance().render(.html, prompts: try prompts(brand: "Kuku", headline: "Fresh bread", cta: "Order now"))
+        XCTAssertTrue(one.contains("Copy it, and replace <mark>[colours]</mark> where it is marked. "), one)
+        let full = Guidance().render(.html, prompts: try prompts(brand: "Kuku", headline: "Fresh bread", cta: "Order now",
+                                                                 colors: "navy"))
+        XCTAssertTrue(full.contains("Copy it as it is: it holds every text you gave. "), full)
+        XCTAssertFalse(full.contains("<mark>"))
     }
 }

@@ -115,7 +115,7 @@ final class GuidanceTests: XCTestCase {
         XCTAssertEqual(formats["static_only"] as? Bool, true)
         XCTAssertEqual(formats["max_file_bytes"] as? Int, 2 * 1024 * 1024)
         XCTAssertEqual(formats["max_pixel_count"] as? Int, 50_000_000)
-        XCTAssertEqual(formats["weight_guideline_bytes"] as? Int, 150_000)
+        XCTAssertEqual(formats["weight_guideline_bytes"] as? Int, 153_600)
     }
 
     func testAnchoredSlotsFollowTheSlotRuleSelectionAndAspectFit() throws {

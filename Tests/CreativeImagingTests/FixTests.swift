@@ -45,15 +45,15 @@ final class FixTests: XCTestCase {
         assertClean(fixed, file: file, line: line)
     }
 
-    /// A still file of the animation's last frame, the artwork in negative, and a clean report.
-    private func assertLastFrameKept(_ fixed: FixedUpload, _ format: ImageFormat, of frames: Int,
+    /// A still file of the animation's first frame, the artwork itself (the one render shows), and a clean report.
+    private func assertFirstFrameKept(_ fixed: FixedUpload, _ format: ImageFormat, of frames: Int,
                                      file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(fixed.format, format, file: file, line: line)
         XCTAssertFalse(AnimationProbe.isAnimatedGIF(fixed.bytes) || AnimationProbe.isAnimatedWebP(fixed.bytes), file: file, line: line)
         XCTAssertEqual(fixed.changes.first, FixChange(.frameKept, "animated \(format.rawValue.uppercased()) of \(frames) "
-                                                      + "frames: frame \(frames) (the last) kept as the still image"),
+                                                      + "frames: frame 1 (the first, as render shows it) kept as the still image"),
                        file: file, line: line)
-        XCTAssertTrue(try PixelReader(encoded: fixed.bytes).isClose(6, 6, to: paper.map { 255 - $0 }, tolerance: 12),
+        XCTAssertTrue(try PixelReader(encoded: fixed.bytes).isClose(6, 6, to: paper, tolerance: 12),
                       file: file, line: line)
         assertClean(fixed, file: file, line: line)
     }
@@ -138,13 +138,14 @@ final class FixTests: XCTestCase {
         try assertArtwork(fixed, inkTolerance: 48)
     }
 
-    func testAnAnimatedGIFKeepsItsLastFrameOrTheOneAsked() throws {
+    func testAnAnimatedGIFKeepsItsFirstFrameOrTheOneAsked() throws {
         let input = try Fixtures.animatedArtworkGIF(728, 90)
         XCTAssertTrue(AnimationProbe.isAnimatedGIF(input))
-        try assertLastFrameKept(try fix(input), .gif, of: 3)
-        let first = try fix(input, FixRequest(frame: 1))
-        XCTAssertTrue(try PixelReader(encoded: first.bytes).isClose(8, 8, to: paper))
-        assertClean(first)
+        try assertFirstFrameKept(try fix(input), .gif, of: 3)
+        let last = try fix(input, FixRequest(frame: 3))
+        XCTAssertTrue(try PixelReader(encoded: last.bytes).isClose(8, 8, to: paper.map { 255 - $0 }, tolerance: 12))
+        XCTAssertEqual(last.changes.first?.message, "animated GIF of 3 frames: frame 3 (the last) kept as the still image")
+        assertClean(last)
     }
 
     func testAFrameOutsideTheAnimationOrOnAStillImageIsAUsageRefusal() throws {
@@ -159,9 +160,9 @@ final class FixTests: XCTestCase {
         let gif = try Fixtures.animatedArtworkGIF(728, 90)
         // Room for two frames' samples (728x90, 4 bands): the last frame needs three, the first one.
         let limits = JobLimits(maxDecodedBytes: 728 * 90 * 4 * 2)
-        XCTAssertEqual(try refusal(gif, limits: limits)?.code, "too_many_pixels")
-        XCTAssertNoThrow(try fix(gif, FixRequest(frame: 1), limits: limits))
-        XCTAssertEqual(try refusal(gif, limits: JobLimits(memoryBudget: 1 << 20))?.code, "too_many_pixels")
+        XCTAssertEqual(try refusal(gif, FixRequest(frame: 3), limits: limits)?.code, "too_many_pixels")
+        XCTAssertNoThrow(try fix(gif, limits: limits))
+        XCTAssertEqual(try refusal(gif, FixRequest(frame: 3), limits: JobLimits(memoryBudget: 1 << 20))?.code, "too_many_pixels")
     }
 
     func testTransparencyIsNeverFlattenedIntoAJPEG() throws {
@@ -266,11 +267,11 @@ final class FixTests: XCTestCase {
         XCTAssertGreaterThan(over.smallest, 1000)
     }
 
-    func testAnAnimatedWebPKeepsItsLastFrame() throws {
+    func testAnAnimatedWebPKeepsItsFirstFrame() throws {
         let still = try Fixtures.artwork(320, 50)
         let input = try Fixtures.webp(try Fixtures.animation([still, try Fixtures.negative(still)]), [("lossless", .bool(true))])
         XCTAssertTrue(AnimationProbe.isAnimatedWebP(input))
-        try assertLastFrameKept(try fix(input), .webp, of: 2)
+        try assertFirstFrameKept(try fix(input), .webp, of: 2)
     }
 
     func testAnEXIFOrientationIsAppliedToThePixels() throws {
@@ -304,7 +305,7 @@ final class FixTests: XCTestCase {
         let photo = try Fixtures.save("jpegsave_buffer", try Fixtures.photograph(960, 150), [("Q", .int(100))])
         let request = FixRequest(profiles: [lean])
         XCTAssertEqual(request.weightLimit(for: PixelSize(width: 960, height: 150)), 50_000)
-        XCTAssertEqual(FixRequest().weightLimit(for: PixelSize(width: 960, height: 150)), 150_000)
+        XCTAssertEqual(FixRequest().weightLimit(for: PixelSize(width: 960, height: 150)), 153_600)
         let fixed = try fix(photo, request)
         XCTAssertLessThanOrEqual(fixed.bytes.count, 50_000)
         XCTAssertEqual(fixed.report.profiles, [lean])

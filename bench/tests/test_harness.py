@@ -553,7 +553,7 @@ class SchemaTests(unittest.TestCase):
               "artwork_pixels": {"width": 2184, "height": 270}, "content_pixels": {"width": 1170, "height": 145},
               "content_position_pixels": {"x": 0, "y": 19}, "format": "png", "file_bytes": 25152,
               "encoding": "PNG, RGB, transparent key", "weight_budget_bytes": 153600, "weight_budget_profile": None,
-              "note": None}
+              "note": None, "warnings": []}
 
     def setUp(self):
         from harness.errors import BenchError

@@ -58,8 +58,12 @@ public enum Catalog {
         Product.banner.nearest(to: size, count: count)
     }
 
-    /// Upload weight above which a `heavy_file` warning is given (IAB and Google guideline).
-    public static let weightGuidelineBytes = 150 * 1000
+    /// The weight guideline, one number for every output: 150 KB as Google defines it (150 KiB,
+    /// 153,600 bytes). `heavy_file` is given above it, `fix` makes files fit it, and it is every
+    /// render's default weight budget (``RenderSettings/defaultWeightBudget``).
+    public static let weightGuidelineBytes = 150 * 1024
+    /// The guideline as every sentence writes it: `150 KB (153,600 bytes)`.
+    public static let weightGuidelineText = "\(weightGuidelineBytes / 1024) KB (\(TextFormat.grouped(weightGuidelineBytes)) bytes)"
     /// Default hard limit for an upload's size on disk.
     public static let defaultMaxBytes = 2 * 1024 * 1024
     /// Default cap on width x height, decided from the header before decoding.

@@ -134,7 +134,7 @@ public struct Guidance: Sendable {
     /// The "Formats and weight" section every product's Markdown guidance ends with.
     static var formatsMarkdown: [String] {
         ["", "## Formats and weight", "", formatsNote, "",
-         "- Weight guideline: \(Catalog.weightGuidelineBytes / 1000) KB (IAB and Google); heavier files get a warning.",
+         "- Weight guideline: \(Catalog.weightGuidelineText); heavier files get a warning.",
          "- Hard limit: \(Catalog.defaultMaxBytes) bytes (2 MiB); larger files are refused.",
          "- At most \(Catalog.defaultMaxPixels / 1_000_000) megapixels.", ""]
     }
@@ -153,7 +153,7 @@ public struct Guidance: Sendable {
     /// The end of every product's HTML page: formats and weight.
     static func formatsHTMLTail() -> String {
         GuidancePage.heading(GuidancePage.formats) + "<p class=\"lead\">\(TextFormat.markupEscaped(formatsNote)) Keep files under "
-            + "\(Catalog.weightGuidelineBytes / 1000) KB; files over 2 MiB are refused.</p>\n"
+            + "\(Catalog.weightGuidelineText); files over 2 MiB are refused.</p>\n"
             + "</main></body></html>\n"
     }
 }

@@ -86,7 +86,7 @@ struct FullScreenGuidance: ProductGuidance {
             let slot = assignment.deviceSlot
             lines.append("| \(slot.device.name) | \(slot.orientation.rawValue) | \(slot.screenPoints) | \(insetsText(slot.insets)) | "
                          + "\(slot.slot.points) | @\(TextFormat.scale(slot.slot.scale))x | \(assignment.placement.canvas) | "
-                         + "\(assignment.artwork) | \(assignment.placement.content) | \(TextFormat.percent(assignment.placement.fillShare)) |")
+                         + "\(assignment.artwork) | \(UpscaledRender.shownText(assignment)) | \(TextFormat.percent(assignment.placement.fillShare)) |")
         }
         lines += Guidance.formatsMarkdown
         return lines.joined(separator: "\n")
@@ -122,7 +122,7 @@ struct FullScreenGuidance: ProductGuidance {
             table += "<tr><td>\(TextFormat.markupEscaped(slot.device.name))</td><td>\(slot.orientation.rawValue)</td>"
                 + "<td>\(slot.screenPoints)</td><td>\(insetsText(slot.insets))</td><td>\(slot.slot.points)</td>"
                 + "<td>@\(TextFormat.scale(slot.slot.scale))x</td><td>\(assignment.placement.canvas)</td>"
-                + "<td>\(assignment.artwork)</td><td>\(assignment.placement.content)</td>"
+                + "<td>\(assignment.artwork)</td><td>\(UpscaledRender.shownText(assignment))</td>"
                 + "<td class=\"num\">\(TextFormat.percent(assignment.placement.fillShare))</td></tr>"
         }
         return html + GuidancePage.scrolling(table + "</table>", label: screens.title) + Guidance.formatsHTMLTail()

@@ -79,7 +79,7 @@ struct GuidanceHTML {
             let width = Double(placement.content.width) / Double(placement.canvas.width) * 100
             html += "<tr><td>\(TextFormat.markupEscaped(slot.device.name))</td><td>\(slot.orientation.rawValue)</td>"
                 + "<td>\(slot.slot.points)</td><td>@\(TextFormat.scale(slot.slot.scale))x</td><td>\(placement.canvas)</td>"
-                + "<td>\(assignment.artwork)</td><td>\(placement.content)</td>"
+                + "<td>\(assignment.artwork)</td><td>\(UpscaledRender.shownText(assignment))</td>"
                 + "<td class=\"num\">\(TextFormat.percent(placement.fillShare))</td>"
                 + "<td><span class=\"slot\"><i style=\"left:\(Int(left.rounded()))%;width:\(Int(width.rounded()))%\"></i></span></td></tr>"
         }

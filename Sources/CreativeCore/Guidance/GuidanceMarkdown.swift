@@ -40,6 +40,6 @@ struct GuidanceMarkdown {
         let slot = assignment.deviceSlot
         return "| \(slot.device.name) | \(slot.orientation.rawValue) | \(slot.slot.points) | "
             + "@\(TextFormat.scale(slot.slot.scale))x | \(assignment.placement.canvas) | \(assignment.artwork) | "
-            + "\(assignment.placement.content) | \(TextFormat.percent(assignment.placement.fillShare)) |"
+            + "\(UpscaledRender.shownText(assignment)) | \(TextFormat.percent(assignment.placement.fillShare)) |"
     }
 }

@@ -40,10 +40,8 @@ struct PromptSection {
 
     func render() -> String {
         guard !prompts.isEmpty else { return "" }
-        let placeholders = BannerPrompt.placeholders.map { "<mark>\(TextFormat.markupEscaped($0.text))</mark>" }
         var html = GuidancePage.heading(GuidancePage.prompts) + "<p class=\"lead\">One prompt per size for an AI image generator. "
-            + "Copy it, and replace \(placeholders.joined(separator: ", ")) where they are marked. "
-            + "It asks for the exact size, safe area and text height above.</p>\n"
+            + Self.copyInstruction(prompts) + "It asks for the exact size, safe area and text height above.</p>\n"
         for prompt in prompts {
             let id = "prompt-\(prompt.size)"
             let heading = "\(prompt.size) px"
@@ -61,6 +59,16 @@ struct PromptSection {
             html += "</pre></section>\n"
         }
         return html + "<script>\(Self.script)</script>\n"
+    }
+
+    /// What to do with a prompt: replace the placeholders the prompts hold (only those: a text
+    /// given with `--brand` is no placeholder), or, with none, copy it as it is.
+    static func copyInstruction(_ prompts: [RenderedPrompt]) -> String {
+        let present = Set(prompts.flatMap { $0.pieces.filter(\.isPlaceholder).map(\.text) })
+        let marked = BannerPrompt.placeholders.filter { present.contains($0.text) }
+            .map { "<mark>\(TextFormat.markupEscaped($0.text))</mark>" }
+        guard !marked.isEmpty else { return "Copy it as it is: it holds every text you gave. " }
+        return "Copy it, and replace \(marked.joined(separator: ", ")) where \(marked.count == 1 ? "it is" : "they are") marked. "
     }
 
     /// Markup escaping, and a carriage return as `&#13;` (HTML parsers turn a bare one into a

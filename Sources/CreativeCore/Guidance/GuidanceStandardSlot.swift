@@ -67,7 +67,7 @@ struct StandardSlotGuidance: ProductGuidance {
             let slot = assignment.deviceSlot
             return [slot.device.name, slot.device.deviceClass.rawValue, slot.slot.points.description,
                     "@\(TextFormat.scale(slot.slot.scale))x", assignment.placement.canvas.description,
-                    assignment.artwork.description, assignment.placement.content.description,
+                    assignment.artwork.description, UpscaledRender.shownText(assignment),
                     TextFormat.percent(assignment.placement.fillShare)]
         }
     }

@@ -11,7 +11,7 @@ public struct FixRequest: Sendable {
     /// `--frame N`: the frame of an animated GIF or WebP kept as the still image, 1-based.
     public static let frame = IntegerOption(
         "frame", 1...Int(Int32.max), placeholder: "N",
-        help: "for an animated GIF or WebP, the frame kept as the still image, counted from 1 (default: the last)")
+        help: "for an animated GIF or WebP, the frame kept as the still image, counted from 1 (default: the first, the one render shows)")
     /// `--format F`: the format written (default: the input's).
     public static let format = OptionDeclaration(
         "format", .choice(ImageFormat.allCases.map(\.rawValue)), placeholder: "F",
@@ -35,7 +35,7 @@ public struct FixRequest: Sendable {
     public let profiles: [PlatformProfile]
     /// The size asked for, nil for the nearest accepted size.
     public let size: PixelSize?
-    /// The frame asked for, 1-based; nil for the last.
+    /// The frame asked for, 1-based; nil for the first.
     public let frame: Int?
     /// The format asked for (`--format`), nil for the output name's or the input's.
     public let format: ImageFormat?
@@ -120,7 +120,7 @@ public struct FixRequest: Sendable {
         return first.acceptedSizes(for: product).filter { ProfileChecks.accepts($0, product: product, profiles: profiles) }
     }
 
-    /// The most bytes the fixed file may weigh at `size` with no error or warning: 150 KB (the guideline),
+    /// The most bytes the fixed file may weigh at `size` with no error or warning: the guideline (153,600 bytes),
     /// or with profiles the strictest of their limits for the size and their weight guidelines.
     public func weightLimit(for size: PixelSize) -> Int {
         guard !profiles.isEmpty else { return Catalog.weightGuidelineBytes }

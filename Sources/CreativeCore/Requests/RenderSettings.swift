@@ -152,9 +152,10 @@ public struct RenderSettings: Sendable, Equatable {
     /// per slot size.
     public var weightBudget: Int? = RenderSettings.defaultWeightBudget
 
-    /// The weight budget of a render when none is given: 150K (153,600 bytes), the most we tell
-    /// advertisers a render should weigh.
-    public static let defaultWeightBudget = 150 * 1024
+    /// The weight budget of a render when none is given: the weight guideline
+    /// (``Catalog/weightGuidelineBytes``, 150K, 153,600 bytes), the one figure `heavy_file` and
+    /// `fix` use too.
+    public static let defaultWeightBudget = Catalog.weightGuidelineBytes
     /// The budgets accepted: 1K (a 1x1 GIF is 43 bytes, but no real render fits under a
     /// kilobyte's headers and palette) to 1G.
     public static let weightBudgetRange = 1024...(1 << 30)

@@ -5,14 +5,18 @@ public enum TextFormat {
     /// `3,146 KB`). The try-it page rounds the same way.
     public static func kilobytes(_ bytes: Int) -> String {
         guard bytes >= 1000 else { return "\(bytes) bytes" }
-        let whole = (bytes + 500) / 1000
-        var digits = String(whole)
+        return grouped((bytes + 500) / 1000) + " KB"
+    }
+
+    /// A whole number with its thousands grouped: `153600` -> `153,600`.
+    public static func grouped(_ number: Int) -> String {
+        var digits = String(number.magnitude)
         var grouped = ""
         while digits.count > 3 {
             grouped = "," + digits.suffix(3) + grouped
             digits.removeLast(3)
         }
-        return digits + grouped + " KB"
+        return (number < 0 ? "-" : "") + digits + grouped
     }
 
     /// A text cut into lines of at most `columns` characters at spaces (a longer word stays
@@ -34,9 +38,16 @@ public enum TextFormat {
         scale == scale.rounded() ? String(Int(scale)) : String(scale)
     }
 
-    /// A share of 0...1 as a percentage with a fixed number of decimals: `99.57%`.
+    /// A share of 0...1 as a percentage with a fixed number of decimals: `99.57%`. Rounded once,
+    /// the way every output rounds a share: to the four decimals JSON writes (``JSONValue``), then,
+    /// for fewer, half up in whole numbers, so a page that reads the JSON's `0.9785` shows the
+    /// `97.9%` the sheet shows for the exact 0.97849 (the try-it page's `pct` does the same).
     public static func percent(_ share: Double, decimals: Int = 2) -> String {
-        decimal(share * 100, decimals: decimals) + "%"
+        guard decimals < 2 else { return decimal(share * 100, decimals: decimals) + "%" }
+        let tenThousandths = Int((share * 10_000).rounded())
+        let dropped = decimals <= 0 ? 100 : 10  // hundredths of a percent per unit written
+        let units = (tenThousandths + dropped / 2) / dropped
+        return decimal(Double(units) * Double(dropped) / 100, decimals: max(0, decimals)) + "%"
     }
 
     /// A non-negative number with a fixed number of decimals: `0.986`.

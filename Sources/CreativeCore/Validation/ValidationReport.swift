@@ -90,7 +90,8 @@ public enum ValidationCode: String, Sendable, CaseIterable {
     /// An absolute `http(s)://` URL in a script's string literal (a heuristic): blocked at run time.
     case remoteURLInScript = "remote_url_in_script"
 
-    /// True for the pre-flight warnings: what the artwork looks like, not the file (`fix` cannot change them).
+    /// True for the pre-flight warnings: what the artwork looks like, not the file (`fix` changes only
+    /// `edge_without_border`, by drawing the border it asks for).
     public var isPreflight: Bool {
         switch self {
         case .bakedInBars, .edgeWithoutBorder, .upscaledArtwork, .mostlyEmpty: true
@@ -259,10 +260,10 @@ public enum ValidationRules {
         return " (it is \(other.withArticle) size: give --product \(other), product=\(other) over HTTP)"
     }
 
-    /// `heavy_file` when over the 150 KB guideline.
+    /// `heavy_file` when over the guideline (``Catalog/weightGuidelineBytes``, 153,600 bytes).
     public static func weightIssue(bytes: Int) -> ValidationIssue? {
         guard bytes > Catalog.weightGuidelineBytes else { return nil }
-        return ValidationIssue(.heavyFile, "\(TextFormat.kilobytes(bytes)) is over the \(Catalog.weightGuidelineBytes / 1000) KB "
+        return ValidationIssue(.heavyFile, "\(TextFormat.grouped(bytes)) bytes is over the \(Catalog.weightGuidelineText) "
                                + "guideline; compress it (fewer colours, PNG optimiser, or JPEG quality 80-85)")
     }
 
