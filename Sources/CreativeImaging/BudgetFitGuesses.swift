@@ -7,11 +7,16 @@ import Synchronization
 /// screens over 150K: WebP 88-91), where a search from the bounds takes 8-10 encodes of a full
 /// screen (each 0.3 s) for what 2-3 find from a neighbour's quality.
 ///
-/// Bound for a job like its deadline (``current``, on ``ParallelWork``'s workers too); a guess
-/// only orders the encodes tried, never what is chosen: the search still ends between a quality
-/// that fits and the next one that does not.
+/// It also keeps the encodings found over a budget by a quarter or more, which a larger canvas of
+/// the job then skips (``wasOver(_:sharpYUV:canvas:budget:)``).
+///
+/// Bound for a job like its deadline (``current``, on ``ParallelWork``'s workers too). A guess
+/// only orders the encodes tried: the search still ends between a quality that fits and the
+/// next one that does not, so what is written is what a search from the bounds writes wherever a
+/// file grows with its quality and its canvas (every content of the process bench: the same
+/// bytes, BudgetFitGuessTests).
 final class BudgetFitGuesses: Sendable {
-    /// One fitted render: its format (JPEG at full chroma apart), its pixels, its quality.
+    /// One fitted render: its format (JPEG at full chroma apart), its canvas, its quality.
     private struct Fitted: Sendable {
         let format: OutputFormat
         let fullChroma: Bool
