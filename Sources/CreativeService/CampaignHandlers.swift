@@ -3,7 +3,7 @@ import CreativeImaging
 import CreativeOperations
 
 /// `POST /v1/campaign`: several creatives as one campaign (`process FILE FILE...`), answered with
-/// its `campaign.json`.
+/// its `campaign.json`, or with `Accept: application/zip` the folder `process` writes, zipped.
 enum CampaignHandlers {
     /// Largest number of creatives in one request.
     static let maxCreatives = 16
@@ -14,6 +14,10 @@ enum CampaignHandlers {
     /// reservation (the largest creative's, ``CampaignOperation/memory(_:product:)``) and each within the job's deadline; the renders are
     /// counted, weighed and dropped. 200 with `campaign.json` (no contact sheet: `"sheet": null`),
     /// whether or not every creative is valid; 400 for a body that is not such a form.
+    /// With `Accept: application/zip`, 200 with `campaign.zip`: each creative's folder (its files
+    /// and manifest, or its manifest alone when rejected), the contact sheet (`campaign.png` or
+    /// `campaign.jpg`) and `campaign.json` naming it; the files kept are charged as they are
+    /// kept and until the answer's last byte is sent (``CampaignZip``).
     static func campaign(_ request: Request, _ context: ServiceContext) throws(ServiceError) -> Response {
         let asked = try ServiceError.reading { () throws(CoreError) in try ProcessRequest(request.query) }
         guard let boundary = MultipartForm.boundary(request.contentType) else {
@@ -30,19 +34,39 @@ enum CampaignHandlers {
             throw .badRequest("\(uploads.count) creatives; a campaign request takes at most \(maxCreatives)")
         }
         let product = asked.product
+        let zipped = ZipAnswer.wanted(request.accept)
         // Charged for what the campaign holds at once: one creative's job, the largest's (the
         // approvals keep no pixels; the parts' bytes are the body's, charged as it was read).
-        let campaign = try context.runJob(request, product: product, memory: {
+        let (campaign, zip) = try context.runJob(request, product: product, memory: {
             CampaignOperation.memory(uploads, product: product)
-        }) { job throws(ServiceError) -> JSONValue in
+        }) { job throws(ServiceError) -> (JSONValue, BodyStream?) in
             let operation = CampaignOperation(asked, limits: ValidationLimits(job: job.limits, product: product))
             // Each part read, validated and decoded once: its render uses the approval.
             let approval = operation.approve(uploads)
-            // Weighed, not kept: the answer is campaign.json.
-            let outcome = operation.run(approval, sink: { _, _ in { _, _ in } }, keep: { _, _ in })
+            guard zipped else {
+                // Weighed, not kept: the answer is campaign.json.
+                let outcome = operation.run(approval, sink: { _, _ in { _, _ in } }, keep: { _, _ in })
+                if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], job: job) }
+                return (operation.json(outcome, sheet: nil), nil)
+            }
+            let kept = CampaignZip(budget: job.reservation.budget)
+            let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { index, output in
+                kept.keep(output, folder: approval.names[index])
+            })
             if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], job: job) }
-            return operation.json(outcome, sheet: nil)
+            let sheet: JobFile?
+            do throws(ImagingError) { sheet = try operation.sheet(outcome) } catch {
+                throw ImageHandlers.rejection(error, upload: uploads[0], job: job)
+            }
+            let json = operation.json(outcome, sheet: sheet)
+            kept.add((sheet.map { [($0.name, $0.bytes)] } ?? [])
+                     + [(CampaignJob.campaignName, Array((json.serialized() + "\n").utf8))])
+            return (json, BodyStream(parts: ZipAnswer.parts(kept.files), hold: kept.hold))
         }
-        return .json(campaign)
+        guard let zip else { return .json(campaign) }
+        var response = Response(contentType: ZipAnswer.mediaType, body: [])
+        response.stream = zip
+        response.headers = [("Content-Disposition", "attachment; filename=\"campaign.zip\"")]
+        return response
     }
 }

@@ -132,4 +132,52 @@ final class CampaignRouteTests: XCTestCase {
         XCTAssertEqual(failure["kept"] as? String, "first.png")
         XCTAssertTrue((failure["message"] as? String)?.hasPrefix("960x150 is also the size of first.png, which is kept") ?? false)
     }
+
+    /// `Accept: application/zip` on `/v1/campaign`: the folder `process FILE FILE...` writes, each
+    /// creative's files under its name byte for byte as its manifest lists them, the contact sheet
+    /// `campaign.json` names, and nothing left charged once the answer is read.
+    func testTheCampaignZipHoldsEveryCreativesFolderTheSheetAndCampaignJSON() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 5) }
+        let files = try ["960x150", "2184x270"].map { ("banner-\($0).png", try Fixture.testImage($0)) }
+            + [("notes.png", Array("not an image".utf8))]
+        let answer = HTTPClient.request(server.port, "POST", "/v1/campaign",
+                                        headers: [("Content-Type", "multipart/form-data; boundary=\"campaign-boundary-7d1\""),
+                                                  ("Accept", "application/zip")],
+                                        body: form(files))
+        XCTAssertEqual(answer.status, 200, answer.text)
+        XCTAssertEqual(answer.headers["content-type"], "application/zip")
+        XCTAssertEqual(answer.headers["content-disposition"], "attachment; filename=\"campaign.zip\"")
+        let entries = try XCTUnwrap(BundleZip.entries(of: answer.body), "libzip reads the answer")
+        XCTAssertEqual(entries.last?.name, "campaign.json")
+        let campaign = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(entries.last).bytes))
+            as? [String: Any])
+        let creatives = try XCTUnwrap(campaign["creatives"] as? [[String: Any]])
+        XCTAssertEqual(creatives.compactMap { $0["renders"] as? Int }, [9, 19, 0])
+        for name in ["banner-960x150", "banner-2184x270"] {
+            let manifestEntry = try XCTUnwrap(entries.first { $0.name == name + "/manifest.json" }, name)
+            let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(manifestEntry.bytes)) as? [String: Any])
+            let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
+            for render in renders {
+                let file = try XCTUnwrap(render["file"] as? String)
+                let entry = try XCTUnwrap(entries.first { $0.name == name + "/" + file }, file)
+                XCTAssertEqual(Checksum.sha256(entry.bytes), render["sha256"] as? String, file)
+            }
+            let preview = try XCTUnwrap((manifest["preview"] as? [String: Any])?["file"] as? String)
+            XCTAssertNotNil(entries.first { $0.name == name + "/" + preview }, preview)
+        }
+        // The rejected creative: its manifest alone, saying why.
+        XCTAssertEqual(entries.filter { $0.name.hasPrefix("notes/") }.map(\.name), ["notes/manifest.json"])
+        let sheet = try XCTUnwrap(campaign["sheet"] as? [String: Any])
+        let sheetName = try XCTUnwrap(sheet["file"] as? String)
+        XCTAssertTrue(["campaign.png", "campaign.jpg"].contains(sheetName))
+        let sheetEntry = try XCTUnwrap(entries.first { $0.name == sheetName })
+        XCTAssertEqual(Checksum.sha256(sheetEntry.bytes), sheet["sha256"] as? String)
+        // Without the header: campaign.json, no sheet.
+        let json = HTTPClient.request(server.port, "POST", "/v1/campaign",
+                                      headers: [("Content-Type", "multipart/form-data; boundary=\"campaign-boundary-7d1\"")],
+                                      body: form(files))
+        XCTAssertEqual(json.headers["content-type"], "application/json")
+        XCTAssertTrue(json.json?["sheet"] is NSNull)
+    }
 }
