@@ -49,6 +49,16 @@ struct FixAttempt {
         self.upright = upright
     }
 
+    /// The same attempt within another weight (a file fixed to another size), the source's pixels
+    /// and warnings kept.
+    func weighing(_ maxBytes: Int) -> FixAttempt {
+        var copy = FixAttempt(source: source, request: request, maxBytes: maxBytes, limits: limits, deadline: deadline,
+                              encoderBudget: encoderBudget, outputName: outputName, upright: upright)
+        copy.uprightImage = uprightImage
+        copy.sourceWarnings = sourceWarnings
+        return copy
+    }
+
     /// The source's pixels at its own size (``upright``), decoded once.
     mutating func uprightPixels() throws(ImagingError) -> VImage {
         if let uprightImage { return uprightImage }

@@ -14,6 +14,8 @@ public struct FixChange: Sendable, Equatable {
         case depthReduced = "depth_reduced"
         /// A near-miss size resized to the accepted size.
         case resized
+        /// Bars baked into the artwork cropped, the artwork inside kept (`baked_in_bars`).
+        case barsCropped = "bars_cropped"
         /// EXIF, XMP, IPTC, an sRGB profile or comments left out.
         case metadataStripped = "metadata_stripped"
         /// A 1 px contrasting border on edges that blend into an app's background (`edge_without_border`).

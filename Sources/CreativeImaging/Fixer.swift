@@ -8,7 +8,8 @@ import CreativeCore
 /// The steps: one frame of an animation (the first by default, the one `render` shows) -> EXIF orientation -> CMYK or another
 /// profile to sRGB (libvips `thumbnail`, `export_profile`) -> a near-miss size brought to the accepted
 /// size (``NearMissResize``: a few pixels by lines of a uniform edge, else by nearest pixels, else
-/// resampled; exact output size, within 1% of the aspect ratio) -> 8-bit sRGB -> encoded in the format
+/// resampled; exact output size, within 1% of the aspect ratio; bars baked into the artwork cropped
+/// first where the artwork inside has an accepted shape, ``FixBars``) -> 8-bit sRGB -> encoded in the format
 /// asked for, or the input's, or a fallback that fits the weight (``WeightFit``), metadata stripped ->
 /// a 1 px border where the edges blend into an app's background (``FixBorder``) ->
 /// validated. A pre-flight warning the fix caused (the source has none such) makes it try the next
@@ -61,6 +62,22 @@ public enum Fixer {
                 try pixels(source, target: source.displayedSize, animation: animation, deadline: deadline)
             }
         let formats = [format] + fallbacks.filter { $0 != format }
+        // Bars baked into the artwork: cropped first, where the artwork inside has an accepted shape.
+        if let (written, content, croppedTarget, crop) = try withoutBars(&attempt, request: request, formats: formats) {
+            var changes = FixChanges.before(source, animation: animation, target: source.displayedSize) + [crop]
+            if content != croppedTarget {
+                let off = FixRequest.aspectDifference(content, croppedTarget)
+                changes.append(FixChange(.resized, "the \(content) artwork resized to \(croppedTarget), the accepted size "
+                                         + "(aspect ratio \(TextFormat.percent(off)) off)" + (written.resize.map { ": " + $0 } ?? "")))
+            }
+            let weight = request.weightLimit(for: croppedTarget)
+            changes += FixChanges.encoding(source, format: written.format, encoding: written.encoding, maxBytes: weight,
+                                           reason: written.format == format ? formatReason
+                                               : "\(format.rawValue.uppercased()) cannot be within the weight")
+            return FixedUpload(bytes: written.encoding.bytes, format: written.format, size: croppedTarget,
+                               inputSize: source.displayedSize, inputBytes: source.bytes.count, changes: changes,
+                               encoding: written.encoding.detail, report: written.report, remaining: written.remaining)
+        }
         let methods = NearMissResize.methods(from: source.displayedSize, to: target)
         var outcome: FixAttempt.Outcome?
         var border: String?
