@@ -153,7 +153,14 @@ final class CampaignOperationTests: XCTestCase {
         uploads += [Upload(try gif(320, 50), fileName: "again.gif"), Upload(try gif(321, 50), fileName: "odd.gif")]
         let jobs = uploads.map { ProcessOperation.memory($0, product: .defaultProduct) }
         XCTAssertEqual(jobs.last, 0, "a size the product refuses is not decoded, not charged")
-        XCTAssertEqual(CampaignOperation.memory(uploads, product: .defaultProduct), jobs.max())
+        // Beside the largest job, the sheet copy each accepted size keeps (at most its size's when
+        // it is alone): one for the two of 320x50, none for the refused size.
+        let copies = uploads.dropLast(2).reduce(0) { total, upload in
+            let size = (try? upload.source().get().displayedSize) ?? PixelSize(width: 0, height: 0)
+            return total + CampaignSheet.copyBytes(size, campaign: [size], product: .defaultProduct)
+        }
+        XCTAssertGreaterThan(copies, 0)
+        XCTAssertEqual(CampaignOperation.memory(uploads, product: .defaultProduct), (jobs.max() ?? 0) + copies)
         XCTAssertEqual(jobs.filter { $0 > 0 }.count, 9, "every accepted size has a job to charge")
         let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
         let approval = operation.approve(uploads)
@@ -166,5 +173,32 @@ final class CampaignOperationTests: XCTestCase {
         XCTAssertEqual(outcome.members.map { member -> String in
             if case .failure(let error) = member.outcome { error.code } else { "ok" }
         }, Array(repeating: "ok", count: 8) + ["duplicate_size", "ok"])
+    }
+
+    /// One decode per creative for the campaign's sheet: each creative's job keeps a small copy
+    /// of the decode its renders scale from (the largest size the sheet draws it at), and the
+    /// sheet draws from those copies: it opens and decodes nothing (it opened and decoded each
+    /// served creative again from its bytes: 2 opens, 3 decodes, 1 validation per GIF).
+    func testTheSheetDrawsEachCreativeFromItsJobsDecodeAndDecodesNothingAgain() throws {
+        let files = ["a.gif", "b.gif"]
+        let bytes = [try gif(320, 50), try gif(728, 90)]
+        let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
+        let before = DecodeLedger.current
+        let approval = operation.approve(files) { .bytes(bytes[$0]) }
+        let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
+        let rendered = DecodeLedger.current
+        let sheet = try XCTUnwrap(try operation.sheet(outcome))
+        let after = DecodeLedger.current
+        XCTAssertEqual(outcome.rendered, 2)
+        XCTAssertEqual(after.since(rendered), DecodeLedger.Counts(), "the sheet opens, validates and decodes nothing")
+        XCTAssertEqual(after.since(before), DecodeLedger.Counts(opens: 2, decodes: 4, validations: 2),
+                       "per creative: one open, one validation, the approval's strict decode and the render's")
+        XCTAssertEqual(sheet.name, "campaign.png")
+        for member in outcome.members {
+            guard case .success(let result) = member.outcome, let size = result.report.dimensions else { return XCTFail("not rendered") }
+            let copy = try XCTUnwrap(result.sheetCopy, "the job kept its copy for the sheet")
+            XCTAssertEqual(copy.size, CampaignSheet.drawnSize(size, campaign: approval.sizes, product: .defaultProduct))
+            XCTAssertLessThanOrEqual(copy.size.width, size.width)
+        }
     }
 }
