@@ -50,7 +50,8 @@ public struct CampaignOperation: Sendable {
         /// The campaign's sizes: each valid creative's, then `with`'s (``CampaignJob/sizes(valid:with:)``).
         public let sizes: [PixelSize]
         /// Each creative as approved: its bytes, the source they opened and its report
-        /// (``Upload/inspection``), without pixels; nil for one not read whole.
+        /// (``Upload/inspection``), without pixels but the first creative's, which its render, the
+        /// campaign's first, scales from; nil for one not read whole.
         public let creatives: [Upload?]
     }
 
@@ -85,28 +86,29 @@ public struct CampaignOperation: Sendable {
         approve(uploads.map(\.fileName)) { uploads[$0] } unread: { _ in ValidationReport(file: "", product: limits.product) }
     }
 
-    /// Approves each creative in order: `upload(index)` is its bytes as read, or nil for one not
-    /// read whole, whose report `unread(index)` makes. Each is opened and validated once; the
-    /// pixels its strict decode kept for its pre-flight checks are let go as soon as its report is
-    /// made, so the approval holds the campaign's bytes and one decode at a time, never every
-    /// creative's pixels (16 interstitials held +293 MB against a 142.7 MiB charge): the render
-    /// decodes the approved bytes once more (``memory(_:product:sheet:)``).
+    /// Approves each creative: `upload(index)` is its bytes as read, or nil for one not read
+    /// whole, whose report `unread(index)` makes. Each is opened and validated once; the pixels
+    /// its strict decode kept for its pre-flight checks are let go as soon as its report is made,
+    /// so the approval holds the campaign's bytes and one decode at a time, never every creative's
+    /// pixels (16 interstitials held +293 MB against a 142.7 MiB charge): the render decodes the
+    /// approved bytes once more (``memory(_:product:sheet:)``). The first creative, rendered
+    /// first, is approved last and keeps its decode, which its render then scales from: it is
+    /// decoded once (the campaign's sizes need every report before any creative is rendered).
     private func approve(_ files: [String], upload: (Int) -> Upload?,
                          unread: (Int) -> ValidationReport) -> Approval {
-        var creatives: [Upload?] = []
-        var reports: [ValidationReport] = []
-        for index in files.indices {
-            let creative = upload(index)
-            creatives.append(creative)
-            guard let creative else {
-                reports.append(unread(index))
+        let creatives = files.indices.map(upload)
+        var reports: [ValidationReport?] = Array(repeating: nil, count: files.count)
+        for index in Array(files.indices.dropFirst()) + files.indices.prefix(1) {
+            guard let creative = creatives[index] else {
+                reports[index] = unread(index)
                 continue
             }
-            reports.append(Validator.inspect(creative, limits: limits).report)
-            creative.releasePixels()
+            reports[index] = Validator.inspect(creative, limits: limits).report
+            if index != 0 { creative.releasePixels() }
         }
-        return Approval(files: files, names: CampaignJob.folderNames(files), reports: reports,
-                        sizes: CampaignJob.sizes(valid: reports, with: with), creatives: creatives)
+        let made = reports.map { $0 ?? ValidationReport(file: "", product: limits.product) }
+        return Approval(files: files, names: CampaignJob.folderNames(files), reports: made,
+                        sizes: CampaignJob.sizes(valid: made, with: with), creatives: creatives)
     }
 
     /// What a campaign of `uploads` holds at its peak, from the headers alone: its bytes (the
