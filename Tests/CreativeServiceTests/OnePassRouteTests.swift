@@ -22,6 +22,19 @@ final class OnePassRouteTests: XCTestCase {
         XCTAssertEqual(DecodeLedger.current.since(before), DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
     }
 
+    /// A rejected upload's 422 carries the report its one validation made: a size the product
+    /// refuses is opened and validated once, and never decoded.
+    func testARejectedProcessRequestIsValidatedOnceAndNotDecoded() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 5) }
+        let upload = try gif(321, 50)
+        let before = DecodeLedger.current
+        let answer = HTTPClient.request(server.port, "POST", "/v1/process?format=png&filename=a.gif", body: upload)
+        XCTAssertEqual(answer.status, 422, answer.text)
+        XCTAssertEqual(answer.errorCode, "dimensions_not_allowed")
+        XCTAssertEqual(DecodeLedger.current.since(before), DecodeLedger.Counts(opens: 1, decodes: 0, validations: 1))
+    }
+
     func testACampaignRequestValidatesEachPartOnce() throws {
         let server = try Fixture.server()
         defer { server.stop(grace: 5) }
