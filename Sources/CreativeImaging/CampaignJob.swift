@@ -72,15 +72,15 @@ public enum CampaignJob {
         return members
     }
 
-    /// What the contact sheet (``CampaignSheet``) draws: each rendered creative's size and bytes,
-    /// the first creative of each size, in order. `bytes(index)` gives the creative's bytes
-    /// (nil: it is skipped).
-    public static func sheetCreatives(_ members: [CampaignMember], bytes: (Int) -> [UInt8]?) -> [(PixelSize, [UInt8])] {
-        var creatives: [(PixelSize, [UInt8])] = []
-        for (index, member) in members.enumerated() where member.rendered {
+    /// What the contact sheet (``CampaignSheet``) draws: each rendered creative's size and the
+    /// copy its job made from its decode (``JobResult/sheetCopy``), the first creative of each
+    /// size, in order; one without a copy is skipped.
+    public static func sheetCreatives(_ members: [CampaignMember]) -> [(PixelSize, VImage)] {
+        var creatives: [(PixelSize, VImage)] = []
+        for member in members where member.rendered {
             guard case .success(let result) = member.outcome, let size = result.report.dimensions,
-                  !creatives.contains(where: { $0.0 == size }), let bytes = bytes(index) else { continue }
-            creatives.append((size, bytes))
+                  !creatives.contains(where: { $0.0 == size }), let copy = result.sheetCopy else { continue }
+            creatives.append((size, copy))
         }
         return creatives
     }

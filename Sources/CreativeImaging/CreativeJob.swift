@@ -58,6 +58,9 @@ public struct JobResult: Sendable {
     public var slots: [SlotAssignment] = []
     /// The renders that no encoding fits in their weight budget: listed in the manifest, not written.
     public var overWeightBudget: [RefusedRender] = []
+    /// For a creative of a campaign, the small copy of its decode the campaign's sheet draws it
+    /// from (``CampaignSheet/copy(_:campaign:product:)``); nil otherwise.
+    public var sheetCopy: VImage?
 
     /// Name of the manifest file.
     public static let manifestName = "manifest.json"
@@ -108,10 +111,12 @@ public enum CreativeJob {
     /// its report and source are the job's, nothing is validated or opened again. The renders
     /// scale from the pixels its strict decode kept when the source still holds them; a campaign's
     /// approval lets them go, and the source is then decoded once for the renders.
+    /// `sheetCopy`: the job keeps, in ``JobResult/sheetCopy``, the copy of its decode a campaign's
+    /// sheet draws it from, and is charged for it.
     public static func process(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
                                campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget(),
-                               approved: Bool = false,
+                               approved: Bool = false, sheetCopy: Bool = false,
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
         var limits = limits
         limits.job = limits.job.started()
@@ -122,7 +127,7 @@ public enum CreativeJob {
         return try JobDeadline.binding(limits.job.startDeadline()) { () throws(ImagingError) in
             try BudgetFitGuesses.binding { () throws(ImagingError) in
                 try processing(upload, limits: started, format: format, autoFormats: autoFormats, campaign: campaign,
-                               weightBudget: weightBudget, approved: approved, writingTo: sink)
+                               weightBudget: weightBudget, approved: approved, sheetCopy: sheetCopy, writingTo: sink)
             }
         }
     }
@@ -131,15 +136,19 @@ public enum CreativeJob {
     /// deadline started and bound.
     private static func processing(_ upload: Upload, limits: ValidationLimits, format: FormatChoice,
                                    autoFormats: Set<OutputFormat>?, campaign: [PixelSize],
-                                   weightBudget: RenderWeightBudget, approved: Bool,
+                                   weightBudget: RenderWeightBudget, approved: Bool, sheetCopy: Bool,
                                    writingTo sink: JobFileSink?) throws(ImagingError) -> JobResult {
         let deadline = limits.job.startDeadline()
         let (report, opened) = (approved ? upload.inspection : nil) ?? Validator.inspect(upload, limits: limits)
         guard report.valid, let source = opened else { return rejected(report, input: upload.bytes) }
-        // Decoded once: upright, colour-managed, in memory; every render scales from it.
+        // Decoded once: upright, colour-managed, in memory; every render scales from it. A campaign's
+        // creative holds its sheet copy beside the renders: planned within what is left of the budget.
+        let copyBytes = sheetCopy ? CampaignSheet.copyBytes(source.displayedSize, campaign: campaign, product: limits.product) : 0
         let plan = ProcessPlan(source, product: limits.product, format: format, autoFormats: autoFormats,
-                               campaign: campaign, memoryBudget: limits.job.memoryBudget)
-        try limits.job.charge(plan.cost)
+                               campaign: campaign, memoryBudget: max(limits.job.memoryBudget - copyBytes, 0))
+        var cost = plan.cost
+        cost.decode = JobCost.adding(cost.decode, copyBytes)
+        try limits.job.charge(cost)
         // What each render's encoder may hold, as the plan decided.
         var renderLimits = limits.job
         renderLimits.memoryBudget = plan.renderBudget
@@ -154,6 +163,8 @@ public enum CreativeJob {
         // What the strict decode kept is now `decoded` (or was copied into it): not held twice.
         source.releasePixels()
         let product = limits.product
+        // A campaign's sheet draws the creative from a small copy of this decode, not from another.
+        let copy = sheetCopy ? try CampaignSheet.copy(decoded, campaign: campaign, product: product) : nil
         let assignments = DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)
         var placements: [Placement] = []
         var slotsByPlacement: [Placement: [SlotAssignment]] = [:]
@@ -279,11 +290,13 @@ public enum CreativeJob {
         let pageBytes = PreviewPage.html(creative: creative, product: product, renders: renders, sheet: preview)
         let page = try JobFile(name: PreviewPage.name, bytes: pageBytes, sha256: Checksum.sha256(pageBytes), format: nil,
                                encoding: "HTML", writingTo: sink)
-        return JobResult(report: report, files: renders.map(\.1) + [preview, page],
+        var result = JobResult(report: report, files: renders.map(\.1) + [preview, page],
                          manifest: manifest(report, input: upload.bytes, renders: renders, preview: preview, page: page,
                                            campaign: DevicePlan.campaign(source.displayedSize, with: campaign),
                                            closeZone: closeZone, refused: refusedEntries, weightBudget: weightBudget),
                          slots: renders.map(\.0), overWeightBudget: overBudget)
+        result.sheetCopy = copy
+        return result
     }
 
     /// What one parallel piece of a job made: the preview sheet, a render's files, or a render

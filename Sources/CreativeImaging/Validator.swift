@@ -57,6 +57,7 @@ public enum Validator {
     /// recorded in it (``Upload/report``) for a rejection to reuse.
     public static func inspect(_ upload: Upload, limits: ValidationLimits = ValidationLimits(),
                                totalBytes: Int? = nil) -> (report: ValidationReport, source: ImageSource?) {
+        DecodeLedger.noteValidation()
         let inspection = inspect(upload, limits: limits, totalBytes: totalBytes, anySize: false)
         upload.record(inspection.report, source: inspection.source)
         return inspection

@@ -50,7 +50,8 @@ public struct CampaignOperation: Sendable {
         /// The campaign's sizes: each valid creative's, then `with`'s (``CampaignJob/sizes(valid:with:)``).
         public let sizes: [PixelSize]
         /// Each creative as approved: its bytes, the source they opened and its report
-        /// (``Upload/inspection``), without pixels; nil for one not read whole.
+        /// (``Upload/inspection``), without pixels but the first creative's, which its render, the
+        /// campaign's first, scales from; nil for one not read whole.
         public let creatives: [Upload?]
     }
 
@@ -69,7 +70,7 @@ public struct CampaignOperation: Sendable {
 
     /// Validates each creative of `inputs`, named `files`, once: read as the surface got it
     /// (each input is asked for once), opened and validated here; its render uses the bytes,
-    /// source and report approved (``run(_:sink:keep:done:)``). One not read whole is reported as
+    /// source and report approved (``run(_:sheet:sink:keep:done:)``). One not read whole is reported as
     /// ``ValidateOperation/report(_:name:limits:)`` tells it.
     public func approve(_ files: [String], inputs: (Int) -> CreativeInput) -> Approval {
         let read = files.indices.map(inputs)
@@ -80,60 +81,84 @@ public struct CampaignOperation: Sendable {
     }
 
     /// Validates each of `uploads` (the service's parts, their sources already opened for the
-    /// charge, ``memory(_:product:)``), once, named by their file names.
+    /// charge, ``memory(_:product:sheet:)``), once, named by their file names.
     public func approve(_ uploads: [Upload]) -> Approval {
         approve(uploads.map(\.fileName)) { uploads[$0] } unread: { _ in ValidationReport(file: "", product: limits.product) }
     }
 
-    /// Approves each creative in order: `upload(index)` is its bytes as read, or nil for one not
-    /// read whole, whose report `unread(index)` makes. Each is opened and validated once; the
-    /// pixels its strict decode kept for its pre-flight checks are let go as soon as its report is
-    /// made, so the approval holds the campaign's bytes and one decode at a time, never every
-    /// creative's pixels (16 interstitials held +293 MB against a 142.7 MiB charge): the render
-    /// decodes the approved bytes once more (``memory(_:product:)``).
+    /// Approves each creative: `upload(index)` is its bytes as read, or nil for one not read
+    /// whole, whose report `unread(index)` makes. Each is opened and validated once; the pixels
+    /// its strict decode kept for its pre-flight checks are let go as soon as its report is made,
+    /// so the approval holds the campaign's bytes and one decode at a time, never every creative's
+    /// pixels (16 interstitials held +293 MB against a 142.7 MiB charge): the render decodes the
+    /// approved bytes once more (``memory(_:product:sheet:)``). The first creative, rendered
+    /// first, is approved last and keeps its decode, which its render then scales from: it is
+    /// decoded once (the campaign's sizes need every report before any creative is rendered).
     private func approve(_ files: [String], upload: (Int) -> Upload?,
                          unread: (Int) -> ValidationReport) -> Approval {
-        var creatives: [Upload?] = []
-        var reports: [ValidationReport] = []
-        for index in files.indices {
-            let creative = upload(index)
-            creatives.append(creative)
-            guard let creative else {
-                reports.append(unread(index))
+        let creatives = files.indices.map(upload)
+        var reports: [ValidationReport?] = Array(repeating: nil, count: files.count)
+        for index in Array(files.indices.dropFirst()) + files.indices.prefix(1) {
+            guard let creative = creatives[index] else {
+                reports[index] = unread(index)
                 continue
             }
-            reports.append(Validator.inspect(creative, limits: limits).report)
-            creative.releasePixels()
+            reports[index] = Validator.inspect(creative, limits: limits).report
+            if index != 0 { creative.releasePixels() }
         }
-        return Approval(files: files, names: CampaignJob.folderNames(files), reports: reports,
-                        sizes: CampaignJob.sizes(valid: reports, with: with), creatives: creatives)
+        let made = reports.map { $0 ?? ValidationReport(file: "", product: limits.product) }
+        return Approval(files: files, names: CampaignJob.folderNames(files), reports: made,
+                        sizes: CampaignJob.sizes(valid: made, with: with), creatives: creatives)
     }
 
     /// What a campaign of `uploads` holds at its peak, from the headers alone: its bytes (the
-    /// caller's) and one creative's job at a time (approved, then rendered), the largest's
-    /// (``ProcessOperation/memory(_:product:)``); no approval keeps its pixels.
-    public static func memory(_ uploads: [Upload], product: Product) -> Int {
-        uploads.map { ProcessOperation.memory($0, product: product) }.max() ?? 0
+    /// caller's), one creative's job at a time (approved, then rendered), the largest's
+    /// (``ProcessOperation/memory(_:product:)``), and beside it the small copy each rendered
+    /// size keeps for the sheet (``CampaignSheet/copyBytes(_:campaign:product:)``, bounded as if
+    /// each were alone) when the campaign draws its sheet (`sheet`); no approval keeps its pixels.
+    public static func memory(_ uploads: [Upload], product: Product, sheet: Bool = true) -> Int {
+        var job = 0, copies = 0
+        var sizes: Set<PixelSize> = []
+        for upload in uploads {
+            let memory = ProcessOperation.memory(upload, product: product)
+            // A size the product refuses is not decoded: no job, no copy.
+            guard memory > 0 else { continue }
+            job = max(job, memory)
+            guard sheet else { continue }
+            let opened = Validator.isBundle(upload.bytes) ? Validator.bundleStaticSource(upload.bytes) : try? upload.source().get()
+            // One creative a size is rendered (the others fail `duplicate_size`): one copy a size.
+            guard let size = opened?.displayedSize, sizes.insert(size).inserted else { continue }
+            let bytes = CampaignSheet.copyBytes(size, campaign: [size], product: product)
+            copies = copies > Int.max - bytes ? Int.max : copies + bytes
+        }
+        return job > Int.max - copies ? Int.max : job + copies
     }
 
     /// Runs each valid creative's `process` job among the campaign's sizes, one after the other
     /// (a second creative of a size already served fails, ``CampaignJob/run(files:reports:with:job:done:)``),
     /// on the creative as approved: nothing is read, validated or opened again
-    /// (``ProcessOperation/run(approved:writingTo:)``).
+    /// (``ProcessOperation/run(approved:sheetCopy:writingTo:)``).
     /// - `sink(index, folder)`: where its files go as they are done; nil keeps them in its output.
     /// - `keep(index, output)`: takes a creative's finished job (writes its manifest, uploads its
     ///   files); what it throws fails that creative.
     /// - `done`: hears each member as soon as it is done.
+    /// - `sheet`: the campaign's sheet will be drawn (``sheet(_:writingTo:)``): each creative's job
+    ///   keeps the small copy of its decode the sheet draws it from, and the next creatives' jobs
+    ///   are planned within what those copies leave of the budget.
     ///
     /// A creative whose job was stopped (past the deadline, or cancelled: the deadline is the
     /// campaign's, so the rest would stop too) or whose output could not be kept stops the
     /// campaign: the creatives after it fail `cancelled`, and ``Outcome/stopped`` names it.
-    public func run(_ approval: Approval, sink: (Int, String) -> JobFileSink?,
+    public func run(_ approval: Approval, sheet: Bool = true, sink: (Int, String) -> JobFileSink?,
                     keep: (Int, ProcessOperation.Output) throws(ImagingError) -> Void,
                     done: (CampaignMember) -> Void = { _ in }) -> Outcome {
         var stopped: (index: Int, error: ImagingError)?
+        // The sheet copies the creatives rendered so far keep: each next job is planned within what they leave.
+        var held = 0
         let members = CampaignJob.run(files: approval.files, reports: approval.reports, with: with, job: { index, sizes in
             guard stopped == nil else { return .failure(.cancelled("an earlier creative's job was stopped")) }
+            var limits = self.limits
+            limits.job.memoryBudget = max(limits.job.memoryBudget - held, 0)
             let operation = ProcessOperation(limits: limits, format: format, autoFormats: autoFormats, campaign: sizes,
                                              weightBudget: weightBudget)
             do throws(ImagingError) {
@@ -145,7 +170,8 @@ public struct CampaignOperation: Sendable {
                     }
                     return .success(rejected.result)
                 }
-                let output = try operation.run(approved: creative, writingTo: sink(index, approval.names[index]))
+                let output = try operation.run(approved: creative, sheetCopy: sheet, writingTo: sink(index, approval.names[index]))
+                if let copy = output.result.sheetCopy { held += (copy.size.pixelCount ?? 0) * copy.bands }
                 do throws(ImagingError) { try keep(index, output) } catch {
                     stopped = (index, error)
                     throw error
@@ -162,11 +188,12 @@ public struct CampaignOperation: Sendable {
         return Outcome(approval: approval, members: members, stopped: stopped)
     }
 
-    /// `campaign.png` from each rendered creative's bytes as approved (not read again), written
-    /// through `sink` when given, else kept in the file; nil when no creative was rendered.
-    /// - Throws: ``ImagingError`` when a creative cannot be decoded again, or the sheet is over the budget.
+    /// `campaign.png` from the small copy each rendered creative's job made from its decode
+    /// (``JobResult/sheetCopy``): nothing is read or decoded again. Written through `sink` when
+    /// given, else kept in the file; nil when no creative was rendered.
+    /// - Throws: ``ImagingError`` when the sheet is over the budget or past the deadline.
     public func sheet(_ outcome: Outcome, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobFile? {
-        let creatives = CampaignJob.sheetCreatives(outcome.members) { outcome.approval.creatives[$0]?.bytes }
+        let creatives = CampaignJob.sheetCreatives(outcome.members)
         guard !creatives.isEmpty else { return nil }
         return try CampaignSheet.draw(creatives, campaign: outcome.approval.sizes, product: limits.product,
                                       limits: limits, writingTo: sink)

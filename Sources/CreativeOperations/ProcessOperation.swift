@@ -67,11 +67,15 @@ public struct ProcessOperation: Sendable {
 
     /// The job on a creative a campaign approved (``CampaignOperation/approve(_:)``): the report
     /// and source its approval made (and the pixels it kept, if any) are the job's; nothing is read,
-    /// validated or opened again, so the bytes approved are the bytes rendered.
+    /// validated or opened again, so the bytes approved are the bytes rendered. With `sheetCopy`,
+    /// its result keeps the small copy of its decode the campaign's sheet draws it from
+    /// (``JobResult/sheetCopy``).
     /// - Throws: the imaging error of a valid creative that could not be rendered.
-    public func run(approved upload: Upload, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
+    public func run(approved upload: Upload, sheetCopy: Bool = false,
+                    writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
         Output(try CreativeJob.process(upload, limits: limits, format: format, autoFormats: autoFormats,
-                                       campaign: campaign, weightBudget: weightBudget, approved: true, writingTo: sink))
+                                       campaign: campaign, weightBudget: weightBudget, approved: true, sheetCopy: sheetCopy,
+                                       writingTo: sink))
     }
 
     /// The job on an upload a job holds (the service's body, its source opened once for the

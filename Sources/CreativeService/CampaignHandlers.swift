@@ -11,7 +11,7 @@ enum CampaignHandlers {
     /// The body is `multipart/form-data`, one part with a `filename` per creative (parts without
     /// one are ignored); `?product=`, `?format=`, `?with=`, `?weight_budget=` and `?profile=` as for `/v1/process`. Each valid
     /// creative is processed among the campaign's sizes, one after the other within one job
-    /// reservation (the largest creative's, ``CampaignOperation/memory(_:product:)``) and each within the job's deadline; the renders are
+    /// reservation (the largest creative's, ``CampaignOperation/memory(_:product:sheet:)``) and each within the job's deadline; the renders are
     /// counted, weighed and dropped. 200 with `campaign.json` (no contact sheet: `"sheet": null`),
     /// whether or not every creative is valid; 400 for a body that is not such a form.
     /// With `Accept: application/zip`, 200 with `campaign.zip`: each creative's folder (its files
@@ -36,21 +36,22 @@ enum CampaignHandlers {
         let product = asked.product
         let zipped = ZipAnswer.wanted(request.accept)
         // Charged for what the campaign holds at once: one creative's job, the largest's (the
-        // approvals keep no pixels; the parts' bytes are the body's, charged as it was read).
+        // approvals keep no pixels; the parts' bytes are the body's, charged as it was read; a
+        // zip answer's sheet is drawn from a small copy each creative's job keeps, charged too).
         let (campaign, zip) = try context.runJob(request, product: product, memory: {
-            CampaignOperation.memory(uploads, product: product)
+            CampaignOperation.memory(uploads, product: product, sheet: zipped)
         }) { job throws(ServiceError) -> (JSONValue, BodyStream?) in
             let operation = CampaignOperation(asked, limits: ValidationLimits(job: job.limits, product: product))
             // Each part read, validated and decoded once: its render uses the approval.
             let approval = operation.approve(uploads)
             guard zipped else {
                 // Weighed, not kept: the answer is campaign.json.
-                let outcome = operation.run(approval, sink: { _, _ in { _, _ in } }, keep: { _, _ in })
+                let outcome = operation.run(approval, sheet: false, sink: { _, _ in { _, _ in } }, keep: { _, _ in })
                 if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], job: job) }
                 return (operation.json(outcome, sheet: nil), nil)
             }
             let kept = CampaignZip(budget: job.reservation.budget)
-            let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { index, output in
+            let outcome = operation.run(approval, sheet: true, sink: { _, _ in nil }, keep: { index, output in
                 kept.keep(output, folder: approval.names[index])
             })
             if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], job: job) }

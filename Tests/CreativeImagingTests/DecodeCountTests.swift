@@ -3,16 +3,15 @@ import CreativeTestSupport
 import XCTest
 @testable import CreativeImaging
 
-/// One decode per job: every job opens its upload once and decodes its pixels once, except
-/// where a check needs a pass of its own (a PNG's strict check is libpng's; its renders decode
-/// through libvips). Counted by ``DecodeLedger``.
+/// One pass per job: every job opens its upload once, validates it once and decodes its pixels
+/// once, except where a check needs a pass of its own (a PNG's strict check is libpng's; its
+/// renders decode through libvips). Counted by ``DecodeLedger``.
 final class DecodeCountTests: XCTestCase {
     /// The counts `work` adds.
     private func counted(_ work: () throws -> Void) rethrows -> DecodeLedger.Counts {
         let before = DecodeLedger.current
         try work()
-        let after = DecodeLedger.current
-        return DecodeLedger.Counts(opens: after.opens - before.opens, decodes: after.decodes - before.decodes)
+        return DecodeLedger.current.since(before)
     }
 
     private func banner(_ encode: (VImage) throws -> [UInt8]) throws -> [UInt8] {
@@ -25,7 +24,7 @@ final class DecodeCountTests: XCTestCase {
         let counts = counted { report = Validator.validate(jpeg, fileName: "a.jpg") }
         XCTAssertEqual(report?.valid, true)
         XCTAssertEqual(report?.decoded, true)
-        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1))
+        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
     }
 
     func testProcessingAJPEGDecodesItOnce() throws {
@@ -34,7 +33,7 @@ final class DecodeCountTests: XCTestCase {
         let counts = try counted { result = try CreativeJob.process(jpeg, fileName: "a.jpg", format: .png) }
         XCTAssertEqual(result?.report.valid, true)
         XCTAssertGreaterThanOrEqual(result?.files.count ?? 0, 4, "renders and the preview sheet")
-        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1))
+        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
     }
 
     func testProcessingAWebPAndAGIFDecodesThemOnce() throws {
@@ -42,7 +41,7 @@ final class DecodeCountTests: XCTestCase {
             var result: JobResult?
             let counts = try counted { result = try CreativeJob.process(bytes, fileName: "a", format: .png) }
             XCTAssertEqual(result?.report.valid, true)
-            XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1))
+            XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
         }
     }
 
@@ -61,9 +60,9 @@ final class DecodeCountTests: XCTestCase {
         let validated = counted { report = Validator.validate(png, fileName: "a.png") }
         XCTAssertEqual(report?.valid, true)
         // libpng's strict read keeps the rows the pre-flight checks read.
-        XCTAssertEqual(validated, DecodeLedger.Counts(opens: 1, decodes: 1))
+        XCTAssertEqual(validated, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
         let processed = try counted { _ = try CreativeJob.process(png, fileName: "a.png", format: .png) }
-        XCTAssertEqual(processed, DecodeLedger.Counts(opens: 1, decodes: 2))
+        XCTAssertEqual(processed, DecodeLedger.Counts(opens: 1, decodes: 2, validations: 1))
     }
 
     func testAnUploadIsOpenedOnceForItsReservationItsValidationAndItsRejection() throws {
@@ -74,7 +73,7 @@ final class DecodeCountTests: XCTestCase {
             _ = Validator.validate(upload)
             _ = upload.source()
         }
-        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1))
+        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
         XCTAssertEqual(upload.report?.valid, true, "the report is kept for a rejection to reuse")
     }
 

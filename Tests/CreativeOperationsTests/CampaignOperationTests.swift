@@ -99,7 +99,8 @@ final class CampaignOperationTests: XCTestCase {
     /// One pass per creative: each is read once (the surface's input), opened once and validated
     /// once (the render reuses the approval's report and source), and what is rendered is what
     /// was approved: the manifest names the approved bytes. Its pixels are decoded by the
-    /// approval's strict check and once more by its render (the approval keeps no pixels).
+    /// approval's strict check and once more by its render (the approval keeps no pixels), but
+    /// the first creative's: approved last, it keeps its decode for its render, which runs first.
     func testEachCreativeIsReadValidatedAndDecodedOnceAndItsApprovedBytesAreRendered() throws {
         let files = ["a.gif", "b.gif"]
         let approved = [try gif(320, 50), try gif(728, 90)]
@@ -115,7 +116,8 @@ final class CampaignOperationTests: XCTestCase {
         let after = DecodeLedger.current
         XCTAssertEqual(reads, [1, 1])
         XCTAssertEqual(after.opens - before.opens, 2, "one header read per creative")
-        XCTAssertEqual(after.decodes - before.decodes, 4, "the approval's strict check and the render's, per creative")
+        XCTAssertEqual(after.decodes - before.decodes, 3,
+                       "the first creative's strict decode, which its render scales from; the approval's and the render's of the second")
         for creative in approval.creatives { XCTAssertNotNil(creative?.report, "validated at the approval") }
         XCTAssertEqual(outcome.rendered, 2)
         for (member, bytes) in zip(outcome.members, approved) {
@@ -153,18 +155,55 @@ final class CampaignOperationTests: XCTestCase {
         uploads += [Upload(try gif(320, 50), fileName: "again.gif"), Upload(try gif(321, 50), fileName: "odd.gif")]
         let jobs = uploads.map { ProcessOperation.memory($0, product: .defaultProduct) }
         XCTAssertEqual(jobs.last, 0, "a size the product refuses is not decoded, not charged")
-        XCTAssertEqual(CampaignOperation.memory(uploads, product: .defaultProduct), jobs.max())
+        // Beside the largest job, the sheet copy each accepted size keeps (at most its size's when
+        // it is alone): one for the two of 320x50, none for the refused size.
+        let copies = uploads.dropLast(2).reduce(0) { total, upload in
+            let size = (try? upload.source().get().displayedSize) ?? PixelSize(width: 0, height: 0)
+            return total + CampaignSheet.copyBytes(size, campaign: [size], product: .defaultProduct)
+        }
+        XCTAssertGreaterThan(copies, 0)
+        XCTAssertEqual(CampaignOperation.memory(uploads, product: .defaultProduct), (jobs.max() ?? 0) + copies)
         XCTAssertEqual(jobs.filter { $0 > 0 }.count, 9, "every accepted size has a job to charge")
         let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
         let approval = operation.approve(uploads)
         XCTAssertEqual(approval.reports.map(\.valid), Array(repeating: true, count: 9) + [false])
         XCTAssertEqual(approval.creatives.map { $0?.inspection?.source?.keptPixels == nil },
-                       Array(repeating: true, count: 10), "no approval holds its pixels")
-        XCTAssertEqual(approval.creatives.compactMap { try? $0?.source().get().keptPixels }.count, 0)
+                       [false] + Array(repeating: true, count: 9), "no approval holds its pixels but the first's, rendered first")
+        XCTAssertEqual(approval.creatives.compactMap { try? $0?.source().get().keptPixels }.count, 1)
         let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
+        XCTAssertEqual(approval.creatives.compactMap { try? $0?.source().get().keptPixels }.count, 0,
+                       "the first's render let its decode go")
         XCTAssertEqual(outcome.rendered, 8)
         XCTAssertEqual(outcome.members.map { member -> String in
             if case .failure(let error) = member.outcome { error.code } else { "ok" }
         }, Array(repeating: "ok", count: 8) + ["duplicate_size", "ok"])
+    }
+
+    /// One decode per creative for the campaign's sheet: each creative's job keeps a small copy
+    /// of the decode its renders scale from (the largest size the sheet draws it at), and the
+    /// sheet draws from those copies: it opens and decodes nothing (it opened and decoded each
+    /// served creative again from its bytes: 2 opens, 3 decodes, 1 validation per GIF). The first
+    /// creative, approved last and rendered first, is decoded once.
+    func testTheSheetDrawsEachCreativeFromItsJobsDecodeAndDecodesNothingAgain() throws {
+        let files = ["a.gif", "b.gif"]
+        let bytes = [try gif(320, 50), try gif(728, 90)]
+        let operation = CampaignOperation(limits: ValidationLimits(), format: .png)
+        let before = DecodeLedger.current
+        let approval = operation.approve(files) { .bytes(bytes[$0]) }
+        let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
+        let rendered = DecodeLedger.current
+        let sheet = try XCTUnwrap(try operation.sheet(outcome))
+        let after = DecodeLedger.current
+        XCTAssertEqual(outcome.rendered, 2)
+        XCTAssertEqual(after.since(rendered), DecodeLedger.Counts(), "the sheet opens, validates and decodes nothing")
+        XCTAssertEqual(after.since(before), DecodeLedger.Counts(opens: 2, decodes: 3, validations: 2),
+                       "per creative one open and one validation; the first decoded once, the second twice")
+        XCTAssertEqual(sheet.name, "campaign.png")
+        for member in outcome.members {
+            guard case .success(let result) = member.outcome, let size = result.report.dimensions else { return XCTFail("not rendered") }
+            let copy = try XCTUnwrap(result.sheetCopy, "the job kept its copy for the sheet")
+            XCTAssertEqual(copy.size, CampaignSheet.drawnSize(size, campaign: approval.sizes, product: .defaultProduct))
+            XCTAssertLessThanOrEqual(copy.size.width, size.width)
+        }
     }
 }

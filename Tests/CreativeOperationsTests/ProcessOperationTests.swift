@@ -47,4 +47,26 @@ final class ProcessOperationTests: XCTestCase {
         XCTAssertGreaterThan(ProcessOperation.memory(upload), ValidateOperation.memory(upload))
         XCTAssertEqual(ProcessOperation.memory(Upload(try png(961, 150), fileName: "upload")), 0)
     }
+
+    /// One pass per job on the single job's surfaces: the command line and the worker run
+    /// ``ProcessOperation/run(_:name:writingTo:)`` on the bytes they read, the service
+    /// ``ProcessOperation/run(_:)`` on the upload it opened for its charge. Each opens the
+    /// creative once, validates it once and decodes a GIF once (the strict decode the renders
+    /// scale from).
+    func testEachSurfacesJobOpensValidatesAndDecodesTheCreativeOnce() throws {
+        let gif = try Fixtures.save("gifsave_buffer", try Fixtures.solid(320, 50, [30, 90, 200]))
+        let operation = ProcessOperation(limits: ValidationLimits(), format: .png)
+        func counted(_ work: () throws -> ProcessOperation.Output) throws -> DecodeLedger.Counts {
+            let before = DecodeLedger.current
+            XCTAssertTrue(try work().result.report.valid)
+            return DecodeLedger.current.since(before)
+        }
+        let once = DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1)
+        XCTAssertEqual(try counted { try operation.run(.bytes(gif), name: "a.gif") }, once, "command line, worker")
+        let upload = Upload(gif, fileName: "a.gif")
+        XCTAssertEqual(try counted {
+            _ = ProcessOperation.memory(upload)
+            return try operation.run(upload)
+        }, once, "service: the charge's header read is the job's")
+    }
 }
