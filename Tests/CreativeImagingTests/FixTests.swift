@@ -36,11 +36,11 @@ final class FixTests: XCTestCase {
 
     /// The fixed test artwork upright: paper near its top left corner, ink on its left border halfway
     /// down; and it validates cleanly.
-    private func assertArtwork(_ fixed: FixedUpload, inkTolerance: Int, file: StaticString = #filePath,
-                               line: UInt = #line) throws {
+    private func assertArtwork(_ fixed: FixedUpload, inkTolerance: Int, paperTolerance: Int = 12,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
         let pixels = try PixelReader(encoded: fixed.bytes)
         let middle = pixels.height / 2
-        XCTAssertTrue(pixels.isClose(8, 8, to: paper, tolerance: 12), "\(pixels[8, 8])", file: file, line: line)
+        XCTAssertTrue(pixels.isClose(8, 8, to: paper, tolerance: paperTolerance), "\(pixels[8, 8])", file: file, line: line)
         XCTAssertTrue(pixels.isClose(0, middle, to: ink, tolerance: inkTolerance), "\(pixels[0, middle])", file: file, line: line)
         assertClean(fixed, file: file, line: line)
     }
@@ -133,9 +133,11 @@ final class FixTests: XCTestCase {
         let image = try Fixtures.decode(fixed.bytes)
         XCTAssertTrue(image.isSRGB)
         XCTAssertEqual(image.bands, 3)
-        // Through the CMYK profile and back: near, not exact (the saturated ink loses most). Read as
-        // RGB without conversion, the paper would be the CMYK samples, near black.
-        try assertArtwork(fixed, inkTolerance: 48)
+        // Through the CMYK profile and back: near, not exact (the saturated ink loses most; the
+        // paper comes back slightly warm, [243, 239, 236] through Debian's libvips 8.14 and its
+        // CMYK profile, written at the source's own JPEG quality, 75). Read as RGB without
+        // conversion, the paper would be the CMYK samples, near black.
+        try assertArtwork(fixed, inkTolerance: 48, paperTolerance: 24)
     }
 
     func testAnAnimatedGIFKeepsItsFirstFrameOrTheOneAsked() throws {
