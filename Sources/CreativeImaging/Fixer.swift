@@ -62,6 +62,15 @@ public enum Fixer {
                 try pixels(source, target: source.displayedSize, animation: animation, deadline: deadline)
             }
         let formats = [format] + fallbacks.filter { $0 != format }
+        // The file written at `size` within `weight`, with the changes to its pixels before its encoding's.
+        func upload(_ written: FixAttempt.Written, size: PixelSize, weight: Int, changes: [FixChange]) -> FixedUpload {
+            let encoding = FixChanges.encoding(source, format: written.format, encoding: written.encoding, maxBytes: weight,
+                                               reason: written.format == format ? formatReason
+                                                   : "\(format.rawValue.uppercased()) cannot be within the weight")
+            return FixedUpload(bytes: written.encoding.bytes, format: written.format, size: size,
+                               inputSize: source.displayedSize, inputBytes: source.bytes.count, changes: changes + encoding,
+                               encoding: written.encoding.detail, report: written.report, remaining: written.remaining)
+        }
         // Bars baked into the artwork: cropped first, where the artwork inside has an accepted shape.
         if let (written, content, croppedTarget, crop) = try withoutBars(&attempt, request: request, formats: formats) {
             var changes = FixChanges.before(source, animation: animation, target: source.displayedSize) + [crop]
@@ -70,13 +79,7 @@ public enum Fixer {
                 changes.append(FixChange(.resized, "the \(content) artwork resized to \(croppedTarget), the accepted size "
                                          + "(aspect ratio \(TextFormat.percent(off)) off)" + (written.resize.map { ": " + $0 } ?? "")))
             }
-            let weight = request.weightLimit(for: croppedTarget)
-            changes += FixChanges.encoding(source, format: written.format, encoding: written.encoding, maxBytes: weight,
-                                           reason: written.format == format ? formatReason
-                                               : "\(format.rawValue.uppercased()) cannot be within the weight")
-            return FixedUpload(bytes: written.encoding.bytes, format: written.format, size: croppedTarget,
-                               inputSize: source.displayedSize, inputBytes: source.bytes.count, changes: changes,
-                               encoding: written.encoding.detail, report: written.report, remaining: written.remaining)
+            return upload(written, size: croppedTarget, weight: request.weightLimit(for: croppedTarget), changes: changes)
         }
         let methods = NearMissResize.methods(from: source.displayedSize, to: target)
         var outcome: FixAttempt.Outcome?
@@ -105,12 +108,7 @@ public enum Fixer {
             changes.append(FixChange(.borderAdded, "a 1 px \(border) border drawn on the outermost line: the edges "
                                      + "blended into an app's background (edge_without_border)"))
         }
-        changes += FixChanges.encoding(source, format: written.format, encoding: written.encoding, maxBytes: maxBytes,
-                                       reason: written.format == format ? formatReason
-                                           : "\(format.rawValue.uppercased()) cannot be within the weight")
-        return FixedUpload(bytes: written.encoding.bytes, format: written.format, size: target,
-                           inputSize: source.displayedSize, inputBytes: source.bytes.count, changes: changes,
-                           encoding: written.encoding.detail, report: written.report, remaining: written.remaining)
+        return upload(written, size: target, weight: maxBytes, changes: changes)
     }
 
     /// Opens an upload for `fix` (its header only, once: ``Upload/source(maxPixels:)``): one image;
