@@ -9,13 +9,13 @@ import CreativeOperations
 /// the process-wide budget as it is kept (the job's own reservation is the running creative's);
 /// the answer's body takes the charge over (``hold(_:)``), or ``release()`` gives it back.
 final class CampaignZip: @unchecked Sendable {
-    private let budget: MemoryBudget
+    /// What the kept files hold of the budget (``JobReservation``: an answer takes it over).
+    private let kept: JobReservation
     private let lock = Lock()
-    private var taken = 0
     private(set) var files: [(name: String, bytes: [UInt8])] = []
 
     init(budget: MemoryBudget) {
-        self.budget = budget
+        kept = JobReservation(budget: budget, bytes: 0)
     }
 
     /// Keeps `output`'s files under `folder/`, charged.
@@ -25,35 +25,16 @@ final class CampaignZip: @unchecked Sendable {
 
     /// Keeps `entries` (named as they go into the archive), charged.
     func add(_ entries: [(name: String, bytes: [UInt8])]) {
-        let bytes = entries.reduce(0) { $0 + $1.bytes.count }
-        lock.locked {
-            files += entries
-            taken += bytes
-        }
-        budget.take(bytes)
+        lock.locked { files += entries }
+        kept.take(entries.reduce(0) { $0 + $1.bytes.count })
     }
 
     /// The answer's hold on the budget for a body of `size` bytes (the files and the archive's
     /// headers): what was taken as the files were kept, and the rest.
-    func hold(_ size: Int) -> BudgetHold {
-        let already = lock.locked {
-            let already = taken
-            taken = 0
-            return already
-        }
-        budget.take(max(0, size - already))
-        return BudgetHold(budget: budget, bytes: max(size, already))
-    }
+    func hold(_ size: Int) -> BudgetHold { kept.answerHold(size) }
 
-    /// Gives back what was taken (a campaign that failed: no answer holds the files).
-    func release() {
-        let rest = lock.locked {
-            let rest = taken
-            taken = 0
-            return rest
-        }
-        budget.release(rest)
-    }
+    /// Gives back what is still taken (a campaign that failed: no answer holds the files).
+    func release() { kept.releaseRest() }
 
     deinit { release() }
 }

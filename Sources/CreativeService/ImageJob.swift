@@ -37,6 +37,14 @@ final class JobReservation: @unchecked Sendable {
     /// What the job still holds.
     var bytes: Int { lock.locked { held } }
 
+    /// Takes `bytes` more from the budget at once (memory the job now holds beyond what it
+    /// reserved: a campaign's files kept for its zip answer), held as the rest is.
+    func take(_ bytes: Int) {
+        let taken = max(0, bytes)
+        budget.take(taken)
+        lock.locked { held += taken }
+    }
+
     /// A hold of `bytes` for an answer: taken from the job's reservation as far as it goes, the
     /// rest from the budget at once (``MemoryBudget/take(_:)``: the answer is made, its memory in
     /// use). Given back when the hold is freed.
