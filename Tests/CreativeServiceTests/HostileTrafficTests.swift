@@ -171,23 +171,40 @@ final class HostileTrafficTests: XCTestCase {
     // Hostile input 5, item 6. A Content-Length libmicrohttpd's parser refuses (not a plain decimal
     // number, or over 64 bits) got its status line and headers twice and its HTML page. Now one
     // answer, the service's JSON error, Connection: close, and nothing after it is served.
-    func testMalformedContentLengthGetsOneJSONAnswer() throws {
-        let server = try Fixture.server()
-        defer { server.stop(grace: 1) }
+    /// Sends `requestLine` with each malformed `Content-Length` (and a request smuggled after its
+    /// body) to `port`: one answer each, the service's JSON error, `Connection: close`, nothing after.
+    private func assertOneJSONAnswerToMalformedContentLength(port: Int, requestLine: String,
+                                                             file: StaticString = #filePath, line: UInt = #line) {
         let smuggled = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
         let cases = [("+5", 400, "bad_request"), ("-1", 400, "bad_request"), ("5, 5", 400, "bad_request"),
                      ("0x5", 400, "bad_request"), (String(repeating: "1", count: 23), 413, "payload_too_large")]
         for (length, status, code) in cases {
-            let request = "POST /v1/select HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(length)\r\n\r\nhello\(smuggled)"
-            let answer = exchange(server.port, Array(request.utf8))
+            let request = "\(requestLine)\r\nHost: localhost\r\nContent-Length: \(length)\r\n\r\nhello\(smuggled)"
+            let answer = exchange(port, Array(request.utf8))
             let parsed = HTTPClient.parse(answer)
-            XCTAssertEqual(responses(in: answer), 1, "one answer for Content-Length: \(length)")
-            XCTAssertEqual(parsed.status, status, length)
-            XCTAssertEqual(parsed.errorCode, code, length)
-            XCTAssertEqual(parsed.headers["content-type"], "application/json", length)
-            XCTAssertEqual(parsed.headers["connection"], "close", length)
-            XCTAssertEqual(parsed.body.count, Int(parsed.headers["content-length"] ?? ""), "nothing after the body: \(length)")
+            XCTAssertEqual(responses(in: answer), 1, "one answer for Content-Length: \(length)", file: file, line: line)
+            XCTAssertEqual(parsed.status, status, length, file: file, line: line)
+            XCTAssertEqual(parsed.errorCode, code, length, file: file, line: line)
+            XCTAssertEqual(parsed.headers["content-type"], "application/json", length, file: file, line: line)
+            XCTAssertEqual(parsed.headers["connection"], "close", length, file: file, line: line)
+            XCTAssertEqual(parsed.body.count, Int(parsed.headers["content-length"] ?? ""), length, file: file, line: line)
         }
+    }
+
+    /// The admin listener answers what libmicrohttpd's parser refuses as the data plane does (it
+    /// kept the library's status line and headers twice), and goes on answering.
+    func testMalformedContentLengthOnTheAdminListenerGetsOneJSONAnswer() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        assertOneJSONAnswerToMalformedContentLength(port: server.adminPort, requestLine: "GET /metrics HTTP/1.1")
+        XCTAssertEqual(HTTPClient.request(server.adminPort, "GET", "/healthz").status, 200)
+        XCTAssertEqual(HTTPClient.request(server.port, "GET", "/healthz").status, 200)
+    }
+
+    func testMalformedContentLengthGetsOneJSONAnswer() throws {
+        let server = try Fixture.server()
+        defer { server.stop(grace: 1) }
+        assertOneJSONAnswerToMalformedContentLength(port: server.port, requestLine: "POST /v1/select HTTP/1.1")
         // Still counted as malformed requests, and none left in flight.
         let deadline = Date().addingTimeInterval(5)
         while !metric(server.port, "creative_http_requests_malformed_total 5\n") && Date() < deadline { usleep(20_000) }
