@@ -12,27 +12,28 @@ final class OnePassRouteTests: XCTestCase {
         try Fixtures.save("gifsave_buffer", try Fixtures.solid(width, height, [30, 90, 200]))
     }
 
-    func testAProcessRequestOpensValidatesAndDecodesItsUploadOnce() throws {
+    /// `POST path` of `upload` on a fresh service: the answer, and what the job opened, decoded and validated.
+    private func counted(_ path: String, _ upload: [UInt8]) throws -> (HTTPResult, DecodeLedger.Counts) {
         let server = try Fixture.server()
         defer { server.stop(grace: 5) }
-        let upload = try gif(320, 50)
         let before = DecodeLedger.current
-        let answer = HTTPClient.request(server.port, "POST", "/v1/process?format=png&inline=false&filename=a.gif", body: upload)
+        let answer = HTTPClient.request(server.port, "POST", path, body: upload)
+        return (answer, DecodeLedger.current.since(before))
+    }
+
+    func testAProcessRequestOpensValidatesAndDecodesItsUploadOnce() throws {
+        let (answer, counts) = try counted("/v1/process?format=png&inline=false&filename=a.gif", try gif(320, 50))
         XCTAssertEqual(answer.status, 200, answer.text)
-        XCTAssertEqual(DecodeLedger.current.since(before), DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
+        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
     }
 
     /// A rejected upload's 422 carries the report its one validation made: a size the product
     /// refuses is opened and validated once, and never decoded.
     func testARejectedProcessRequestIsValidatedOnceAndNotDecoded() throws {
-        let server = try Fixture.server()
-        defer { server.stop(grace: 5) }
-        let upload = try gif(321, 50)
-        let before = DecodeLedger.current
-        let answer = HTTPClient.request(server.port, "POST", "/v1/process?format=png&filename=a.gif", body: upload)
+        let (answer, counts) = try counted("/v1/process?format=png&filename=a.gif", try gif(321, 50))
         XCTAssertEqual(answer.status, 422, answer.text)
         XCTAssertEqual(answer.errorCode, "dimensions_not_allowed")
-        XCTAssertEqual(DecodeLedger.current.since(before), DecodeLedger.Counts(opens: 1, decodes: 0, validations: 1))
+        XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 0, validations: 1))
     }
 
     func testACampaignRequestValidatesEachPartOnce() throws {
