@@ -29,7 +29,7 @@ enum JobLimitOptions {
         "output", .text(maxLength: 4096), placeholder: "PATH|-",
         help: "file to write (default NAME-WxH@Sx.EXT here; a folder, one that exists or a name ending in /, gets that name "
             + "inside it); '-' for standard output (not a terminal: "
-            + "exit 64). Its extension (.png, .jpg, .jpeg, .webp, .avif) is the format, another one is a usage error unless "
+            + "exit 64). Its extension (\(RenderRequest.knownExtensions)) is the format, another one is a usage error unless "
             + "--format is given; with --format auto it narrows the choice to that format. Save options may follow "
             + "in brackets as libvips writes them: o.jpg[Q=60], o.webp[lossless], o.webp[effort=6] (the flags "
             + "--quality, --lossless, --effort). Missing parent folders are created. A regular "

@@ -58,7 +58,7 @@ struct AutoEncoder {
 
     /// Whether `auto` may try AVIF on a canvas of `pixels` (named among its formats): this libvips
     /// writes it and the canvas is at most ``avifMaxPixels``. ``AutoPlan`` and ``ProcessPlan`` read it.
-    static func triesAVIF(pixels: Int) -> Bool { EncoderFeatures.avif && pixels <= avifMaxPixels }
+    static func triesAVIF(pixels: Int) -> Bool { OutputFormat.avif.isWritable && pixels <= avifMaxPixels }
     /// The search runs on at most this many pixels (``AutoPlan``): on a larger canvas it runs on
     /// a smaller render of the same placement, and the canvas is written with what it found.
     /// 250,000 is 1170x213, a 390x61 slot at 3x and more.
@@ -299,7 +299,7 @@ struct AutoEncoder {
     static let decidedNote = " (auto, as decided on the smallest render)"
 
     private func decode(_ bytes: [UInt8], _ format: OutputFormat) throws(ImagingError) -> VImage {
-        try VipsOperation(format == .avif ? "heifload_buffer" : "\(format.rawValue)load_buffer").with("buffer", .bytes(bytes)).image()
+        try VipsOperation(format.writer.loader).with("buffer", .bytes(bytes)).image()
     }
 
     /// The recipe's encoding when it keeps the target and is smaller than `limit`; else nil.

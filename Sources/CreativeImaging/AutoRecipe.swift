@@ -79,7 +79,7 @@ public enum AutoRecipe: Sendable, Equatable {
             else { return quantised }
             return try ladder.encode(colours: step)
         case .lossy(let format, let quality):
-            return try Encoder.lossy(format == .jpeg ? try Encoder.withoutAlpha(image) : image, format,
+            return try Encoder.lossy(format.entry.keepsAlpha ? image : try Encoder.withoutAlpha(image), format,
                                      quality: quality, webpEffort: Self.webpEffort, sharpYUV: !draft)
         case .jpegFullChroma(let quality):
             return try Encoder.lossy(try Encoder.withoutAlpha(image), .jpeg, quality: quality, fullChroma: true)
@@ -112,14 +112,5 @@ enum EncoderFeatures {
               let bytes = try? VipsOperation("pngsave_buffer").with("in", .image(srgb)).with("palette", .bool(true)).bytes(),
               bytes.count > 25 else { return false }
         return bytes[25] == 3
-    }()
-    /// AVIF: libvips' HEIF saver with an AV1 encoder in its libheif (libaom in both builds the
-    /// tool is tested on). Checked by writing an 8x8 image, as a missing encoder only shows then.
-    static let avif: Bool = {
-        guard VipsOperation.accepts("heifsave_buffer", "compression"),
-              let black = try? VipsOperation("black").with("width", .int(8)).with("height", .int(8)).with("bands", .int(3)).image(),
-              let bytes = try? VipsOperation("heifsave_buffer").with("in", .image(black)).with("compression", .enumeration("av1"))
-                  .with("bitdepth", .int(8)).bytes() else { return false }
-        return bytes.count > 12 && Array(bytes[4..<12]) == Array("ftypavif".utf8)
     }()
 }

@@ -192,7 +192,7 @@ public enum CreativeJob {
         // fits, it renders as `png` does (nothing to search or decide), with the note that says why.
         // The first search runs alone: beside the preview sheet it took the peak RSS of `process`
         // from 86-93 MB to 95-118 MB for no gain in time.
-        let working: FormatChoice = plan.autoLossless ? .png : format
+        let working: FormatChoice = plan.autoLossless ? .fixed(.png) : format
         let first = working == .auto ? placements.min(by: { $0.content.area < $1.content.area }) : nil
         var byPlacement: [Placement: [JobFile]] = [:]
         var refused: [Placement: ImagingError] = [:]
@@ -212,7 +212,7 @@ public enum CreativeJob {
             }
         }
         let creative = source.displayedSize
-        let avifNamed = autoFormats?.contains(.avif) == true && EncoderFeatures.avif
+        let avifNamed = autoFormats?.contains(.avif) == true && OutputFormat.avif.isWritable
         let renderPlan = JobRenderPlan(placements.filter { $0 != first }, creative: creative, first: firstDecision,
                                        firstPlacement: first, formatsVary: avifNamed)
         let firstClass = first.map { JobRenderPlan.scaleClass($0.content, of: creative) }

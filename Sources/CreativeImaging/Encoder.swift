@@ -35,47 +35,20 @@ public enum Encoder {
     /// The quality of JPEG, WebP and AVIF when none is given.
     public static let defaultQuality = 85
 
-    /// Whether the libvips loaded writes AVIF (an AV1 encoder in its libheif); without it, `avif`
-    /// is refused with `unsupported_format` and `auto` never tries it.
-    public static var writesAVIF: Bool { EncoderFeatures.avif }
+    /// Whether the libvips loaded writes `format` (AVIF needs an AV1 encoder in its libheif); a
+    /// format it cannot write is refused with `unsupported_format` and `auto` never tries it.
+    public static func writes(_ format: OutputFormat) -> Bool { format.isWritable }
 
-    /// Encodes a render (8-bit sRGB, 3 or 4 bands).
-    /// - Parameters:
-    ///   - content: where the artwork sits in the canvas; `auto` measures quality there (bars
-    ///     are the same in every encoding). Nil for the whole canvas.
-    ///   - memoryBudget: what the job's budget leaves for the output (``JobCost``): a PNG
-    ///     render that needs more is written by libvips' streaming PNG saver (lossless) instead
-    ///     of being held in memory, and `auto` tries only what fits (``AutoPlan``).
-    ///   - recipe: for `auto`, write the render this way instead of searching (what the search
-    ///     decided on a smaller render of the same placement).
-    ///   - forOneOfMany: `auto` decides for many renders (`process`): near-lossless WebP, slow
-    ///     and memory-hungry, is left out.
-    ///   - autoFormats: the formats `auto` may choose among (nil for all, ``AutoPlan``); without
-    ///     PNG, what would be lossless PNG is the allowed lossy format. JPEG needs an opaque render.
-    ///   - autoKinds: for `auto` on a smaller render of a large canvas, the encoders the large
-    ///     canvas can afford (``AutoPlan/kinds``): the search chooses among those only.
-    ///   - weightBudget: the largest file, in bytes (nil: none): the best encoding that fits
-    ///     (``WeightBudgetSearch``).
-    ///   - startQuality: for `auto`, where the quality search starts (an earlier render's).
-    ///   - startFormat: the format of that render (nil: JPEG or WebP).
-    ///   - alpha: the render's alpha band as the job was charged for it (``JobCost/AlphaBand``);
-    ///     nil: transparent bars when the image has an alpha band.
-    ///   - decidesForLarger: for `auto`, the image is a smaller render of a larger canvas
-    ///     (``RenderSettings/searchSample()``): a lossy WebP chosen is also measured with the plain
-    ///     RGB to YUV conversion (``EncodedRender/plainYUVKeepsTarget``).
-    ///   - plainYUVKept: with `recipe`, the plain conversion kept the target on the smaller render:
-    ///     a lossy WebP is written with it.
+    /// Encodes a render (8-bit sRGB, 3 or 4 bands) as `request` asks (``EncodeRequest``: the
+    /// format, its quality and options, the memory and weight budgets, and what `auto` may do).
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)`` when nothing fits the budget.
-    public static func encode(_ image: VImage, format: FormatChoice, quality: Int? = nil, content: PixelRect? = nil,
-                              memoryBudget: Int = JobLimits.defaultMemoryBudget, recipe: AutoRecipe? = nil,
-                              forOneOfMany: Bool = false, autoFormats: Set<OutputFormat>? = nil,
-                              autoKinds: Set<JobCost.EncoderKind>? = nil, weightBudget: Int? = nil,
-                              startQuality: Int? = nil, startFormat: OutputFormat? = nil, alpha: JobCost.AlphaBand? = nil,
-                              decidesForLarger: Bool = false, plainYUVKept: Bool = false,
-                              webp: WebPChoice = WebPChoice()) throws(ImagingError) -> EncodedRender {
+    public static func encode(_ image: VImage, _ request: EncodeRequest) throws(ImagingError) -> EncodedRender {
+        let format = request.format, quality = request.quality, content = request.content
+        let memoryBudget = request.memoryBudget, weightBudget = request.weightBudget, webp = request.webp
+        let recipe = request.auto.recipe, autoFormats = request.auto.formats
         // WebP's sharp RGB to YUV conversion where the encoder's budget holds it (as JobCost charged).
         let area = image.size.pixelCount ?? Int.max
-        let alpha = image.hasAlpha ? alpha ?? .bars : .none
+        let alpha = image.hasAlpha ? request.alpha ?? .bars : .none
         let sharpYUV = JobCost.webpSharpYUV(pixels: area, alpha: alpha, memoryBudget: memoryBudget)
         if let fixed = format.fixed, fixed != .png {
             let chosen = quality ?? defaultQuality
@@ -91,7 +64,7 @@ public enum Encoder {
                 }
                 return EncodedRender(bytes: bytes, format: fixed, detail: "WebP lossless, effort \(effort)", ssim: nil)
             }
-            let bytes = try lossy(fixed == .jpeg ? try withoutAlpha(held) : held, fixed, quality: chosen, webpEffort: effort,
+            let bytes = try lossy(fixed.entry.keepsAlpha ? held : try withoutAlpha(held), fixed, quality: chosen, webpEffort: effort,
                                   sharpYUV: sharpYUV)
             if let weightBudget, bytes.count > weightBudget {
                 return try WeightBudgetSearch.fit(held, format: fixed, budget: weightBudget, quality: chosen, sharpYUV: sharpYUV,
@@ -106,7 +79,7 @@ public enum Encoder {
         if format == .auto, let recipe, recipe != .lossless {
             return try AutoEncoder.apply(recipe, to: weightBudget == nil ? image : try image.materialized(),
                                          weightBudget: weightBudget, png: autoFormats?.contains(.png) ?? true,
-                                         sharpYUV: sharpYUV, plainYUVKept: plainYUVKept, area: content,
+                                         sharpYUV: sharpYUV, plainYUVKept: request.auto.plainYUVKept, area: content,
                                          others: measurable(image, memoryBudget, alpha, allowed: autoFormats ?? OutputFormat.autoDefault))
         }
         // Renders are 8-bit RGB or RGBA; anything else streams.
@@ -115,7 +88,7 @@ public enum Encoder {
         }
         if format == .auto, recipe == nil {
             // The caller searches a canvas over the sample size on a smaller render (Renderer).
-            let plan = AutoPlan(canvas: image.size, memoryBudget: memoryBudget, oneOfMany: forOneOfMany,
+            let plan = AutoPlan(canvas: image.size, memoryBudget: memoryBudget, oneOfMany: request.auto.forOneOfMany,
                                 allowed: autoFormats, alpha: alpha)
             guard !plan.losslessOnly, area <= AutoEncoder.searchMaxPixels else {
                 if let autoFormats, !autoFormats.contains(.png) {
@@ -123,8 +96,8 @@ public enum Encoder {
                                                       allowed: autoFormats, weightBudget: weightBudget, sharpYUV: sharpYUV,
                                                       area: content)
                 }
-                var png = try encode(image, format: .png, content: content, memoryBudget: memoryBudget,
-                                     weightBudget: weightBudget, alpha: alpha)
+                var png = try encode(image, EncodeRequest(format: .fixed(.png), content: content, memoryBudget: memoryBudget,
+                                                          weightBudget: weightBudget, alpha: request.alpha))
                 if png.recipe == nil {
                     png.detail += " (auto: only lossless PNG fits the memory budget)"
                     png.recipe = .lossless
@@ -133,9 +106,9 @@ public enum Encoder {
             }
             let pixels = try PixelBuffer(image)
             return try AutoEncoder(pixels: pixels, analysis: pixels.analysis(), content: content,
-                                   kinds: plan.kinds.intersection(autoKinds ?? plan.kinds), weightBudget: weightBudget,
-                                   start: startQuality, startFormat: startFormat,
-                                   decidesForLarger: decidesForLarger).smallest()
+                                   kinds: plan.kinds.intersection(request.auto.kinds ?? plan.kinds), weightBudget: weightBudget,
+                                   start: request.auto.startQuality, startFormat: request.auto.startFormat,
+                                   decidesForLarger: request.auto.decidesForLarger).smallest()
         }
         // `png`, or `auto` decided lossless for another render: held when it fits, else streamed.
         guard JobCost.heldPNG(area, memoryBudget) == .png else { return try streamed(image, weightBudget) }
@@ -238,32 +211,10 @@ public enum Encoder {
     /// 4:2:0 below quality 90 (libjpeg's default) unless `fullChroma`.
     static func lossy(_ image: VImage, _ format: OutputFormat, quality: Int, webpEffort: Int = defaultWebPEffort,
                       fullChroma: Bool = false, sharpYUV: Bool = true) throws(ImagingError) -> [UInt8] {
-        switch format {
-        case .jpeg:
-            var operation = VipsOperation("jpegsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("Q", .int(quality)).with("optimize_coding", .bool(true))
-            if fullChroma {
-                operation = EncoderFeatures.jpegSubsampleMode ? operation.with("subsample_mode", .enumeration("off"))
-                    : operation.with("no_subsample", .bool(true))
-            }
-            return try operation.bytes()
-        case .webp:
-            var operation = VipsOperation("webpsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("Q", .int(quality)).with("effort", .int(webpEffort))
-            if sharpYUV, EncoderFeatures.webpSharpYUV { operation = operation.with("smart_subsample", .bool(true)) }
-            return WebPContainer.strippingMetadata(try operation.bytes())
-        case .avif:
-            guard EncoderFeatures.avif else {
-                throw .unwritableFormat("this build's libvips cannot write AVIF (no AV1 encoder in its libheif); "
-                                        + "ask for webp, or leave avif out of formats")
-            }
-            // 8-bit (libvips 8.14 writes 12 by default), chroma 4:2:0 below quality 90 as JPEG.
-            return try VipsOperation("heifsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("compression", .enumeration("av1")).with("Q", .int(quality)).with("bitdepth", .int(8))
-                .with("effort", .int(avifEffort)).bytes()
-        case .png:
-            return try streamingPNG(image).bytes
-        }
+        let writer = format.writer
+        guard writer.writable() else { throw .unwritableFormat(writer.unwritable) }
+        return try writer.save(image, OutputFormat.SaveOptions(quality: quality, webpEffort: webpEffort, fullChroma: fullChroma,
+                                                               sharpYUV: sharpYUV))
     }
 
     /// The AV1 encoder's effort (libvips 0-9, libaom's speed 9 minus it; libvips' default 4): 1,

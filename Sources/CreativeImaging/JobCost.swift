@@ -236,7 +236,7 @@ extension JobCost {
                              autoFormats: settings.autoFormats, alpha: alpha)
         // A streamed PNG's file grows in memory beside the held image: as large as its samples.
         // `auto` writes one when nothing lossy fits.
-        let png = settings.format == .png || (settings.format == .auto
+        let png = settings.format == .fixed(.png) || (settings.format == .auto
             && AutoPlan(canvas: settings.canvas, memoryBudget: encoder, oneOfMany: false, allowed: settings.autoFormats,
                         alpha: alpha).losslessOnly)
         if png, heldPNG(pixels, encoder) == .streamedPNG {
@@ -306,12 +306,7 @@ extension JobCost {
         let pixels = canvas.pixelCount ?? Int.max
         let pipeline = pipeline(canvas: canvas)
         switch format {
-        case .png:
-            let held = encoderBytes(heldPNG(pixels, memoryBudget), pixels: pixels)
-            return adding(pipeline, max(held, budgetFallback(.palette, pixels: pixels, memoryBudget, alpha: alpha) ?? 0))
-        case .jpeg: return adding(pipeline, encoderBytes(.jpeg, pixels: pixels))
-        case .webp: return adding(pipeline, lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: memoryBudget))
-        case .avif: return adding(pipeline, avifBytes(pixels: pixels, alpha: alpha))
+        case .fixed(let fixed): return adding(pipeline, fixed.writer.encoderBytes(pixels, alpha, memoryBudget))
         case .auto:
             let plan = AutoPlan(canvas: canvas, memoryBudget: memoryBudget, oneOfMany: false, allowed: autoFormats,
                                 alpha: alpha)

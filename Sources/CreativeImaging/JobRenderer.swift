@@ -98,28 +98,36 @@ struct JobRenderer: Sendable {
         // canvas can afford (AVIF only up to AutoEncoder.avifMaxPixels), as `render` does.
         let whole = AutoPlan(canvas: placement.canvas, memoryBudget: limits.memoryBudget, oneOfMany: true,
                              allowed: autoFormats, alpha: alpha)
+        // What every encode of the job's renders shares: the format, the budget, the band, `auto`'s formats.
+        let shared = EncodeRequest(format: format, memoryBudget: limits.memoryBudget, alpha: alpha,
+                                   auto: .init(forOneOfMany: true, formats: autoFormats))
         if format == .auto, !whole.losslessOnly, let sample = settings.searchSample() {
-            let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), format: format,
-                                              content: sample.area, memoryBudget: limits.memoryBudget, forOneOfMany: true,
-                                              autoFormats: autoFormats, autoKinds: whole.kinds,
-                                              startQuality: start?.quality, startFormat: startFormat,
-                                              alpha: alpha, decidesForLarger: true)
+            var search = shared
+            search.content = sample.area
+            search.auto.kinds = whole.kinds
+            search.auto.startQuality = start?.quality
+            search.auto.startFormat = startFormat
+            search.auto.decidesForLarger = true
+            let searched = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: sample), search)
             if let recipe = searched.recipe {
                 let decision = SampledDecision(recipe: recipe, sample: sample.canvas, ssim: searched.ssim,
                                                plainYUVKept: searched.plainYUVKeepsTarget)
-                var whole = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
-                                               memoryBudget: limits.memoryBudget, recipe: recipe, forOneOfMany: true,
-                                               autoFormats: autoFormats, weightBudget: weightBudget, alpha: alpha,
-                                               plainYUVKept: decision.plainYUVKept)
+                var written = shared
+                written.weightBudget = weightBudget
+                written.auto.recipe = recipe
+                written.auto.plainYUVKept = decision.plainYUVKept
+                var whole = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), written)
                 guard whole.recipe == recipe else { return (whole, nil) }
                 whole.detail = decision.detail(for: whole)
                 return (whole, JobDecision(searched, measuredOn: placement.canvas))
             }
         }
-        let encoded = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), format: format,
-                                         content: placement.contentRect, memoryBudget: limits.memoryBudget,
-                                         forOneOfMany: true, autoFormats: autoFormats, weightBudget: weightBudget,
-                                         startQuality: start?.quality, startFormat: startFormat, alpha: alpha)
+        var request = shared
+        request.content = placement.contentRect
+        request.weightBudget = weightBudget
+        request.auto.startQuality = start?.quality
+        request.auto.startFormat = startFormat
+        let encoded = try Encoder.encode(try Renderer.renderImage(decoded: image, settings: settings), request)
         return (encoded, format == .auto ? JobDecision(encoded, measuredOn: placement.canvas) : nil)
     }
 
@@ -135,11 +143,11 @@ struct JobRenderer: Sendable {
         if decision.recipe.format == .jpeg, rendered.hasAlpha, placement.content != placement.canvas {
             return try render(image, at: placement, start: decision.recipe).render
         }
-        var written = try Encoder.encode(rendered,
-                                         format: .auto, memoryBudget: limits.memoryBudget, recipe: decision.recipe,
-                                         forOneOfMany: true, autoFormats: autoFormats,
-                                         weightBudget: weightBudget.applied(to: placement.canvas).bytes, alpha: alpha,
-                                         plainYUVKept: decision.plainYUV)
+        let request = EncodeRequest(format: .auto, memoryBudget: limits.memoryBudget,
+                                    weightBudget: weightBudget.applied(to: placement.canvas).bytes, alpha: alpha,
+                                    auto: .init(recipe: decision.recipe, forOneOfMany: true, formats: autoFormats,
+                                                plainYUVKept: decision.plainYUV))
+        var written = try Encoder.encode(rendered, request)
         if written.recipe == decision.recipe { written.detail = decision.detail(for: written) }
         return written
     }

@@ -166,7 +166,7 @@ public enum PreviewSheet {
     /// in memory, or with `held` false the pipeline that computes it (as the sheet asks for rows).
     static func content(_ source: VImage, size: PixelSize, background: [Double],
                         held: Bool = true) throws(ImagingError) -> VImage {
-        guard let settings = try? RenderSettings(canvas: size, format: .png,
+        guard let settings = try? RenderSettings(canvas: size, format: .fixed(.png),
                                                  background: .color(red: UInt8(background[0]), green: UInt8(background[1]),
                                                                     blue: UInt8(background[2]))) else {
             throw .operationFailed("no preview settings for \(size)")

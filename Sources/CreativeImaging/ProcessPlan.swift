@@ -104,7 +104,7 @@ public struct ProcessPlan: Sendable, Equatable {
         // `auto` are still charged the content held, at the source's sample size: on libvips 8.14 a
         // 16-bit 1080x1920's PNG job peaked 3 MiB over the streamed charge.
         func held(_ placement: Placement) -> Int {
-            let streamed = (sharing[placement.content] ?? 0) == 1 && (format == .jpeg || format == .webp)
+            let streamed = (sharing[placement.content] ?? 0) == 1 && format.fixed?.writer.streamsRender == true
             let content = streamed
                 ? JobCost.multiplying(placement.content.width, 4, Self.streamedScaleRows, max(1, JobCost.threadsPerJob))
                 : JobCost.multiplying(placement.content.pixelCount ?? Int.max, 4, sample)
@@ -123,8 +123,8 @@ public struct ProcessPlan: Sendable, Equatable {
                     encoder = ([JobCost.EncoderKind.palette, .jpeg].map { JobCost.encoderBytes($0, pixels: pixels) }
                         + [JobCost.lossyWebPBytes(pixels: pixels, alpha: alpha, memoryBudget: budget), search, avif]).max() ?? 0
                 } else {
-                    encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .png : format,
-                                             memoryBudget: budget, alpha: format == .jpeg ? .none : alpha)
+                    encoder = JobCost.output(canvas: placement.canvas, format: format == .auto ? .fixed(.png) : format,
+                                             memoryBudget: budget, alpha: format.supportsAlpha ? alpha : .none)
                         - JobCost.pipeline(canvas: placement.canvas)
                 }
                 return JobCost.adding(held(placement), encoder)

@@ -25,8 +25,7 @@ public enum QualityFloor {
     /// `area` (nil: the whole render).
     static func score(_ bytes: [UInt8], _ format: OutputFormat, against reference: VImage,
                       area: PixelRect?) throws(ImagingError) -> Double {
-        let loader = format == .avif ? "heifload_buffer" : "\(format.rawValue)load_buffer"
-        let decoded = try VipsOperation(loader).with("buffer", .bytes(bytes)).image()
+        let decoded = try VipsOperation(format.writer.loader).with("buffer", .bytes(bytes)).image()
         return try Similarity.lumaSSIM(reference, decoded, area: area)
     }
 }

@@ -59,12 +59,11 @@ public enum Renderer {
                 let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true, scope: scope)
                 let image = try finish(scaled, settings: settings, placement: placement)
                 return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-                    try Encoder.encode(image, format: settings.format, quality: settings.quality,
-                                       content: placement.contentRect, memoryBudget: outputBudget,
-                                       recipe: recipe?.recipe, autoFormats: settings.autoFormats,
-                                       weightBudget: settings.weightBudget, alpha: settings.alphaBand(of: source),
-                                       plainYUVKept: recipe?.plainYUVKept ?? false,
-                                       webp: Encoder.WebPChoice(lossless: settings.webpLossless, effort: settings.webpEffort))
+                    var request = EncodeRequest(settings, content: placement.contentRect, memoryBudget: outputBudget,
+                                                alpha: settings.alphaBand(of: source))
+                    request.auto.recipe = recipe?.recipe
+                    request.auto.plainYUVKept = recipe?.plainYUVKept ?? false
+                    return try Encoder.encode(image, request)
                 }
             }
             // Written as decided (not lossless or a lower quality for the weight budget): said so.
@@ -97,9 +96,9 @@ public enum Renderer {
             let scaled = try ScaleStep.thumbnail(source, to: placement.content, checked: true, scope: scope)
             let image = try finish(scaled, settings: sample, placement: placement)
             return try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-                try Encoder.encode(image, format: .auto, content: placement.contentRect, memoryBudget: outputBudget,
-                                   autoFormats: settings.autoFormats, autoKinds: whole.kinds,
-                                   alpha: settings.alphaBand(of: source), decidesForLarger: true)
+                try Encoder.encode(image, EncodeRequest(
+                    format: .auto, content: placement.contentRect, memoryBudget: outputBudget, alpha: settings.alphaBand(of: source),
+                    auto: .init(formats: settings.autoFormats, kinds: whole.kinds, decidesForLarger: true)))
             }
         }
         guard let recipe = decided.recipe else { return nil }

@@ -1,4 +1,5 @@
 import CVips
+import CreativeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,14 +29,16 @@ public enum VipsRuntime {
         guard vips_init("creative-tool") == 0 else {
             return lastVipsError()
         }
-        // Every loader is blocked but five; of the other operations, libvips flags only savers
+        // Every loader is blocked but the uploads' four and those that read an output format back
+        // (``OutputFormat/Writer/loaderClass``: HEIF from memory, for AVIF); of the other operations, libvips flags only savers
         // untrusted (8.14: FITS, JXL, ImageMagick; the 8.18 wheel: none), so the savers' flags
         // are the ones read, without initialising the class of every operation as
         // vips_block_untrusted_set does (9 million instructions of every start; this: 2).
         cvips_block_untrusted_under("VipsForeignSave")
         vips_operation_block_set("VipsForeignLoad", 1)
-        for allowed in ["VipsForeignLoadPng", "VipsForeignLoadJpeg", "VipsForeignLoadNsgif",
-                        "VipsForeignLoadWebp", "VipsForeignLoadHeifBuffer"] {
+        let uploads = ["VipsForeignLoadPng", "VipsForeignLoadJpeg", "VipsForeignLoadNsgif", "VipsForeignLoadWebp"]
+        let readBack = OutputFormat.allCases.map(\.writer.loaderClass).filter { !uploads.contains($0) }
+        for allowed in uploads + readBack {
             vips_operation_block_set(allowed, 0)
         }
         vips_cache_set_max(0)

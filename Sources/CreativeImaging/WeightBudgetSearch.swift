@@ -46,10 +46,9 @@ public enum WeightBudgetSearch {
                            sharpYUV: Bool = true, area: PixelRect? = nil,
                            others: [OutputFormat] = []) throws(ImagingError) -> EncodedRender {
         try offeringOthers(image, others, budget: budget, area: area, sharpYUV: sharpYUV) { () throws(ImagingError) in
-            switch format {
-            case .png:
+            if format.entry.lossless {
                 try palette(image, budget: budget, lossless: nil, area: area)
-            case .jpeg, .webp, .avif:
+            } else {
                 try lossy(image, format, budget: budget, highest: quality ?? Encoder.defaultQuality, sharpYUV: sharpYUV,
                           area: area)
             }

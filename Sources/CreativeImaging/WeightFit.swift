@@ -109,7 +109,7 @@ public enum WeightFit {
                        memoryBudget: Int = JobLimits.defaultMemoryBudget) throws(ImagingError) -> Encoding {
         switch candidate {
         case .losslessPNG:
-            let png = try Encoder.encode(image, format: .png, memoryBudget: memoryBudget)
+            let png = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), memoryBudget: memoryBudget))
             return Encoding(bytes: png.bytes, detail: png.detail + ", lossless", lossless: true)
         case .palettePNG(let quality):
             let bytes = try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))

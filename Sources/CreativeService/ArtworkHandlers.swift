@@ -10,7 +10,7 @@ enum ArtworkHandlers {
             throw .notFound(TextFormat.clipped(request.path, 200) + " (test artwork sizes: "
                             + TestArtwork.sizes.map(\.description).joined(separator: ", ") + ")")
         }
-        var response = Response(contentType: "image/png", body: bytes)
+        var response = Response(contentType: OutputFormat.png.mediaType, body: bytes)
         response.headers.append(("Cache-Control", "public, max-age=86400"))
         return response
     }

@@ -101,7 +101,7 @@ final class OptionReadingTests: XCTestCase {
         let banner = try RenderRequest(Given(values: ["device": "iPhone 15"]))
         XCTAssertEqual(banner.settings.canvas, PixelSize(width: 1179, height: 183))
         let jpeg = try RenderRequest(Given(values: ["slot": "320x50"]), outputName: "a.JPG")
-        XCTAssertEqual(jpeg.settings.format, .jpeg)
+        XCTAssertEqual(jpeg.settings.format, .fixed(.jpeg))
         XCTAssertEqual(jpeg.settings.background, .white)
         XCTAssertThrowsError(try RenderRequest(Given(values: ["slot": "320x50", "format": "webp"]), outputName: "a.png")) { error in
             XCTAssertTrue("\(error)".contains("a.png"), "\(error)")
@@ -153,7 +153,7 @@ final class OptionReadingTests: XCTestCase {
         let named = try RenderRequest(Given(values: ["slot": "320x50", "format": "auto", "formats": "webp,avif"]),
                                       outputName: "banner.avif")
         XCTAssertEqual(named.settings.autoFormats, [.avif], "the name narrows auto to its format")
-        XCTAssertEqual(try RenderRequest(Given(values: ["slot": "320x50"]), outputName: "b.avif").settings.format, .avif)
+        XCTAssertEqual(try RenderRequest(Given(values: ["slot": "320x50"]), outputName: "b.avif").settings.format, .fixed(.avif))
         let refusals: [([String: String], String?, String)] = [
             (["formats": "webp,gif"], nil, "must name formats of png, jpeg, webp, avif, not 'gif'"),
             (["formats": "webp,avfi"], nil, "did you mean 'avif'?"),

@@ -87,14 +87,14 @@ final class ParsingTests: XCTestCase {
     // MARK: OutputFormat and RenderSettings
 
     func testOutputFormatDefaults() {
-        XCTAssertEqual(FormatChoice.png.defaultBackground, .transparent)
-        XCTAssertEqual(FormatChoice.webp.defaultBackground, .transparent)
+        XCTAssertEqual(FormatChoice.fixed(.png).defaultBackground, .transparent)
+        XCTAssertEqual(FormatChoice.fixed(.webp).defaultBackground, .transparent)
         XCTAssertEqual(FormatChoice.auto.defaultBackground, .transparent)
-        XCTAssertEqual(FormatChoice.jpeg.defaultBackground, .white)
+        XCTAssertEqual(FormatChoice.fixed(.jpeg).defaultBackground, .white)
         XCTAssertEqual(FormatChoice.auto.fixed, nil)
-        XCTAssertEqual(FormatChoice.jpeg.fixed, .jpeg)
-        XCTAssertTrue(FormatChoice.webp.takesQuality)
-        XCTAssertFalse(FormatChoice.png.takesQuality)
+        XCTAssertEqual(FormatChoice.fixed(.jpeg).fixed, .jpeg)
+        XCTAssertTrue(FormatChoice.fixed(.webp).takesQuality)
+        XCTAssertFalse(FormatChoice.fixed(.png).takesQuality)
         XCTAssertFalse(FormatChoice.auto.takesQuality)
         XCTAssertEqual(OutputFormat.jpeg.fileExtension, "jpg")
         XCTAssertEqual(OutputFormat.png.fileExtension, "png")
@@ -106,22 +106,22 @@ final class ParsingTests: XCTestCase {
     func testRenderSettingsDefaultBackgrounds() throws {
         let canvas = PixelSize(width: 1170, height: 183)
         let png = try RenderSettings(canvas: canvas)
-        XCTAssertEqual(png.format, .png)
+        XCTAssertEqual(png.format, .fixed(.png))
         XCTAssertEqual(png.background, .transparent)
         XCTAssertTrue(png.enlarge)
-        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .webp).background, .transparent)
-        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .jpeg).background, .white)
+        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .fixed(.webp)).background, .transparent)
+        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .fixed(.jpeg)).background, .white)
         let red = Background.color(red: 255, green: 0, blue: 0)
-        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .jpeg, background: red).background, red)
+        XCTAssertEqual(try RenderSettings(canvas: canvas, format: .fixed(.jpeg), background: red).background, red)
         XCTAssertFalse(try RenderSettings(canvas: canvas, enlarge: false).enlarge)
     }
 
     func testJPEGCannotBeTransparent() {
-        XCTAssertThrowsError(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .jpeg,
+        XCTAssertThrowsError(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .fixed(.jpeg),
                                                 background: .transparent)) { error in
             guard case CoreError.invalidRequest = error else { return XCTFail("got \(error)") }
         }
-        XCTAssertNoThrow(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .png,
+        XCTAssertNoThrow(try RenderSettings(canvas: PixelSize(width: 10, height: 10), format: .fixed(.png),
                                             background: .transparent))
     }
 

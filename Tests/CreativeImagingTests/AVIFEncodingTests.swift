@@ -19,8 +19,8 @@ final class AVIFEncodingTests: XCTestCase {
     /// instead (`unsupported_format`, saying why): the test then ends in a skip (``skipWithoutAVIF``),
     /// counted in the summary, never a silent pass.
     private func writesAVIF() throws -> Bool {
-        guard !EncoderFeatures.avif else { return true }
-        XCTAssertThrowsError(try Encoder.encode(try photo(PixelSize(width: 320, height: 50)), format: .avif)) { error in
+        guard !OutputFormat.avif.isWritable else { return true }
+        XCTAssertThrowsError(try Encoder.encode(try photo(PixelSize(width: 320, height: 50)), EncodeRequest(format: .fixed(.avif)))) { error in
             XCTAssertEqual((error as? ImagingError)?.code, "unsupported_format", "\(error)")
             XCTAssertTrue("\(error)".contains("AVIF"), "\(error)")
         }
@@ -39,7 +39,7 @@ final class AVIFEncodingTests: XCTestCase {
     func testAFixedAVIFIsTheCanvasAtTheQualityAsked() throws {
         guard try writesAVIF() else { throw skipWithoutAVIF }
         let image = try photo(PixelSize(width: 960, height: 150))
-        let encoded = try Encoder.encode(image, format: .avif, weightBudget: nil)
+        let encoded = try Encoder.encode(image, EncodeRequest(format: .fixed(.avif), weightBudget: nil))
         XCTAssertEqual(encoded.format, .avif)
         XCTAssertTrue(Fixtures.isAVIF(encoded.bytes))
         XCTAssertEqual(encoded.detail, "AVIF quality \(Encoder.defaultQuality)")
@@ -49,18 +49,18 @@ final class AVIFEncodingTests: XCTestCase {
         let score = try Similarity.Perceptual(image, area: nil).score(back)
         XCTAssertGreaterThan(score.luma, 0.97, "quality 85 looks like the render: \(score)")
         // Lower quality, fewer bytes.
-        XCTAssertLessThan(try Encoder.encode(image, format: .avif, quality: 40, weightBudget: nil).bytes.count,
+        XCTAssertLessThan(try Encoder.encode(image, EncodeRequest(format: .fixed(.avif), quality: 40, weightBudget: nil)).bytes.count,
                           encoded.bytes.count)
     }
 
     func testAnAVIFFitsItsWeightBudgetOrIsRefused() throws {
         guard try writesAVIF() else { throw skipWithoutAVIF }
         let image = try photo(PixelSize(width: 960, height: 150))
-        let free = try Encoder.encode(image, format: .avif, quality: 100, weightBudget: nil)
+        let free = try Encoder.encode(image, EncodeRequest(format: .fixed(.avif), quality: 100, weightBudget: nil))
         // 24K: AVIF near quality 60, above the quality floor (12K, quality 41, scores 0.863).
         let budget = 24 * 1024
         XCTAssertGreaterThan(free.bytes.count, budget, "the test needs a render over the budget at quality 100")
-        let fitted = try Encoder.encode(image, format: .avif, quality: 100, weightBudget: budget)
+        let fitted = try Encoder.encode(image, EncodeRequest(format: .fixed(.avif), quality: 100, weightBudget: budget))
         XCTAssertTrue(Fixtures.isAVIF(fitted.bytes))
         XCTAssertLessThanOrEqual(fitted.bytes.count, budget, fitted.detail)
         let quality = try XCTUnwrap(fitted.recipe?.quality, fitted.detail)
@@ -68,7 +68,7 @@ final class AVIFEncodingTests: XCTestCase {
                       fitted.detail)
         XCTAssertGreaterThan(try Encoder.lossy(image, .avif, quality: quality + 1).count, budget, "one quality more does not fit")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(fitted.ssim, fitted.detail), QualityFloor.luma, fitted.detail)
-        XCTAssertThrowsError(try Encoder.encode(image, format: .avif, weightBudget: 300)) { error in
+        XCTAssertThrowsError(try Encoder.encode(image, EncodeRequest(format: .fixed(.avif), weightBudget: 300))) { error in
             guard case ImagingError.overWeightBudget(let format, let smallest, let asked, _) = error else {
                 return XCTFail("\(error)")
             }
@@ -84,9 +84,9 @@ final class AVIFEncodingTests: XCTestCase {
         guard try writesAVIF() else { throw skipWithoutAVIF }
         let image = try photo(PixelSize(width: 1170, height: 183))
         let content = PixelRect(x: 0, y: 19, width: 1170, height: 145)
-        let plain = try Encoder.encode(image, format: .auto, content: content)
+        let plain = try Encoder.encode(image, EncodeRequest(format: .auto, content: content))
         XCTAssertEqual(plain.format, .webp, plain.detail)
-        let both = try Encoder.encode(image, format: .auto, content: content, autoFormats: [.webp, .avif])
+        let both = try Encoder.encode(image, EncodeRequest(format: .auto, content: content, auto: .init(formats: [.webp, .avif])))
         XCTAssertEqual(both.format, .avif, both.detail)
         XCTAssertTrue(Fixtures.isAVIF(both.bytes))
         XCTAssertLessThan(both.bytes.count, plain.bytes.count, "\(both.detail) against \(plain.detail)")
@@ -101,14 +101,14 @@ final class AVIFEncodingTests: XCTestCase {
             XCTAssertFalse(try Similarity.Perceptual(image, area: content).score(lower)
                 .keeps(luma: AutoEncoder.lumaTarget, chroma: AutoEncoder.chromaTarget))
         }
-        XCTAssertEqual(try Encoder.encode(image, format: .auto, content: content, autoFormats: [.avif]).format, .avif)
+        XCTAssertEqual(try Encoder.encode(image, EncodeRequest(format: .auto, content: content, auto: .init(formats: [.avif]))).format, .avif)
     }
 
     /// The charge of an AVIF render: its encoder over the canvas, more with an alpha band.
     func testAnAVIFRenderIsChargedItsEncoder() throws {
         let canvas = PixelSize(width: 2048, height: 2732)
         let pixels = canvas.width * canvas.height
-        XCTAssertEqual(JobCost.output(canvas: canvas, format: .avif, memoryBudget: 1 << 30, alpha: .none),
+        XCTAssertEqual(JobCost.output(canvas: canvas, format: .fixed(.avif), memoryBudget: 1 << 30, alpha: .none),
                        JobCost.adding(JobCost.pipeline(canvas: canvas), JobCost.avifBytes(pixels: pixels, alpha: .none)))
         // Measured 120.4 MiB opaque, 217.7 MiB with an alpha of noise, on this canvas.
         XCTAssertGreaterThan(JobCost.avifBytes(pixels: pixels, alpha: .none), 121 << 20)
@@ -122,7 +122,7 @@ final class AVIFEncodingTests: XCTestCase {
         XCTAssertFalse(AutoPlan(canvas: canvas, memoryBudget: 1 << 40, oneOfMany: true, allowed: [.webp, .avif], alpha: .none)
             .kinds.contains(.avif))
         XCTAssertEqual(AutoPlan(canvas: PixelSize(width: 1170, height: 183), memoryBudget: 1 << 30, oneOfMany: true,
-                                allowed: [.webp, .avif], alpha: .bars).kinds.contains(.avif), EncoderFeatures.avif)
+                                allowed: [.webp, .avif], alpha: .bars).kinds.contains(.avif), OutputFormat.avif.isWritable)
     }
 
     /// An interstitial job with AVIF among auto's formats stays within the service's defaults

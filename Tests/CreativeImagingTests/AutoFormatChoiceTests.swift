@@ -17,7 +17,7 @@ final class AutoFormatChoiceTests: XCTestCase {
 
     /// Every output format this libvips writes (AVIF only with an AV1 encoder: AVIFEncodingTests
     /// checks the refusal without one).
-    private var writable: [OutputFormat] { OutputFormat.allCases.filter { $0 != .avif || EncoderFeatures.avif } }
+    private var writable: [OutputFormat] { OutputFormat.allCases.filter { $0 != .avif || OutputFormat.avif.isWritable } }
 
     private func sniffed(_ bytes: [UInt8]) -> OutputFormat? {
         if Fixtures.isAVIF(bytes) { return .avif }
@@ -31,9 +31,9 @@ final class AutoFormatChoiceTests: XCTestCase {
 
     func testEachNamedFormatIsTheOnlyAnswer() throws {
         for (name, image) in try renders() {
-            let free = try Encoder.encode(image, format: .auto)
+            let free = try Encoder.encode(image, EncodeRequest(format: .auto))
             for only in writable {
-                let encoded = try Encoder.encode(image, format: .auto, autoFormats: [only])
+                let encoded = try Encoder.encode(image, EncodeRequest(format: .auto, auto: .init(formats: [only])))
                 XCTAssertEqual(encoded.format, only, "\(name): \(encoded.detail)")
                 XCTAssertEqual(sniffed(encoded.bytes), only, name)
                 XCTAssertTrue(encoded.detail.contains("auto"), encoded.detail)
@@ -45,14 +45,14 @@ final class AutoFormatChoiceTests: XCTestCase {
 
     func testPNGOnlyIsLosslessOrPaletteAndTooLargeRendersStayInTheFormat() throws {
         let photo = try XCTUnwrap(try renders().first).image
-        let png = try Encoder.encode(photo, format: .auto, autoFormats: [.png])
+        let png = try Encoder.encode(photo, EncodeRequest(format: .auto, auto: .init(formats: [.png])))
         XCTAssertTrue(png.recipe == .lossless || png.recipe == .flatPalette, "\(png.detail)")
         // Over the budget the render is not held: written in the named format, not as a PNG.
         for only in [OutputFormat.webp, .jpeg] {
-            let streamed = try Encoder.encode(photo, format: .auto, memoryBudget: 1000, autoFormats: [only])
+            let streamed = try Encoder.encode(photo, EncodeRequest(format: .auto, memoryBudget: 1000, auto: .init(formats: [only])))
             XCTAssertEqual(sniffed(streamed.bytes), only, streamed.detail)
         }
-        XCTAssertEqual(sniffed(try Encoder.encode(photo, format: .auto, memoryBudget: 1000, autoFormats: [.png]).bytes), .png)
+        XCTAssertEqual(sniffed(try Encoder.encode(photo, EncodeRequest(format: .auto, memoryBudget: 1000, auto: .init(formats: [.png]))).bytes), .png)
     }
 
     /// A canvas over the search's size decides on a smaller render (``AutoPlan``): narrowed,
@@ -96,8 +96,8 @@ final class AutoFormatChoiceTests: XCTestCase {
         let withAVIF = AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false, allowed: Set(OutputFormat.allCases),
                                 alpha: .bars)
         XCTAssertEqual(withAVIF.kinds.subtracting(AutoPlan(canvas: canvas, memoryBudget: 1 << 30, oneOfMany: false,
-                                                           alpha: .bars).kinds), EncoderFeatures.avif ? [.avif] : [])
-        guard EncoderFeatures.avif else { throw XCTSkip("this libvips has no AV1 encoder: AVIF's charge on the search cannot be checked") }
+                                                           alpha: .bars).kinds), OutputFormat.avif.isWritable ? [.avif] : [])
+        guard OutputFormat.avif.isWritable else { throw XCTSkip("this libvips has no AV1 encoder: AVIF's charge on the search cannot be checked") }
         XCTAssertGreaterThanOrEqual(withAVIF.memory, JobCost.adding(JobCost.autoSearchBytes(pixels: canvas.width * canvas.height),
                                                                     JobCost.avifBytes(pixels: canvas.width * canvas.height,
                                                                                       alpha: .bars)))

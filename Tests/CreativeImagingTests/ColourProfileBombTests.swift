@@ -40,7 +40,7 @@ final class ColourProfileBombTests: XCTestCase {
                                      + "it was ignored and the image is taken as sRGB"], name)
             XCTAssertFalse(report.warningCodes.contains(.notSRGB), name)
             // The render completes, from the pixels taken as sRGB.
-            let render = try Renderer.render(source, settings: try RenderSettings(canvas: slot, format: .png), limits: JobLimits())
+            let render = try Renderer.render(source, settings: try RenderSettings(canvas: slot, format: .fixed(.png)), limits: JobLimits())
             let pixels = try Fixtures.decode(render.bytes)
             XCTAssertEqual(pixels.size, slot, name)
         }

@@ -13,7 +13,7 @@ final class CostModelTests: XCTestCase {
         Fixtures.zeroPNG(width: size.width, height: size.height, depth: depth, colourType: colourType)
     }
 
-    private func render(_ bytes: [UInt8], canvas: PixelSize? = nil, format: FormatChoice = .png,
+    private func render(_ bytes: [UInt8], canvas: PixelSize? = nil, format: FormatChoice = .fixed(.png),
                         limits: JobLimits = JobLimits()) throws -> EncodedRender {
         try Renderer.render(try ImageSource(bytes: bytes), settings: try RenderSettings(canvas: canvas ?? banner, format: format),
                             limits: limits)
@@ -117,18 +117,18 @@ final class CostModelTests: XCTestCase {
     func testEveryFormatIsChargedForItsEncoderAndTooLargeCanvasesAreRefusedAtOnce() throws {
         let art = try TestArtwork.source(for: PixelSize(width: 4096, height: 4096))
         let big = PixelSize(width: 4096, height: 4096)
-        for (format, refused) in [(FormatChoice.png, false), (.jpeg, true), (.webp, true), (.auto, false)] {
+        for (format, refused) in [(FormatChoice.fixed(.png), false), (.fixed(.jpeg), true), (.fixed(.webp), true), (.auto, false)] {
             let settings = try RenderSettings(canvas: big, format: format)
             let cost = JobCost.render(art, settings: settings)
             XCTAssertEqual(cost.memory > JobLimits.defaultMemoryBudget, refused, "\(format): \(cost)")
         }
         // The PNG of a canvas the budget cannot hold streams; the charge says so.
-        let held = JobCost.output(canvas: PixelSize(width: 1000, height: 1000), format: .png, memoryBudget: 64 << 20,
+        let held = JobCost.output(canvas: PixelSize(width: 1000, height: 1000), format: .fixed(.png), memoryBudget: 64 << 20,
                                   alpha: .bars)
-        let streamed = JobCost.output(canvas: big, format: .png, memoryBudget: 64 << 20, alpha: .bars)
+        let streamed = JobCost.output(canvas: big, format: .fixed(.png), memoryBudget: 64 << 20, alpha: .bars)
         XCTAssertGreaterThan(held, 1000 * 1000 * 8)
         XCTAssertLessThan(streamed, 16 << 20)
-        XCTAssertThrowsError(try Renderer.render(art, settings: try RenderSettings(canvas: big, format: .webp))) {
+        XCTAssertThrowsError(try Renderer.render(art, settings: try RenderSettings(canvas: big, format: .fixed(.webp)))) {
             XCTAssertEqual(($0 as? ImagingError)?.code, "too_many_pixels")
         }
     }
@@ -149,7 +149,7 @@ final class CostModelTests: XCTestCase {
         // The render's charge follows its background: transparent bars are an alpha band.
         let art = try TestArtwork.source(for: PixelSize(width: 768, height: 1024))
         XCTAssertFalse(art.header.hasAlpha)
-        var opaque = try RenderSettings(canvas: screen, format: .webp, background: .white)
+        var opaque = try RenderSettings(canvas: screen, format: .fixed(.webp), background: .white)
         opaque.area = PixelRect(x: 32, y: 48, width: 1983, height: 2644)
         var transparent = opaque
         transparent.background = .transparent

@@ -30,7 +30,7 @@ final class DecodeCountTests: XCTestCase {
     func testProcessingAJPEGDecodesItOnce() throws {
         let jpeg = try banner { try Fixtures.jpeg($0) }
         var result: JobResult?
-        let counts = try counted { result = try CreativeJob.process(jpeg, fileName: "a.jpg", format: .png) }
+        let counts = try counted { result = try CreativeJob.process(jpeg, fileName: "a.jpg", format: .fixed(.png)) }
         XCTAssertEqual(result?.report.valid, true)
         XCTAssertGreaterThanOrEqual(result?.files.count ?? 0, 4, "renders and the preview sheet")
         XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
@@ -39,7 +39,7 @@ final class DecodeCountTests: XCTestCase {
     func testProcessingAWebPAndAGIFDecodesThemOnce() throws {
         for bytes in [try banner { try Fixtures.webp($0) }, try banner { try Fixtures.gif($0) }] {
             var result: JobResult?
-            let counts = try counted { result = try CreativeJob.process(bytes, fileName: "a", format: .png) }
+            let counts = try counted { result = try CreativeJob.process(bytes, fileName: "a", format: .fixed(.png)) }
             XCTAssertEqual(result?.report.valid, true)
             XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
         }
@@ -48,7 +48,7 @@ final class DecodeCountTests: XCTestCase {
     func testRenderingAJPEGDecodesItOnceStrictlyAndScalesFromThosePixels() throws {
         let jpeg = try banner { try Fixtures.jpeg($0) }
         let source = try ImageSource(bytes: jpeg)
-        let settings = try RenderSettings(slot: PixelSize(width: 320, height: 50), scale: 3, format: .png)
+        let settings = try RenderSettings(slot: PixelSize(width: 320, height: 50), scale: 3, format: .fixed(.png))
         let counts = try counted { _ = try Renderer.render(source, settings: settings) }
         XCTAssertEqual(counts, DecodeLedger.Counts(opens: 0, decodes: 1))
         XCTAssertNotNil(source.keptPixels, "the strict decode's pixels are what the render scaled")
@@ -61,7 +61,7 @@ final class DecodeCountTests: XCTestCase {
         XCTAssertEqual(report?.valid, true)
         // libpng's strict read keeps the rows the pre-flight checks read.
         XCTAssertEqual(validated, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
-        let processed = try counted { _ = try CreativeJob.process(png, fileName: "a.png", format: .png) }
+        let processed = try counted { _ = try CreativeJob.process(png, fileName: "a.png", format: .fixed(.png)) }
         XCTAssertEqual(processed, DecodeLedger.Counts(opens: 1, decodes: 2, validations: 1))
     }
 
@@ -80,7 +80,7 @@ final class DecodeCountTests: XCTestCase {
     func testAJPEGTooBigForTheStrictDecodeStillRendersWithShrinkOnLoad() throws {
         let jpeg = try Fixtures.jpeg(try Fixtures.noise(2000, 1500))
         let source = try ImageSource(bytes: jpeg, maxPixels: 4_000_000)
-        let settings = try RenderSettings(slot: PixelSize(width: 100, height: 75), scale: 1, format: .png)
+        let settings = try RenderSettings(slot: PixelSize(width: 100, height: 75), scale: 1, format: .fixed(.png))
         let budget = 24 << 20
         XCTAssertFalse(JobCost.renderPlan(source, settings: settings, memoryBudget: budget).strictFirst)
         let counts = try counted {

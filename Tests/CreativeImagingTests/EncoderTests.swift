@@ -35,7 +35,7 @@ final class EncoderTests: XCTestCase {
 
     func testOpaqueArtInTransparentBarsIsRGBWithAColourKeyAndExact() throws {
         let render = try photoRender()
-        let encoded = try Encoder.encode(render, format: .png)
+        let encoded = try Encoder.encode(render, EncodeRequest(format: .fixed(.png)))
         XCTAssertEqual(encoded.format, .png)
         XCTAssertEqual(colourType(encoded.bytes).type, 2, "RGB, not RGBA")
         XCTAssertTrue(hasChunk("tRNS", encoded.bytes))
@@ -57,7 +57,7 @@ final class EncoderTests: XCTestCase {
                 .with("left", .int(60 + index * 10)).with("top", .int(40)).with("width", .int(4)).with("height", .int(4))
                 .with("fill", .bool(true)).execute()
         }
-        let encoded = try Encoder.encode(render, format: .png)
+        let encoded = try Encoder.encode(render, EncodeRequest(format: .fixed(.png)))
         XCTAssertEqual(colourType(encoded.bytes).type, 2)
         XCTAssertTrue(hasChunk("tRNS", encoded.bytes))
         XCTAssertEqual(shown(try PixelReader(encoded: encoded.bytes)), shown(try PixelReader(render)), "lossless")
@@ -67,7 +67,7 @@ final class EncoderTests: XCTestCase {
         // Red and blue halves, letterboxed: three colours with the transparent bar.
         let split = try Fixtures.split(200, 100, left: [255, 0, 0], right: [0, 0, 255])
         let render = try Renderer.renderImage(decoded: split, settings: try RenderSettings(canvas: PixelSize(width: 200, height: 200)))
-        let encoded = try Encoder.encode(render, format: .png)
+        let encoded = try Encoder.encode(render, EncodeRequest(format: .fixed(.png)))
         let (type, depth) = colourType(encoded.bytes)
         XCTAssertEqual(type, 3, "palette")
         XCTAssertEqual(depth, 2, "three colours fit in two bits")
@@ -81,7 +81,7 @@ final class EncoderTests: XCTestCase {
         let translucent = try VipsOperation("bandjoin_const").with("in", .image(photo)).with("c", .doubles([128])).image()
         let render = try Renderer.renderImage(decoded: try translucent.materialized(),
                                               settings: try RenderSettings(canvas: PixelSize(width: 400, height: 100)))
-        let encoded = try Encoder.encode(render, format: .png)
+        let encoded = try Encoder.encode(render, EncodeRequest(format: .fixed(.png)))
         XCTAssertEqual(colourType(encoded.bytes).type, 6, "RGBA")
         XCTAssertEqual(try PixelReader(encoded: encoded.bytes).bytes, try PixelReader(render).bytes)
     }
@@ -98,11 +98,11 @@ final class EncoderTests: XCTestCase {
 
     func testQualitySetsTheLossyFormats() throws {
         let render = try photoRender()
-        let low = try Encoder.encode(render, format: .webp, quality: 30)
-        let high = try Encoder.encode(render, format: .webp, quality: 95)
+        let low = try Encoder.encode(render, EncodeRequest(format: .fixed(.webp), quality: 30))
+        let high = try Encoder.encode(render, EncodeRequest(format: .fixed(.webp), quality: 95))
         XCTAssertLessThan(low.bytes.count, high.bytes.count)
         XCTAssertEqual(low.detail, "WebP quality 30")
-        XCTAssertEqual(try Encoder.encode(render, format: .webp).detail, "WebP quality \(Encoder.defaultQuality)")
+        XCTAssertEqual(try Encoder.encode(render, EncodeRequest(format: .fixed(.webp))).detail, "WebP quality \(Encoder.defaultQuality)")
     }
 
     func testAutoIsSmallerAndKeepsTheTargetOnTheTestArtwork() throws {
@@ -111,9 +111,9 @@ final class EncoderTests: XCTestCase {
         let artwork = try ImageSource(bytes: try XCTUnwrap(TestArtwork.embedded(PixelSize(width: 2184, height: 270))))
         let settings = try RenderSettings(canvas: canvas)
         let render = try Renderer.renderImage(artwork, settings: settings).materialized()
-        let lossless = try Encoder.encode(render, format: .png)
+        let lossless = try Encoder.encode(render, EncodeRequest(format: .fixed(.png)))
         let content = settings.placement(of: artwork.displayedSize).contentRect
-        let auto = try Encoder.encode(render, format: .auto, content: content)
+        let auto = try Encoder.encode(render, EncodeRequest(format: .auto, content: content))
         XCTAssertLessThanOrEqual(Double(auto.bytes.count), 0.55 * Double(lossless.bytes.count),
                                  "\(auto.detail): \(auto.bytes.count) against \(lossless.bytes.count)")
         let decoded = try ImageSource(bytes: auto.bytes).header
@@ -166,7 +166,7 @@ final class EncoderTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(chroma[91]), AutoEncoder.chromaTarget - AutoEncoder.webpChromaOutOfReach)
         XCTAssertLessThan(try XCTUnwrap(chroma[97]), AutoEncoder.chromaTarget)
         // What keeps full colour: a palette (this text has few inks) or near-lossless WebP.
-        let auto = try Encoder.encode(render, format: .auto, content: content)
+        let auto = try Encoder.encode(render, EncodeRequest(format: .auto, content: content))
         XCTAssertFalse(auto.detail.hasPrefix("WebP quality"), auto.detail)
         let score = try similarity.score(try ImageSource(bytes: auto.bytes).header)
         XCTAssertGreaterThanOrEqual(score.luma, AutoEncoder.lumaTarget, auto.detail)
@@ -178,14 +178,14 @@ final class EncoderTests: XCTestCase {
             let photo = try PreflightCorpus.photo(PixelSize(width: 320, height: 160), seed: seed)
             let settings = try RenderSettings(canvas: PixelSize(width: 400, height: 100))
             let render = try Renderer.renderImage(decoded: try photo.materialized(), settings: settings)
-            let auto = try Encoder.encode(render, format: .auto, content: settings.placement(of: photo.size).contentRect)
+            let auto = try Encoder.encode(render, EncodeRequest(format: .auto, content: settings.placement(of: photo.size).contentRect))
             XCTAssertNotEqual(auto.format, .jpeg, auto.detail)
         }
     }
 
     func testARecipeIsAppliedWithoutSearching() throws {
         let render = try photoRender()
-        let applied = try Encoder.encode(render, format: .auto, recipe: .lossy(.webp, 70))
+        let applied = try Encoder.encode(render, EncodeRequest(format: .auto, auto: .init(recipe: .lossy(.webp, 70))))
         XCTAssertEqual(applied.format, .webp)
         XCTAssertNil(applied.ssim, "not measured")
         XCTAssertEqual(applied.bytes, try Encoder.lossy(render, .webp, quality: 70, webpEffort: AutoRecipe.webpEffort))
@@ -208,7 +208,7 @@ final class EncoderTests: XCTestCase {
     func testSSIMFallsAsQualityFalls() throws {
         let render = try photoRender()
         let scores = try [30, 60, 90].map { quality in
-            try Similarity.ssim(render, try ImageSource(bytes: try Encoder.encode(render, format: .webp, quality: quality).bytes).header)
+            try Similarity.ssim(render, try ImageSource(bytes: try Encoder.encode(render, EncodeRequest(format: .fixed(.webp), quality: quality)).bytes).header)
         }
         XCTAssertLessThan(scores[0], scores[1])
         XCTAssertLessThan(scores[1], scores[2])

@@ -176,7 +176,7 @@ final class HostileInputTests: XCTestCase {
         let blurred = try VipsOperation("gaussblur").with("in", .image(black)).with("sigma", .double(30)).image()
         let deadline = Deadline(seconds: 0.05)
         XCTAssertThrowsError(try DeadlineWatch.run(blurred, deadline: deadline) { () throws(ImagingError) in
-            try Encoder.encode(blurred, format: .png)
+            try Encoder.encode(blurred, EncodeRequest(format: .fixed(.png)))
         }) {
             XCTAssertEqual($0 as? ImagingError, .timeout(seconds: 0.05))
         }
@@ -184,7 +184,7 @@ final class HostileInputTests: XCTestCase {
         // The image is usable again afterwards: the kill flag was cleared.
         let small = try VipsOperation("crop").with("input", .image(blurred)).with("left", .int(0)).with("top", .int(0))
             .with("width", .int(8)).with("height", .int(8)).image()
-        XCTAssertNoThrow(try Encoder.encode(small, format: .png))
+        XCTAssertNoThrow(try Encoder.encode(small, EncodeRequest(format: .fixed(.png))))
     }
 
     func testJobsPastTheirDeadlineFailWithTimeout() throws {

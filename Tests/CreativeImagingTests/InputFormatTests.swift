@@ -10,7 +10,7 @@ final class InputFormatTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Corpus/pngsuite")
 
-    private func renderPixels(_ bytes: [UInt8], _ canvas: PixelSize, format: FormatChoice = .png) throws -> PixelReader {
+    private func renderPixels(_ bytes: [UInt8], _ canvas: PixelSize, format: FormatChoice = .fixed(.png)) throws -> PixelReader {
         let settings = try RenderSettings(canvas: canvas, format: format)
         let encoded = try Renderer.render(try ImageSource(bytes: bytes), settings: settings).bytes
         let image = try Fixtures.decode(encoded)

@@ -25,7 +25,7 @@ final class JPEGScanCostTests: XCTestCase {
         XCTAssertEqual(source.decodeMemory(content: slot), 320 * 50 * 3 * 2)
         // A real file: it decodes, flat mid grey, and renders.
         XCTAssertTrue(Validator.validate(jpeg, fileName: "b.jpg").valid, Validator.validate(jpeg, fileName: "b.jpg").summary)
-        let render = try Renderer.render(source, settings: try RenderSettings(canvas: slot, format: .png), limits: JobLimits())
+        let render = try Renderer.render(source, settings: try RenderSettings(canvas: slot, format: .fixed(.png)), limits: JobLimits())
         XCTAssertEqual(try Fixtures.decode(render.bytes).size, slot)
         // The same image interleaved (libvips' baseline) holds no coefficients.
         let interleaved = try Fixtures.jpeg(try Fixtures.solid(320, 50, [128, 128, 128]))

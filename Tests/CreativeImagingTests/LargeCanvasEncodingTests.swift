@@ -45,7 +45,7 @@ final class LargeCanvasEncodingTests: XCTestCase {
 
     func testTheQualitySearchEndsOnTheBoundaryOfEveryBudget() throws {
         let photo = try PreflightCorpus.photo(PixelSize(width: 960, height: 150), seed: 5).materialized()
-        for format in [OutputFormat.webp, .jpeg] + (EncoderFeatures.avif ? [.avif] : []) {
+        for format in [OutputFormat.webp, .jpeg] + (OutputFormat.avif.isWritable ? [.avif] : []) {
             let top = try Encoder.lossy(photo, format, quality: 95).count
             for share in [0.2, 0.35, 0.5, 0.8, 0.92, 0.99] {
                 let budget = Int(Double(top) * share)
@@ -110,7 +110,7 @@ final class LargeCanvasEncodingTests: XCTestCase {
         let paeth = try Encoder.streamingPNG(image).bytes.count
         XCTAssertLessThan(paeth, layout / 2, "the test needs a layout that filtering halves: \(layout) against \(paeth)")
         let budget = (paeth + layout) / 2
-        let written = try Encoder.encode(image, format: .png, weightBudget: budget)
+        let written = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), weightBudget: budget))
         XCTAssertEqual(written.format, .png)
         XCTAssertLessThanOrEqual(written.bytes.count, budget)
         XCTAssertEqual(written.bytes[25], 2, "an RGB PNG, not a palette: \(written.detail)")
@@ -128,8 +128,7 @@ final class LargeCanvasEncodingTests: XCTestCase {
                                           background: Background.white)
         let sample = try XCTUnwrap(settings.searchSample())
         let small = try Renderer.renderImage(source, settings: sample).materialized()
-        let decided = try Encoder.encode(small, format: .auto, content: sample.placement(of: source.displayedSize).contentRect,
-                                         decidesForLarger: true)
+        let decided = try Encoder.encode(small, EncodeRequest(format: .auto, content: sample.placement(of: source.displayedSize).contentRect, auto: .init(decidesForLarger: true)))
         guard case .lossy(.webp, _)? = decided.recipe else { return XCTFail("a lossy WebP was expected: \(decided.detail)") }
         // The flag is what was measured: the plain encode of the recipe keeps the target on the sample.
         let plain = try XCTUnwrap(decided.recipe).encode(small, draft: true)
@@ -138,8 +137,7 @@ final class LargeCanvasEncodingTests: XCTestCase {
                        sampleScore.keeps(luma: AutoEncoder.lumaTarget, chroma: AutoEncoder.chromaTarget), decided.detail)
         XCTAssertTrue(decided.plainYUVKeepsTarget, "flat art with a gradient keeps the target plain: \(sampleScore)")
         let canvas = try Renderer.renderImage(source, settings: settings).materialized()
-        let written = try Encoder.encode(canvas, format: .auto, recipe: decided.recipe, weightBudget: 1 << 30,
-                                         plainYUVKept: decided.plainYUVKeepsTarget)
+        let written = try Encoder.encode(canvas, EncodeRequest(format: .auto, weightBudget: 1 << 30, auto: .init(recipe: decided.recipe, plainYUVKept: decided.plainYUVKeepsTarget)))
         XCTAssertEqual(written.recipe, decided.recipe, written.detail)
         let score = try Similarity.Perceptual(canvas, area: nil).score(try decoded(written.bytes))
         XCTAssertTrue(score.keeps(luma: AutoEncoder.lumaTarget, chroma: AutoEncoder.chromaTarget), score.description)

@@ -13,7 +13,7 @@ final class ProcessContentEdgeTests: XCTestCase {
     func testEveryRenderIsOpaqueOverItsWholeContentRectangle() throws {
         let size = PixelSize(width: 2184, height: 270)
         let artwork = try XCTUnwrap(TestArtwork.embedded(size))
-        for format in [FormatChoice.auto, .webp, .png] {
+        for format in [FormatChoice.auto, .fixed(.webp), .fixed(.png)] {
             let result = try CreativeJob.process(artwork, fileName: "artwork.png", format: format)
             let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.manifest.serialized().utf8)) as? [String: Any])
             let entries = try XCTUnwrap(manifest["renders"] as? [[String: Any]])

@@ -39,8 +39,7 @@ final class QualityFloorTests: XCTestCase {
         let (image, content) = try photo(PixelSize(width: 270, height: 480), in: PixelSize(width: 1179, height: 2556))
         let budget = RenderSettings.defaultWeightBudget
         let (format, _, shortfall, message) = try refusal {
-            try Encoder.encode(image, format: .png, content: content, memoryBudget: JobLimits.fullScreenMemoryBudget,
-                               weightBudget: budget)
+            try Encoder.encode(image, EncodeRequest(format: .fixed(.png), content: content, memoryBudget: JobLimits.fullScreenMemoryBudget, weightBudget: budget))
         }
         XCTAssertEqual(format, .png, message)
         XCTAssertTrue(shortfall.tried.contains("palettes of 256 down to 2 colours"), message)
@@ -57,8 +56,7 @@ final class QualityFloorTests: XCTestCase {
         XCTAssertTrue(message.contains("WebP fits at \(TextFormat.kilobytes(fits.bytes)) (\(fits.bytes) bytes: \(fits.detail)"),
                       message)
         // Measured, not guessed: asked for, that WebP is written, that size, scoring so.
-        let webp = try Encoder.encode(image, format: .webp, content: content, memoryBudget: JobLimits.fullScreenMemoryBudget,
-                                      weightBudget: budget)
+        let webp = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), content: content, memoryBudget: JobLimits.fullScreenMemoryBudget, weightBudget: budget))
         XCTAssertEqual(webp.bytes.count, fits.bytes, webp.detail)
         XCTAssertTrue(webp.detail.hasPrefix(fits.detail), webp.detail)
         XCTAssertEqual(try luma(webp.bytes, image, content), fits.luma, accuracy: 0.001)
@@ -72,7 +70,7 @@ final class QualityFloorTests: XCTestCase {
         let image = try Renderer.renderImage(art, settings: settings).materialized()
         let content = settings.placement(of: art.displayedSize).contentRect
         let (format, _, shortfall, message) = try refusal {
-            try Encoder.encode(image, format: .webp, quality: 100, content: content, weightBudget: 20 * 1024)
+            try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), quality: 100, content: content, weightBudget: 20 * 1024))
         }
         XCTAssertEqual(format, .webp)
         let under = try XCTUnwrap(shortfall.underFloor, message)
@@ -114,7 +112,7 @@ final class QualityFloorTests: XCTestCase {
         let ladder = try XCTUnwrap(try PaletteLadder(quantised: quantised))
         let budget = try ladder.encode(colours: 64).count
         XCTAssertGreaterThan(quantised.count, budget, "256 colours do not fit")
-        let fitted = try Encoder.encode(image, format: .png, content: content, weightBudget: budget)
+        let fitted = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), content: content, weightBudget: budget))
         XCTAssertLessThanOrEqual(fitted.bytes.count, budget, fitted.detail)
         let colours = try paletteColours(fitted.bytes)
         XCTAssertGreaterThan(colours, 16, fitted.detail)
@@ -134,13 +132,13 @@ final class QualityFloorTests: XCTestCase {
         let atThirty = try Encoder.lossy(image, .webp, quality: 30).count
         let budget = try Encoder.lossy(image, .webp, quality: 10).count
         XCTAssertLessThan(budget, atThirty)
-        let fitted = try Encoder.encode(image, format: .webp, content: content, weightBudget: budget)
+        let fitted = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), content: content, weightBudget: budget))
         XCTAssertLessThanOrEqual(fitted.bytes.count, budget, fitted.detail)
         XCTAssertLessThan(try XCTUnwrap(fitted.recipe?.quality), 30, fitted.detail)
         XCTAssertGreaterThanOrEqual(try luma(fitted.bytes, image, content), QualityFloor.luma, fitted.detail)
         // Below what the lowest quality reaches, the message says where the search went.
         let (_, smallest, shortfall, message) = try refusal {
-            try Encoder.encode(image, format: .webp, content: content, weightBudget: 200)
+            try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), content: content, weightBudget: 200))
         }
         XCTAssertEqual(smallest, try Encoder.lossy(image, .webp, quality: WeightBudgetSearch.lowestQuality).count)
         XCTAssertEqual(shortfall.tried, "WebP qualities 85 down to \(WeightBudgetSearch.lowestQuality)")
@@ -158,7 +156,7 @@ final class QualityFloorTests: XCTestCase {
         var refused = 0
         for budget in [4 * 1024, 8 * 1024, 16 * 1024, 30 * 1024] {
             do {
-                let written = try Encoder.encode(image, format: .auto, content: content, weightBudget: budget)
+                let written = try Encoder.encode(image, EncodeRequest(format: .auto, content: content, weightBudget: budget))
                 XCTAssertLessThanOrEqual(written.bytes.count, budget, written.detail)
                 XCTAssertGreaterThanOrEqual(try luma(written.bytes, image, content), QualityFloor.luma, written.detail)
             } catch {

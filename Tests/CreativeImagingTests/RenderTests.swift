@@ -8,7 +8,7 @@ final class RenderTests: XCTestCase {
     private let red: [Double] = [255, 0, 0]
     private let blue: [Double] = [0, 0, 255]
 
-    private func render(_ bytes: [UInt8], _ canvas: PixelSize, format: FormatChoice = .png,
+    private func render(_ bytes: [UInt8], _ canvas: PixelSize, format: FormatChoice = .fixed(.png),
                         background: Background? = nil, enlarge: Bool = true) throws -> PixelReader {
         let settings = try RenderSettings(canvas: canvas, format: format, background: background, enlarge: enlarge)
         let encoded = try Renderer.render(try ImageSource(bytes: bytes), settings: settings).bytes
@@ -66,17 +66,17 @@ final class RenderTests: XCTestCase {
         let png = try render(bytes, PixelSize(width: 100, height: 100))
         XCTAssertEqual(png[50, 5], [0, 0, 0, 0])
         XCTAssertTrue(png.isClose(50, 50, to: [0, 0, 255, 255], tolerance: 1))
-        let webp = try render(bytes, PixelSize(width: 100, height: 100), format: .webp)
+        let webp = try render(bytes, PixelSize(width: 100, height: 100), format: .fixed(.webp))
         XCTAssertEqual(webp[50, 5][3], 0)
     }
 
     func testJPEGBarsAreWhiteByDefault() throws {
         let bytes = try Fixtures.png(try Fixtures.solid(100, 50, blue))
-        let jpeg = try render(bytes, PixelSize(width: 100, height: 100), format: .jpeg)
+        let jpeg = try render(bytes, PixelSize(width: 100, height: 100), format: .fixed(.jpeg))
         XCTAssertEqual(jpeg.bands, 3)
         XCTAssertTrue(jpeg.isClose(50, 5, to: [255, 255, 255]))
         XCTAssertTrue(jpeg.isClose(50, 50, to: [0, 0, 255], tolerance: 12))
-        XCTAssertThrowsError(try RenderSettings(canvas: PixelSize(width: 1, height: 1), format: .jpeg,
+        XCTAssertThrowsError(try RenderSettings(canvas: PixelSize(width: 1, height: 1), format: .fixed(.jpeg),
                                                 background: .transparent))
     }
 

@@ -56,11 +56,11 @@ final class SearchDeadlineTests: XCTestCase {
     }
 
     func testBudgetedAVIFRenderStopsAtItsDeadline() throws {
-        try XCTSkipUnless(Encoder.writesAVIF, "this libvips writes no AVIF")
+        try XCTSkipUnless(Encoder.writes(.avif), "this libvips writes no AVIF")
         // 2184x270 of noise: AVIF at quality 85 is over the 150 KB default budget, so the render
         // bisects the qualities, an AV1 encode of the whole canvas at each.
         let source = try ImageSource(bytes: try Fixtures.png(try Fixtures.noiseImage(2184, 270)))
-        let settings = try RenderSettings(canvas: PixelSize(width: 2184, height: 270), format: .avif)
+        let settings = try RenderSettings(canvas: PixelSize(width: 2184, height: 270), format: .fixed(.avif))
         let timeout = 1.0
         assertStopsAtTheDeadline(3 * timeout) {
             _ = try Renderer.render(source, settings: settings, limits: JobLimits(timeout: timeout))

@@ -50,10 +50,10 @@ final class WebPContainerTests: XCTestCase {
 
     func testEveryWebPRenderIsWithoutMetadata() throws {
         let image = try Fixtures.split(320, 50, left: [200, 30, 30], right: [30, 30, 200])
-        let lossless = try Encoder.encode(image, format: .webp, weightBudget: nil, webp: Encoder.WebPChoice(lossless: true))
+        let lossless = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), weightBudget: nil, webp: Encoder.WebPChoice(lossless: true)))
         XCTAssertEqual(types(lossless.bytes), ["VP8L"], "lossless: a simple VP8L file")
         for quality in [50, 90] {
-            let lossy = try Encoder.encode(image, format: .webp, quality: quality, weightBudget: nil)
+            let lossy = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), quality: quality, weightBudget: nil))
             XCTAssertFalse(types(lossy.bytes).contains("EXIF"), "\(types(lossy.bytes))")
             XCTAssertFalse(types(lossy.bytes).contains("XMP "), "\(types(lossy.bytes))")
         }

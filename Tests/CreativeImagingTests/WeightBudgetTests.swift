@@ -22,13 +22,13 @@ final class WeightBudgetTests: XCTestCase {
 
     func testAWebPOfAPhotographAtThreeTimes320x50FitsItsBudget() throws {
         let (image, _) = try render("photo", PixelSize(width: 960, height: 150))
-        let unbounded = try Encoder.encode(image, format: .webp, quality: 100, weightBudget: nil)
+        let unbounded = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), quality: 100, weightBudget: nil))
         XCTAssertGreaterThan(unbounded.bytes.count, 20 * 1024, "the test needs a render over the budget at quality 100")
-        XCTAssertLessThanOrEqual(try Encoder.encode(image, format: .webp, quality: 100, weightBudget: 40 * 1024).bytes.count,
+        XCTAssertLessThanOrEqual(try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), quality: 100, weightBudget: 40 * 1024)).bytes.count,
                                  40 * 1024)
         // 32K: WebP near quality 75, above the quality floor (this fixture's grain scores 0.889 at
         // quality 47, the 20K that fits: refused, QualityFloorTests).
-        let fitted = try Encoder.encode(image, format: .webp, quality: 100, weightBudget: 32 * 1024)
+        let fitted = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), quality: 100, weightBudget: 32 * 1024))
         XCTAssertEqual(fitted.format, .webp)
         XCTAssertLessThanOrEqual(fitted.bytes.count, 32 * 1024, fitted.detail)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(fitted.ssim, fitted.detail), QualityFloor.luma, fitted.detail)
@@ -44,9 +44,9 @@ final class WeightBudgetTests: XCTestCase {
     func testAThirtyKilobytePNGOfAGradientAt390x61AtThreeTimes() throws {
         for fromJPEG in [false, true] {
             let (image, _) = try render("gradient", PixelSize(width: 1170, height: 183), fromJPEG: fromJPEG)
-            let lossless = try Encoder.encode(image, format: .png, weightBudget: nil)
+            let lossless = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), weightBudget: nil))
             XCTAssertGreaterThan(lossless.bytes.count, 30 * 1024, "lossless is over the budget")
-            let fitted = try Encoder.encode(image, format: .png, weightBudget: 30 * 1024)
+            let fitted = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), weightBudget: 30 * 1024))
             XCTAssertEqual(fitted.format, .png)
             XCTAssertLessThanOrEqual(fitted.bytes.count, 30 * 1024, fitted.detail)
             // Lossless with every row Paeth-filtered when that fits, else a palette.
@@ -63,7 +63,7 @@ final class WeightBudgetTests: XCTestCase {
             // Under what lossless reaches filtered either way: a palette.
             let filtered = try Encoder.streamingPNG(image).bytes.count
             let tighter = min(filtered, lossless.bytes.count) * 2 / 3
-            let palette = try Encoder.encode(image, format: .png, weightBudget: tighter)
+            let palette = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), weightBudget: tighter))
             XCTAssertEqual(palette.bytes[25], 3, "a palette PNG: \(palette.detail)")
             XCTAssertTrue(palette.detail.contains("palette of at most"), palette.detail)
             XCTAssertLessThanOrEqual(palette.bytes.count, tighter, palette.detail)
@@ -73,7 +73,7 @@ final class WeightBudgetTests: XCTestCase {
     func testASixtyKilobyteJPEGAt1366x90AtTwoTimes() throws {
         let (image, _) = try render("photo", PixelSize(width: 2732, height: 180))
         XCTAssertGreaterThan(try Encoder.lossy(image, .jpeg, quality: 95).count, 60 * 1024)
-        let fitted = try Encoder.encode(image, format: .jpeg, quality: 95, weightBudget: 60 * 1024)
+        let fitted = try Encoder.encode(image, EncodeRequest(format: .fixed(.jpeg), quality: 95, weightBudget: 60 * 1024))
         XCTAssertEqual(ImageFormat.sniff(fitted.bytes), .accepted(.jpeg))
         XCTAssertLessThanOrEqual(fitted.bytes.count, 60 * 1024, fitted.detail)
         XCTAssertEqual(try decoded(fitted.bytes).size, PixelSize(width: 2732, height: 180))
@@ -81,8 +81,8 @@ final class WeightBudgetTests: XCTestCase {
 
     func testAnUnreachableBudgetIsRefusedWithTheSmallestSizeReached() throws {
         let (image, _) = try render("photo", PixelSize(width: 1170, height: 183))
-        for format in [FormatChoice.png, .webp, .jpeg, .auto] {
-            XCTAssertThrowsError(try Encoder.encode(image, format: format, weightBudget: 1024), "\(format)") { error in
+        for format in [FormatChoice.fixed(.png), .fixed(.webp), .fixed(.jpeg), .auto] {
+            XCTAssertThrowsError(try Encoder.encode(image, EncodeRequest(format: format, weightBudget: 1024)), "\(format)") { error in
                 guard case .overWeightBudget(_, let smallest, let budget, _) = error as? ImagingError else {
                     return XCTFail("\(format): \(error)")
                 }
@@ -95,7 +95,7 @@ final class WeightBudgetTests: XCTestCase {
             }
         }
         // The smallest said is what the lowest quality writes.
-        XCTAssertThrowsError(try Encoder.encode(image, format: .webp, weightBudget: 1024)) { error in
+        XCTAssertThrowsError(try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), weightBudget: 1024))) { error in
             guard case .overWeightBudget(_, let smallest, _, _) = error as? ImagingError else { return XCTFail("\(error)") }
             XCTAssertEqual(smallest, (try? Encoder.lossy(image, .webp, quality: WeightBudgetSearch.lowestQuality).count) ?? 0)
         }
@@ -111,9 +111,8 @@ final class WeightBudgetTests: XCTestCase {
             for fromJPEG in [false, true] {
                 for canvas in canvases where (canvas.pixelCount ?? 0) <= AutoEncoder.searchMaxPixels {
                     let (image, content) = try render(kind, canvas, fromJPEG: fromJPEG)
-                    let lossless = try Encoder.encode(image, format: .png, weightBudget: nil)
-                    let auto = try Encoder.encode(image, format: .auto, content: content,
-                                                  weightBudget: RenderSettings.defaultWeightBudget)
+                    let lossless = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), weightBudget: nil))
+                    let auto = try Encoder.encode(image, EncodeRequest(format: .auto, content: content, weightBudget: RenderSettings.defaultWeightBudget))
                     let name = "\(kind)\(fromJPEG ? " from JPEG" : "") at \(canvas): \(auto.detail)"
                     XCTAssertLessThanOrEqual(auto.bytes.count, 153_600, name)
                     XCTAssertLessThanOrEqual(Double(auto.bytes.count), 0.35 * Double(lossless.bytes.count),
@@ -130,16 +129,16 @@ final class WeightBudgetTests: XCTestCase {
         let flat = try Fixtures.split(320, 160, left: [20, 90, 200], right: [250, 250, 250])
         let settings = try RenderSettings(canvas: PixelSize(width: 400, height: 100), background: Background.white)
         let image = try Renderer.renderImage(decoded: try flat.materialized(), settings: settings)
-        let auto = try Encoder.encode(image, format: .auto)
+        let auto = try Encoder.encode(image, EncodeRequest(format: .auto))
         XCTAssertEqual(auto.recipe, .lossless, auto.detail)
     }
 
     /// The search starts where an earlier render's ended, and finds the same answer.
     func testASearchFromAnEarlierQualityFindsTheSameAnswer() throws {
         let (image, content) = try render("photo", PixelSize(width: 1170, height: 183))
-        let cold = try Encoder.encode(image, format: .auto, content: content, weightBudget: nil)
+        let cold = try Encoder.encode(image, EncodeRequest(format: .auto, content: content, weightBudget: nil))
         for start in [40, 88, 97] {
-            let warm = try Encoder.encode(image, format: .auto, content: content, weightBudget: nil, startQuality: start)
+            let warm = try Encoder.encode(image, EncodeRequest(format: .auto, content: content, weightBudget: nil, auto: .init(startQuality: start)))
             XCTAssertEqual(warm.recipe, cold.recipe, "from \(start): \(warm.detail) against \(cold.detail)")
         }
     }

@@ -28,10 +28,10 @@ final class FormatLimitTests: XCTestCase {
         XCTAssertEqual(fits.status, 200, fits.text)
         XCTAssertEqual(fits.headers["content-type"], "image/webp")
         XCTAssertEqual(HTTPClient.request(server.port, "POST", "/v1/render?slot=16384x20&format=jpeg", body: upload).status, 200)
-        XCTAssertEqual(FormatChoice.webp.maxSide, 16_383)
-        XCTAssertEqual(FormatChoice.jpeg.maxSide, 65_535)
-        XCTAssertEqual(FormatChoice.png.maxSide, PixelSize.maximumSide)
+        XCTAssertEqual(FormatChoice.fixed(.webp).maxSide, 16_383)
+        XCTAssertEqual(FormatChoice.fixed(.jpeg).maxSide, 65_535)
+        XCTAssertEqual(FormatChoice.fixed(.png).maxSide, PixelSize.maximumSide)
         XCTAssertEqual(FormatChoice.auto.maxSide, 16_383)
-        XCTAssertNil(FormatChoice.webp.canvasRefusal(PixelSize(width: 16_383, height: 16_383)))
+        XCTAssertNil(FormatChoice.fixed(.webp).canvasRefusal(PixelSize(width: 16_383, height: 16_383)))
     }
 }

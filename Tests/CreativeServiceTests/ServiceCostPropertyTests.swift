@@ -45,10 +45,10 @@ final class ServiceCostPropertyTests: XCTestCase {
         var failures: [String] = []
         var measured = 0
         for (name, body) in inputs {
-            for (query, canvas, format) in [("slot=320x50", PixelSize(width: 320, height: 50), FormatChoice.png),
+            for (query, canvas, format) in [("slot=320x50", PixelSize(width: 320, height: 50), FormatChoice.fixed(.png)),
                                             ("slot=390x61&scale=3&format=auto", PixelSize(width: 1170, height: 183), .auto),
-                                            ("slot=390x61&scale=3&format=webp", PixelSize(width: 1170, height: 183), .webp),
-                                            ("slot=1024x1366&scale=2&format=jpeg", PixelSize(width: 2048, height: 2732), .jpeg)] {
+                                            ("slot=390x61&scale=3&format=webp", PixelSize(width: 1170, height: 183), .fixed(.webp)),
+                                            ("slot=1024x1366&scale=2&format=jpeg", PixelSize(width: 2048, height: 2732), .fixed(.jpeg))] {
                 let settings = try RenderSettings(canvas: canvas, format: format)
                 let cost = JobCost.render(try ImageSource(bytes: body), settings: settings,
                                           memoryBudget: JobLimits.serviceMemoryBudget)

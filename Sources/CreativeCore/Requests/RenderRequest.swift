@@ -16,25 +16,27 @@ public struct RenderRequest: Sendable {
     public static let background = OptionDeclaration(
         "background", .text(maxLength: 64), placeholder: "C",
         help: "bar colour: '#rrggbb', '#rgb', a CSS colour name (red, navy) or 'transparent' "
-            + "(default: transparent; white for JPEG)",
+            + "(default: transparent; white for \(OutputFormat.listed(OutputFormat.opaqueOnly.map(\.displayName), "and")))",
         mistakenNames: ["bg", "color", "colour"])
     /// `--format F`.
     public static let format = OptionDeclaration(
         "format", .choice(FormatChoice.allCases.map(\.rawValue)), placeholder: "F",
-        help: "png (lossless, the smallest exact PNG), jpeg, webp, avif, or auto (the smallest of PNG, palette PNG, "
-            + "WebP and, opaque only, JPEG that keeps luma SSIM >= 0.975 and chroma SSIM >= 0.96; AVIF too when formats "
-            + "names it); an output name's extension decides it when this is not given",
-        defaultValue: FormatChoice.png.rawValue, mistakenValues: ["jpg": "jpeg", "jpe": "jpeg"])
+        help: OutputFormat.allCases.map(\.helpName).joined(separator: ", ") + ", or auto (the smallest of PNG, palette PNG, "
+            + "WebP and, opaque only, JPEG that keeps luma SSIM >= 0.975 and chroma SSIM >= 0.96\(autoWhenNamedNote)); "
+            + "an output name's extension decides it when this is not given",
+        defaultValue: FormatChoice.fixed(.png).rawValue, mistakenValues: mistakenFormatNames)
     /// `--formats F[,G]`, `formats=F[,G]`: the formats `auto` chooses among (``autoFormats(_:format:)``).
     public static let formats = OptionDeclaration(
         "formats", .text(maxLength: 64), placeholder: "F[,G]",
-        help: "the formats auto chooses among, comma-separated: png, jpeg, webp, avif (add avif only where every "
-            + "client decodes it: Safari 16, Chrome 85, Android 12 and later); given without a format, it asks for auto",
+        help: "the formats auto chooses among, comma-separated: " + OutputFormat.autoChoices.map(\.rawValue).joined(separator: ", ")
+            + OutputFormat.autoChoices.compactMap(\.entry.autoNote).map { " (\($0))" }.joined()
+            + "; given without a format, it asks for auto",
         defaultValue: OutputFormat.allCases.filter(OutputFormat.autoDefault.contains).map(\.rawValue).joined(separator: ","),
         mistakenNames: ["auto_formats"])
     /// `--quality Q`.
     public static let quality = IntegerOption(
-        "quality", 1...100, placeholder: "Q", help: "JPEG, WebP or AVIF quality, 1 to 100", defaultValue: "85")
+        "quality", 1...100, placeholder: "Q",
+        help: "\(OutputFormat.listed(OutputFormat.lossy.map(\.displayName))) quality, 1 to 100", defaultValue: "85")
     /// `--lossless`, `lossless=true`: lossless WebP.
     public static let lossless = OptionDeclaration(
         "lossless", .toggle, help: "write WebP lossless (every pixel kept); --format webp or a .webp output only "
@@ -47,7 +49,8 @@ public struct RenderRequest: Sendable {
     /// `--weight-budget SIZE`, `weight_budget=SIZE`: the largest file a render may be.
     public static let weightBudget = ByteSizeOption(
         "weight_budget", RenderSettings.weightBudgetRange, placeholder: "SIZE",
-        help: "largest file of a render: the best quality that fits (JPEG and WebP: the highest quality; PNG: lossless, "
+        help: "largest file of a render: the best quality that fits ("
+            + OutputFormat.listed(OutputFormat.lossy.map(\.displayName), "and") + ": the highest quality; PNG: lossless, "
             + "else the largest palette); when none fits, code over_weight_budget and nothing written (40K, 1M; K is "
             + "1024 bytes; a bare number is bytes)",
         defaultValue: Quantity.describe(bytes: RenderSettings.defaultWeightBudget))
@@ -124,7 +127,8 @@ public struct RenderRequest: Sendable {
         }
         settings.quality = try source.int(Self.quality)
         if settings.quality != nil, let refusal = format.qualityRefusal {
-            throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) jpeg, webp or avif "
+            throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) "
+                                  + "\(OutputFormat.listed(OutputFormat.lossy.map(\.rawValue))) "
                                   + "(\(refusal))")
         }
         settings.autoFormats = autoFormats
@@ -153,16 +157,16 @@ public struct RenderRequest: Sendable {
             throw .invalidRequest("\(source.spelling(formats)) is for \(source.spelling(Self.format)) auto, not "
                                   + "\(format.rawValue) (a fixed format writes only itself)")
         }
-        let names = OutputFormat.allCases.map(\.rawValue)
+        let names = OutputFormat.autoChoices.map(\.rawValue)
         var chosen: Set<OutputFormat> = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let given = String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-            let name = given.lowercased() == "jpg" ? "jpeg" : given.lowercased()
+            let name = given.lowercased()
             guard !name.isEmpty else {
                 throw .invalidValue("\(source.spelling(formats)) has an empty name; give one or more of "
                                      + names.joined(separator: ", ") + ", comma-separated")
             }
-            guard let found = OutputFormat(rawValue: name) else {
+            guard let found = OutputFormat(name: name), OutputFormat.autoChoices.contains(found) else {
                 let meant = KeySuggestion.nearest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
                 throw .invalidValue("\(source.spelling(formats)) must name formats of " + names.joined(separator: ", ")
                                      + ", not '\(TextFormat.clipped(given))'" + meant)
@@ -192,7 +196,7 @@ public struct RenderRequest: Sendable {
                                     into settings: inout RenderSettings) throws(CoreError) {
         settings.webpLossless = try source.toggle(lossless)
         settings.webpEffort = try source.int(effort)
-        if let given = source.firstGiven([lossless, effort]), format != .webp {
+        if let given = source.firstGiven([lossless, effort]), format != .fixed(.webp) {
             throw .invalidRequest("\(source.spelling(given)) is for WebP (\(source.spelling(Self.format)) webp or a .webp "
                                   + "output), not \(format.rawValue)")
         }
@@ -202,8 +206,21 @@ public struct RenderRequest: Sendable {
         }
     }
 
-    /// The output name endings a render writes, for messages: `.png, .jpg, .jpeg, .webp`.
-    public static let knownExtensions = ".png, .jpg, .jpeg, .webp, .avif"
+    /// The output name endings a render writes, for messages: `.png, .jpg, .jpeg, .webp, .avif`.
+    public static let knownExtensions = OutputFormat.allCases.flatMap(\.endings).map { "." + $0 }.joined(separator: ", ")
+
+    /// What `format`'s help says of the formats `auto` writes only when `formats` names them:
+    /// `; AVIF too when formats names it`.
+    static let autoWhenNamedNote: String = {
+        let named = OutputFormat.allCases.filter { $0.entry.auto == .whenNamed }.map(\.displayName)
+        guard !named.isEmpty else { return "" }
+        return "; \(OutputFormat.listed(named, "and")) too when formats names " + (named.count == 1 ? "it" : "them")
+    }()
+
+    /// The names `format` answers with a format's own (`jpg`, `jpe`: did you mean jpeg?).
+    static let mistakenFormatNames = Dictionary(
+        OutputFormat.allCases.flatMap { format in (format.entry.aliases + format.entry.misspellings).map { ($0, format.rawValue) } },
+        uniquingKeysWith: { first, _ in first })
 
     /// The scale: the slot's `@Nx`, `scale`, or 1; both given must agree.
     private static func scale(_ inSlot: Double?, _ source: some OptionSource) throws(CoreError) -> Double {
@@ -228,16 +245,18 @@ public struct RenderRequest: Sendable {
                                       + "\(source.spelling(format)) to write one under this name)")
             }
             // `formats` alone asks for `auto` among them.
-            return (given ?? (source.has(formats) ? .auto : .png), nil)
+            return (given ?? (source.has(formats) ? .auto : .fixed(.png)), nil)
         }
         switch given {
         case nil where source.has(formats): return (.auto, named)
-        case nil: return (FormatChoice(rawValue: named.rawValue) ?? .png, nil)
+        case nil: return (.fixed(named), nil)
         case .auto?:
-            if named == .jpeg, let background = source.given(background),
+            if !named.entry.keepsAlpha, let background = source.given(background),
                (try? Background(parsing: background)) == .transparent {
-                throw .invalidRequest("'\(TextFormat.clipped(outputName))' is a JPEG, which cannot be transparent; give "
-                                      + "\(source.spelling(Self.background)) '#rrggbb', or name a .png or .webp output")
+                let instead = OutputFormat.listed(OutputFormat.transparentDefaults.map { "." + $0.fileExtension })
+                throw .invalidRequest("'\(TextFormat.clipped(outputName))' is a \(named.displayName), which cannot be "
+                                      + "transparent; give \(source.spelling(Self.background)) '#rrggbb', or name a "
+                                      + "\(instead) output")
             }
             return (.auto, named)
         case let fixed?:

@@ -48,85 +48,6 @@ public enum Background: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The formats a render is written in.
-public enum OutputFormat: String, Sendable, CaseIterable {
-    case png, jpeg, webp
-    /// AV1 in HEIF (libvips' `heifsave` with libaom): written only where the caller says its
-    /// clients decode it (`--format avif`, or `avif` among `auto`'s ``RenderRequest/formats``).
-    case avif
-
-    /// The formats `auto` chooses among when the caller names none: every phone and browser
-    /// decodes them. AVIF is left out (older Android WebViews and Safari before 16 do not).
-    public static let autoDefault: Set<OutputFormat> = [.png, .jpeg, .webp]
-
-    /// The file name extension.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-    /// The format an output name's ending names (`.png`, `.jpg`, `.jpeg`, `.webp`, `.avif`, in any case),
-    /// or nil: another ending, none (`-`, `/dev/stdout`, `out.d/banner`).
-    public init?(fileName path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        case "webp": self = .webp
-        case "avif": self = .avif
-        default: return nil
-        }
-    }
-
-    /// The ending of a file name after its last dot (`gif` of `o.gif`), nil when the last
-    /// part of the path has none or starts with its only dot (`-`, `out.d/banner`, `.hidden`).
-    public static func fileExtension(of path: String) -> String? {
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        let ending = name[name.index(after: dot)...]
-        return ending.isEmpty ? nil : String(ending)
-    }
-
-    /// The HTTP media type.
-    public var mediaType: String { "image/\(rawValue)" }
-    /// The format's name for people: `PNG`, `JPEG`, `WebP`.
-    public var displayName: String {
-        switch self {
-        case .png: "PNG"
-        case .jpeg: "JPEG"
-        case .webp: "WebP"
-        case .avif: "AVIF"
-        }
-    }
-}
-
-/// The format a caller asks for: one of the ``OutputFormat``s, or `auto`, the smallest file of
-/// several encodings that meets the quality target (the encoder decides; the render says which).
-public enum FormatChoice: String, Sendable, CaseIterable {
-    case png, jpeg, webp, avif, auto
-
-    /// The one format asked for, or nil for `auto`.
-    public var fixed: OutputFormat? { OutputFormat(rawValue: rawValue) }
-    /// Whether the format can keep transparent bars (`auto` then picks among PNG and WebP).
-    public var supportsAlpha: Bool { self != .jpeg }
-    /// Whether `--quality` applies: the lossy formats.
-    public var takesQuality: Bool { qualityRefusal == nil }
-    /// Why a quality does not apply to this format (`png is lossless`), nil when it does: the
-    /// CLI and the service refuse `quality` with it, each naming its own flag.
-    public var qualityRefusal: String? {
-        switch self {
-        case .jpeg, .webp, .avif: nil
-        case .png: "png is lossless"
-        case .auto: "auto picks its own quality"
-        }
-    }
-
-    /// The background used when the caller gives none: transparent where possible, else white.
-    public var defaultBackground: Background { supportsAlpha ? .transparent : .white }
-
-    /// The background when the caller gives none, for `auto` among `autoFormats` (nil: its
-    /// default set): white where JPEG alone may be written, else ``defaultBackground``.
-    public func defaultBackground(among autoFormats: Set<OutputFormat>?) -> Background {
-        self == .auto && autoFormats == [.jpeg] ? .white : defaultBackground
-    }
-}
-
 /// Everything a render needs besides the source: the slot in pixels and how to fill and encode it.
 public struct RenderSettings: Sendable, Equatable {
     /// Output size in pixels (the slot's points x scale).
@@ -166,11 +87,12 @@ public struct RenderSettings: Sendable, Equatable {
     }
 
     /// - Throws: ``CoreError/invalidRequest(_:)`` for transparent bars in JPEG.
-    public init(canvas: PixelSize, format: FormatChoice = .png, background: Background? = nil,
+    public init(canvas: PixelSize, format: FormatChoice = .fixed(.png), background: Background? = nil,
                 enlarge: Bool = true) throws(CoreError) {
         let chosen = background ?? format.defaultBackground
         if chosen == .transparent && !format.supportsAlpha {
-            throw .invalidRequest("JPEG cannot be transparent; give a background colour '#rrggbb' or use png or webp")
+            throw .invalidRequest("\(format.fixed?.displayName ?? format.rawValue) cannot be transparent; give a background "
+                                  + "colour '#rrggbb' or use \(OutputFormat.listed(OutputFormat.transparentDefaults.map(\.rawValue)))")
         }
         self.canvas = canvas
         self.format = format
@@ -183,7 +105,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// format's default), enlarge.
     /// - Throws: ``CoreError`` for a scale outside 1...4, a slot over ``PixelSize/maximumSide``
     ///   pixels a side, a background that is not a colour, or transparent JPEG.
-    public init(slot points: PixelSize, scale: Double, format: FormatChoice = .png,
+    public init(slot points: PixelSize, scale: Double, format: FormatChoice = .fixed(.png),
                 background: String? = nil, enlarge: Bool = true) throws(CoreError) {
         try SlotMath.checkScale(scale)
         let pixels = Slot(points: points, scale: scale).pixels
@@ -197,7 +119,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// The settings for a full-screen slot: the whole screen in pixels is the canvas, the
     /// content is fitted in its safe area.
     /// - Throws: ``CoreError`` for a background that is not a colour, or transparent JPEG.
-    public init(fullScreen deviceSlot: DeviceSlot, format: FormatChoice = .png, background: String? = nil,
+    public init(fullScreen deviceSlot: DeviceSlot, format: FormatChoice = .fixed(.png), background: String? = nil,
                 enlarge: Bool = true) throws(CoreError) {
         let parsed: Background? = try background.map { text throws(CoreError) in try Background(parsing: text) }
         try self.init(canvas: deviceSlot.screenPixels, format: format, background: parsed, enlarge: enlarge)

@@ -1,24 +1,11 @@
-/// How large a render each output format can hold, checked when a request or command line is
-/// read, before any work: the CLI (`render`) and the service (`/v1/render`) read this one rule.
-extension OutputFormat {
-    /// The largest width or height, in pixels, a file of this format holds: WebP 16383 (its
-    /// header stores each side in 14 bits), JPEG 65535 (16 bits), PNG the tool's canvas cap
-    /// (``PixelSize/maximumSide``; the format itself goes far beyond), AVIF the same (AV1 frames
-    /// reach 65536).
-    public var maxSide: Int {
-        switch self {
-        case .png, .avif: PixelSize.maximumSide
-        case .jpeg: 65_535
-        case .webp: 16_383
-        }
-    }
-}
-
+/// How large a render each output format can hold (``OutputFormat/Entry/maxSide``), checked when
+/// a request or command line is read, before any work: the CLI (`render`) and the service
+/// (`/v1/render`) read this one rule.
 extension FormatChoice {
     /// The largest side a render in this choice can have: the format's, or for `auto`, which
     /// may write any of them, the smallest of theirs (WebP's).
     public var maxSide: Int {
-        fixed?.maxSide ?? OutputFormat.allCases.map(\.maxSide).min() ?? PixelSize.maximumSide
+        fixed?.maxSide ?? OutputFormat.autoChoices.map(\.maxSide).min() ?? PixelSize.maximumSide
     }
 
     /// Why a render of `canvas` pixels cannot be written in this choice (a sentence, without
@@ -31,7 +18,9 @@ extension FormatChoice {
             return "\(canvas) pixels is over \(limit) pixels a side, the most \(fixed.displayName) holds"
         }
         let fitting = OutputFormat.allCases.filter { canvas.width <= $0.maxSide && canvas.height <= $0.maxSide }
-        return "\(canvas) pixels is over \(limit) pixels a side, the most auto can write (it may pick WebP)"
+        let smallest = OutputFormat.autoChoices.filter { $0.maxSide == limit }.map(\.displayName)
+        return "\(canvas) pixels is over \(limit) pixels a side, the most auto can write (it may pick "
+            + "\(OutputFormat.listed(smallest)))"
             + (fitting.isEmpty ? "" : "; " + fitting.map(\.rawValue).joined(separator: " or ") + " can hold it")
     }
 }
