@@ -14,8 +14,7 @@ final class InterstitialTests: XCTestCase {
         XCTAssertEqual(Product.allCases.map(\.rawValue), ["banner", "interstitial", "companion"])
         XCTAssertEqual(Product(rawValue: "interstitial"), .interstitial)
         XCTAssertNil(Product(rawValue: "video"))
-        XCTAssertEqual(Product.banner.entries, Catalog.entries)
-        XCTAssertEqual(Catalog.entries.map(\.size.description),
+        XCTAssertEqual(Product.banner.entries.map(\.size.description),
                        ["960x150", "1320x204", "2184x270", "320x50", "320x100", "300x250", "468x60", "728x90"])
         XCTAssertEqual(Product.interstitial.sizes.map(\.description), interstitialSizes)
         XCTAssertEqual(Product.interstitial.slotRule, .fullScreenSafeArea)
@@ -25,12 +24,12 @@ final class InterstitialTests: XCTestCase {
     func testValidationRulesPerProduct() throws {
         for name in interstitialSizes {
             XCTAssertNil(ValidationRules.dimensionsIssue(try PixelSize(parsing: name), product: .interstitial), name)
-            XCTAssertEqual(ValidationRules.dimensionsIssue(try PixelSize(parsing: name))?.code, .dimensionsNotAllowed, name)
+            XCTAssertEqual(ValidationRules.dimensionsIssue(try PixelSize(parsing: name), product: .banner)?.code, .dimensionsNotAllowed, name)
         }
         let issue = try XCTUnwrap(ValidationRules.dimensionsIssue(size(320, 50), product: .interstitial))
         XCTAssertEqual(issue.code, .dimensionsNotAllowed)
         XCTAssertTrue(issue.message.contains("the nearest are 320x480 or 480x320"), issue.message)
-        XCTAssertNil(ValidationRules.dimensionsIssue(size(320, 50)))
+        XCTAssertNil(ValidationRules.dimensionsIssue(size(320, 50), product: .banner))
     }
 
     func testFullScreenSlotOfIPhone15() throws {
@@ -160,8 +159,7 @@ final class InterstitialTests: XCTestCase {
     }
 
     func testBannerGuidanceIsUnchangedByTheProduct() {
-        XCTAssertEqual(Guidance().render(.json), Guidance(product: .banner).render(.json))
-        XCTAssertFalse(Guidance().render(.json).contains("close_zone"))
+        XCTAssertFalse(Guidance(product: .banner).render(.json).contains("close_zone"))
         XCTAssertTrue(Guidance(product: .interstitial).render(.markdown).contains("## Close button"))
         XCTAssertTrue(Guidance(product: .interstitial).render(.html).contains("close zone"))
     }
@@ -175,7 +173,7 @@ final class InterstitialTests: XCTestCase {
                                            + "is at x \(zone.x), y \(zone.y)"), prompt.text)
         XCTAssertTrue(prompt.text.contains("free of text, logos"), prompt.text)
         let banner = try XCTUnwrap(BannerPrompt.render(template: template, size: size(960, 150), brand: nil, headline: nil,
-                                                       cta: nil, colors: nil).first)
+                                                       cta: nil, colors: nil, product: .banner).first)
         XCTAssertFalse(banner.text.contains("Close button"))
         XCTAssertThrowsError(try BannerPrompt.facts(for: size(960, 150), product: .interstitial)) { error in
             guard case .sizeNotAllowed? = error as? CoreError else { return XCTFail("\(error)") }
