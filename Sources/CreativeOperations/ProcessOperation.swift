@@ -105,7 +105,7 @@ public struct ProcessOperation: Sendable {
     /// decoded): its validation's (``ValidateOperation/memory(_:product:profiles:)``), or its
     /// plan's with the most side by side when that is more (a surface caps it at its job budget,
     /// within which the job's own plan holds no more). 0 for what is refused without decoding.
-    public static func memory(_ upload: Upload, product: Product = .defaultProduct) -> Int {
+    public static func memory(_ upload: Upload, product: Product) -> Int {
         ValidateOperation.memory(upload, product: product, profiles: []) { source in
             ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory
         }

@@ -145,7 +145,7 @@ final class InterstitialTests: XCTestCase {
             XCTAssertGreaterThan(want.height, 0, name)
             XCTAssertLessThanOrEqual(want.x + want.width, artwork.width, name)
             XCTAssertLessThanOrEqual(want.y + want.height, artwork.height, name)
-            XCTAssertEqual(CloseButton.zone(for: artwork), want, name)
+            XCTAssertEqual(CloseButton.zone(for: artwork, product: .interstitial), want, name)
         }
         let slots = try XCTUnwrap(document["slots"] as? [[String: Any]])
         XCTAssertEqual(slots.count, 2 * Devices.all.count)
@@ -168,7 +168,7 @@ final class InterstitialTests: XCTestCase {
         let template = try String(contentsOf: BannerPromptTests.templateURL, encoding: .utf8)
         let prompt = try XCTUnwrap(BannerPrompt.render(template: template, size: size(1080, 1920), brand: nil,
                                                        headline: "Play", cta: nil, colors: nil, product: .interstitial).first)
-        let zone = try XCTUnwrap(CloseButton.zone(for: size(1080, 1920)))
+        let zone = try XCTUnwrap(CloseButton.zone(for: size(1080, 1920), product: .interstitial))
         XCTAssertTrue(prompt.text.contains("Keep the \(zone.width) x \(zone.height) pixel rectangle whose top-left corner "
                                            + "is at x \(zone.x), y \(zone.y)"), prompt.text)
         XCTAssertTrue(prompt.text.contains("free of text, logos"), prompt.text)

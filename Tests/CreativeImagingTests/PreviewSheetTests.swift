@@ -51,7 +51,7 @@ final class PreviewSheetTests: XCTestCase {
         let top = try XCTUnwrap(red.map(\.y).min())
         let firstRow = red.filter { $0.y == top }.map(\.x)
         XCTAssertEqual(firstRow.max(), PreviewSheet.margin + shown.width - 1)
-        let zone = try XCTUnwrap(CloseButton.zone(for: creative))
+        let zone = try XCTUnwrap(CloseButton.zone(for: creative, product: .interstitial))
         let zoneLeft = PreviewSheet.margin + Int((Double(zone.x) * Double(shown.width) / Double(creative.width)).rounded(.down))
         XCTAssertEqual(firstRow.min(), zoneLeft)
 
