@@ -172,6 +172,15 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         }
     }
 
+    /// Whether the product's slots are anchored strips, or inline views in scrolling content
+    /// (banners): its guidance is the strip guidance, its Retina strips compete for anchored slots.
+    public var hasAnchoredSlots: Bool {
+        switch slotRule {
+        case .anchoredOrInlineStrip: true
+        case .fullScreenSafeArea, .fixedStandardSlot: false
+        }
+    }
+
     /// Whether the slot is a whole screen with a close button over the artwork (interstitials).
     public var isFullScreen: Bool {
         switch slotRule {

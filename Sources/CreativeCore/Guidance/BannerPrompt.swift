@@ -135,7 +135,7 @@ public enum BannerPrompt {
     /// loses every slot to 960x150. For other products: the slots where the product's rule picks
     /// it among its recommended sizes.
     public static func servingAssignments(for size: PixelSize, product: Product) -> [SlotAssignment] {
-        if product.slotRule == .anchoredOrInlineStrip, size.shape == .strip, product.recommendedUploads.contains(size) {
+        if product.hasAnchoredSlots, size.shape == .strip, product.recommendedUploads.contains(size) {
             return DevicePlan.anchoredAssignments(candidates: product.recommendedUploads, product: product)
                 .filter { $0.artwork == size }
         }

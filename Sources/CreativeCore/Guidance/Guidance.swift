@@ -67,7 +67,7 @@ public struct Guidance: Sendable {
         standard = product.hasStandardSlot
             ? DevicePlan.standardAssignments(candidates: product.recommendedUploads, product: product) : []
         self.inlineMaxHeight = SlotMath.inlineMaxHeight(inlineMaxHeight)
-        let strips = product.slotRule == .anchoredOrInlineStrip
+        let strips = product.hasAnchoredSlots
         anchored = strips ? DevicePlan.anchoredAssignments(candidates: product.recommendedUploads, product: product) : []
         // Inline: the recommended sizes plus the first rectangle, the set `process` renders a rectangle against.
         let rectangle = product.entries.first { $0.shape == .rectangle }?.size
