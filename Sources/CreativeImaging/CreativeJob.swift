@@ -118,15 +118,12 @@ public enum CreativeJob {
                                campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget(),
                                approved: Bool = false, sheetCopy: Bool = false,
                                writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobResult {
-        var limits = limits
-        limits.job = limits.job.started()
         // The job's deadline bound for the whole job (and on ParallelWork's workers): the searches'
         // encodes and the sheet's bands stop at it. Its renders' budget searches start where
         // another render's ended (BudgetFitGuesses).
-        let started = limits
-        return try JobDeadline.binding(limits.job.startDeadline()) { () throws(ImagingError) in
+        try limits.asJob { (limits) throws(ImagingError) in
             try BudgetFitGuesses.binding { () throws(ImagingError) in
-                try processing(upload, limits: started, format: format, autoFormats: autoFormats, campaign: campaign,
+                try processing(upload, limits: limits, format: format, autoFormats: autoFormats, campaign: campaign,
                                weightBudget: weightBudget, approved: approved, sheetCopy: sheetCopy, writingTo: sink)
             }
         }

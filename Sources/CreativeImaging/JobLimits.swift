@@ -26,7 +26,7 @@ public struct JobLimits: Sendable {
     /// A flag the caller raises to stop the job early (the service: its client has gone, or it is
     /// shutting down). The job then stops like at its deadline: ``ImagingError/cancelled(_:)``.
     public var cancellation: Cancellation?
-    /// The deadline of the job these limits belong to, once ``started()``: every part of the job
+    /// The deadline of the job these limits belong to, once ``asJob(_:)`` started it: every part of the job
     /// (a bundle's images, `process`'s renders, a second pass) counts from the same start.
     public private(set) var deadline: Deadline?
 
@@ -82,15 +82,18 @@ public struct JobLimits: Sendable {
         try charge(cost.memory)
     }
 
-    /// These limits with their deadline started now (kept when already started): the parts of
-    /// one job share it.
-    public func started() -> JobLimits {
-        var copy = self
-        copy.deadline = startDeadline()
-        return copy
+    /// The one place a job's deadline starts: runs `work` with these limits' deadline started now,
+    /// or kept when an enclosing part of the same job started it (an operation, a campaign, the
+    /// validation inside a process), and bound to the thread (``JobDeadline``), so every part of
+    /// the job (its validation, searches, renders, sheet bands, ``ParallelWork``'s workers) stops
+    /// at the one deadline.
+    public func asJob<Result, Failure: Error>(_ work: (JobLimits) throws(Failure) -> Result) throws(Failure) -> Result {
+        var started = self
+        started.deadline = startDeadline()
+        return try JobDeadline.binding(started.deadline) { () throws(Failure) in try work(started) }
     }
 
-    /// The job's deadline: the one ``started()`` set, else one starting now; nil when the limits
+    /// The job's deadline: the one ``asJob(_:)`` started, else one starting now; nil when the limits
     /// have neither a timeout nor a cancellation.
     public func startDeadline() -> Deadline? {
         if let deadline { return deadline }
@@ -195,11 +198,11 @@ enum JobDeadline {
     static let current = TaskLocal<Deadline?>(wrappedValue: nil)
 
     /// Runs `work` with `deadline` bound (nil: whatever is bound already stays).
-    static func binding<Result>(_ deadline: Deadline?, _ work: () throws(ImagingError) -> Result)
-        throws(ImagingError) -> Result {
+    static func binding<Result, Failure: Error>(_ deadline: Deadline?, _ work: () throws(Failure) -> Result)
+        throws(Failure) -> Result {
         guard let deadline else { return try work() }
-        let outcome: Swift.Result<Result, ImagingError> = current.withValue(deadline) {
-            do throws(ImagingError) {
+        let outcome: Swift.Result<Result, Failure> = current.withValue(deadline) {
+            do throws(Failure) {
                 return .success(try work())
             } catch {
                 return .failure(error)

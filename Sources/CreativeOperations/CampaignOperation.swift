@@ -23,9 +23,8 @@ public struct CampaignOperation: Sendable {
 
     public init(limits: ValidationLimits, format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
                 with: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget()) {
-        var limits = limits
-        limits.job = limits.job.started()
-        self.limits = limits
+        // The deadline starts here; the approval and every creative's job keep it (``ValidationLimits/asJob(_:)``).
+        self.limits = limits.asJob { started in started }
         self.format = format
         self.autoFormats = autoFormats
         self.with = with

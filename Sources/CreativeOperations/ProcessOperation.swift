@@ -83,14 +83,13 @@ public struct ProcessOperation: Sendable {
     /// and, when it fails, the report made for its rejection.
     /// - Throws: the failure as ``OperationError/rejection(_:upload:limits:)`` tells it.
     public func run(_ upload: Upload) throws(OperationError) -> Output {
-        var limits = self.limits
-        limits.job = limits.job.started()
-        do throws(ImagingError) {
-            return Output(try CreativeJob.process(upload, limits: limits, format: format, autoFormats: autoFormats,
-                                                  campaign: campaign,
-                                                  weightBudget: weightBudget))
-        } catch {
-            throw .rejection(error, upload: upload, limits: limits.job)
+        try limits.asJob { (limits) throws(OperationError) in
+            do throws(ImagingError) {
+                return Output(try CreativeJob.process(upload, limits: limits, format: format, autoFormats: autoFormats,
+                                                      campaign: campaign, weightBudget: weightBudget))
+            } catch {
+                throw .rejection(error, upload: upload, limits: limits.job)
+            }
         }
     }
 
