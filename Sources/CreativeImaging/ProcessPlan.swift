@@ -80,10 +80,10 @@ public struct ProcessPlan: Sendable, Equatable {
     static let streamedScaleRows = 256
 
     /// The plan for `source` (a valid creative) into every slot of `product` it is served in
-    /// among `campaign` (the campaign's other sizes), in `format` (for `auto`, among
-    /// `autoFormats`; nil: ``OutputFormat/autoDefault``).
-    public init(_ source: ImageSource, product: Product, format: FormatChoice, autoFormats: Set<OutputFormat>? = nil,
-                campaign: [PixelSize] = [], memoryBudget: Int) {
+    /// among the settings' `campaign` (the campaign's other sizes), in its `format` (for `auto`,
+    /// among its `autoFormats`; nil: ``OutputFormat/autoDefault``).
+    public init(_ source: ImageSource, product: Product, settings: ProcessSettings, memoryBudget: Int) {
+        let (format, autoFormats, campaign) = (settings.format, settings.autoFormats, settings.campaign)
         let decode = JobCost.decode(source, content: nil).decode
         let sheet = Self.sheetBytes(product)
         let placements = Array(Set(DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)

@@ -21,7 +21,7 @@ final class ProcessOperationTests: XCTestCase {
 
     func testBytesAndAnUploadGiveTheSameFilesTheManifestLast() throws {
         let bytes = try png(960, 150)
-        let operation = ProcessOperation(limits: ValidationLimits(), format: .png)
+        let operation = ProcessOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .png))
         let fromBytes = try operation.run(.bytes(bytes), name: "upload")
         let fromUpload = try operation.run(Upload(bytes, fileName: "upload"))
         XCTAssertTrue(fromBytes.result.report.valid)
@@ -55,7 +55,7 @@ final class ProcessOperationTests: XCTestCase {
     /// scale from).
     func testEachSurfacesJobOpensValidatesAndDecodesTheCreativeOnce() throws {
         let gif = try Fixtures.save("gifsave_buffer", try Fixtures.solid(320, 50, [30, 90, 200]))
-        let operation = ProcessOperation(limits: ValidationLimits(), format: .png)
+        let operation = ProcessOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .png))
         func counted(_ work: () throws -> ProcessOperation.Output) throws -> DecodeLedger.Counts {
             let before = DecodeLedger.current
             XCTAssertTrue(try work().result.report.valid)
