@@ -150,7 +150,7 @@ final class FictionalProductTests: XCTestCase {
             let size = try XCTUnwrap(product.recommendedUploads.first)
             let source = try ImageSource(bytes: try Fixtures.png(try Fixtures.noise(size.width, size.height)))
             let budget = JobLimits.defaultMemoryBudget(for: product)
-            let plan = ProcessPlan(source, product: product, format: .png, memoryBudget: budget)
+            let plan = ProcessPlan(source, product: product, settings: ProcessSettings(format: .png), memoryBudget: budget)
             XCTAssertLessThanOrEqual(plan.cost.memory, budget, "\(product): \(plan.cost)")
             XCTAssertGreaterThan(plan.cost.memory, ProcessPlan.sheetBytes(product) / 2, "\(product): \(plan.cost)")
         }
@@ -166,7 +166,8 @@ final class FictionalProductTests: XCTestCase {
             let png = try Fixtures.png(try Fixtures.flatArt(size.width, size.height))
             let limits = ValidationLimits(job: JobLimits(memoryBudget: JobLimits.defaultMemoryBudget(for: product)),
                                           product: product)
-            let result = try CreativeJob.process(png, fileName: "\(product).png", limits: limits, format: .png)
+            let result = try CreativeJob.process(png, fileName: "\(product).png", limits: limits,
+                                                 settings: ProcessSettings(format: .png))
             XCTAssertTrue(result.report.valid, "\(product): \(result.report.errors.map(\.message))")
             let expected = DevicePlan.assignments(for: size, campaign: [], product: product)
             XCTAssertFalse(expected.isEmpty, "\(product)")
