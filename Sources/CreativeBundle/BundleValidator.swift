@@ -38,7 +38,7 @@ public enum BundleRules {
     public static let staticNames = ["static", "backup", "fallback"]
     public static let staticTypes: Set<String> = ["png", "jpg", "jpeg", "gif"]
     /// Sizes in points an `ad.size` may give: the standard banner sizes of the catalog.
-    public static var adSizes: [PixelSize] { Catalog.entries.filter { $0.sizeClass == .standard }.map(\.size) }
+    public static var adSizes: [PixelSize] { Product.banner.entries.filter { $0.sizeClass == .standard }.map(\.size) }
     /// Largest difference between the static image's and `ad.size`'s aspect ratios.
     public static let aspectTolerance = 0.01
 }

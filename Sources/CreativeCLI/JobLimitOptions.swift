@@ -12,8 +12,8 @@ enum JobLimitOptions {
         "memory_budget", 1 << 20...1 << 40, placeholder: "SIZE",
         help: "most memory the job may hold at its peak (decode, resampling window, canvas, encoders), charged "
             + "from the header before any work (code too_many_pixels; 64M, 1G; a bare number is MiB)",
-        defaultValue: Quantity.describe(bytes: JobLimits.defaultMemoryBudget) + "; "
-            + Quantity.describe(bytes: JobLimits.fullScreenMemoryBudget) + " for --product interstitial",
+        defaultValue: Product.defaultsText({ Quantity.describe(bytes: $0.jobDefaults.memoryBudget) },
+                                           name: { "--product \($0)" }),
         surfaces: .commandLine, bareUnit: 1 << 20)
     static let maxPixels = IntegerOption(
         "max_pixels", 1...1_000_000_000, placeholder: "N",

@@ -13,10 +13,9 @@ enum PromptCommand: DeclaredCommand {
     static let help = CommandHelp(
         synopsis: ["[--size WxH] [--product P] [--brand T] [--headline T] [--cta T] [--colors T] [--json]"],
         notes: ["Text is inserted exactly as given. Without --headline and --cta the prompt asks for no text at all.",
-                "Interstitial prompts also keep the close button's corner clear, in exact pixels.",
-                "accepted sizes: \(sizesText(Catalog.entries.map(\.size)))",
-                "interstitial sizes: \(sizesText(Product.interstitial.sizes))",
-                "companion sizes: \(sizesText(Product.companion.sizes))"],
+                "Interstitial prompts also keep the close button's corner clear, in exact pixels."]
+            // Each product's sizes; the default product's are the plain "accepted sizes".
+            + Product.allCases.map { "\($0.isDefault ? "accepted" : $0.rawValue) sizes: \(sizesText($0.sizes))" },
         examples: ["--size 960x150 --brand Acme --headline \"Summer sale\" --cta \"Shop now\"",
                    "--product interstitial --json"])
 

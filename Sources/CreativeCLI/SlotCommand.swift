@@ -8,7 +8,7 @@ enum SlotCommand: DeclaredCommand {
     static let help = CommandHelp(
         synopsis: ["--width W [--screen-height H] [--rule R] [--scale N] [--json]",
                    "--width W --inline [--max-height H] [--scale N] [--json]",
-                   "--device NAME [--orientation O] [--product banner|interstitial|companion] [--json]"],
+                   "--device NAME [--orientation O] [--product \(Product.names)] [--json]"],
         notes: ["Banners: the anchored strip for the width (or the device's screen at its scale), or inline sizing.",
                 "Interstitials: the device's whole screen minus its safe-area insets, with the close button's square.",
                 "Companions: the device's fixed standard slot (phones 320x50 pt, iPads 728x90 pt) at its scale."],
@@ -33,9 +33,9 @@ enum SlotCommand: DeclaredCommand {
                 Streams.errLine("creative-tool slot: note: \(SlotRequest.maxHeight.flag) \(given) is below the smallest "
                                 + "inline view, \(maxHeight) pt: sizing for \(maxHeight)")
             }
-            try printInline(width: width, maxHeight: maxHeight, scale: scale)
+            try printInline(width: width, maxHeight: maxHeight, scale: scale, product: request.product)
         case .fullScreen(let deviceSlot):
-            try printFullScreen(deviceSlot)
+            try printFullScreen(deviceSlot, product: request.product)
         case .standard(let deviceSlot):
             try Streams.outLine("\(deviceSlot.slot.points) pt @\(TextFormat.scale(deviceSlot.slot.scale))x = "
                 + "\(deviceSlot.slot.pixels) px, \(request.product) standard slot, \(deviceSlot.device.name) "
@@ -44,20 +44,20 @@ enum SlotCommand: DeclaredCommand {
         return ExitCode.success
     }
 
-    /// The interstitial slot of one device in one orientation.
-    private static func printFullScreen(_ deviceSlot: DeviceSlot) throws(CLIError) {
+    /// The full-screen slot (an interstitial's) of one device in one orientation.
+    private static func printFullScreen(_ deviceSlot: DeviceSlot, product: Product) throws(CLIError) {
         let insets = deviceSlot.insets, area = deviceSlot.safeAreaPixels
         try Streams.outLine("\(deviceSlot.slot.points) pt @\(TextFormat.scale(deviceSlot.slot.scale))x = \(area.size) px, "
-            + "interstitial, \(deviceSlot.device.name) \(deviceSlot.orientation.rawValue): screen \(deviceSlot.screenPoints) pt "
+            + "\(product), \(deviceSlot.device.name) \(deviceSlot.orientation.rawValue): screen \(deviceSlot.screenPoints) pt "
             + "(\(deviceSlot.screenPixels) px) minus insets top \(insets.top), left \(insets.left), bottom \(insets.bottom), "
             + "right \(insets.right) pt; safe area at (\(area.x),\(area.y)) px; close button \(CloseButton.square(in: deviceSlot)) px")
     }
 
-    private static func printInline(width: Int, maxHeight: Int, scale: Double) throws(CLIError) {
+    private static func printInline(width: Int, maxHeight: Int, scale: Double, product: Product) throws(CLIError) {
         let box = PixelSize(width: width, height: maxHeight)
         try Streams.outLine("inline: up to \(box) pt @\(TextFormat.scale(scale))x; the ad takes the "
             + "biggest size that fits, keeping its proportions:")
-        for (entry, fitted) in SizingJSON.inlineFits(width: width, maxHeight: maxHeight) {
+        for (entry, fitted) in SizingJSON.inlineFits(width: width, maxHeight: maxHeight, product: product) {
             try Streams.outLine("  \(entry.size) -> \(fitted) pt (\(Slot(points: fitted, scale: scale).pixels) px)")
         }
     }

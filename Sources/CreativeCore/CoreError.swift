@@ -3,7 +3,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A `WxH` text that is malformed, zero, negative or too large.
     case invalidSize(String)
     /// A size that is well formed but not one of the product's accepted sizes.
-    case sizeNotAllowed(PixelSize, product: Product = .banner)
+    case sizeNotAllowed(PixelSize, product: Product)
     /// A scale that is not a finite number between 1 and 4.
     case invalidScale(String)
     /// A width, height or other number that is malformed or out of range.

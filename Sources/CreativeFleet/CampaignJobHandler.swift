@@ -36,9 +36,7 @@ extension JobHandler {
     /// and `campaign.json`.
     private func runCampaign(_ inputs: [JobInput], files: [String], settings: JobSettings,
                              folder: S3Location) throws(FleetError) -> Answer {
-        let operation = CampaignOperation(limits: runner.limits(settings), format: settings.format,
-                                          autoFormats: settings.autoFormats, with: settings.campaign,
-                                          weightBudget: settings.weightBudget)
+        let operation = CampaignOperation(limits: runner.limits(settings), settings: settings.process)
         let approval = operation.approve(files) { CreativeInput(inputs[$0]) }
         var storeError: FleetError?
         let outcome = operation.run(approval, sink: { _, _ in nil }) { index, output throws(ImagingError) in

@@ -44,25 +44,20 @@ public struct JobOutput: Sendable {
 
 /// The settings one job runs with, already checked.
 public struct JobSettings: Sendable, Equatable {
-    /// The product and format as given (or their defaults).
+    /// The product as given (or its default).
     public let product: Product
-    public let format: FormatChoice
-    /// For `auto`, the formats it chooses among (the entry's `formats`; nil: ``OutputFormat/autoDefault``).
-    public var autoFormats: Set<OutputFormat>? = nil
-    /// The campaign's other sizes (the entry's `with`), each a size of the product.
-    public var campaign: [PixelSize] = []
-    /// Every render's weight budget: the entry's `weight_budget` (or the default) and its
-    /// `profile`s' weights for each render's size (``RenderWeightBudget``).
-    public var weightBudget = RenderWeightBudget()
+    /// How the renders are written: the entry's `format`, `formats`, `weight_budget` and `profile`s,
+    /// and `with` (the campaign's other sizes, each a size of the product).
+    public let process: ProcessSettings
     /// The largest source read whole.
     public let maxBytes: Int
     /// A short fixed-width version of these settings and the tool (and its libvips): the second
     /// part of the result's key, so a new tool or other settings never reuse an old answer.
     public let version: String
 
-    public init(product: Product, format: FormatChoice, maxBytes: Int, version: String) {
+    public init(product: Product, process: ProcessSettings, maxBytes: Int, version: String) {
         self.product = product
-        self.format = format
+        self.process = process
         self.maxBytes = maxBytes
         self.version = version
     }

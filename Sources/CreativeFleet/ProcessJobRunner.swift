@@ -41,20 +41,17 @@ public struct ProcessJobRunner: Sendable {
         // Everything that can change the answer: the tool, its JSON shapes, its libvips, and the
         // job's settings. The folder is named by the schema version, so a manifest of another
         // shape is never taken for this one's answer.
+        let process = request.settings
         let fingerprint = "creative-tool \(BuildInfo.version); schema \(JSONContract.schemaVersion); "
             + "libvips \(VipsRuntime.version); "
-            + "product \(request.product.rawValue); format \(request.format.rawValue); weight-budget \(request.weightBudget.asked)"
-            + (request.autoFormats.map { "; formats " + OutputFormat.allCases.filter($0.contains).map(\.rawValue).joined(separator: ",") } ?? "")
-            + (request.weightBudget.profiles.isEmpty ? "" : "; profile \(request.weightBudget.profiles.names)") + "; "
+            + "product \(request.product.rawValue); format \(process.format.rawValue); weight-budget \(process.weightBudget.asked)"
+            + (process.autoFormats.map { "; formats " + OutputFormat.allCases.filter($0.contains).map(\.rawValue).joined(separator: ",") } ?? "")
+            + (process.weightBudget.profiles.isEmpty ? "" : "; profile \(process.weightBudget.profiles.names)") + "; "
             + "max-bytes \(limits.maxBytes); max-pixels \(limits.maxPixels); memory-budget \(memoryBudget(request.product)); "
             + "timeout \(limits.job.timeout.map { String($0) } ?? "none")"
-            + (request.with.isEmpty ? "" : "; with " + request.with.map(\.description).joined(separator: ","))
-        var settings = JobSettings(product: request.product, format: request.format, maxBytes: limits.maxBytes,
-                                   version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
-        settings.campaign = request.with
-        settings.autoFormats = request.autoFormats
-        settings.weightBudget = request.weightBudget
-        return settings
+            + (process.campaign.isEmpty ? "" : "; with " + process.campaign.map(\.description).joined(separator: ","))
+        return JobSettings(product: request.product, process: process, maxBytes: limits.maxBytes,
+                           version: "v\(JSONContract.schemaVersion)-" + Checksum.sha256(Array(fingerprint.utf8)).prefix(16))
     }
 
     /// The limits of one job: the worker's, for the job's product (its memory budget too).
@@ -78,9 +75,8 @@ public struct ProcessJobRunner: Sendable {
         do {
             // Validated, rendered where it is served among the settings' `with`, its preview drawn; a
             // source over `--max-bytes` is a rejected creative (its report from its head).
-            let output = try ProcessOperation(limits: limits(settings), format: settings.format,
-                                              autoFormats: settings.autoFormats, campaign: settings.campaign,
-                                              weightBudget: settings.weightBudget).run(CreativeInput(input), name: source)
+            let output = try ProcessOperation(limits: limits(settings), settings: settings.process)
+                .run(CreativeInput(input), name: source)
             let result = output.result
             // The renders and the preview with the checksums the job computed, the manifest last.
             let files = result.files.map { file in

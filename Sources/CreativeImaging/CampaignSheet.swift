@@ -68,9 +68,8 @@ public enum CampaignSheet {
     /// - Throws: ``ImagingError`` over the budget or past the deadline.
     public static func draw(_ creatives: [(PixelSize, VImage)], campaign: [PixelSize], product: Product,
                             limits: ValidationLimits, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> JobFile {
-        let job = limits.job.started()
         // The job's deadline bound while the sheet is drawn: its bands stop at it.
-        return try JobDeadline.binding(job.startDeadline()) { () throws(ImagingError) in
+        try limits.job.asJob { (job) throws(ImagingError) in
             try drawing(creatives, campaign: campaign, product: product, job: job, writingTo: sink)
         }
     }

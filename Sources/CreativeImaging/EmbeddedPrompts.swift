@@ -16,11 +16,11 @@ public enum BannerPrompts {
     /// Brand, headline, call to action and colours are inserted verbatim; nil or blank means
     /// not given, and the prompt is worded without them (no headline and no call to action:
     /// the artwork is asked to hold no text at all).
-    /// - Throws: ``CoreError/sizeNotAllowed(_:)`` for a size outside ``Catalog/entries`` (a caller
+    /// - Throws: ``CoreError/sizeNotAllowed(_:product:)`` for a size outside the product's sizes (a caller
     ///   mistake); ``CoreError/templateError(_:)`` only if the embedded template is broken (a bug).
     public static func render(size: PixelSize?, brand: String? = nil, headline: String? = nil,
                               cta: String? = nil, colors: String? = nil,
-                              product: Product = .banner) throws(CoreError) -> [RenderedPrompt] {
+                              product: Product) throws(CoreError) -> [RenderedPrompt] {
         try BannerPrompt.render(template: template, size: size, brand: brand, headline: headline,
                                 cta: cta, colors: colors, product: product)
     }
@@ -29,7 +29,7 @@ public enum BannerPrompts {
     /// with brand, headline, call to action and colours filled in where given and visible
     /// placeholders (``BannerPrompt/placeholders``) where not.
     /// - Throws: ``CoreError/templateError(_:)`` only if the embedded template is broken (a bug).
-    public static func guidance(product: Product = .banner, brand: String? = nil, headline: String? = nil,
+    public static func guidance(product: Product, brand: String? = nil, headline: String? = nil,
                                 cta: String? = nil, colors: String? = nil) throws(CoreError) -> [RenderedPrompt] {
         var prompts: [RenderedPrompt] = []
         for entry in product.entries {

@@ -107,22 +107,23 @@ struct FixAttempt {
     /// The best encoding within the weight in the first of `formats` that has one (JPEG is passed over
     /// for transparent pixels, or refused when it was asked for).
     private func encode(_ image: VImage, formats: [ImageFormat]) throws(ImagingError) -> (WeightFit.Encoding, ImageFormat) {
-        var first: WeightFit.Overweight?
+        var first: FixRefusal.WeightMiss?
         for (index, format) in formats.enumerated() {
             if format == .jpeg, image.hasAlpha, try !Fixer.isOpaque(image) {
                 if index == 0 { throw .unfixable(.transparencyLost) }
                 continue
             }
-            let fit = try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
-                try WeightFit.best(image, format: format, maxBytes: maxBytes, highestQuality: sourceQuality(format),
-                                   memoryBudget: encoderBudget)
-            }
-            switch fit {
-            case .success(let found): return (found, format)
-            case .failure(let over): first = first ?? over
+            do throws(ImagingError) {
+                let found = try DeadlineWatch.run(image, deadline: deadline) { () throws(ImagingError) in
+                    try WeightFit.best(image, format: format, maxBytes: maxBytes, highestQuality: sourceQuality(format),
+                                       memoryBudget: encoderBudget)
+                }
+                return (found, format)
+            } catch .unfixable(.weightUnreachable(let miss)) {
+                first = first ?? miss
             }
         }
-        throw .unfixable(.weightUnreachable(first ?? WeightFit.Overweight(smallest: 0, maxBytes: maxBytes,
-                                                                          format: formats.first ?? .png)))
+        throw .unfixable(.weightUnreachable(first ?? FixRefusal.WeightMiss(format: formats.first ?? .png, smallest: 0,
+                                                                           maxBytes: maxBytes, shortfall: nil)))
     }
 }

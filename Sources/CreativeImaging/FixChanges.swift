@@ -67,7 +67,7 @@ enum FixChanges {
         var detail = encoding.detail
         // A JPEG kept at its own quality (WeightFit's cap) says so.
         if format == .jpeg, source.format == .jpeg, let quality = JPEGQuality.estimate(source.bytes),
-           quality < WeightFit.lossyQualities[0], detail == "JPEG quality \(quality)" {
+           quality < WeightFit.highestQuality, detail == "JPEG quality \(quality)" {
             detail += " (the source's quality)"
         }
         if source.bytes.count > maxBytes {

@@ -5,8 +5,9 @@ import CreativeCore
 public enum FixRefusal: Sendable, Equatable {
     /// `size_too_far`: no accepted size is within 1% of the file's aspect ratio; resizing would distort it.
     case sizeTooFar(FixRequest.SizeRefusal)
-    /// `weight_unreachable`: no encoding of the format, down to the lowest quality tried, is within the weight.
-    case weightUnreachable(WeightFit.Overweight)
+    /// `weight_unreachable`: no encoding of the format is within the weight above the quality floor
+    /// (the weight search's ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)``, for `fix`).
+    case weightUnreachable(WeightMiss)
     /// `transparency_lost`: JPEG was asked for an image with transparent pixels (JPEG has none).
     case transparencyLost
     /// `frame_out_of_range`: `frame` names no frame of the animation (a usage error).
@@ -42,11 +43,7 @@ public enum FixRefusal: Sendable, Equatable {
     public var message: String {
         switch self {
         case .sizeTooFar(let refusal): refusal.message
-        case .weightUnreachable(let over):
-            "the smallest \(over.format.rawValue.uppercased()) written was \(over.smallest) bytes, over the weight of "
-                + "\(over.maxBytes) bytes" + (over.format == .jpeg || over.format == .webp
-                    ? " at the lowest quality fix uses (\(WeightFit.lossyQualities.last ?? 50))"
-                    : "; write a photograph as JPEG or WebP (name the output .jpg or .webp, or give format jpeg or webp)")
+        case .weightUnreachable(let miss): miss.message
         case .transparencyLost:
             "the image has transparent pixels and JPEG has none; keep PNG or WebP, or flatten it yourself"
         case .frameOutOfRange(let given, let frames):
@@ -57,6 +54,35 @@ public enum FixRefusal: Sendable, Equatable {
         case .incomplete(let issues):
             "the fixed file would still not validate cleanly: "
                 + issues.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "; ")
+        }
+    }
+}
+
+extension FixRefusal {
+    /// What the weight search reached when no encoding of a format fits: the smallest file, or the one
+    /// that fitted under the quality floor, and what was tried.
+    public struct WeightMiss: Sendable, Equatable {
+        public let format: ImageFormat
+        /// The smallest file written.
+        public let smallest: Int
+        public let maxBytes: Int
+        /// What was tried, and the file under the floor (nil: nothing was tried).
+        public let shortfall: BudgetShortfall?
+
+        var message: String {
+            let name = format.rawValue.uppercased()
+            var sentence: String
+            if let under = shortfall?.underFloor {
+                sentence = "the best \(name) within the weight of \(maxBytes) bytes (\(under.detail), \(under.bytes) bytes) has "
+                    + "luma SSIM \(TextFormat.decimal(under.luma, decimals: 3)) against the image, under the quality floor "
+                    + "of \(QualityFloor.text)"
+            } else {
+                sentence = "the smallest \(name) written was \(smallest) bytes, over the weight of \(maxBytes) bytes"
+            }
+            if let tried = shortfall?.tried { sentence += " (tried: \(tried))" }
+            return sentence + (format == .jpeg || format == .webp
+                ? "; export the artwork simpler or lighter"
+                : "; write a photograph as JPEG or WebP (name the output .jpg or .webp, or give format jpeg or webp)")
         }
     }
 }

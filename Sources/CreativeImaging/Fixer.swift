@@ -27,9 +27,8 @@ public enum Fixer {
     public static func fix(_ source: ImageSource, request: FixRequest, format: ImageFormat, fallbacks: [ImageFormat] = [],
                            formatReason: String? = nil, outputName: String?, maxBytes: Int? = nil,
                            limits: JobLimits = JobLimits()) throws(ImagingError) -> FixedUpload {
-        let limits = limits.started()
         // The job's deadline bound for the whole fix: the weight's search and the checks stop between encodes.
-        return try JobDeadline.binding(limits.startDeadline()) { () throws(ImagingError) in
+        try limits.asJob { (limits) throws(ImagingError) in
             try fixing(source, request: request, format: format, fallbacks: fallbacks, formatReason: formatReason,
                        outputName: outputName, maxBytes: maxBytes, limits: limits)
         }

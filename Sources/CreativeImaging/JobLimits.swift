@@ -26,41 +26,32 @@ public struct JobLimits: Sendable {
     /// A flag the caller raises to stop the job early (the service: its client has gone, or it is
     /// shutting down). The job then stops like at its deadline: ``ImagingError/cancelled(_:)``.
     public var cancellation: Cancellation?
-    /// The deadline of the job these limits belong to, once ``started()``: every part of the job
+    /// The deadline of the job these limits belong to, once ``asJob(_:)`` started it: every part of the job
     /// (a bundle's images, `process`'s renders, a second pass) counts from the same start.
     public private(set) var deadline: Deadline?
 
-    /// The CLI's default budget: 80 MiB, so that a job stays within 128 MB of peak RSS with the
-    /// process' own 30-40 MB. Every catalog size needs much less (a render of a 2184x270 PNG
-    /// into 390x61@3x is charged 17 MiB, with `auto` 30 MiB).
-    public static let defaultMemoryBudget = 80 << 20
-    /// The budget of a job of `product` when the caller gives none: ``defaultMemoryBudget``, or
-    /// ``fullScreenMemoryBudget`` for a product whose renders are whole screens (interstitials).
+    /// The CLI's default budget, a slot-sized product's (``JobDefaults/slotMemoryBudget``: 80 MiB).
+    public static let defaultMemoryBudget = JobDefaults.slotMemoryBudget
+    /// The budget of a job of `product` when the caller gives none: the product's own
+    /// (``JobDefaults/memoryBudget``: 80 MiB, 144 MiB for a product whose renders are whole screens).
     public static func defaultMemoryBudget(for product: Product) -> Int {
-        product.slotRule == .fullScreenSafeArea ? fullScreenMemoryBudget : defaultMemoryBudget
+        product.jobDefaults.memoryBudget
     }
-    /// The default budget of a full-screen product's job: 144 MiB. Every interstitial size is
-    /// served on the 2048x2732 iPad Pro 12.9 screen, whose lossy WebP with transparent bars holds
-    /// 78 MB in libvips' saver alone: `process --format webp` of the catalog's sizes is charged
-    /// 114.6 MiB (a flat 320x480 PNG) to 131.7 MiB (a 2 MB JPEG of noise at 1920x1080), JPEG up
-    /// to 81.7 MiB, all over 80 MiB. An upload's own translucent alpha needs more (about 270 MiB
-    /// in WebP, ``JobCost/AlphaBand``) and is refused at this default.
-    public static let fullScreenMemoryBudget = 144 << 20
+    /// The default budget of a full-screen product's job (``JobDefaults/fullScreenMemoryBudget``: 144 MiB).
+    public static let fullScreenMemoryBudget = JobDefaults.fullScreenMemoryBudget
     /// A budget for the service per job: the CLI's 80 MiB. What the jobs of a process hold
     /// together is bounded by the service's process-wide budget (`--memory-budget`, 128 MiB by
     /// default), which every job is charged against before it starts.
     public static let serviceMemoryBudget = defaultMemoryBudget
-    /// A deadline for the service per job: 10 s (a catalog-size render takes milliseconds).
-    public static let serviceTimeout = 10.0
-    /// The service's deadline of a job of `product` when its operator gives none: ``serviceTimeout``,
-    /// or ``fullScreenServiceTimeout`` for a product whose renders are whole screens.
+    /// A deadline for the service per job, a slot-sized product's (``JobDefaults/slotServiceTimeout``: 10 s).
+    public static let serviceTimeout = JobDefaults.slotServiceTimeout
+    /// The service's deadline of a job of `product` when its operator gives none: the product's
+    /// own (``JobDefaults/serviceTimeout``: 10 s, 60 s for a product whose renders are whole screens).
     public static func serviceTimeout(for product: Product) -> Double {
-        product.slotRule == .fullScreenSafeArea ? fullScreenServiceTimeout : serviceTimeout
+        product.jobDefaults.serviceTimeout
     }
-    /// The service's deadline of an interstitial job: 60 s. `process` renders 28 screens of up to
-    /// 2048x2732 pixels: a flat 320x480 in WebP took 22 s (release build, 2 cores), 8.5 s in
-    /// `auto`, over the 10 s of a banner job.
-    public static let fullScreenServiceTimeout = 60.0
+    /// The service's deadline of a full-screen product's job (``JobDefaults/fullScreenServiceTimeout``: 60 s).
+    public static let fullScreenServiceTimeout = JobDefaults.fullScreenServiceTimeout
     /// The default cap on decoded sample bytes: 96 MiB (for example 24 MP of 8-bit RGBA or 12 MP
     /// of 16-bit RGBA). A PNG whose every row uses the slowest filter (Paeth) decodes at about
     /// 7 ns a byte on the slow libvips, so this keeps the decode under 0.75 s; the largest
@@ -91,15 +82,18 @@ public struct JobLimits: Sendable {
         try charge(cost.memory)
     }
 
-    /// These limits with their deadline started now (kept when already started): the parts of
-    /// one job share it.
-    public func started() -> JobLimits {
-        var copy = self
-        copy.deadline = startDeadline()
-        return copy
+    /// The one place a job's deadline starts: runs `work` with these limits' deadline started now,
+    /// or kept when an enclosing part of the same job started it (an operation, a campaign, the
+    /// validation inside a process), and bound to the thread (``JobDeadline``), so every part of
+    /// the job (its validation, searches, renders, sheet bands, ``ParallelWork``'s workers) stops
+    /// at the one deadline.
+    public func asJob<Result, Failure: Error>(_ work: (JobLimits) throws(Failure) -> Result) throws(Failure) -> Result {
+        var started = self
+        started.deadline = startDeadline()
+        return try JobDeadline.binding(started.deadline) { () throws(Failure) in try work(started) }
     }
 
-    /// The job's deadline: the one ``started()`` set, else one starting now; nil when the limits
+    /// The job's deadline: the one ``asJob(_:)`` started, else one starting now; nil when the limits
     /// have neither a timeout nor a cancellation.
     public func startDeadline() -> Deadline? {
         if let deadline { return deadline }
@@ -204,11 +198,11 @@ enum JobDeadline {
     static let current = TaskLocal<Deadline?>(wrappedValue: nil)
 
     /// Runs `work` with `deadline` bound (nil: whatever is bound already stays).
-    static func binding<Result>(_ deadline: Deadline?, _ work: () throws(ImagingError) -> Result)
-        throws(ImagingError) -> Result {
+    static func binding<Result, Failure: Error>(_ deadline: Deadline?, _ work: () throws(Failure) -> Result)
+        throws(Failure) -> Result {
         guard let deadline else { return try work() }
-        let outcome: Swift.Result<Result, ImagingError> = current.withValue(deadline) {
-            do throws(ImagingError) {
+        let outcome: Swift.Result<Result, Failure> = current.withValue(deadline) {
+            do throws(Failure) {
                 return .success(try work())
             } catch {
                 return .failure(error)

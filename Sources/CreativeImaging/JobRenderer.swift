@@ -56,17 +56,19 @@ struct JobDecision: Sendable {
 /// How `process` writes each of its renders: the format, the limits each encoder works within,
 /// the weight budget; `auto` searched on a render, then written into others as it decided.
 struct JobRenderer: Sendable {
-    let format: FormatChoice
-    /// For `auto`, the formats it may choose among (nil: ``OutputFormat/autoDefault``).
-    let autoFormats: Set<OutputFormat>?
+    /// The job's settings: the format, `auto`'s formats, and each render's weight budget, from its
+    /// canvas (``RenderWeightBudget/applied(to:)``).
+    let settings: ProcessSettings
     let limits: JobLimits
-    /// Each render's budget, from its canvas (``RenderWeightBudget/applied(to:)``).
-    let weightBudget: RenderWeightBudget
     /// The renders' alpha band, as the job was charged for it (``ProcessPlan/alphaBand(_:)``).
     let alpha: JobCost.AlphaBand
 
+    private var format: FormatChoice { settings.format }
+    private var autoFormats: Set<OutputFormat>? { settings.autoFormats }
+    private var weightBudget: RenderWeightBudget { settings.weightBudget }
+
     /// The render settings of `placement`.
-    private func settings(_ placement: Placement) throws(ImagingError) -> RenderSettings {
+    private func renderSettings(_ placement: Placement) throws(ImagingError) -> RenderSettings {
         guard var settings = try? RenderSettings(canvas: placement.canvas, format: format,
                                                  background: format.defaultBackground(among: autoFormats)) else {
             throw .operationFailed("no render settings for \(placement.canvas)")
@@ -92,7 +94,7 @@ struct JobRenderer: Sendable {
         // Scaled to the content size first: fitted again into the content's rectangle, the whole
         // creative can round a pixel short (2184x270 into 640x79 is 639 wide: min(640/2184, 79/270)).
         let image = image.size == placement.content ? image : try ScaleStep.thumbnail(image, to: placement.content)
-        let settings = try settings(placement)
+        let settings = try renderSettings(placement)
         let weightBudget = weightBudget.applied(to: placement.canvas).bytes
         // A canvas over the search's size: searched on a smaller render, among what the whole
         // canvas can afford (AVIF only up to AutoEncoder.avifMaxPixels), as `render` does.
@@ -139,7 +141,7 @@ struct JobRenderer: Sendable {
     /// on its own.
     func apply(_ decision: JobDecision, to image: VImage, at placement: Placement) throws(ImagingError) -> EncodedRender {
         let image = image.size == placement.content ? image : try ScaleStep.thumbnail(image, to: placement.content)
-        let rendered = try Renderer.renderImage(decoded: image, settings: try settings(placement))
+        let rendered = try Renderer.renderImage(decoded: image, settings: try renderSettings(placement))
         if decision.recipe.format == .jpeg, rendered.hasAlpha, placement.content != placement.canvas {
             return try render(image, at: placement, start: decision.recipe).render
         }

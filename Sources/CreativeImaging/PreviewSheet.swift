@@ -37,7 +37,7 @@ public enum PreviewSheet {
     /// by another size of `campaign` (the campaign's other sizes). `warnings`: the validation
     /// report's, written out in the summary. `fileRoom`: the most bytes an interstitial sheet's
     /// file may take (``ProcessPlan/sheetFileRoom``; at least ``fullScreenFileRoom``).
-    public static func draw(_ decoded: VImage, creative: PixelSize, product: Product = .banner,
+    public static func draw(_ decoded: VImage, creative: PixelSize, product: Product,
                             campaign: [PixelSize] = [], warnings: [ValidationIssue] = [],
                             fileRoom: Int = fullScreenFileRoom) throws(ImagingError) -> SheetFile {
         if product.isFullScreen {

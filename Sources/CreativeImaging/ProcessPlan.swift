@@ -30,21 +30,16 @@ public struct ProcessPlan: Sendable, Equatable {
     /// alone, the room its file took from the renders.
     let sheetPieceBytes: Int
 
-    /// The largest preview sheet of a product's catalog, in pixels: `process` renders only valid
-    /// creatives, so only catalog sizes. Banners and companions: the slots served are drawn at 2x
-    /// points (``PreviewSheet/servedPointScales``; a smaller scale only for a sheet over this, and
-    /// at 1x a summary too long is cut short), and this holds every catalog size's sheet at 2x
-    /// with every warning written out at length (banners 861x17506 for 300x250 alone, served in
-    /// all 28 inline slots, laid out wider to stay within ``PreviewSheet/maximumSide``; companions
-    /// 1504x4461). Interstitials: 2318x13955 measured at 1x (320x480 alone, served on every
-    /// screen), with a tenth more; not charged by the pixel (``sheetBytes(_:)``). A test draws
-    /// every catalog size's sheet and checks it.
+    /// The largest preview sheet of a product's catalog, in pixels, as the product declares it
+    /// (``JobDefaults/sheetPixels``): `process` renders only valid creatives, so only catalog
+    /// sizes. Strip and fixed-slot products: the slots served are drawn at 2x points
+    /// (``PreviewSheet/servedPointScales``; a smaller scale only for a sheet over this, and at 1x
+    /// a summary too long is cut short), and this holds every catalog size's sheet at 2x with
+    /// every warning written out at length (laid out wider to stay within
+    /// ``PreviewSheet/maximumSide``). Full-screen products: measured at 1x; not charged by the
+    /// pixel (``sheetBytes(_:)``).
     public static func sheetPixels(_ product: Product) -> Int {
-        switch product.slotRule {
-        case .anchoredOrInlineStrip: 18_500_000
-        case .fullScreenSafeArea: 35_600_000
-        case .fixedStandardSlot: 7_000_000
-        }
+        product.jobDefaults.sheetPixels
     }
 
     /// What drawing a product's largest sheet is charged (``sheetPixels(_:)``): a part that does
@@ -85,10 +80,10 @@ public struct ProcessPlan: Sendable, Equatable {
     static let streamedScaleRows = 256
 
     /// The plan for `source` (a valid creative) into every slot of `product` it is served in
-    /// among `campaign` (the campaign's other sizes), in `format` (for `auto`, among
-    /// `autoFormats`; nil: ``OutputFormat/autoDefault``).
-    public init(_ source: ImageSource, product: Product, format: FormatChoice, autoFormats: Set<OutputFormat>? = nil,
-                campaign: [PixelSize] = [], memoryBudget: Int) {
+    /// among the settings' `campaign` (the campaign's other sizes), in its `format` (for `auto`,
+    /// among its `autoFormats`; nil: ``OutputFormat/autoDefault``).
+    public init(_ source: ImageSource, product: Product, settings: ProcessSettings, memoryBudget: Int) {
+        let (format, autoFormats, campaign) = (settings.format, settings.autoFormats, settings.campaign)
         let decode = JobCost.decode(source, content: nil).decode
         let sheet = Self.sheetBytes(product)
         let placements = Array(Set(DevicePlan.assignments(for: source.displayedSize, campaign: campaign, product: product)

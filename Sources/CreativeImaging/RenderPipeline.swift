@@ -26,11 +26,8 @@ public enum Renderer {
     ///   when decoding fails, else ``ImagingError/operationFailed(_:)``.
     public static func render(_ source: ImageSource, settings: RenderSettings,
                               limits: JobLimits = JobLimits()) throws(ImagingError) -> EncodedRender {
-        let limits = limits.started()
         // The job's deadline bound for the whole render: a weight budget's search stops between encodes.
-        return try JobDeadline.binding(limits.startDeadline()) { () throws(ImagingError) in
-            try rendering(source, settings: settings, limits: limits)
-        }
+        try limits.asJob { (limits) throws(ImagingError) in try rendering(source, settings: settings, limits: limits) }
     }
 
     /// ``render(_:settings:limits:)`` with the limits' deadline started and bound.

@@ -8,8 +8,8 @@ import CreativeCore
 /// Retina screens and legible to OCR. Generation is deterministic: the same fonts give
 /// the same bytes, and the committed `TestImages/` files are embedded in the binary.
 public enum TestArtwork {
-    /// The sizes of the test artwork (the catalog's adaptive sizes).
-    public static var sizes: [PixelSize] { Catalog.adaptiveSizes }
+    /// The sizes of the test artwork (the banner's recommended uploads, its Retina sizes).
+    public static var sizes: [PixelSize] { Product.banner.recommendedUploads }
 
     /// The file name of one artwork.
     public static func fileName(for size: PixelSize) -> String { "test-artwork-\(size).png" }
@@ -27,7 +27,8 @@ public enum TestArtwork {
     public static func source(for canvas: PixelSize) throws(ImagingError) -> ImageSource {
         let winner: PixelSize
         do {
-            let result = try Selection.select(sizes, mode: .anchored, width: canvas.width, height: canvas.height)
+            let result = try Selection.select(sizes, mode: .anchored, width: canvas.width, height: canvas.height,
+                                              product: .banner)
             winner = sizes[result.winner]
         } catch {
             throw .operationFailed("no test artwork fits \(canvas): \(error.description)")
@@ -52,7 +53,7 @@ public enum TestArtwork {
             .with("extend", .enumeration("background")).with("background", .doubles(inkColour))
             .image()
 
-        let slot = Catalog.entry(for: size)?.retinaOf.map { "serves \($0) pt @3x" } ?? "test artwork"
+        let slot = Product.banner.entry(for: size)?.retinaOf.map { "serves \($0) pt @3x" } ?? "test artwork"
         let titlePixels = size.height * 40 / 100
         let detailPixels = size.height * 17 / 100
         let title = try lettering("Test Ad", pixels: titlePixels, bold: true)

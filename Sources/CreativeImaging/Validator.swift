@@ -26,6 +26,15 @@ public struct ValidationLimits: Sendable {
         self.job = job
         self.product = product
     }
+
+    /// ``JobLimits/asJob(_:)`` for a validation's limits: `work` runs with the job's deadline started and bound.
+    public func asJob<Result, Failure: Error>(_ work: (ValidationLimits) throws(Failure) -> Result) throws(Failure) -> Result {
+        try job.asJob { (job) throws(Failure) in
+            var limits = self
+            limits.job = job
+            return try work(limits)
+        }
+    }
 }
 
 /// Checks an upload, cheapest first, so nothing hostile is decoded (docs/reference.md, "validate"):
@@ -104,10 +113,14 @@ public enum Validator {
     /// `upload`: the bytes and where the source is opened (once per job).
     private static func inspect(_ upload: Upload, limits: ValidationLimits, totalBytes: Int?,
                                 anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
-        let (bytes, fileName) = (upload.bytes, upload.fileName)
         // One deadline for the whole job: a bundle's images count from the bundle's start.
-        var limits = limits
-        limits.job = limits.job.started()
+        limits.asJob { limits in inspecting(upload, limits: limits, totalBytes: totalBytes, anySize: anySize) }
+    }
+
+    /// ``inspect(_:limits:totalBytes:anySize:)`` with the job's deadline started and bound.
+    private static func inspecting(_ upload: Upload, limits: ValidationLimits, totalBytes: Int?,
+                                   anySize: Bool) -> (report: ValidationReport, source: ImageSource?) {
+        let (bytes, fileName) = (upload.bytes, upload.fileName)
         let deadline = limits.job.startDeadline()
         var report = ValidationReport(file: fileName, product: limits.product, profiles: anySize ? [] : limits.profiles)
         let size = totalBytes ?? bytes.count

@@ -1,20 +1,18 @@
 import CreativeCore
 
 /// The encoding of an upload under a weight: the one seam `fix` (``Fixer``) asks "the best file of this
-/// format in at most N bytes". It searches with the encoders of the renders (``Encoder``, libvips'
-/// savers); a budgeted quality search shared with the renders can take its place here alone.
+/// format in at most N bytes". PNG, JPEG and WebP are the renders' own search (``WeightBudgetSearch``:
+/// its qualities, palettes and quality floor); what is `fix`'s alone is the GIF, which no render writes.
 ///
 /// Per format, best first:
-/// - PNG: lossless (``PNGWriter``, exact); over the weight, a palette PNG quantised by libimagequant at
-///   the highest of ``paletteQualities`` that fits (dithered: a photograph keeps its gradients).
-/// - JPEG, WebP: the highest quality of ``lossyQualities`` that fits (binary search: bytes grow with quality).
+/// - PNG: lossless (``PNGWriter``, exact); over the weight, a palette, then fewer colours, kept only
+///   above the quality floor (``WeightBudgetSearch``).
+/// - JPEG, WebP: the highest quality from ``highestQuality`` (or a JPEG's own) down that fits and
+///   keeps the quality floor.
 /// - GIF: libvips' GIF saver (one frame, a palette of up to 256 colours), then fewer bits a pixel.
 public enum WeightFit {
-    /// JPEG and WebP qualities tried, highest first: 92 keeps a re-encoded photograph close to its
-    /// source; below 50 small text smears (``AutoEncoder/qualities``).
-    public static let lossyQualities = [92, 88, 85, 82, 78, 74, 70, 65, 60, 55, 50]
-    /// libimagequant qualities tried for a palette PNG over the weight, highest first.
-    public static let paletteQualities = [90, 80, 70, 60]
+    /// The highest JPEG and WebP quality `fix` writes: 92 keeps a re-encoded photograph close to its source.
+    public static let highestQuality = 92
     /// Bits a pixel tried for a GIF, most first.
     public static let gifBitDepths = [8, 7, 6]
 
@@ -22,111 +20,51 @@ public enum WeightFit {
     public struct Encoding: Sendable {
         public let bytes: [UInt8]
         public let detail: String
-        /// True when the pixels are kept exactly (lossless PNG).
-        public let lossless: Bool
     }
 
     /// The best encoding of `image` (8-bit sRGB, upright) in `format` with at most `maxBytes` bytes.
     /// `highestQuality` caps a lossy format's qualities: a JPEG's own (``JPEGQuality``), so a
     /// JPEG fixed as JPEG is written at the quality it came at when that fits, not above it.
-    /// - Returns: the encoding, or nil with the smallest size the search reached when none fits.
-    /// - Throws: ``ImagingError`` when an encoder fails.
+    /// - Throws: ``ImagingError/unfixable(_:)`` with ``FixRefusal/weightUnreachable(_:)`` when nothing
+    ///   fits above the quality floor; ``ImagingError`` when an encoder fails.
     public static func best(_ image: VImage, format: ImageFormat, maxBytes: Int, highestQuality: Int? = nil,
-                            memoryBudget: Int = JobLimits.defaultMemoryBudget) throws(ImagingError)
-        -> Result<Encoding, Overweight> {
+                            memoryBudget: Int = JobLimits.defaultMemoryBudget) throws(ImagingError) -> Encoding {
+        let rendered: EncodedRender
+        do throws(ImagingError) {
+            switch format {
+            case .gif:
+                return try gif(image, maxBytes: maxBytes)
+            case .png:
+                let exact = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), memoryBudget: memoryBudget))
+                if exact.bytes.count <= maxBytes { return Encoding(bytes: exact.bytes, detail: exact.detail + ", lossless") }
+                rendered = try WeightBudgetSearch.palette(image, budget: maxBytes, lossless: exact.bytes)
+            case .jpeg, .webp:
+                let lossy: OutputFormat = format == .jpeg ? .jpeg : .webp
+                let alpha: JobCost.AlphaBand = image.hasAlpha ? .artwork : .none
+                let sharpYUV = JobCost.webpSharpYUV(pixels: image.size.pixelCount ?? Int.max, alpha: alpha,
+                                                    memoryBudget: memoryBudget)
+                rendered = try WeightBudgetSearch.lossy(image, lossy, budget: maxBytes,
+                                                        highest: min(highestQuality ?? Self.highestQuality, Self.highestQuality),
+                                                        sharpYUV: sharpYUV)
+            }
+        } catch .overWeightBudget(_, let smallest, _, let shortfall) {
+            throw .unfixable(.weightUnreachable(FixRefusal.WeightMiss(format: format, smallest: smallest, maxBytes: maxBytes,
+                                                                      shortfall: shortfall)))
+        }
+        return Encoding(bytes: rendered.bytes, detail: rendered.recipe?.detail ?? rendered.format.displayName)
+    }
+
+    /// A one-frame GIF at the most bits a pixel of ``gifBitDepths`` that fit.
+    private static func gif(_ image: VImage, maxBytes: Int) throws(ImagingError) -> Encoding {
         var smallest = Int.max
-        let ladder = qualities(highest: highestQuality)
-        for candidate in candidates(format, highestQuality: ladder[0]) {
-            let encoding = try encode(image, candidate, memoryBudget: memoryBudget)
-            if encoding.bytes.count <= maxBytes {
-                // Lossy candidates come highest quality first; a search narrows to the highest that fits.
-                return .success(encoding)
-            }
-            smallest = min(smallest, encoding.bytes.count)
-            if case .lossy(let lossyFormat, _) = candidate {
-                return try searchLossy(image, lossyFormat, qualities: ladder, maxBytes: maxBytes, smallestSoFar: smallest)
-            }
-        }
-        return .failure(Overweight(smallest: smallest, maxBytes: maxBytes, format: format))
-    }
-
-    /// No encoding of the format fits the weight.
-    public struct Overweight: Error, Sendable, Equatable {
-        /// The smallest file the search wrote.
-        public let smallest: Int
-        public let maxBytes: Int
-        public let format: ImageFormat
-    }
-
-    /// A way to write the file.
-    enum Candidate {
-        case losslessPNG
-        case palettePNG(quality: Int)
-        case lossy(OutputFormat, quality: Int)
-        case gif(bitDepth: Int)
-    }
-
-    /// The lossy qualities tried, highest first: ``lossyQualities``, or with `highest` below 92
-    /// that quality, then those of ``lossyQualities`` under it (a JPEG of quality 80: 80, 78, 74, ...).
-    static func qualities(highest: Int?) -> [Int] {
-        guard let highest, highest < lossyQualities[0] else { return lossyQualities }
-        let top = max(1, highest)
-        return [top] + lossyQualities.filter { $0 < top }
-    }
-
-    /// The candidates of a format, best first (a lossy format: its highest quality; the search goes on from there).
-    static func candidates(_ format: ImageFormat, highestQuality: Int = lossyQualities[0]) -> [Candidate] {
-        switch format {
-        case .png: [.losslessPNG] + paletteQualities.map { .palettePNG(quality: $0) }
-        case .jpeg: [.lossy(.jpeg, quality: highestQuality)]
-        case .webp: [.lossy(.webp, quality: highestQuality)]
-        case .gif: gifBitDepths.map { .gif(bitDepth: $0) }
-        }
-    }
-
-    /// The highest of `qualities` under `maxBytes` (the first, tried already, was over).
-    private static func searchLossy(_ image: VImage, _ format: OutputFormat, qualities: [Int], maxBytes: Int,
-                                    smallestSoFar: Int) throws(ImagingError) -> Result<Encoding, Overweight> {
-        var low = 1, high = qualities.count - 1
-        var found: Encoding?
-        var smallest = smallestSoFar
-        while low <= high {
-            let middle = (low + high) / 2
-            let encoding = try encode(image, .lossy(format, quality: qualities[middle]))
-            if encoding.bytes.count <= maxBytes {
-                found = encoding
-                high = middle - 1
-            } else {
-                smallest = min(smallest, encoding.bytes.count)
-                low = middle + 1
-            }
-        }
-        if let found { return .success(found) }
-        return .failure(Overweight(smallest: smallest, maxBytes: maxBytes, format: ImageFormat(rawValue: format.rawValue) ?? .jpeg))
-    }
-
-    static func encode(_ image: VImage, _ candidate: Candidate,
-                       memoryBudget: Int = JobLimits.defaultMemoryBudget) throws(ImagingError) -> Encoding {
-        switch candidate {
-        case .losslessPNG:
-            let png = try Encoder.encode(image, EncodeRequest(format: .fixed(.png), memoryBudget: memoryBudget))
-            return Encoding(bytes: png.bytes, detail: png.detail + ", lossless", lossless: true)
-        case .palettePNG(let quality):
-            let bytes = try VipsOperation("pngsave_buffer").with("in", .image(image)).with("strip", .bool(true))
-                .with("palette", .bool(true)).with("Q", .int(quality)).with("dither", .double(1))
-                .with("compression", .int(Int(PNGWriter.zlibLevel))).bytes()
-            return Encoding(bytes: bytes, detail: "PNG, palette of up to 256 colours (libimagequant quality \(quality))",
-                            lossless: false)
-        case .lossy(let format, let quality):
-            let opaque = format == .jpeg && image.hasAlpha
-                ? try VipsOperation("extract_band").with("in", .image(image)).with("band", .int(0)).with("n", .int(3)).image()
-                : image
-            return Encoding(bytes: try Encoder.lossy(opaque, format, quality: quality),
-                            detail: "\(format.displayName) quality \(quality)", lossless: false)
-        case .gif(let bitDepth):
+        for bitDepth in gifBitDepths {
             let bytes = try VipsOperation("gifsave_buffer").with("in", .image(image)).with("strip", .bool(true))
                 .with("bitdepth", .int(bitDepth)).bytes()
-            return Encoding(bytes: bytes, detail: "GIF, \(bitDepth) bits a pixel", lossless: false)
+            if bytes.count <= maxBytes { return Encoding(bytes: bytes, detail: "GIF, \(bitDepth) bits a pixel") }
+            smallest = min(smallest, bytes.count)
         }
+        let tried = "GIF at \(gifBitDepths.map(String.init).joined(separator: ", ")) bits a pixel"
+        throw .unfixable(.weightUnreachable(FixRefusal.WeightMiss(format: .gif, smallest: smallest, maxBytes: maxBytes,
+                                                                  shortfall: BudgetShortfall(tried: tried))))
     }
 }

@@ -13,30 +13,21 @@ public struct CampaignOperation: Sendable {
     /// which every creative's job keeps (it restarted for each: 8 banner sizes under a 6 s
     /// deadline ran 16 s of CPU).
     public let limits: ValidationLimits
-    public let format: FormatChoice
-    /// For `auto`, the formats it chooses among (nil: ``OutputFormat/autoDefault``).
-    public let autoFormats: Set<OutputFormat>?
-    /// Sizes uploaded before (`with`): the creatives are rendered only where they win among them too.
-    public let with: [PixelSize]
-    /// Every render's weight budget.
-    public let weightBudget: RenderWeightBudget
+    /// How every creative's renders are written; its `campaign` is the sizes uploaded before
+    /// (`with`): the creatives are rendered only where they win among them too.
+    public let settings: ProcessSettings
+    /// The sizes uploaded before (``ProcessSettings/campaign``).
+    var with: [PixelSize] { settings.campaign }
 
-    public init(limits: ValidationLimits, format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
-                with: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget()) {
-        var limits = limits
-        limits.job = limits.job.started()
-        self.limits = limits
-        self.format = format
-        self.autoFormats = autoFormats
-        self.with = with
-        self.weightBudget = weightBudget
+    public init(limits: ValidationLimits, settings: ProcessSettings = ProcessSettings()) {
+        // The deadline starts here; the approval and every creative's job keep it (``ValidationLimits/asJob(_:)``).
+        self.limits = limits.asJob { started in started }
+        self.settings = settings
     }
 
-    /// The campaign a request asks for (its format, `with` and weight budget) within `limits`,
-    /// whose product is the request's.
+    /// The campaign a request asks for within `limits`, whose product is the request's.
     public init(_ request: ProcessRequest, limits: ValidationLimits) {
-        self.init(limits: limits, format: request.format, autoFormats: request.autoFormats, with: request.with,
-                  weightBudget: request.weightBudget)
+        self.init(limits: limits, settings: request.settings)
     }
 
     /// The creatives as approved, before any is rendered: each one's name as the caller gave
@@ -159,8 +150,9 @@ public struct CampaignOperation: Sendable {
             guard stopped == nil else { return .failure(.cancelled("an earlier creative's job was stopped")) }
             var limits = self.limits
             limits.job.memoryBudget = max(limits.job.memoryBudget - held, 0)
-            let operation = ProcessOperation(limits: limits, format: format, autoFormats: autoFormats, campaign: sizes,
-                                             weightBudget: weightBudget)
+            var settings = self.settings
+            settings.campaign = sizes
+            let operation = ProcessOperation(limits: limits, settings: settings)
             do throws(ImagingError) {
                 guard let creative = approval.creatives[index] else {
                     let rejected = ProcessOperation.Output(CreativeJob.rejected(approval.reports[index], input: nil))

@@ -36,7 +36,11 @@ public struct FixOperation: Sendable {
     ///   ``OperationError/rejection(_:upload:limits:)`` tells it (a refused fix: rejected with the
     ///   upload's report).
     public func run(_ upload: Upload, outputName: String? = nil, limits: JobLimits) throws(OperationError) -> FixedUpload {
-        let limits = limits.started()
+        try limits.asJob { (limits) throws(OperationError) in try fixing(upload, outputName: outputName, limits: limits) }
+    }
+
+    /// ``run(_:outputName:limits:)`` with the job's deadline started and bound.
+    private func fixing(_ upload: Upload, outputName: String?, limits: JobLimits) throws(OperationError) -> FixedUpload {
         let source: ImageSource
         do throws(ImagingError) { source = try open(upload).get() } catch {
             throw .rejection(error, upload: upload, limits: limits)

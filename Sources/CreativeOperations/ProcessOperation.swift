@@ -9,28 +9,18 @@ import CreativeImaging
 public struct ProcessOperation: Sendable {
     /// The validation's limits (its product is the job's); the renders run within the same job limits.
     public let limits: ValidationLimits
-    public let format: FormatChoice
-    /// For `auto`, the formats it chooses among (nil: ``OutputFormat/autoDefault``).
-    public let autoFormats: Set<OutputFormat>?
-    /// The campaign's other sizes: the creative is rendered only where it is served among them.
-    public let campaign: [PixelSize]
-    /// Every render's weight budget.
-    public let weightBudget: RenderWeightBudget
+    /// How the renders are written (the format, `auto`'s formats, the weight budget) and the
+    /// campaign's other sizes: the creative is rendered only where it is served among them.
+    public let settings: ProcessSettings
 
-    public init(limits: ValidationLimits, format: FormatChoice = .auto, autoFormats: Set<OutputFormat>? = nil,
-                campaign: [PixelSize] = [], weightBudget: RenderWeightBudget = RenderWeightBudget()) {
+    public init(limits: ValidationLimits, settings: ProcessSettings = ProcessSettings()) {
         self.limits = limits
-        self.format = format
-        self.autoFormats = autoFormats
-        self.campaign = campaign
-        self.weightBudget = weightBudget
+        self.settings = settings
     }
 
-    /// The job a request asks for (its format, `with` and weight budget) within `limits`, whose
-    /// product is the request's.
+    /// The job a request asks for within `limits`, whose product is the request's.
     public init(_ request: ProcessRequest, limits: ValidationLimits) {
-        self.init(limits: limits, format: request.format, autoFormats: request.autoFormats, campaign: request.with,
-                  weightBudget: request.weightBudget)
+        self.init(limits: limits, settings: request.settings)
     }
 
     /// What the job gave: the result, the bytes of its `manifest.json`, and its files in the order
@@ -55,14 +45,14 @@ public struct ProcessOperation: Sendable {
     /// The job on a creative as a surface got it, named `name` in the report: a creative that could
     /// not be read whole is a rejected creative, its report saying why (``ValidateOperation``);
     /// `sink`, when given, takes each render and the preview as soon as it is done
-    /// (``CreativeJob/process(_:limits:format:campaign:weightBudget:writingTo:)``).
+    /// (``CreativeJob/process(_:limits:settings:approved:sheetCopy:writingTo:)``).
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     public func run(_ input: CreativeInput, name: String, writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
         guard case .bytes(let bytes) = input else {
             return Output(CreativeJob.rejected(ValidateOperation.report(input, name: name, limits: limits), input: nil))
         }
-        return Output(try CreativeJob.process(Upload(bytes, fileName: name), limits: limits, format: format,
-                                              autoFormats: autoFormats, campaign: campaign, weightBudget: weightBudget, writingTo: sink))
+        return Output(try CreativeJob.process(Upload(bytes, fileName: name), limits: limits, settings: settings,
+                                              writingTo: sink))
     }
 
     /// The job on a creative a campaign approved (``CampaignOperation/approve(_:)``): the report
@@ -73,8 +63,7 @@ public struct ProcessOperation: Sendable {
     /// - Throws: the imaging error of a valid creative that could not be rendered.
     public func run(approved upload: Upload, sheetCopy: Bool = false,
                     writingTo sink: JobFileSink? = nil) throws(ImagingError) -> Output {
-        Output(try CreativeJob.process(upload, limits: limits, format: format, autoFormats: autoFormats,
-                                       campaign: campaign, weightBudget: weightBudget, approved: true, sheetCopy: sheetCopy,
+        Output(try CreativeJob.process(upload, limits: limits, settings: settings, approved: true, sheetCopy: sheetCopy,
                                        writingTo: sink))
     }
 
@@ -83,31 +72,28 @@ public struct ProcessOperation: Sendable {
     /// and, when it fails, the report made for its rejection.
     /// - Throws: the failure as ``OperationError/rejection(_:upload:limits:)`` tells it.
     public func run(_ upload: Upload) throws(OperationError) -> Output {
-        var limits = self.limits
-        limits.job = limits.job.started()
-        do throws(ImagingError) {
-            return Output(try CreativeJob.process(upload, limits: limits, format: format, autoFormats: autoFormats,
-                                                  campaign: campaign,
-                                                  weightBudget: weightBudget))
-        } catch {
-            throw .rejection(error, upload: upload, limits: limits.job)
+        try limits.asJob { (limits) throws(OperationError) in
+            do throws(ImagingError) {
+                return Output(try CreativeJob.process(upload, limits: limits, settings: settings))
+            } catch {
+                throw .rejection(error, upload: upload, limits: limits.job)
+            }
         }
     }
 
     /// What the job on `source` is charged (``ProcessPlan``: its renders, its preview, within the
     /// limits' memory budget), from the header alone: `process --cost`.
     public func cost(_ source: ImageSource) -> JobCost {
-        ProcessPlan(source, product: limits.product, format: format, autoFormats: autoFormats, campaign: campaign,
-                    memoryBudget: limits.job.memoryBudget).cost
+        ProcessPlan(source, product: limits.product, settings: settings, memoryBudget: limits.job.memoryBudget).cost
     }
 
     /// The memory the job on `upload` holds at its peak, from the header alone (nothing is
     /// decoded): its validation's (``ValidateOperation/memory(_:product:profiles:)``), or its
     /// plan's with the most side by side when that is more (a surface caps it at its job budget,
     /// within which the job's own plan holds no more). 0 for what is refused without decoding.
-    public static func memory(_ upload: Upload, product: Product = .defaultProduct) -> Int {
+    public static func memory(_ upload: Upload, product: Product) -> Int {
         ValidateOperation.memory(upload, product: product, profiles: []) { source in
-            ProcessPlan(source, product: product, format: .auto, memoryBudget: .max / 4).cost.memory
+            ProcessPlan(source, product: product, settings: ProcessSettings(), memoryBudget: .max / 4).cost.memory
         }
     }
 }

@@ -109,15 +109,16 @@ public struct RenderOperation: Sendable {
     /// it fails, the report made on the upload. An artwork that could not be opened fails as a
     /// render of it would.
     public func run(_ opened: Result<Artwork, ImagingError>, limits: JobLimits) -> Outcome {
-        let limits = limits.started()
-        do throws(ImagingError) {
-            let artwork = try opened.get()
-            let source = artwork.source
-            let encoded = try Renderer.render(source, settings: request.settings, limits: limits)
-            return .success(Rendered(encoded: encoded, placement: request.settings.placement(of: source.displayedSize),
-                                     artwork: source.displayedSize, notes: notes(artwork)))
-        } catch {
-            return .failure(failure(error, limits: limits))
+        limits.asJob { limits in
+            do throws(ImagingError) {
+                let artwork = try opened.get()
+                let source = artwork.source
+                let encoded = try Renderer.render(source, settings: request.settings, limits: limits)
+                return .success(Rendered(encoded: encoded, placement: request.settings.placement(of: source.displayedSize),
+                                         artwork: source.displayedSize, notes: notes(artwork)))
+            } catch {
+                return .failure(failure(error, limits: limits))
+            }
         }
     }
 

@@ -51,7 +51,7 @@ public enum ValidateOperation {
     /// product (or every profile asked) accepts. A bundle: the budget its images are checked
     /// within. 0 for what cannot be opened or is not a size accepted: such a creative is refused
     /// without decoding.
-    public static func memory(_ upload: Upload, product: Product = .defaultProduct,
+    public static func memory(_ upload: Upload, product: Product,
                               profiles: [PlatformProfile] = []) -> Int {
         memory(upload, product: product, profiles: profiles) { _ in 0 }
     }

@@ -56,15 +56,15 @@ public enum ServeOptions {
     public static let jobMemoryBudget: ByteSizeOption = option("job_memory_budget", 1 << 20...1 << 40, "SIZE",
                                                "most memory one job may hold at its peak, charged before it starts "
                                                + "(422 too_many_pixels; the CLI's --memory-budget; a bare number is MiB)",
-                                               size(JobLimits.defaultMemoryBudget) + "; "
-                                                   + size(JobLimits.fullScreenMemoryBudget) + " for product=interstitial",
+                                               Product.defaultsText({ size($0.jobDefaults.memoryBudget) },
+                                                                    name: { "product=\($0)" }),
                                                bareUnit: 1 << 20)
     public static let budgetWait: DurationOption = option("budget_wait", 0...3600, "S",
                                           "how long a request body waits for the memory budget (a job waits for it in line, up to 10 s)", seconds(defaults.budgetWait))
     public static let jobTimeout: DurationOption = option("job_timeout", 0.001...3600, "S", "how long one validate, render or "
                                           + "process job may run (422 timeout; the CLI's --timeout)",
-                                          seconds(JobLimits.serviceTimeout) + "; " + seconds(JobLimits.fullScreenServiceTimeout)
-                                              + " for product=interstitial")
+                                          Product.defaultsText({ seconds($0.jobDefaults.serviceTimeout) },
+                                                               name: { "product=\($0)" }))
     public static let drainTimeout: DurationOption = option("drain_timeout", 0...3600, "S", "on SIGTERM, how long requests in "
                                             + "flight may take to finish before their jobs are cancelled (the process exits "
                                             + "at most 2 s later)", seconds(defaults.drainSeconds))

@@ -136,10 +136,10 @@ final class HostileBundleTests: XCTestCase {
     func testTheImageThatTipsTheBudgetIsNamedAndNoImageAfterItIsDecoded() throws {
         var checked: [String] = []
         let overHalf = BundleImageLimits.maxTotalDecodedBytes / 2 + 1
-        let inspection = BundleValidator.inspect(try BundleCorpus.clean().bytes(), report: ValidationReport(file: "ad.zip"),
+        let inspection = BundleValidator.inspect(try BundleCorpus.clean().bytes(), report: ValidationReport(file: "ad.zip", product: .banner),
                                                  isExpired: { false }, decodedSize: { _ in overHalf }) { _, name, _ in
             checked.append(name)
-            return ValidationReport(file: name)
+            return ValidationReport(file: name, product: .banner)
         }
         XCTAssertEqual(checked, ["images/logo.png"])
         XCTAssertEqual(inspection.report.errors.map(\.code), [.tooManyPixels], summary(inspection.report))

@@ -69,7 +69,7 @@ final class CampaignCommandTests: ScratchFolderTestCase {
         let manifest = try Fixtures.object(run.text)
         XCTAssertEqual(sizes(manifest["campaign_pixels"]), ["960x150", "1320x204", "2184x270"])
         let renders = try XCTUnwrap(manifest["renders"] as? [[String: Any]])
-        let expected = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
+        let expected = DevicePlan.anchoredAssignments(candidates: Product.banner.recommendedUploads, product: .banner)
             .filter { $0.artwork == PixelSize(width: 960, height: 150) }
         XCTAssertEqual(renders.count, 3)
         XCTAssertEqual(Set(renders.compactMap { $0["device"] as? String }), Set(expected.map(\.deviceSlot.device.name)))

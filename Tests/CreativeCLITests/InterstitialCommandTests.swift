@@ -101,7 +101,7 @@ final class InterstitialCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let prompt = try object(run.text)
         let zone = try XCTUnwrap(prompt["close_zone_pixels"] as? [String: Int])
-        let expected = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
+        let expected = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920), product: .interstitial))
         XCTAssertEqual(zone, ["x": expected.x, "y": expected.y, "width": expected.width, "height": expected.height])
         let text = try XCTUnwrap(prompt["prompt"] as? String)
         XCTAssertTrue(text.contains("\(expected.width) x \(expected.height) pixel rectangle whose top-left corner is at "

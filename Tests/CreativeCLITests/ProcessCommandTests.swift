@@ -430,13 +430,13 @@ final class ProcessCommandTests: ScratchFolderTestCase {
         for format in ["html", "markdown", "json"] {
             let run = try Tool.run(["guidance", "--format", format])
             XCTAssertEqual(run.status, 0, run.stderr)
-            let prompts = format == "html" ? try BannerPrompts.guidance() : []
-            XCTAssertEqual(run.text, Guidance().render(GuidanceFormat(rawValue: format)!, prompts: prompts), format)
+            let prompts = format == "html" ? try BannerPrompts.guidance(product: .banner) : []
+            XCTAssertEqual(run.text, Guidance(product: .banner).render(GuidanceFormat(rawValue: format)!, prompts: prompts), format)
         }
         let texts = ["--brand", "Acme <b>", "--headline", "Fly \"now\"", "--cta", "Go", "--colors", "navy"]
         let filled = try Tool.run(["guidance", "--format", "html"] + texts)
         XCTAssertEqual(filled.status, 0, filled.stderr)
-        XCTAssertEqual(filled.text, Guidance().render(.html, prompts: try BannerPrompts.guidance(
+        XCTAssertEqual(filled.text, Guidance(product: .banner).render(.html, prompts: try BannerPrompts.guidance(product: .banner, 
             brand: "Acme <b>", headline: "Fly \"now\"", cta: "Go", colors: "navy")))
         XCTAssertTrue(filled.text.contains("Acme &lt;b&gt;"))
         let interstitial = try Tool.run(["guidance", "--format", "html", "--product", "interstitial"])
@@ -447,7 +447,7 @@ final class ProcessCommandTests: ScratchFolderTestCase {
             XCTAssertEqual(refused.status, 64, "prompt texts are for the html page")
             XCTAssertTrue(refused.stderr.contains("--cta fills the prompts of --format html"), refused.stderr)
         }
-        XCTAssertEqual(try Tool.run(["guidance"]).text, Guidance().render(.json), "JSON by default")
+        XCTAssertEqual(try Tool.run(["guidance"]).text, Guidance(product: .banner).render(.json), "JSON by default")
         let refused = try Tool.run(["guidance", "--format", "pdf"])
         XCTAssertEqual(refused.status, 64)
         XCTAssertTrue(refused.stderr.contains("see 'creative-tool guidance --help'"), refused.stderr)

@@ -100,6 +100,6 @@ final class PromptCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Tool.run(["prompt", "--size", "468x60"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.text, try BannerPrompts.render(size: PixelSize(width: 468, height: 60))[0].text + "\n")
+        XCTAssertEqual(run.text, try BannerPrompts.render(size: PixelSize(width: 468, height: 60), product: .banner)[0].text + "\n")
     }
 }

@@ -6,51 +6,51 @@ final class CatalogTests: XCTestCase {
     private func size(_ width: Int, _ height: Int) -> PixelSize { PixelSize(width: width, height: height) }
 
     func testCatalogIsTheEightSizesInOrder() {
-        XCTAssertEqual(Catalog.entries.map(\.size.description),
+        XCTAssertEqual(Product.banner.entries.map(\.size.description),
                        ["960x150", "1320x204", "2184x270", "320x50", "320x100", "300x250", "468x60", "728x90"])
-        XCTAssertEqual(Catalog.entries.map(\.sizeClass),
+        XCTAssertEqual(Product.banner.entries.map(\.sizeClass),
                        [.adaptive, .adaptive, .adaptive, .standard, .standard, .standard, .standard, .standard])
     }
 
     func testAspectRatiosMatchTheTable() {
         let expected = [6.40, 6.47, 8.09, 6.40, 3.20, 1.20, 7.80, 8.09]
-        for (entry, ratio) in zip(Catalog.entries, expected) {
+        for (entry, ratio) in zip(Product.banner.entries, expected) {
             XCTAssertEqual(entry.size.aspectRatio, ratio, accuracy: 0.005, "\(entry.size)")
         }
     }
 
     func testOnlyTheMediumRectangleIsARectangle() {
-        XCTAssertEqual(Catalog.entries.filter { $0.shape == .rectangle }.map(\.size), [size(300, 250)])
+        XCTAssertEqual(Product.banner.entries.filter { $0.shape == .rectangle }.map(\.size), [size(300, 250)])
     }
 
     func testAdaptiveSizesAreRetinaThreeX() {
-        XCTAssertEqual(Catalog.adaptiveSizes, [size(960, 150), size(1320, 204), size(2184, 270)])
-        for entry in Catalog.entries where entry.sizeClass == .adaptive {
+        XCTAssertEqual(Product.banner.recommendedUploads, [size(960, 150), size(1320, 204), size(2184, 270)])
+        for entry in Product.banner.entries where entry.sizeClass == .adaptive {
             let base = try? XCTUnwrap(entry.retinaOf)
             XCTAssertEqual(base.map { size($0.width * 3, $0.height * 3) }, entry.size)
         }
-        XCTAssertEqual(Catalog.entries.compactMap(\.retinaOf), [size(320, 50), size(440, 68), size(728, 90)])
+        XCTAssertEqual(Product.banner.entries.compactMap(\.retinaOf), [size(320, 50), size(440, 68), size(728, 90)])
     }
 
     func testEntryAndOrderLookups() {
-        XCTAssertEqual(Catalog.entry(for: size(300, 250))?.purpose, "medium rectangle (inline only)")
-        XCTAssertEqual(Catalog.entry(for: size(728, 90))?.purpose, "leaderboard")
-        XCTAssertNil(Catalog.entry(for: size(961, 150)))
-        XCTAssertNil(Catalog.entry(for: size(150, 960)))
-        XCTAssertEqual(Catalog.order(of: size(960, 150)), 0)
-        XCTAssertEqual(Catalog.order(of: size(728, 90)), 7)
-        XCTAssertNil(Catalog.order(of: size(1, 1)))
+        XCTAssertEqual(Product.banner.entry(for: size(300, 250))?.purpose, "medium rectangle (inline only)")
+        XCTAssertEqual(Product.banner.entry(for: size(728, 90))?.purpose, "leaderboard")
+        XCTAssertNil(Product.banner.entry(for: size(961, 150)))
+        XCTAssertNil(Product.banner.entry(for: size(150, 960)))
+        XCTAssertEqual(Product.banner.order(of: size(960, 150)), 0)
+        XCTAssertEqual(Product.banner.order(of: size(728, 90)), 7)
+        XCTAssertNil(Product.banner.order(of: size(1, 1)))
     }
 
     func testNearestSizes() {
-        let nearest = Catalog.nearest(to: size(961, 150))
+        let nearest = Product.banner.nearest(to: size(961, 150))
         XCTAssertEqual(nearest.count, 2)
         XCTAssertEqual(nearest.first, size(960, 150))
-        XCTAssertEqual(Catalog.nearest(to: size(300, 251), count: 1), [size(300, 250)])
-        XCTAssertEqual(Catalog.nearest(to: size(2000, 260)).first, size(2184, 270))
-        XCTAssertEqual(Catalog.nearest(to: size(320, 52)).first, size(320, 50))
-        XCTAssertEqual(Catalog.nearest(to: size(320, 95)).first, size(320, 100))
-        XCTAssertEqual(Catalog.nearest(to: size(10, 10), count: 20).count, 8)
+        XCTAssertEqual(Product.banner.nearest(to: size(300, 251), count: 1), [size(300, 250)])
+        XCTAssertEqual(Product.banner.nearest(to: size(2000, 260)).first, size(2184, 270))
+        XCTAssertEqual(Product.banner.nearest(to: size(320, 52)).first, size(320, 50))
+        XCTAssertEqual(Product.banner.nearest(to: size(320, 95)).first, size(320, 100))
+        XCTAssertEqual(Product.banner.nearest(to: size(10, 10), count: 20).count, 8)
     }
 
     func testLimits() {

@@ -20,7 +20,7 @@ final class CompanionProductTests: XCTestCase {
             XCTAssertNil(ValidationRules.dimensionsIssue(try PixelSize(parsing: name), product: .companion), name)
         }
         // The @2x sizes are companion sizes only.
-        XCTAssertNotNil(ValidationRules.dimensionsIssue(size(640, 100)))
+        XCTAssertNotNil(ValidationRules.dimensionsIssue(size(640, 100), product: .banner))
         let issue = try XCTUnwrap(ValidationRules.dimensionsIssue(size(300, 250), product: .companion))
         XCTAssertEqual(issue.code, .dimensionsNotAllowed)
         XCTAssertTrue(issue.message.contains("not an accepted companion size (it is a banner size: give --product banner, product=banner over HTTP); the nearest are 320x50 or 640x100"), issue.message)
@@ -29,7 +29,7 @@ final class CompanionProductTests: XCTestCase {
     /// iPhones and Android phones get 320x50 pt, iPads 728x90 pt, at the device's scale; one slot
     /// per device (the same in both orientations).
     func testStandardSlotPerDeviceClass() throws {
-        let slots = DevicePlan.standardSlots()
+        let slots = DevicePlan.standardSlots(product: .companion)
         XCTAssertEqual(slots.count, Devices.all.count)
         for slot in slots {
             let expected = slot.device.name.hasPrefix("iPad") ? size(728, 90) : size(320, 50)

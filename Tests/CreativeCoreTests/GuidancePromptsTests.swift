@@ -61,8 +61,8 @@ final class GuidancePromptsTests: XCTestCase {
                 XCTAssertTrue(link.hasPrefix("#") || link.hasPrefix("data:image/svg+xml,"), link)
             }
         }
-        XCTAssertFalse(Guidance().render(.html).contains("<script"), "no prompts, no script")
-        XCTAssertFalse(Guidance().render(.markdown, prompts: try prompts()).contains("AI prompts"))
+        XCTAssertFalse(Guidance(product: .banner).render(.html).contains("<script"), "no prompts, no script")
+        XCTAssertFalse(Guidance(product: .banner).render(.markdown, prompts: try prompts()).contains("AI prompts"))
     }
 
     func testPlaceholdersAreMarkedAndGivenTextIsNot() throws {
@@ -74,9 +74,9 @@ final class GuidancePromptsTests: XCTestCase {
         let filled = try prompts(brand: "Acme", headline: "[headline]", cta: "Go", colors: "navy")[0]
         XCTAssertFalse(filled.pieces.contains(where: \.isPlaceholder), "typed text is never a placeholder")
         XCTAssertEqual(filled.text, try BannerPrompt.render(template: template(), size: filled.size, brand: "Acme",
-                                                            headline: "[headline]", cta: "Go", colors: "navy")[0].text,
+                                                            headline: "[headline]", cta: "Go", colors: "navy", product: .banner)[0].text,
                        "filled in, the prompt is the `prompt` command's")
-        let html = Guidance().render(.html, prompts: [filled])
+        let html = Guidance(product: .banner).render(.html, prompts: [filled])
         XCTAssertEqual(html.components(separatedBy: "<mark>").count - 1, 0,
                        "every text given: nothing is marked, not even in the explanation")
     }
@@ -85,7 +85,7 @@ final class GuidancePromptsTests: XCTestCase {
         let brand = "<img src=x onerror=alert(1)> & \"Kuku's\"\r\n</pre><script>"
         let headline = "{{cta}} \r line"
         let list = try prompts(brand: brand, headline: headline)
-        let html = Guidance().render(.html, prompts: list)
+        let html = Guidance(product: .banner).render(.html, prompts: list)
         XCTAssertFalse(html.contains("<img"))
         XCTAssertEqual(html.components(separatedBy: "<script").count, 2)
         XCTAssertEqual(html.components(separatedBy: "</pre>").count - 1, list.count)
@@ -98,16 +98,16 @@ final class GuidancePromptsTests: XCTestCase {
     }
 
     func testThePageAsksToReplaceOnlyThePlaceholdersLeft() throws {
-        let open = Guidance().render(.html, prompts: try prompts())
+        let open = Guidance(product: .banner).render(.html, prompts: try prompts())
         XCTAssertTrue(open.contains("Copy it, and replace <mark>[brand]</mark>, <mark>[headline]</mark>, "
                                     + "<mark>[call to action]</mark>, <mark>[colours]</mark> where they are marked. "), open)
-        let branded = Guidance().render(.html, prompts: try prompts(brand: "Bakery Kuku"))
+        let branded = Guidance(product: .banner).render(.html, prompts: try prompts(brand: "Bakery Kuku"))
         XCTAssertTrue(branded.contains("Copy it, and replace <mark>[headline]</mark>, <mark>[call to action]</mark>, "
                                        + "<mark>[colours]</mark> where they are marked. "), branded)
         XCTAssertFalse(branded.contains("[brand]"), "--brand was given: nothing asks for it")
-        let one = Guidance().render(.html, prompts: try prompts(brand: "Kuku", headline: "Fresh bread", cta: "Order now"))
+        let one = Guidance(product: .banner).render(.html, prompts: try prompts(brand: "Kuku", headline: "Fresh bread", cta: "Order now"))
         XCTAssertTrue(one.contains("Copy it, and replace <mark>[colours]</mark> where it is marked. "), one)
-        let full = Guidance().render(.html, prompts: try prompts(brand: "Kuku", headline: "Fresh bread", cta: "Order now",
+        let full = Guidance(product: .banner).render(.html, prompts: try prompts(brand: "Kuku", headline: "Fresh bread", cta: "Order now",
                                                                  colors: "navy"))
         XCTAssertTrue(full.contains("Copy it as it is: it holds every text you gave. "), full)
         XCTAssertFalse(full.contains("<mark>"))

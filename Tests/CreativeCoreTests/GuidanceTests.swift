@@ -70,7 +70,7 @@ final class GuidanceTests: XCTestCase {
     }
 
     private func document() throws -> [String: Any] {
-        let text = Guidance().render(.json)
+        let text = Guidance(product: .banner).render(.json)
         XCTAssertTrue(text.hasSuffix("}\n"))
         XCTAssertEqual(text.filter { $0 == "\n" }.count, 1, "one line")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -135,9 +135,9 @@ final class GuidanceTests: XCTestCase {
             XCTAssertTrue(retina.contains(artwork), "\(label): \(artwork)")
             // The selection rule, both as written here and as the library runs it for `select`.
             XCTAssertEqual(artwork, closestRetina(width: want.pixels.0, height: want.pixels.1), label)
-            let result = try Selection.select(Catalog.adaptiveSizes, mode: .anchored,
-                                              width: want.pixels.0, height: want.pixels.1)
-            XCTAssertEqual(Catalog.adaptiveSizes[result.winner].description, artwork, label)
+            let result = try Selection.select(Product.banner.recommendedUploads, mode: .anchored,
+                                              width: want.pixels.0, height: want.pixels.1, product: .banner)
+            XCTAssertEqual(Product.banner.recommendedUploads[result.winner].description, artwork, label)
             // Where it lands and how much it fills.
             let placed = fit(parse(artwork), into: want.pixels)
             XCTAssertEqual(slot.sizeText("content_pixels"), "\(placed.width)x\(placed.height)", label)
@@ -180,7 +180,7 @@ final class GuidanceTests: XCTestCase {
             let box = (pixels(device.0, device.1), pixels(250, device.1))
             let artwork = try XCTUnwrap(slot.sizeText("artwork_pixels"), label)
             XCTAssertTrue(catalogOrder.contains(artwork), label)
-            let result = try Selection.select(all, mode: .inline, width: box.0, height: box.1)
+            let result = try Selection.select(all, mode: .inline, width: box.0, height: box.1, product: .banner)
             XCTAssertEqual(all[result.winner].description, artwork, label)
             // The view is exactly as tall as the fitted ad.
             let fitted = fit(parse(artwork), into: box)
@@ -198,7 +198,7 @@ final class GuidanceTests: XCTestCase {
         let sizes = try XCTUnwrap(doc["sizes"] as? [[String: Any]])
         for name in retina {
             let (w, h) = parse(name)
-            let facts = try BannerPrompt.facts(for: PixelSize(width: w, height: h))
+            let facts = try BannerPrompt.facts(for: PixelSize(width: w, height: h), product: .banner)
             let serving = anchored.filter { $0.sizeText("artwork_pixels") == name }
             XCTAssertEqual(facts.servedSlots, serving.map {
                 "\($0["device"] as? String ?? "") \($0["orientation"] as? String ?? "") \($0.sizeText("slot_points") ?? "") pt"
@@ -219,7 +219,7 @@ final class GuidanceTests: XCTestCase {
     // MARK: Markdown
 
     func testMarkdownHasTheHeadingsAndOneRowPerDeviceSlot() throws {
-        let guidance = Guidance()
+        let guidance = Guidance(product: .banner)
         let markdown = guidance.render(.markdown)
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let headings = lines.filter { $0.hasPrefix("#") }
@@ -262,7 +262,7 @@ final class GuidanceTests: XCTestCase {
     }
 
     func testHTMLIsOneSelfContainedPage() throws {
-        let html = Guidance().render(.html)
+        let html = Guidance(product: .banner).render(.html)
         let lower = html.lowercased()
         XCTAssertTrue(lower.hasPrefix("<!doctype html>"))
         XCTAssertTrue(lower.hasSuffix("</html>\n"))

@@ -14,8 +14,7 @@ final class InterstitialTests: XCTestCase {
         XCTAssertEqual(Product.allCases.map(\.rawValue), ["banner", "interstitial", "companion"])
         XCTAssertEqual(Product(rawValue: "interstitial"), .interstitial)
         XCTAssertNil(Product(rawValue: "video"))
-        XCTAssertEqual(Product.banner.entries, Catalog.entries)
-        XCTAssertEqual(Catalog.entries.map(\.size.description),
+        XCTAssertEqual(Product.banner.entries.map(\.size.description),
                        ["960x150", "1320x204", "2184x270", "320x50", "320x100", "300x250", "468x60", "728x90"])
         XCTAssertEqual(Product.interstitial.sizes.map(\.description), interstitialSizes)
         XCTAssertEqual(Product.interstitial.slotRule, .fullScreenSafeArea)
@@ -25,12 +24,12 @@ final class InterstitialTests: XCTestCase {
     func testValidationRulesPerProduct() throws {
         for name in interstitialSizes {
             XCTAssertNil(ValidationRules.dimensionsIssue(try PixelSize(parsing: name), product: .interstitial), name)
-            XCTAssertEqual(ValidationRules.dimensionsIssue(try PixelSize(parsing: name))?.code, .dimensionsNotAllowed, name)
+            XCTAssertEqual(ValidationRules.dimensionsIssue(try PixelSize(parsing: name), product: .banner)?.code, .dimensionsNotAllowed, name)
         }
         let issue = try XCTUnwrap(ValidationRules.dimensionsIssue(size(320, 50), product: .interstitial))
         XCTAssertEqual(issue.code, .dimensionsNotAllowed)
         XCTAssertTrue(issue.message.contains("the nearest are 320x480 or 480x320"), issue.message)
-        XCTAssertNil(ValidationRules.dimensionsIssue(size(320, 50)))
+        XCTAssertNil(ValidationRules.dimensionsIssue(size(320, 50), product: .banner))
     }
 
     func testFullScreenSlotOfIPhone15() throws {
@@ -146,7 +145,7 @@ final class InterstitialTests: XCTestCase {
             XCTAssertGreaterThan(want.height, 0, name)
             XCTAssertLessThanOrEqual(want.x + want.width, artwork.width, name)
             XCTAssertLessThanOrEqual(want.y + want.height, artwork.height, name)
-            XCTAssertEqual(CloseButton.zone(for: artwork), want, name)
+            XCTAssertEqual(CloseButton.zone(for: artwork, product: .interstitial), want, name)
         }
         let slots = try XCTUnwrap(document["slots"] as? [[String: Any]])
         XCTAssertEqual(slots.count, 2 * Devices.all.count)
@@ -160,8 +159,7 @@ final class InterstitialTests: XCTestCase {
     }
 
     func testBannerGuidanceIsUnchangedByTheProduct() {
-        XCTAssertEqual(Guidance().render(.json), Guidance(product: .banner).render(.json))
-        XCTAssertFalse(Guidance().render(.json).contains("close_zone"))
+        XCTAssertFalse(Guidance(product: .banner).render(.json).contains("close_zone"))
         XCTAssertTrue(Guidance(product: .interstitial).render(.markdown).contains("## Close button"))
         XCTAssertTrue(Guidance(product: .interstitial).render(.html).contains("close zone"))
     }
@@ -170,12 +168,12 @@ final class InterstitialTests: XCTestCase {
         let template = try String(contentsOf: BannerPromptTests.templateURL, encoding: .utf8)
         let prompt = try XCTUnwrap(BannerPrompt.render(template: template, size: size(1080, 1920), brand: nil,
                                                        headline: "Play", cta: nil, colors: nil, product: .interstitial).first)
-        let zone = try XCTUnwrap(CloseButton.zone(for: size(1080, 1920)))
+        let zone = try XCTUnwrap(CloseButton.zone(for: size(1080, 1920), product: .interstitial))
         XCTAssertTrue(prompt.text.contains("Keep the \(zone.width) x \(zone.height) pixel rectangle whose top-left corner "
                                            + "is at x \(zone.x), y \(zone.y)"), prompt.text)
         XCTAssertTrue(prompt.text.contains("free of text, logos"), prompt.text)
         let banner = try XCTUnwrap(BannerPrompt.render(template: template, size: size(960, 150), brand: nil, headline: nil,
-                                                       cta: nil, colors: nil).first)
+                                                       cta: nil, colors: nil, product: .banner).first)
         XCTAssertFalse(banner.text.contains("Close button"))
         XCTAssertThrowsError(try BannerPrompt.facts(for: size(960, 150), product: .interstitial)) { error in
             guard case .sizeNotAllowed? = error as? CoreError else { return XCTFail("\(error)") }

@@ -138,9 +138,9 @@ final class OptionReadingTests: XCTestCase {
         XCTAssertEqual(both.settings.background, .transparent)
         XCTAssertEqual(try RenderRequest(Given(values: ["slot": "320x50", "format": "auto", "formats": "jpg"])).settings.background,
                        .white, "JPEG alone: white bars")
-        XCTAssertEqual(try ProcessRequest(Given(values: ["formats": "avif,webp"])).autoFormats, [.webp, .avif],
+        XCTAssertEqual(try ProcessRequest(Given(values: ["formats": "avif,webp"])).settings.autoFormats, [.webp, .avif],
                        "process is auto by default")
-        XCTAssertNil(try ProcessRequest(Given(values: [:])).autoFormats)
+        XCTAssertNil(try ProcessRequest(Given(values: [:])).settings.autoFormats)
         let alone = try RenderRequest(Given(values: ["slot": "320x50", "formats": "webp,avif"]))
         XCTAssertEqual(alone.settings.format, .auto, "formats alone asks for auto")
         XCTAssertEqual(alone.settings.autoFormats, [.webp, .avif])

@@ -27,7 +27,7 @@ final class ParsingTests: XCTestCase {
     }
 
     func testDescriptionRoundTrips() throws {
-        for entry in Catalog.entries {
+        for entry in Product.banner.entries {
             XCTAssertEqual(try PixelSize(parsing: entry.size.description), entry.size)
         }
         XCTAssertEqual(PixelSize(width: 390, height: 61).description, "390x61")
@@ -128,7 +128,7 @@ final class ParsingTests: XCTestCase {
     // MARK: CoreError
 
     func testSizeNotAllowedNamesAcceptedSizes() {
-        let text = CoreError.sizeNotAllowed(PixelSize(width: 961, height: 150)).description
+        let text = CoreError.sizeNotAllowed(PixelSize(width: 961, height: 150), product: .banner).description
         XCTAssertTrue(text.hasPrefix("961x150 is not an accepted size"), text)
         XCTAssertTrue(text.contains("960x150, 1320x204, 2184x270, 320x50, 320x100, 300x250, 468x60, 728x90"), text)
     }

@@ -80,7 +80,7 @@ final class PlacementTests: XCTestCase {
 
     func testContentNeverLeavesCanvas() {
         let canvases = [size(1170, 183), size(1082, 168), size(750, 100), size(1170, 750), size(1, 1)]
-        for source in Catalog.entries.map(\.size) + [size(1, 1), size(5000, 3)] {
+        for source in Product.banner.entries.map(\.size) + [size(1, 1), size(5000, 3)] {
             for canvas in canvases {
                 for enlarge in [true, false] {
                     let p = Placement(source: source, canvas: canvas, enlarge: enlarge)

@@ -96,8 +96,8 @@ final class BannerPromptTests: XCTestCase {
         let used = try PromptTemplate.placeholders(in: template)
         XCTAssertEqual(Set(used), Set(BannerPrompt.valueNames), "Prompts/banner.txt and BannerPrompt.valueNames differ")
         let parsed = try PromptTemplate(template)
-        for entry in Catalog.entries {
-            let facts = try BannerPrompt.facts(for: entry.size)
+        for entry in Product.banner.entries {
+            let facts = try BannerPrompt.facts(for: entry.size, product: .banner)
             for (brand, headline, cta, colors) in textChoices {
                 let values = BannerPrompt.values(for: facts, brand: brand, headline: headline, cta: cta, colors: colors)
                 XCTAssertEqual(Set(values.keys), Set(BannerPrompt.valueNames))
@@ -111,13 +111,13 @@ final class BannerPromptTests: XCTestCase {
 
     func testEveryAllowedSizeStatesItsPixelsAndAspect() throws {
         let template = try shippedTemplate()
-        for entry in Catalog.entries {
+        for entry in Product.banner.entries {
             let (w, h) = (entry.size.width, entry.size.height)
-            let facts = try BannerPrompt.facts(for: entry.size)
+            let facts = try BannerPrompt.facts(for: entry.size, product: .banner)
             XCTAssertEqual(facts.size, entry.size)
             XCTAssertEqual(facts.aspect, String(format: "%.2f:1", Double(w) / Double(h)))
             let prompts = try BannerPrompt.render(template: template, size: entry.size, brand: "Acme",
-                                                  headline: "Fresh", cta: "Buy", colors: nil)
+                                                  headline: "Fresh", cta: "Buy", colors: nil, product: .banner)
             XCTAssertEqual(prompts.count, 1)
             let text = prompts[0].text
             XCTAssertTrue(text.contains("exactly \(w) x \(h) pixels"), text)
@@ -126,30 +126,30 @@ final class BannerPromptTests: XCTestCase {
             XCTAssertTrue(text.contains("\(facts.safeArea.width) x \(facts.safeArea.height) pixel area"), text)
             XCTAssertFalse(text.hasSuffix("\n"))
         }
-        XCTAssertEqual(Catalog.entries.map { BannerPrompt.aspectText($0.size) },
+        XCTAssertEqual(Product.banner.entries.map { BannerPrompt.aspectText($0.size) },
                        ["6.40:1", "6.47:1", "8.09:1", "6.40:1", "3.20:1", "1.20:1", "7.80:1", "8.09:1"])
-        XCTAssertEqual(Catalog.adaptiveSizes.map(BannerPrompt.ratioText), ["32:5", "110:17", "364:45"])
+        XCTAssertEqual(Product.banner.recommendedUploads.map(BannerPrompt.ratioText), ["32:5", "110:17", "364:45"])
     }
 
     func testWithoutASizeThereIsOnePromptPerRetinaSize() throws {
         let prompts = try BannerPrompt.render(template: try shippedTemplate(), size: nil,
-                                              brand: nil, headline: nil, cta: nil, colors: nil)
-        XCTAssertEqual(prompts.map(\.size), Catalog.adaptiveSizes)
+                                              brand: nil, headline: nil, cta: nil, colors: nil, product: .banner)
+        XCTAssertEqual(prompts.map(\.size), Product.banner.recommendedUploads)
     }
 
     func testASizeOutsideTheCatalogIsRefused() {
         let size = PixelSize(width: 961, height: 150)
-        XCTAssertThrowsError(try BannerPrompt.facts(for: size)) { error in
-            XCTAssertEqual(error as? CoreError, .sizeNotAllowed(size))
+        XCTAssertThrowsError(try BannerPrompt.facts(for: size, product: .banner)) { error in
+            XCTAssertEqual(error as? CoreError, .sizeNotAllowed(size, product: .banner))
         }
         XCTAssertThrowsError(try BannerPrompt.render(template: "x", size: size, brand: nil, headline: nil,
-                                                     cta: nil, colors: nil))
+                                                     cta: nil, colors: nil, product: .banner))
     }
 
     func testSafeAreaLiesInsideTheArtwork() throws {
-        for entry in Catalog.entries {
+        for entry in Product.banner.entries {
             let (w, h) = (entry.size.width, entry.size.height)
-            let area = try BannerPrompt.facts(for: entry.size).safeArea
+            let area = try BannerPrompt.facts(for: entry.size, product: .banner).safeArea
             XCTAssertEqual(area, SafeArea(artwork: entry.size))
             XCTAssertGreaterThan(area.x, 0)
             XCTAssertGreaterThan(area.y, 0)
@@ -166,12 +166,12 @@ final class BannerPromptTests: XCTestCase {
     }
 
     func testMinimumTextHeightComesFromTheServingSlots() throws {
-        for entry in Catalog.entries {
-            let facts = try BannerPrompt.facts(for: entry.size)
+        for entry in Product.banner.entries {
+            let facts = try BannerPrompt.facts(for: entry.size, product: .banner)
             XCTAssertGreaterThan(facts.minTextPixels, 0)
             XCTAssertFalse(facts.servedSlots.isEmpty)
             // Recomputed independently: on every serving slot, the letters are at least 9 points tall.
-            let assignments = BannerPrompt.servingAssignments(for: entry.size)
+            let assignments = BannerPrompt.servingAssignments(for: entry.size, product: .banner)
             for assignment in assignments {
                 let points = Double(facts.minTextPixels) * Double(assignment.placement.content.height)
                     / Double(entry.size.height) / assignment.deviceSlot.slot.scale
@@ -185,26 +185,26 @@ final class BannerPromptTests: XCTestCase {
             }
         }
         // Retina artwork: the smallest slot showing it (iPhone SE 320x50 pt for 960x150: 150 px in 50 pt).
-        XCTAssertEqual(try Catalog.adaptiveSizes.map { try BannerPrompt.facts(for: $0).minTextPixels }, [27, 32, 49])
+        XCTAssertEqual(try Product.banner.recommendedUploads.map { try BannerPrompt.facts(for: $0, product: .banner).minTextPixels }, [27, 32, 49])
     }
 
     func testServingSlotsComeFromTheDevicePlan() throws {
-        for size in Catalog.adaptiveSizes {
-            let expected = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes).filter { $0.artwork == size }
-            XCTAssertEqual(BannerPrompt.servingAssignments(for: size), expected)
-            XCTAssertEqual(BannerPrompt.servingAssignments(for: size), DevicePlan.assignments(for: size, campaign: Catalog.adaptiveSizes))
+        for size in Product.banner.recommendedUploads {
+            let expected = DevicePlan.anchoredAssignments(candidates: Product.banner.recommendedUploads, product: .banner).filter { $0.artwork == size }
+            XCTAssertEqual(BannerPrompt.servingAssignments(for: size, product: .banner), expected)
+            XCTAssertEqual(BannerPrompt.servingAssignments(for: size, product: .banner), DevicePlan.assignments(for: size, campaign: Product.banner.recommendedUploads, product: .banner))
             XCTAssertFalse(expected.isEmpty, "\(size) serves no device slot")
         }
-        let iphone14 = try BannerPrompt.facts(for: PixelSize(width: 1320, height: 204)).servedSlots
+        let iphone14 = try BannerPrompt.facts(for: PixelSize(width: 1320, height: 204), product: .banner).servedSlots
         XCTAssertTrue(iphone14.contains("iPhone 14 portrait 390x60 pt"), "\(iphone14)")
         // 320x50 loses every slot to 960x150 (same proportions, sharper): its own slot stands in.
-        XCTAssertEqual(try BannerPrompt.facts(for: PixelSize(width: 320, height: 50)).servedSlots, ["320x50 pt slots"])
-        XCTAssertEqual(try BannerPrompt.facts(for: PixelSize(width: 320, height: 50)).minTextPixels, 9)
+        XCTAssertEqual(try BannerPrompt.facts(for: PixelSize(width: 320, height: 50), product: .banner).servedSlots, ["320x50 pt slots"])
+        XCTAssertEqual(try BannerPrompt.facts(for: PixelSize(width: 320, height: 50), product: .banner).minTextPixels, 9)
     }
 
     func testTheJSONFieldsAreInTheDocumentedOrder() throws {
         let prompt = try BannerPrompt.render(template: "P {{brand}}", size: PixelSize(width: 960, height: 150),
-                                             brand: "A\"b", headline: nil, cta: nil, colors: nil)[0]
+                                             brand: "A\"b", headline: nil, cta: nil, colors: nil, product: .banner)[0]
         XCTAssertEqual(prompt.json.serialized(),
                        #"{"product":"banner","artwork_pixels":{"width":960,"height":150},"aspect_ratio":6.4,"#
                        + #""safe_area_pixels":{"x":48,"y":15,"width":864,"height":120},"min_text_height_pixels":27,"#
@@ -215,11 +215,11 @@ final class BannerPromptTests: XCTestCase {
         let template = try shippedTemplate()
         let size = PixelSize(width: 1320, height: 204)
         let plain = try BannerPrompt.render(template: template, size: size, brand: "PLAINBRAND",
-                                            headline: "PLAINHEAD", cta: "PLAINCTA", colors: "PLAINCOLORS")[0].text
+                                            headline: "PLAINHEAD", cta: "PLAINCTA", colors: "PLAINCOLORS", product: .banner)[0].text
         for hostile in hostileTexts {
             let text = try BannerPrompt.render(template: template, size: size, brand: hostile + "B",
                                                headline: hostile + "H", cta: hostile + "C",
-                                               colors: hostile + "K")[0].text
+                                               colors: hostile + "K", product: .banner)[0].text
             let back = text.replacing(hostile + "B", with: "PLAINBRAND").replacing(hostile + "H", with: "PLAINHEAD")
                 .replacing(hostile + "C", with: "PLAINCTA").replacing(hostile + "K", with: "PLAINCOLORS")
             XCTAssertEqual(back, plain, hostile)
@@ -230,11 +230,11 @@ final class BannerPromptTests: XCTestCase {
     func testMissingTextIsWordedAway() throws {
         let template = try shippedTemplate()
         let bare = try BannerPrompt.render(template: template, size: PixelSize(width: 960, height: 150),
-                                           brand: nil, headline: nil, cta: nil, colors: nil)[0].text
+                                           brand: nil, headline: nil, cta: nil, colors: nil, product: .banner)[0].text
         XCTAssertTrue(bare.contains("No text at all"), bare)
         XCTAssertFalse(bare.contains(" for  ") || bare.contains("\"\"") || bare.contains("palette: ."), bare)
         let headlineOnly = try BannerPrompt.render(template: template, size: PixelSize(width: 960, height: 150),
-                                                   brand: nil, headline: "Hi", cta: nil, colors: nil)[0].text
+                                                   brand: nil, headline: "Hi", cta: nil, colors: nil, product: .banner)[0].text
         XCTAssertTrue(headlineOnly.contains("\"Hi\"") && !headlineOnly.contains("call to action"), headlineOnly)
         XCTAssertFalse(headlineOnly.contains("No text at all"), headlineOnly)
     }

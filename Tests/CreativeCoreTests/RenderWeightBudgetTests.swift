@@ -42,9 +42,9 @@ final class RenderWeightBudgetTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("did you mean 'iab-lean'?"), "\(error)")
         }
         let process = try ProcessRequest(Given(values: ["profile": "google-ads,iab-lean", "weight_budget": "100K"]))
-        XCTAssertEqual(process.weightBudget.asked, 102_400)
-        XCTAssertEqual(process.weightBudget.profiles.names, "google-ads,iab-lean")
-        XCTAssertEqual(process.weightBudget.applied(to: size(640, 100)).bytes, 50_000)
+        XCTAssertEqual(process.settings.weightBudget.asked, 102_400)
+        XCTAssertEqual(process.settings.weightBudget.profiles.names, "google-ads,iab-lean")
+        XCTAssertEqual(process.settings.weightBudget.applied(to: size(640, 100)).bytes, 50_000)
         XCTAssertThrowsError(try ProcessRequest(Given(values: ["profile": "iab-lean,iab-lean"]))) { error in
             XCTAssertTrue("\(error)".contains("iab-lean"), "\(error)")
         }

@@ -8,7 +8,7 @@ final class SelectionTests: XCTestCase {
     private func winner(_ candidates: [PixelSize], _ mode: SelectionMode, width: Int, height: Int?,
                         file: StaticString = #filePath, line: UInt = #line) -> PixelSize? {
         do {
-            let result = try Selection.select(candidates, mode: mode, width: width, height: height)
+            let result = try Selection.select(candidates, mode: mode, width: width, height: height, product: .banner)
             return candidates[result.winner]
         } catch {
             XCTFail("unexpected \(error)", file: file, line: line)
@@ -18,7 +18,7 @@ final class SelectionTests: XCTestCase {
 
     private func assertThrows(_ candidates: [PixelSize], _ mode: SelectionMode, width: Int, height: Int?,
                               _ expected: (CoreError) -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try Selection.select(candidates, mode: mode, width: width, height: height),
+        XCTAssertThrowsError(try Selection.select(candidates, mode: mode, width: width, height: height, product: .banner),
                              file: file, line: line) { error in
             guard let core = error as? CoreError, expected(core) else {
                 return XCTFail("unexpected error \(error)", file: file, line: line)
@@ -34,7 +34,7 @@ final class SelectionTests: XCTestCase {
     // MARK: adaptive
 
     func testAdaptiveDesignExample() throws {
-        let result = try Selection.select(designCandidates, mode: .anchored, width: 1170, height: 183)
+        let result = try Selection.select(designCandidates, mode: .anchored, width: 1170, height: 183, product: .banner)
         XCTAssertEqual(result.winner, 0)
         XCTAssertEqual(result.mode, .anchored)
         XCTAssertEqual(result.width, 1170)
@@ -68,7 +68,7 @@ final class SelectionTests: XCTestCase {
     }
 
     func testAdaptiveTieSameSizeFallsToInputOrder() throws {
-        let result = try Selection.select([size(960, 150), size(960, 150)], mode: .anchored, width: 1170, height: 183)
+        let result = try Selection.select([size(960, 150), size(960, 150)], mode: .anchored, width: 1170, height: 183, product: .banner)
         XCTAssertEqual(result.winner, 0)
         XCTAssertEqual(result.ranking.map(\.index), [0, 1])
     }
@@ -76,7 +76,7 @@ final class SelectionTests: XCTestCase {
     func testAdaptiveRankingBreaksRatioTiesByWidth() throws {
         // 1000x125 and 2000x250 both match the 8:1 slot exactly; the wider ranks first.
         let result = try Selection.select([size(1000, 125), size(960, 150), size(2000, 250)],
-                                          mode: .anchored, width: 800, height: 100)
+                                          mode: .anchored, width: 800, height: 100, product: .banner)
         XCTAssertEqual(result.ranking.map(\.size), [size(2000, 250), size(1000, 125), size(960, 150)])
         XCTAssertEqual(result.winner, 2)
     }
@@ -91,7 +91,7 @@ final class SelectionTests: XCTestCase {
     // MARK: inline
 
     func testInlineDesignExample() throws {
-        let result = try Selection.select(designCandidates, mode: .inline, width: 1170, height: 750)
+        let result = try Selection.select(designCandidates, mode: .inline, width: 1170, height: 750, product: .banner)
         XCTAssertEqual(designCandidates[result.winner], size(300, 250))
         XCTAssertTrue(result.ranking.allSatisfy(\.eligible))
         // 300x250 fitted to 900x750; 960x150 to 1170x183; 1320x204 to 1170x181; 2184x270 to 1170x145.
@@ -110,21 +110,21 @@ final class SelectionTests: XCTestCase {
 
     func testInlineTieSameWidthUsesCatalogOrderThenInputOrder() throws {
         // In a 1x1 box both fit as 1x1 and both are 320 wide: the catalog size wins whatever the input order.
-        let result = try Selection.select([size(320, 51), size(320, 50)], mode: .inline, width: 1, height: 1)
+        let result = try Selection.select([size(320, 51), size(320, 50)], mode: .inline, width: 1, height: 1, product: .banner)
         XCTAssertEqual(result.winner, 1)
-        let twins = try Selection.select([size(320, 51), size(320, 51)], mode: .inline, width: 1, height: 1)
+        let twins = try Selection.select([size(320, 51), size(320, 51)], mode: .inline, width: 1, height: 1, product: .banner)
         XCTAssertEqual(twins.winner, 0)
     }
 
     // MARK: legacy
 
     func testLegacyWidestStripThatFits() throws {
-        let result = try Selection.select(designCandidates, mode: .legacy, width: 1170, height: 183)
+        let result = try Selection.select(designCandidates, mode: .legacy, width: 1170, height: 183, product: .banner)
         XCTAssertEqual(designCandidates[result.winner], size(960, 150))
         XCTAssertNil(result.height, "legacy ignores the height")
         XCTAssertEqual(winner(designCandidates, .legacy, width: 1320, height: nil), size(1320, 204))
         XCTAssertEqual(winner(designCandidates, .legacy, width: 3000, height: nil), size(2184, 270))
-        XCTAssertEqual(winner(Catalog.entries.map(\.size), .legacy, width: 750, height: nil), size(728, 90))
+        XCTAssertEqual(winner(Product.banner.entries.map(\.size), .legacy, width: 750, height: nil), size(728, 90))
     }
 
     func testLegacyNoneFitsTakesNarrowest() {
@@ -135,7 +135,7 @@ final class SelectionTests: XCTestCase {
 
     func testLegacyExcludesRectanglesEvenWhenTheyFit() throws {
         // 300x250 fits 320 wide but is a rectangle; the too-wide strip wins.
-        let result = try Selection.select([size(300, 250), size(960, 150)], mode: .legacy, width: 320, height: nil)
+        let result = try Selection.select([size(300, 250), size(960, 150)], mode: .legacy, width: 320, height: nil, product: .banner)
         XCTAssertEqual(result.winner, 1)
         XCTAssertEqual(result.ranking.last?.eligible, false)
         XCTAssertEqual(result.ranking.first?.note, "wider than the screen")

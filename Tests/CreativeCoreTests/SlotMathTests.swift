@@ -149,7 +149,7 @@ final class SlotMathTests: XCTestCase {
         XCTAssertEqual(SlotMath.fit(PixelSize(width: 1, height: 10_000), into: PixelSize(width: 100, height: 100)),
                        PixelSize(width: 1, height: 100))
         let box = PixelSize(width: 1170, height: 183)
-        for source in Catalog.entries.map(\.size) {
+        for source in Product.banner.entries.map(\.size) {
             let fitted = SlotMath.fit(source, into: box)
             XCTAssertLessThanOrEqual(fitted.width, box.width, "\(source)")
             XCTAssertLessThanOrEqual(fitted.height, box.height, "\(source)")

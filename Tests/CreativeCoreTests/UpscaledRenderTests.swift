@@ -6,7 +6,7 @@ final class UpscaledRenderTests: XCTestCase {
     private func size(_ width: Int, _ height: Int) -> PixelSize { PixelSize(width: width, height: height) }
 
     private func anchored(_ creative: PixelSize, _ device: String, _ orientation: Orientation) throws -> SlotAssignment {
-        try XCTUnwrap(DevicePlan.anchoredAssignments(candidates: [creative]).first {
+        try XCTUnwrap(DevicePlan.anchoredAssignments(candidates: [creative], product: .banner).first {
             $0.deviceSlot.device.name == device && $0.deviceSlot.orientation == orientation
         })
     }
@@ -37,20 +37,20 @@ final class UpscaledRenderTests: XCTestCase {
     }
 
     func testEveryAnchoredSlotOfALone320x50IsCounted() {
-        let slots = DevicePlan.anchoredAssignments(candidates: [size(320, 50)])
+        let slots = DevicePlan.anchoredAssignments(candidates: [size(320, 50)], product: .banner)
         XCTAssertEqual(slots.count, 28)
         XCTAssertEqual(slots.filter { UpscaledRender($0) != nil }.count, 26, "all but the iPhone SE's 2x")
         XCTAssertEqual(UpscaledRender.summary(slots.map { ($0.deviceSlot.identifier, $0) }),
                        "upscaled_render: enlarged more than 2x in 26 of 28 slots (up to 4.02x, iphone-15-plus-portrait-430x67@3x), "
                        + "which looks blurred: upload a larger size of the same shape")
-        XCTAssertNil(UpscaledRender.summary(DevicePlan.anchoredAssignments(candidates: [size(2184, 270)])
+        XCTAssertNil(UpscaledRender.summary(DevicePlan.anchoredAssignments(candidates: [size(2184, 270)], product: .banner)
             .map { ($0.deviceSlot.identifier, $0) }))
     }
 
     func testGuidanceTablesMarkTheSlotsServedAboveTwice() throws {
-        let markdown = Guidance().render(.markdown)
+        let markdown = Guidance(product: .banner).render(.markdown)
         XCTAssertTrue(markdown.contains("| 300x250 | 900x750 (enlarged 3x: upscaled_render) |"), markdown)
-        let html = Guidance().render(.html)
+        let html = Guidance(product: .banner).render(.html)
         XCTAssertTrue(html.contains("<td>300x250</td><td>900x750 (enlarged 3x: upscaled_render)</td>"), html)
         XCTAssertFalse(markdown.contains("| 1320x204 | 1320x204 (enlarged"))
     }

@@ -13,10 +13,10 @@ final class JobProfileFieldTests: XCTestCase {
             try runner.settings(StreamEntry(id: "1-1", fields: [("source", "s3://creatives/a.png")] + fields))
         }
         let defaults = try settings([("profile", "")], runner)
-        XCTAssertEqual(defaults.weightBudget, RenderWeightBudget(asked: 100 * 1024, profiles: [lean]), "an empty field is no field")
+        XCTAssertEqual(defaults.process.weightBudget, RenderWeightBudget(asked: 100 * 1024, profiles: [lean]), "an empty field is no field")
         let own = try settings([("weight_budget", "40K"), ("profile", "google-ads")], runner)
-        XCTAssertEqual(own.weightBudget.asked, 40 * 1024)
-        XCTAssertEqual(own.weightBudget.profiles.names, "google-ads")
+        XCTAssertEqual(own.process.weightBudget.asked, 40 * 1024)
+        XCTAssertEqual(own.process.weightBudget.profiles.names, "google-ads")
         XCTAssertNotEqual(defaults.version, own.version, "another budget is another answer")
         let unprofiled = try settings([], ProcessJobRunner(limits: ValidationLimits(), defaults: ["weight_budget": "100K"]))
         XCTAssertNotEqual(defaults.version, unprofiled.version, "the profile is part of the version")
@@ -32,9 +32,9 @@ final class JobProfileFieldTests: XCTestCase {
         let runner = ProcessJobRunner(limits: ValidationLimits(), defaults: [:])
         let entry = { (fields: [(String, String)]) in StreamEntry(id: "1-1", fields: [("source", "s3://creatives/a.png")] + fields) }
         let plain = try runner.settings(entry([]))
-        XCTAssertNil(plain.autoFormats)
+        XCTAssertNil(plain.process.autoFormats)
         let avif = try runner.settings(entry([("formats", "webp,avif")]))
-        XCTAssertEqual(avif.autoFormats, [.webp, .avif])
+        XCTAssertEqual(avif.process.autoFormats, [.webp, .avif])
         XCTAssertNotEqual(plain.version, avif.version)
         XCTAssertEqual(try runner.settings(entry([("formats", "avif,webp")])).version, avif.version, "a set: order is not an answer")
         XCTAssertThrowsError(try runner.settings(entry([("formats", "webp,heic")]))) { error in

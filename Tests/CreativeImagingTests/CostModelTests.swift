@@ -247,11 +247,15 @@ final class CostModelTests: XCTestCase {
     }
 
     func testPartsOfOneJobShareItsDeadline() throws {
-        let started = JobLimits(timeout: 5).started()
+        let started = JobLimits(timeout: 5).asJob { $0 }
         let deadline = try XCTUnwrap(started.startDeadline())
         XCTAssertEqual(started.startDeadline()?.endNanoseconds, deadline.endNanoseconds)
-        XCTAssertEqual(started.started().startDeadline()?.endNanoseconds, deadline.endNanoseconds)
+        // A part of the job (its validation, a campaign's creative) keeps the deadline, and finds it bound.
+        started.asJob { part in
+            XCTAssertEqual(part.startDeadline()?.endNanoseconds, deadline.endNanoseconds)
+            XCTAssertEqual(JobDeadline.current.get()?.endNanoseconds, deadline.endNanoseconds)
+        }
         XCTAssertLessThanOrEqual(try XCTUnwrap(started.secondsLeft), 5)
-        XCTAssertNil(JobLimits().started().startDeadline())
+        XCTAssertNil(JobLimits().asJob { $0 }.startDeadline())
     }
 }

@@ -30,7 +30,7 @@ final class DecodeCountTests: XCTestCase {
     func testProcessingAJPEGDecodesItOnce() throws {
         let jpeg = try banner { try Fixtures.jpeg($0) }
         var result: JobResult?
-        let counts = try counted { result = try CreativeJob.process(jpeg, fileName: "a.jpg", format: .fixed(.png)) }
+        let counts = try counted { result = try CreativeJob.process(jpeg, fileName: "a.jpg", settings: ProcessSettings(format: .fixed(.png))) }
         XCTAssertEqual(result?.report.valid, true)
         XCTAssertGreaterThanOrEqual(result?.files.count ?? 0, 4, "renders and the preview sheet")
         XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
@@ -39,7 +39,7 @@ final class DecodeCountTests: XCTestCase {
     func testProcessingAWebPAndAGIFDecodesThemOnce() throws {
         for bytes in [try banner { try Fixtures.webp($0) }, try banner { try Fixtures.gif($0) }] {
             var result: JobResult?
-            let counts = try counted { result = try CreativeJob.process(bytes, fileName: "a", format: .fixed(.png)) }
+            let counts = try counted { result = try CreativeJob.process(bytes, fileName: "a", settings: ProcessSettings(format: .fixed(.png))) }
             XCTAssertEqual(result?.report.valid, true)
             XCTAssertEqual(counts, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
         }
@@ -61,7 +61,7 @@ final class DecodeCountTests: XCTestCase {
         XCTAssertEqual(report?.valid, true)
         // libpng's strict read keeps the rows the pre-flight checks read.
         XCTAssertEqual(validated, DecodeLedger.Counts(opens: 1, decodes: 1, validations: 1))
-        let processed = try counted { _ = try CreativeJob.process(png, fileName: "a.png", format: .fixed(.png)) }
+        let processed = try counted { _ = try CreativeJob.process(png, fileName: "a.png", settings: ProcessSettings(format: .fixed(.png))) }
         XCTAssertEqual(processed, DecodeLedger.Counts(opens: 1, decodes: 2, validations: 1))
     }
 

@@ -44,10 +44,16 @@ final class FixQualityTests: XCTestCase {
         XCTAssertEqual(fixed.encoding, "JPEG quality 92")
     }
 
-    func testTheQualitiesUnderTheSourcesAreSearchedWhenItsIsOverTheWeight() {
-        XCTAssertEqual(WeightFit.qualities(highest: 80), [80, 78, 74, 70, 65, 60, 55, 50])
-        XCTAssertEqual(WeightFit.qualities(highest: 30), [30])
-        XCTAssertEqual(WeightFit.qualities(highest: 95), WeightFit.lossyQualities)
-        XCTAssertEqual(WeightFit.qualities(highest: nil), WeightFit.lossyQualities)
+    func testTheQualitiesUnderTheSourcesAreSearchedWhenItsIsOverTheWeight() throws {
+        let photo = try Fixtures.photograph(960, 150)
+        let atSource = try Encoder.lossy(photo, .jpeg, quality: 80)
+        let fitted = try WeightFit.best(photo, format: .jpeg, maxBytes: atSource.count - 1, highestQuality: 80)
+        XCTAssertLessThan(fitted.bytes.count, atSource.count)
+        let quality = try XCTUnwrap(Int(fitted.detail.split(separator: " ").last ?? ""), fitted.detail)
+        XCTAssertLessThan(quality, 80)
+        XCTAssertGreaterThan(try Encoder.lossy(photo, .jpeg, quality: quality + 1).count, atSource.count - 1)
+        // A source quality above fix's highest is capped there.
+        XCTAssertEqual(try WeightFit.best(photo, format: .jpeg, maxBytes: 1 << 30, highestQuality: 97).detail,
+                       "JPEG quality \(WeightFit.highestQuality)")
     }
 }

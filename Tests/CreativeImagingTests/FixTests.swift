@@ -252,21 +252,25 @@ final class FixTests: XCTestCase {
 
     func testTheWeightSearchTakesTheHighestQualityThatFits() throws {
         let photo = try Fixtures.photograph(960, 150)
-        let whole = try WeightFit.best(photo, format: .webp, maxBytes: 1 << 30).get()
-        XCTAssertEqual(whole.detail, "WebP quality \(WeightFit.lossyQualities[0])")
+        let whole = try WeightFit.best(photo, format: .webp, maxBytes: 1 << 30)
+        XCTAssertEqual(whole.detail, "WebP quality \(WeightFit.highestQuality)")
         let limit = whole.bytes.count / 2
-        let fitted = try WeightFit.best(photo, format: .webp, maxBytes: limit).get()
+        let fitted = try WeightFit.best(photo, format: .webp, maxBytes: limit)
         XCTAssertLessThanOrEqual(fitted.bytes.count, limit)
-        let quality = Int(fitted.detail.split(separator: " ").last ?? "") ?? 0
-        let index = try XCTUnwrap(WeightFit.lossyQualities.firstIndex(of: quality))
-        // The quality above it does not fit.
-        let above = try WeightFit.encode(photo, .lossy(.webp, quality: WeightFit.lossyQualities[index - 1]))
-        XCTAssertGreaterThan(above.bytes.count, limit)
-        guard case .failure(let over) = try WeightFit.best(photo, format: .jpeg, maxBytes: 1000) else {
-            return XCTFail("1000 bytes holds no 960x150 photograph")
+        let quality = try XCTUnwrap(Int(fitted.detail.split(separator: " ").last ?? ""), fitted.detail)
+        XCTAssertLessThan(quality, WeightFit.highestQuality)
+        // The quality above it does not fit: every quality is a step of the search, not a ladder's.
+        XCTAssertGreaterThan(try Encoder.lossy(photo, .webp, quality: quality + 1).count, limit)
+        // Nothing fits 1000 bytes: the one refusal, with the smallest file and what was tried.
+        XCTAssertThrowsError(try WeightFit.best(photo, format: .jpeg, maxBytes: 1000)) { error in
+            guard case .unfixable(.weightUnreachable(let miss))? = error as? ImagingError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(miss.maxBytes, 1000)
+            XCTAssertEqual(miss.format, .jpeg)
+            XCTAssertGreaterThan(miss.smallest, 1000)
+            XCTAssertEqual(miss.shortfall?.tried, "JPEG qualities 92 down to 1")
         }
-        XCTAssertEqual(over.maxBytes, 1000)
-        XCTAssertGreaterThan(over.smallest, 1000)
     }
 
     func testAnAnimatedWebPKeepsItsFirstFrame() throws {

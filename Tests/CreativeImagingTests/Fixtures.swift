@@ -40,7 +40,7 @@ extension Fixtures {
 /// Builders for the validation corpus: byte-level PNG surgery, hand-made headers, noise, animations.
 extension Fixtures {
     /// Every accepted size, in catalog order.
-    static var allowedSizes: [PixelSize] { Catalog.entries.map(\.size) }
+    static var allowedSizes: [PixelSize] { Product.banner.entries.map(\.size) }
 
     /// An 8-bit greyscale version of an image.
     static func grey(_ image: VImage) throws -> VImage {

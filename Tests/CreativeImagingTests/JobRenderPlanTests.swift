@@ -77,8 +77,7 @@ final class JobRenderPlanTests: XCTestCase {
     /// render with transparent bars: that render searches, and keeps its bars.
     func testAJPEGDecisionIsNotWrittenOverTransparentBars() throws {
         let photo = try Fixtures.photograph(960, 150, grain: 2).materialized()
-        let renderer = JobRenderer(format: .auto, autoFormats: nil, limits: JobLimits(), weightBudget: RenderWeightBudget(),
-                                   alpha: .bars)
+        let renderer = JobRenderer(settings: ProcessSettings(), limits: JobLimits(), alpha: .bars)
         let jpeg = try XCTUnwrap(decision(luma: 0.99, chroma: 0.99, recipe: .lossy(.jpeg, 82)))
         let barred = Placement(source: creative, canvas: PixelSize(width: 750, height: 150))
         let written = try renderer.apply(jpeg, to: photo, at: barred)

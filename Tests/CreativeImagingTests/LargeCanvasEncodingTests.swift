@@ -71,7 +71,7 @@ final class LargeCanvasEncodingTests: XCTestCase {
         XCTAssertGreaterThan(bytes.count, 600_000, "the test needs a large JPEG")
         let source = try ImageSource(bytes: bytes)
         let budget = JobLimits.defaultMemoryBudget(for: .interstitial)
-        let plan = ProcessPlan(source, product: .interstitial, format: .auto, memoryBudget: budget)
+        let plan = ProcessPlan(source, product: .interstitial, settings: ProcessSettings(), memoryBudget: budget)
         XCTAssertFalse(plan.autoLossless, "\(plan)")
         XCTAssertEqual(plan.width, 1)
         XCTAssertLessThanOrEqual(plan.cost.memory, budget)

@@ -30,7 +30,7 @@ enum PreflightCorpus {
             list.append(PreflightCase(name: "public test artwork \(size)", group: "clean", png: bytes, expected: []))
         }
         // Clean photographic and flat art, every accepted size.
-        for (index, size) in Catalog.entries.map(\.size).enumerated() {
+        for (index, size) in Product.banner.entries.map(\.size).enumerated() {
             try add("photo \(size)", "clean", photo(size, seed: index + 1))
             try add("flat art \(size)", "clean", flat(size, seed: index))
         }

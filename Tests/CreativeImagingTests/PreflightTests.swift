@@ -78,7 +78,7 @@ final class PreflightTests: XCTestCase {
     /// of its colour, beyond the photograph's own pixels that come near it.
     func testPreviewSheetOutlinesBakedBars() throws {
         func markPixels(_ image: VImage) throws -> Int {
-            let sheet = try Fixtures.decode(PreviewSheet.draw(image, creative: image.size).bytes)
+            let sheet = try Fixtures.decode(PreviewSheet.draw(image, creative: image.size, product: .banner).bytes)
             let pixels = try PixelReader(sheet)
             let mark = PreviewSheet.barMark.map { Int($0) }
             var count = 0

@@ -51,7 +51,7 @@ final class PreviewSheetTests: XCTestCase {
         let top = try XCTUnwrap(red.map(\.y).min())
         let firstRow = red.filter { $0.y == top }.map(\.x)
         XCTAssertEqual(firstRow.max(), PreviewSheet.margin + shown.width - 1)
-        let zone = try XCTUnwrap(CloseButton.zone(for: creative))
+        let zone = try XCTUnwrap(CloseButton.zone(for: creative, product: .interstitial))
         let zoneLeft = PreviewSheet.margin + Int((Double(zone.x) * Double(shown.width) / Double(creative.width)).rounded(.down))
         XCTAssertEqual(firstRow.min(), zoneLeft)
 
@@ -61,7 +61,7 @@ final class PreviewSheetTests: XCTestCase {
 
         // A banner sheet has no close button.
         let banner = try Fixtures.solid(960, 150, [0, 0, 255]).materialized()
-        let bannerSheet = try PixelReader(encoded: try PreviewSheet.draw(banner, creative: PixelSize(width: 960, height: 150)).bytes)
+        let bannerSheet = try PixelReader(encoded: try PreviewSheet.draw(banner, creative: PixelSize(width: 960, height: 150), product: .banner).bytes)
         XCTAssertTrue(redPixels(bannerSheet).isEmpty)
     }
 
@@ -138,7 +138,7 @@ final class PreviewSheetTests: XCTestCase {
         XCTAssertEqual(summary.last, "edge_without_border: the top and bottom edges are near-white with no border")
         // Drawn: a served phone row's pixels are twice its points, and the dimmed rows are light.
         let decoded = try Fixtures.solid(960, 150, [0, 0, 160]).materialized()
-        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, campaign: retina, warnings: [warning]).bytes)
+        let sheet = try PixelReader(encoded: try PreviewSheet.draw(decoded, creative: creative, product: .banner, campaign: retina, warnings: [warning]).bytes)
         var navy = 0, dimmedNavy = 0
         let dim = UInt8((160 * PreviewSheet.dimmedShare + 255 * (1 - PreviewSheet.dimmedShare)).rounded())
         for y in 0..<sheet.height {
@@ -199,7 +199,7 @@ final class PreviewSheetTests: XCTestCase {
 
         let banner = PixelSize(width: 2184, height: 270)
         let bannerPhoto = try Fixtures.photograph(banner.width, banner.height, grain: 2).materialized()
-        let bannerSheet = try PreviewSheet.draw(bannerPhoto, creative: banner)
+        let bannerSheet = try PreviewSheet.draw(bannerPhoto, creative: banner, product: .banner)
         XCTAssertEqual(bannerSheet.format, .jpeg)
         XCTAssertLessThanOrEqual(bannerSheet.bytes.count, PreviewSheet.fileLimit(.banner))
         XCTAssertEqual(PreviewSheet.fileName("preview", bannerSheet), "preview.jpg")
@@ -208,7 +208,7 @@ final class PreviewSheetTests: XCTestCase {
 
         // Busier art, whose JPEG at 2x is over the limit, is drawn at a smaller scale that fits.
         let grainy = try Fixtures.photograph(banner.width, banner.height, grain: 14).materialized()
-        let grainySheet = try PreviewSheet.draw(grainy, creative: banner)
+        let grainySheet = try PreviewSheet.draw(grainy, creative: banner, product: .banner)
         XCTAssertEqual(grainySheet.format, .jpeg)
         XCTAssertLessThanOrEqual(grainySheet.bytes.count, PreviewSheet.fileLimit(.banner))
         XCTAssertLessThan(try sheetImage(grainySheet).width, bannerShown.width, "drawn below 2x")

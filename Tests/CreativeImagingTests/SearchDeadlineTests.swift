@@ -104,9 +104,9 @@ final class SearchDeadlineTests: XCTestCase {
     func testThePreviewSheetStopsAtTheJobsDeadline() throws {
         let decoded = try Fixtures.noiseImage(960, 150).materialized()
         let size = PixelSize(width: 960, height: 150)
-        XCTAssertNoThrow(try PreviewSheet.draw(decoded, creative: size), "without a deadline the sheet is drawn")
+        XCTAssertNoThrow(try PreviewSheet.draw(decoded, creative: size, product: .banner), "without a deadline the sheet is drawn")
         XCTAssertThrowsError(try JobDeadline.binding(Deadline(seconds: 0)) { () throws(ImagingError) in
-            try PreviewSheet.draw(decoded, creative: size)
+            try PreviewSheet.draw(decoded, creative: size, product: .banner)
         }) {
             XCTAssertEqual(($0 as? ImagingError)?.code, "timeout")
         }

@@ -13,7 +13,7 @@ final class UpscaledRenderJobTests: XCTestCase {
 
     func testALone320x50IsRenderedEverywhereWithItsFactors() throws {
         let artwork = try TestArtwork.generate(PixelSize(width: 320, height: 50))
-        let result = try CreativeJob.process(artwork, fileName: "std-320x50.png", format: .fixed(.png))
+        let result = try CreativeJob.process(artwork, fileName: "std-320x50.png", settings: ProcessSettings(format: .fixed(.png)))
         let renders = try renders(result)
         XCTAssertEqual(renders.count, 28, "the rule: standard sizes are still rendered into anchored slots")
         var factors: [String: Double] = [:]
@@ -36,7 +36,7 @@ final class UpscaledRenderJobTests: XCTestCase {
 
     func testARetinaStripHasNoRenderWarning() throws {
         let artwork = try TestArtwork.generate(PixelSize(width: 2184, height: 270))
-        let result = try CreativeJob.process(artwork, fileName: "a.png", format: .fixed(.png))
+        let result = try CreativeJob.process(artwork, fileName: "a.png", settings: ProcessSettings(format: .fixed(.png)))
         for render in try renders(result) {
             XCTAssertEqual((render["warnings"] as? [Any])?.count, 0, "\(render["file"] ?? "")")
         }

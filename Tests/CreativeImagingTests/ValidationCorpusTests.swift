@@ -31,7 +31,7 @@ final class ValidationCorpusTests: XCTestCase {
 
     func testEveryAcceptedSizeInEveryFormatIsValid() throws {
         XCTAssertEqual(Fixtures.allowedSizes.count, 8)
-        for entry in Catalog.entries {
+        for entry in Product.banner.entries {
             let size = entry.size
             let image = try Fixtures.split(size.width, size.height, left: [230, 40, 40], right: [40, 40, 230])
             for (format, ext, bytes) in try Fixtures.allFormats(image) {
@@ -60,9 +60,9 @@ final class ValidationCorpusTests: XCTestCase {
     }
 
     func testSizeClassesAndShapesOfTheCatalog() throws {
-        let adaptive = Catalog.entries.filter { $0.sizeClass == .adaptive }.map(\.size.description)
+        let adaptive = Product.banner.entries.filter { $0.sizeClass == .adaptive }.map(\.size.description)
         XCTAssertEqual(adaptive, ["960x150", "1320x204", "2184x270"])
-        let rectangles = Catalog.entries.filter { $0.shape == .rectangle }.map(\.size.description)
+        let rectangles = Product.banner.entries.filter { $0.shape == .rectangle }.map(\.size.description)
         XCTAssertEqual(rectangles, ["300x250"])
     }
 

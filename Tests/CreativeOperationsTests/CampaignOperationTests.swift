@@ -19,7 +19,7 @@ final class CampaignOperationTests: XCTestCase {
 
     func testTheCampaignIsItsValidCreativesSizesThenWithsAndEachFolderIsUnique() throws {
         let (files, inputs) = try creatives()
-        let operation = CampaignOperation(limits: ValidationLimits(), format: .fixed(.png), with: [PixelSize(width: 960, height: 150)])
+        let operation = CampaignOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png), campaign: [PixelSize(width: 960, height: 150)]))
         let approval = operation.approve(files) { inputs[$0] }
         XCTAssertEqual(approval.reports.map(\.valid), [true, true, false])
         XCTAssertEqual(approval.reports[2].errors.map(\.code), [.dimensionsNotAllowed])
@@ -29,7 +29,7 @@ final class CampaignOperationTests: XCTestCase {
 
     func testEachValidCreativeIsRenderedAmongTheCampaignAndCampaignJSONNamesWhoIsServed() throws {
         let (files, inputs) = try creatives()
-        let operation = CampaignOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = CampaignOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         let approval = operation.approve(files) { inputs[$0] }
         var kept: [Int] = [], heard: [String] = []
         let outcome = operation.run(approval, sink: { _, _ in nil },
@@ -57,7 +57,7 @@ final class CampaignOperationTests: XCTestCase {
     func testTheCampaignHasOneDeadlineForEveryCreative() throws {
         let files = ["a.png", "b.png"]
         let inputs: [CreativeInput] = [.bytes(try png(960, 150)), .bytes(try png(2184, 270))]
-        let operation = CampaignOperation(limits: ValidationLimits(job: JobLimits(timeout: 1)), format: .fixed(.png))
+        let operation = CampaignOperation(limits: ValidationLimits(job: JobLimits(timeout: 1)), settings: ProcessSettings(format: .fixed(.png)))
         XCTAssertNotNil(operation.limits.job.deadline, "started when the campaign is made")
         let approval = operation.approve(files) { inputs[$0] }
         XCTAssertEqual(approval.reports.map(\.valid), [true, true])
@@ -77,7 +77,7 @@ final class CampaignOperationTests: XCTestCase {
 
     func testACreativeWhoseFilesCannotBeKeptStopsTheRest() throws {
         let (files, inputs) = try creatives()
-        let operation = CampaignOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = CampaignOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         let approval = operation.approve(files) { inputs[$0] }
         var ran: [Int] = []
         let outcome = operation.run(approval, sink: { index, _ in ran.append(index); return nil },
@@ -104,7 +104,7 @@ final class CampaignOperationTests: XCTestCase {
     func testEachCreativeIsReadValidatedAndDecodedOnceAndItsApprovedBytesAreRendered() throws {
         let files = ["a.gif", "b.gif"]
         let approved = [try gif(320, 50), try gif(728, 90)]
-        let operation = CampaignOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = CampaignOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         var reads = [0, 0]
         let before = DecodeLedger.current
         let approval = operation.approve(files) { index -> CreativeInput in
@@ -133,7 +133,7 @@ final class CampaignOperationTests: XCTestCase {
     func testACreativeChangedAfterItsApprovalIsRenderedFromTheApprovedBytes() throws {
         var onDisk = try gif(320, 50)
         let approvedBytes = onDisk
-        let operation = CampaignOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = CampaignOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         let approval = operation.approve(["a.gif"]) { _ in .bytes(onDisk) }
         onDisk = try gif(728, 90)
         let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })
@@ -164,7 +164,7 @@ final class CampaignOperationTests: XCTestCase {
         XCTAssertGreaterThan(copies, 0)
         XCTAssertEqual(CampaignOperation.memory(uploads, product: .defaultProduct), (jobs.max() ?? 0) + copies)
         XCTAssertEqual(jobs.filter { $0 > 0 }.count, 9, "every accepted size has a job to charge")
-        let operation = CampaignOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = CampaignOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         let approval = operation.approve(uploads)
         XCTAssertEqual(approval.reports.map(\.valid), Array(repeating: true, count: 9) + [false])
         XCTAssertEqual(approval.creatives.map { $0?.inspection?.source?.keptPixels == nil },
@@ -187,7 +187,7 @@ final class CampaignOperationTests: XCTestCase {
     func testTheSheetDrawsEachCreativeFromItsJobsDecodeAndDecodesNothingAgain() throws {
         let files = ["a.gif", "b.gif"]
         let bytes = [try gif(320, 50), try gif(728, 90)]
-        let operation = CampaignOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = CampaignOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         let before = DecodeLedger.current
         let approval = operation.approve(files) { .bytes(bytes[$0]) }
         let outcome = operation.run(approval, sink: { _, _ in nil }, keep: { _, _ in })

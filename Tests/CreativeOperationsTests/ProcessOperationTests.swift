@@ -21,7 +21,7 @@ final class ProcessOperationTests: XCTestCase {
 
     func testBytesAndAnUploadGiveTheSameFilesTheManifestLast() throws {
         let bytes = try png(960, 150)
-        let operation = ProcessOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = ProcessOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         let fromBytes = try operation.run(.bytes(bytes), name: "upload")
         let fromUpload = try operation.run(Upload(bytes, fileName: "upload"))
         XCTAssertTrue(fromBytes.result.report.valid)
@@ -44,8 +44,8 @@ final class ProcessOperationTests: XCTestCase {
 
     func testTheChargeIsAtLeastTheValidations() throws {
         let upload = Upload(try png(960, 150), fileName: "upload")
-        XCTAssertGreaterThan(ProcessOperation.memory(upload), ValidateOperation.memory(upload))
-        XCTAssertEqual(ProcessOperation.memory(Upload(try png(961, 150), fileName: "upload")), 0)
+        XCTAssertGreaterThan(ProcessOperation.memory(upload, product: .defaultProduct), ValidateOperation.memory(upload, product: .defaultProduct))
+        XCTAssertEqual(ProcessOperation.memory(Upload(try png(961, 150), fileName: "upload"), product: .defaultProduct), 0)
     }
 
     /// One pass per job on the single job's surfaces: the command line and the worker run
@@ -55,7 +55,7 @@ final class ProcessOperationTests: XCTestCase {
     /// scale from).
     func testEachSurfacesJobOpensValidatesAndDecodesTheCreativeOnce() throws {
         let gif = try Fixtures.save("gifsave_buffer", try Fixtures.solid(320, 50, [30, 90, 200]))
-        let operation = ProcessOperation(limits: ValidationLimits(), format: .fixed(.png))
+        let operation = ProcessOperation(limits: ValidationLimits(), settings: ProcessSettings(format: .fixed(.png)))
         func counted(_ work: () throws -> ProcessOperation.Output) throws -> DecodeLedger.Counts {
             let before = DecodeLedger.current
             XCTAssertTrue(try work().result.report.valid)
@@ -65,7 +65,7 @@ final class ProcessOperationTests: XCTestCase {
         XCTAssertEqual(try counted { try operation.run(.bytes(gif), name: "a.gif") }, once, "command line, worker")
         let upload = Upload(gif, fileName: "a.gif")
         XCTAssertEqual(try counted {
-            _ = ProcessOperation.memory(upload)
+            _ = ProcessOperation.memory(upload, product: .defaultProduct)
             return try operation.run(upload)
         }, once, "service: the charge's header read is the job's")
     }

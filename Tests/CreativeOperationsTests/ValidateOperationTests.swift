@@ -57,11 +57,11 @@ final class ValidateOperationTests: XCTestCase {
     func testTheChargeIsTheStrictDecodesForAnAcceptedSizeAndNothingElse() throws {
         let accepted = Upload(try Fixtures.save("pngsave_buffer", try Fixtures.solid(960, 150, [1, 2, 3])), fileName: "a")
         let source = try accepted.source().get()
-        XCTAssertEqual(ValidateOperation.memory(accepted), JobCost.validate(source).memory)
+        XCTAssertEqual(ValidateOperation.memory(accepted, product: .defaultProduct), JobCost.validate(source).memory)
         let refused = Upload(try Fixtures.save("pngsave_buffer", try Fixtures.solid(961, 150, [1, 2, 3])), fileName: "b")
-        XCTAssertEqual(ValidateOperation.memory(refused), 0)
-        XCTAssertEqual(ValidateOperation.memory(Upload([], fileName: "c")), 0)
-        XCTAssertEqual(ValidateOperation.memory(Upload(Array("not an image".utf8), fileName: "d")), 0)
+        XCTAssertEqual(ValidateOperation.memory(refused, product: .defaultProduct), 0)
+        XCTAssertEqual(ValidateOperation.memory(Upload([], fileName: "c"), product: .defaultProduct), 0)
+        XCTAssertEqual(ValidateOperation.memory(Upload(Array("not an image".utf8), fileName: "d"), product: .defaultProduct), 0)
     }
 
     /// A bundle's job renders its static version: `process` is charged that render's plan (more
@@ -70,18 +70,18 @@ final class ValidateOperationTests: XCTestCase {
     func testABundlesJobIsChargedItsStaticImagesRenders() throws {
         let still = try BundleCorpus.png(960, 150)
         let bundle = Upload(try BundleCorpus.clean(staticImage: still).bytes(), fileName: "ad.zip")
-        let alone = ProcessOperation.memory(Upload(still, fileName: "static.png"))
+        let alone = ProcessOperation.memory(Upload(still, fileName: "static.png"), product: .defaultProduct)
         XCTAssertGreaterThan(alone, JobCost.bundleCheck)
-        XCTAssertEqual(ProcessOperation.memory(bundle), alone)
-        XCTAssertEqual(ValidateOperation.memory(bundle), JobCost.bundleCheck)
+        XCTAssertEqual(ProcessOperation.memory(bundle, product: .defaultProduct), alone)
+        XCTAssertEqual(ValidateOperation.memory(bundle, product: .defaultProduct), JobCost.bundleCheck)
         // The job (valid) renders the static version the charge was made for.
         XCTAssertEqual(Validator.validate(bundle).valid, true)
         let odd = Upload(try BundleCorpus.clean(staticImage: try BundleCorpus.png(961, 150)).bytes(), fileName: "ad.zip")
-        XCTAssertEqual(ProcessOperation.memory(odd), JobCost.bundleCheck)
+        XCTAssertEqual(ProcessOperation.memory(odd, product: .defaultProduct), JobCost.bundleCheck)
         let none = Upload(try BundleCorpus.clean(staticName: nil).bytes(), fileName: "ad.zip")
-        XCTAssertEqual(ProcessOperation.memory(none), JobCost.bundleCheck)
+        XCTAssertEqual(ProcessOperation.memory(none, product: .defaultProduct), JobCost.bundleCheck)
         let backup = Upload(try BundleCorpus.clean(staticImage: still, staticName: "backup.png").bytes(), fileName: "ad.zip")
-        XCTAssertEqual(ProcessOperation.memory(backup), alone)
+        XCTAssertEqual(ProcessOperation.memory(backup, product: .defaultProduct), alone)
     }
 }
 

@@ -11,12 +11,12 @@ final class ContentRouteTests: ServerTestCase {
             let result = HTTPClient.request(port, "GET", "/v1/guidance?format=\(format.rawValue)")
             XCTAssertEqual(result.status, 200)
             XCTAssertEqual(result.headers["content-type"], format.mediaType)
-            XCTAssertEqual(result.text, Guidance().render(format, prompts: format == .html ? try BannerPrompts.guidance() : [],
+            XCTAssertEqual(result.text, Guidance(product: .banner).render(format, prompts: format == .html ? try BannerPrompts.guidance(product: .banner) : [],
                                                           testArtworkBase: "/v1/test-artwork/"))
         }
         let filled = HTTPClient.request(port, "GET", "/v1/guidance?format=html&brand=Acme%20%3Cb%3E&headline=Fly&cta=Go&colors=navy")
         XCTAssertEqual(filled.status, 200)
-        XCTAssertEqual(filled.text, Guidance().render(.html, prompts: try BannerPrompts.guidance(
+        XCTAssertEqual(filled.text, Guidance(product: .banner).render(.html, prompts: try BannerPrompts.guidance(product: .banner, 
             brand: "Acme <b>", headline: "Fly", cta: "Go", colors: "navy"), testArtworkBase: "/v1/test-artwork/"))
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=json&brand=Acme").status, 400)
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/guidance?format=html&cta=" + String(repeating: "x", count: 501)).status, 400)
@@ -27,11 +27,11 @@ final class ContentRouteTests: ServerTestCase {
     func testPromptObjectsAreTheCLIJSON() throws {
         let result = HTTPClient.request(port, "GET", "/v1/prompt?size=960x150&brand=Acme&headline=Fly%20now")
         XCTAssertEqual(result.status, 200)
-        let expected = try BannerPrompts.render(size: PixelSize(width: 960, height: 150), brand: "Acme", headline: "Fly now")
+        let expected = try BannerPrompts.render(size: PixelSize(width: 960, height: 150), brand: "Acme", headline: "Fly now", product: .banner)
         XCTAssertEqual(result.text, JSONContract.document(.object([("prompts", .array(expected.map(\.json)))])).serialized() + "\n")
         let all = HTTPClient.request(port, "GET", "/v1/prompt")
         XCTAssertEqual(((try JSONSerialization.jsonObject(with: Data(all.body)) as? [String: Any])?["prompts"] as? [Any])?.count,
-                       Catalog.adaptiveSizes.count)
+                       Product.banner.recommendedUploads.count)
         XCTAssertEqual(HTTPClient.request(port, "GET", "/v1/prompt?size=961x150").status, 400)
     }
 

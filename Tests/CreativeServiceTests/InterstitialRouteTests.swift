@@ -22,7 +22,7 @@ final class InterstitialRouteTests: ServerTestCase {
         let processed = HTTPClient.request(port, "POST", "/v1/process?product=interstitial", body: tall)
         XCTAssertEqual(processed.status, 200)
         let manifest = try XCTUnwrap(processed.json?["manifest"] as? [String: Any])
-        let zone = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920)))
+        let zone = try XCTUnwrap(CloseButton.zone(for: PixelSize(width: 1080, height: 1920), product: .interstitial))
         XCTAssertEqual(manifest["close_zone_pixels"] as? [String: Int],
                        ["x": zone.x, "y": zone.y, "width": zone.width, "height": zone.height])
     }

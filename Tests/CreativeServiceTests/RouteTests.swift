@@ -129,7 +129,7 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(capped.json?.sizeText("slot_points"), "728x60")
         let inline = HTTPClient.request(port, "GET", "/v1/slot?width=320&inline=true&max_height=100")
         XCTAssertEqual(inline.json?["slot_mode"] as? String, "inline")
-        XCTAssertEqual((inline.json?["fits"] as? [Any])?.count, Catalog.entries.count)
+        XCTAssertEqual((inline.json?["fits"] as? [Any])?.count, Product.banner.entries.count)
     }
 
     func testSelectPicksByTheAdaptiveRule() {

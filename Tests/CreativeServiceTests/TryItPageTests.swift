@@ -63,7 +63,7 @@ final class TryItPageTests: XCTestCase {
             }
         }
         // 960x150 alone: every anchored slot, and no other size named anywhere in its plan.
-        let banner = DevicePlan.plan(with: PixelSize(width: 960, height: 150), campaign: [])
+        let banner = DevicePlan.plan(with: PixelSize(width: 960, height: 150), campaign: [], product: .banner)
         XCTAssertEqual(banner.filter { $0.artwork.description == "960x150" }.count, DevicePlan.anchoredSlots().count)
         let first = try XCTUnwrap(banner.first)
         XCTAssertTrue(TryItPlan.literal.contains(TryItPlan.slotJSON(first).serialized()))

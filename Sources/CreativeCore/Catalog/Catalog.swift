@@ -38,26 +38,9 @@ public struct CatalogEntry: Sendable, Hashable {
     }
 }
 
-/// The banner catalog (``Product/banner``) and the rules every product shares: weight, file and
-/// pixel caps. Each product's own sizes are declared in ``Product``.
+/// The rules every product shares: weight, file and pixel caps. Each product's own sizes are
+/// declared with the product (``Product``).
 public enum Catalog {
-    /// The banner sizes in catalog order (the last tie-break of selection).
-    public static var entries: [CatalogEntry] { Product.banner.entries }
-
-    /// The Retina artwork sizes, which are also the public test artwork sizes.
-    public static var adaptiveSizes: [PixelSize] { Product.banner.recommendedUploads }
-
-    /// The banner entry for an exact size, or nil when the size is not accepted.
-    public static func entry(for size: PixelSize) -> CatalogEntry? { Product.banner.entry(for: size) }
-
-    /// The position of a size in the banner catalog, or nil.
-    public static func order(of size: PixelSize) -> Int? { Product.banner.order(of: size) }
-
-    /// Banner sizes nearest to a size (by log-distance of width and height), nearest first.
-    public static func nearest(to size: PixelSize, count: Int = 2) -> [PixelSize] {
-        Product.banner.nearest(to: size, count: count)
-    }
-
     /// The weight guideline, one number for every output: 150 KB as Google defines it (150 KiB,
     /// 153,600 bytes). `heavy_file` is given above it, `fix` makes files fit it, and it is every
     /// render's default weight budget (``RenderSettings/defaultWeightBudget``).

@@ -43,7 +43,7 @@ public enum CloseButton {
     /// The close zone of an artwork size: the union of what the button covers over every device
     /// and orientation where the size is picked (the product's recommended sizes counting as
     /// uploaded), in artwork pixels; nil when the button covers it nowhere.
-    public static func zone(for size: PixelSize, product: Product = .interstitial) -> PixelRect? {
+    public static func zone(for size: PixelSize, product: Product) -> PixelRect? {
         zone(over: DevicePlan.assignments(for: size, campaign: DevicePlan.recommendedCampaign(with: size, product: product),
                                           product: product))
     }

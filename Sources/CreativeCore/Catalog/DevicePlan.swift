@@ -159,7 +159,7 @@ public enum DevicePlan {
     /// The candidate the ad server serves in a device slot: the adaptive rule for anchored
     /// slots, the inline rule for inline ones; nil when none is eligible.
     public static func pick(_ candidates: [PixelSize], for deviceSlot: DeviceSlot,
-                            product: Product = .banner) -> PixelSize? {
+                            product: Product) -> PixelSize? {
         let pixels = deviceSlot.sizing == .fullScreen ? deviceSlot.safeAreaPixels.size : deviceSlot.slot.pixels
         let mode: SelectionMode = switch deviceSlot.sizing {
         case .anchored: .anchored
@@ -186,7 +186,7 @@ public enum DevicePlan {
     }
 
     /// For each full-screen device slot, the candidate the full-screen rule picks.
-    public static func fullScreenAssignments(candidates: [PixelSize], product: Product = .interstitial) -> [SlotAssignment] {
+    public static func fullScreenAssignments(candidates: [PixelSize], product: Product) -> [SlotAssignment] {
         fullScreenSlots().compactMap { deviceSlot in
             guard let artwork = pick(candidates, for: deviceSlot, product: product) else { return nil }
             return SlotAssignment(deviceSlot: deviceSlot, artwork: artwork,
@@ -196,12 +196,12 @@ public enum DevicePlan {
 
     /// Every device of the table with the product's fixed standard slot (one per device: the slot
     /// is the same in both orientations).
-    public static func standardSlots(product: Product = .companion) -> [DeviceSlot] {
+    public static func standardSlots(product: Product) -> [DeviceSlot] {
         Devices.all.compactMap { DeviceSlot.standard($0, product: product) }
     }
 
     /// For each standard slot, the candidate the product's rule picks, aspect fit into the slot.
-    public static func standardAssignments(candidates: [PixelSize], product: Product = .companion) -> [SlotAssignment] {
+    public static func standardAssignments(candidates: [PixelSize], product: Product) -> [SlotAssignment] {
         standardSlots(product: product).compactMap { deviceSlot in
             guard let artwork = pick(candidates, for: deviceSlot, product: product) else { return nil }
             return SlotAssignment(deviceSlot: deviceSlot, artwork: artwork,
@@ -209,23 +209,25 @@ public enum DevicePlan {
         }
     }
 
-    /// For each anchored device slot, the candidate the adaptive rule picks (strips only).
-    /// Slots for which no candidate is eligible are left out.
-    public static func anchoredAssignments(candidates: [PixelSize], rule: AnchoredRule = .qartvelo) -> [SlotAssignment] {
+    /// For each anchored device slot, the candidate the adaptive rule picks (strips only; ties in
+    /// the product's catalog order). Slots for which no candidate is eligible are left out.
+    public static func anchoredAssignments(candidates: [PixelSize], rule: AnchoredRule = .qartvelo,
+                                           product: Product) -> [SlotAssignment] {
         anchoredSlots(rule: rule).compactMap { deviceSlot in
-            guard let artwork = pick(candidates, for: deviceSlot) else { return nil }
+            guard let artwork = pick(candidates, for: deviceSlot, product: product) else { return nil }
             return SlotAssignment(deviceSlot: deviceSlot, artwork: artwork,
                                   placement: Placement(source: artwork, canvas: deviceSlot.slot.pixels))
         }
     }
 
     /// For each inline device slot, the candidate the inline rule picks; the canvas is the ad's
-    /// fitted size (the view is exactly that tall), so the placement fills it.
-    public static func inlineAssignments(candidates: [PixelSize],
-                                         maxHeight: Int = SlotMath.defaultInlineMaxHeight) -> [SlotAssignment] {
+    /// fitted size (the view is exactly that tall), so the placement fills it. Ties in the
+    /// product's catalog order.
+    public static func inlineAssignments(candidates: [PixelSize], maxHeight: Int = SlotMath.defaultInlineMaxHeight,
+                                         product: Product) -> [SlotAssignment] {
         inlineSlots(maxHeight: maxHeight).compactMap { deviceSlot in
             let box = deviceSlot.slot.pixels
-            guard let artwork = pick(candidates, for: deviceSlot) else { return nil }
+            guard let artwork = pick(candidates, for: deviceSlot, product: product) else { return nil }
             let fitted = SlotMath.fit(artwork, into: box)
             let slot = DeviceSlot(device: deviceSlot.device, orientation: deviceSlot.orientation,
                                   slot: Slot(points: PixelSize(width: deviceSlot.slot.points.width,
@@ -241,7 +243,7 @@ public enum DevicePlan {
     /// the creative standing in for its own size or added to them. A companion competes with
     /// nothing (the one creative trafficked with a video). `process` never assumes it: its
     /// campaign is what was uploaded (``campaign(_:with:)``).
-    public static func recommendedCampaign(with creative: PixelSize, product: Product = .banner) -> [PixelSize] {
+    public static func recommendedCampaign(with creative: PixelSize, product: Product) -> [PixelSize] {
         if product.hasStandardSlot { return [creative] }
         return campaign(creative, with: product.recommendedUploads)
     }
@@ -259,12 +261,12 @@ public enum DevicePlan {
     /// for banners the anchored slots when the campaign holds a strip and the inline slots when
     /// it holds a rectangle (the inline rule choosing among every size); for interstitials every
     /// full-screen slot; for companions every standard slot.
-    public static func campaignPlan(_ sizes: [PixelSize], product: Product = .banner) -> [SlotAssignment] {
+    public static func campaignPlan(_ sizes: [PixelSize], product: Product) -> [SlotAssignment] {
         guard !sizes.isEmpty else { return [] }
         switch product.slotRule {
         case .anchoredOrInlineStrip:
-            let anchored = sizes.contains { $0.shape == .strip } ? anchoredAssignments(candidates: sizes) : []
-            let inline = sizes.contains { $0.shape == .rectangle } ? inlineAssignments(candidates: sizes) : []
+            let anchored = sizes.contains { $0.shape == .strip } ? anchoredAssignments(candidates: sizes, product: product) : []
+            let inline = sizes.contains { $0.shape == .rectangle } ? inlineAssignments(candidates: sizes, product: product) : []
             return anchored + inline
         case .fullScreenSafeArea:
             return fullScreenAssignments(candidates: sizes, product: product)
@@ -276,7 +278,7 @@ public enum DevicePlan {
     /// Every slot of a product on the device table that a creative of this size could be
     /// shown in: anchored ones for a banner strip, inline ones for a banner rectangle, full-screen
     /// ones for an interstitial, the standard slot of each device for a companion.
-    public static func slots(for creative: PixelSize, product: Product = .banner) -> [DeviceSlot] {
+    public static func slots(for creative: PixelSize, product: Product) -> [DeviceSlot] {
         switch product.slotRule {
         case .anchoredOrInlineStrip: creative.shape == .strip ? anchoredSlots() : inlineSlots()
         case .fullScreenSafeArea: fullScreenSlots()
@@ -287,14 +289,14 @@ public enum DevicePlan {
     /// Every slot of a product a creative of this size could be shown in (``slots(for:product:)``),
     /// plus any other slot the campaign serves it in, with what the campaign (`campaign`: every
     /// size of it, the creative's included; ``campaign(_:with:)``) puts there.
-    public static func plan(with creative: PixelSize, campaign: [PixelSize], product: Product = .banner) -> [SlotAssignment] {
+    public static func plan(with creative: PixelSize, campaign: [PixelSize], product: Product) -> [SlotAssignment] {
         let sizing = slots(for: creative, product: product).first?.sizing
         return campaignPlan(self.campaign(creative, with: campaign), product: product)
             .filter { $0.deviceSlot.sizing == sizing || $0.artwork == creative }
     }
 
     /// The slots a creative of this size is served in among the campaign's sizes (``plan(with:campaign:product:)``).
-    public static func assignments(for creative: PixelSize, campaign: [PixelSize], product: Product = .banner) -> [SlotAssignment] {
+    public static func assignments(for creative: PixelSize, campaign: [PixelSize], product: Product) -> [SlotAssignment] {
         plan(with: creative, campaign: campaign, product: product).filter { $0.artwork == creative }
     }
 }

@@ -23,12 +23,15 @@ public enum SelectionRule: String, Sendable {
     case aspectRatioThenSharpest = "aspect_ratio_then_sharpest"
 }
 
-/// A creative kind the network sells: its accepted sizes, its slot rule and its selection
-/// rule. This is the one place a product is declared; validation, selection, guidance, prompts,
-/// `process` and the service read everything product-specific from here. Format, weight, pixel
-/// cap and strictness rules are the same for every product (``Catalog``).
+/// A creative kind the network sells: its accepted sizes, its slot rule, its selection rule and
+/// its job numbers. This is the one place a product is declared; validation, selection,
+/// guidance, prompts, `process`, the job limits and the service read everything
+/// product-specific from here. Format, weight, pixel cap and strictness rules are the same for
+/// every product (``Catalog``).
 ///
-/// To add a product: declare it below as a `static let` and list it in ``allCases``. A product
+/// To add a product of an existing slot rule (a strip product as banners, a full-screen one, a
+/// fixed slot): declare it below as a `static let` and list it in ``allCases``; the contract
+/// lists its name too (`schemas/defs.schema.json`, `openapi.yaml`, docs). A product
 /// whose slots or selection work differently adds a case to ``SlotRule`` or ``SelectionRule``;
 /// the compiler then names every switch to extend (`DevicePlan.slots(for:product:)`,
 /// `DevicePlan.plan(with:product:)`, `SelectionMode.modes(for:)`, `Selection.select`).
@@ -47,10 +50,14 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
     public let recommendedUploads: [PixelSize]
     /// For ``SlotRule/fixedStandardSlot``: the slot in points per device class; empty otherwise.
     public let standardSlotPoints: [DeviceClass: PixelSize]
+    /// What a job of the product gets when its caller gives no limits, and the largest preview
+    /// sheet `process` is charged for.
+    public let jobDefaults: JobDefaults
 
+    /// A product of its own declaration (the products the tool sells are the static ones below).
     public init(rawValue: String, title: String, entries: [CatalogEntry], slotRule: SlotRule,
                 selectionRule: SelectionRule, recommendedUploads: [PixelSize],
-                standardSlotPoints: [DeviceClass: PixelSize] = [:]) {
+                standardSlotPoints: [DeviceClass: PixelSize] = [:], jobDefaults: JobDefaults) {
         self.rawValue = rawValue
         self.title = title
         self.entries = entries
@@ -58,6 +65,7 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         self.selectionRule = selectionRule
         self.recommendedUploads = recommendedUploads
         self.standardSlotPoints = standardSlotPoints
+        self.jobDefaults = jobDefaults
     }
 
     /// The product of a name, or nil.
@@ -98,7 +106,11 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         ],
         slotRule: .anchoredOrInlineStrip, selectionRule: .aspectRatio,
         recommendedUploads: [PixelSize(width: 960, height: 150), PixelSize(width: 1320, height: 204),
-                             PixelSize(width: 2184, height: 270)])
+                             PixelSize(width: 2184, height: 270)],
+        // The slots served drawn at 2x points with every warning written out at length: 861x17506
+        // for 300x250 alone, served in all 28 inline slots, laid out wider to stay within the
+        // sheet's longest side.
+        jobDefaults: .slotSized(sheetPixels: 18_500_000))
 
     /// Interstitials (`002`): full-screen artwork shown between screens. The IAB and Google
     /// standard interstitial sizes in both orientations, plus full-HD artwork for dense phones.
@@ -121,7 +133,10 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         slotRule: .fullScreenSafeArea, selectionRule: .orientationThenAspectRatio,
         recommendedUploads: [PixelSize(width: 320, height: 480), PixelSize(width: 768, height: 1024),
                              PixelSize(width: 480, height: 320), PixelSize(width: 1024, height: 768),
-                             PixelSize(width: 1080, height: 1920), PixelSize(width: 1920, height: 1080)])
+                             PixelSize(width: 1080, height: 1920), PixelSize(width: 1920, height: 1080)],
+        // 2318x13955 measured at 1x (320x480 alone, served on every screen), with a tenth more; a
+        // full-screen sheet is not charged by the pixel (`ProcessPlan.sheetBytes`).
+        jobDefaults: .fullScreen(sheetPixels: 35_600_000))
 
     /// Companions (`003`): the standard slot beside a video ad, 320x50 pt on phones and 728x90 pt
     /// on iPads (the SDK's `standardSlotSize`), with @2x and @3x Retina artwork of each. Uploading
@@ -142,7 +157,9 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         ],
         slotRule: .fixedStandardSlot, selectionRule: .aspectRatioThenSharpest,
         recommendedUploads: [PixelSize(width: 960, height: 150), PixelSize(width: 2184, height: 270)],
-        standardSlotPoints: [.phone: PixelSize(width: 320, height: 50), .tablet: PixelSize(width: 728, height: 90)])
+        standardSlotPoints: [.phone: PixelSize(width: 320, height: 50), .tablet: PixelSize(width: 728, height: 90)],
+        // The slots served drawn at 2x points with every warning: 1504x4461 at most.
+        jobDefaults: .slotSized(sheetPixels: 7_000_000))
 
     /// Whether this is the product callers get when they name none (messages leave its name out).
     public var isDefault: Bool { self == Self.defaultProduct }
@@ -152,6 +169,15 @@ public struct Product: Sendable, Hashable, RawRepresentable, CaseIterable, Custo
         switch slotRule {
         case .anchoredOrInlineStrip, .fullScreenSafeArea: true
         case .fixedStandardSlot: false
+        }
+    }
+
+    /// Whether the product's slots are anchored strips, or inline views in scrolling content
+    /// (banners): its guidance is the strip guidance, its Retina strips compete for anchored slots.
+    public var hasAnchoredSlots: Bool {
+        switch slotRule {
+        case .anchoredOrInlineStrip: true
+        case .fullScreenSafeArea, .fixedStandardSlot: false
         }
     }
 

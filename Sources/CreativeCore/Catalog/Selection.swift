@@ -59,7 +59,7 @@ public enum Selection {
     ///   ``CoreError/invalidNumber(_:)`` for a missing or non-positive request size.
     ///   - product: whose catalog order breaks ties.
     public static func select(_ candidates: [PixelSize], mode: SelectionMode,
-                              width: Int, height: Int?, product: Product = .banner) throws(CoreError) -> SelectionResult {
+                              width: Int, height: Int?, product: Product) throws(CoreError) -> SelectionResult {
         guard width > 0 else { throw .invalidNumber("width must be at least 1 pixel") }
         if mode != .legacy {
             guard let height, height > 0 else {

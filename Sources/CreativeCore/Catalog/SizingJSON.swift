@@ -43,22 +43,22 @@ public enum SizingJSON {
         ])
     }
 
-    /// Each accepted size fitted into an inline view of `width` x `maxHeight` points.
-    public static func inlineFits(width: Int, maxHeight: Int) -> [(entry: CatalogEntry, fitted: PixelSize)] {
+    /// Each size a product accepts fitted into an inline view of `width` x `maxHeight` points.
+    public static func inlineFits(width: Int, maxHeight: Int, product: Product) -> [(entry: CatalogEntry, fitted: PixelSize)] {
         let box = PixelSize(width: width, height: maxHeight)
-        return Catalog.entries.map { ($0, SlotMath.fit($0.size, into: box)) }
+        return product.entries.map { ($0, SlotMath.fit($0.size, into: box)) }
     }
 
-    /// An inline view: its largest slot (the width by the max height) and what each accepted
-    /// size becomes in it.
-    public static func inline(width: Int, maxHeight: Int, scale: Double) -> JSONValue {
+    /// An inline view: its largest slot (the width by the max height) and what each size the
+    /// product accepts becomes in it.
+    public static func inline(width: Int, maxHeight: Int, scale: Double, product: Product) -> JSONValue {
         let box = Slot(points: PixelSize(width: width, height: maxHeight), scale: scale)
         return .object([
             ("slot_mode", .string(SelectionMode.inline.rawValue)),
             ("max_slot_points", box.points.json),
             ("scale", .double(scale)),
             ("max_slot_pixels", box.pixels.json),
-            ("fits", .array(inlineFits(width: width, maxHeight: maxHeight).map { entry, fitted in
+            ("fits", .array(inlineFits(width: width, maxHeight: maxHeight, product: product).map { entry, fitted in
                 .object([("artwork_pixels", entry.size.json),
                          ("slot_points", fitted.json),
                          ("slot_pixels", Slot(points: fitted, scale: scale).pixels.json)])

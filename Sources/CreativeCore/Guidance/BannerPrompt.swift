@@ -115,7 +115,7 @@ public enum BannerPrompt {
 
     /// The numbers for an accepted size of a product.
     /// - Throws: ``CoreError/sizeNotAllowed(_:product:)`` when the product does not accept the size.
-    public static func facts(for size: PixelSize, product: Product = .banner) throws(CoreError) -> BannerFacts {
+    public static func facts(for size: PixelSize, product: Product) throws(CoreError) -> BannerFacts {
         guard let entry = product.entry(for: size) else { throw .sizeNotAllowed(size, product: product) }
         let assignments = servingAssignments(for: size, product: product)
         return BannerFacts(entry: entry, aspect: aspectText(size), ratio: ratioText(size),
@@ -128,14 +128,16 @@ public enum BannerPrompt {
 
     /// The device slots (docs/reference.md, "process" (the device table)) where the selection rules pick this artwork.
     ///
-    /// Retina sizes compete with each other (`DevicePlan.anchoredAssignments(candidates:
-    /// Catalog.adaptiveSizes)`); a standard size competes with the Retina sizes as an
-    /// upload would (`DevicePlan.assignments(for:)`: anchored slots for a strip, inline
-    /// slots for a rectangle). May be empty: a 320x50 upload loses every slot to 960x150.
-    /// For other products: the slots where the product's rule picks it among its recommended sizes.
-    public static func servingAssignments(for size: PixelSize, product: Product = .banner) -> [SlotAssignment] {
-        if product.isDefault, Catalog.entry(for: size)?.sizeClass == .adaptive {
-            return DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes).filter { $0.artwork == size }
+    /// For a strip product (banners), its recommended strips (the Retina sizes) compete with each
+    /// other (`DevicePlan.anchoredAssignments(candidates: product.recommendedUploads)`); any other
+    /// size competes with the recommended sizes as an upload would (`DevicePlan.assignments(for:)`:
+    /// anchored slots for a strip, inline slots for a rectangle). May be empty: a 320x50 upload
+    /// loses every slot to 960x150. For other products: the slots where the product's rule picks
+    /// it among its recommended sizes.
+    public static func servingAssignments(for size: PixelSize, product: Product) -> [SlotAssignment] {
+        if product.hasAnchoredSlots, size.shape == .strip, product.recommendedUploads.contains(size) {
+            return DevicePlan.anchoredAssignments(candidates: product.recommendedUploads, product: product)
+                .filter { $0.artwork == size }
         }
         return DevicePlan.assignments(for: size, campaign: DevicePlan.recommendedCampaign(with: size, product: product),
                                       product: product)
@@ -240,13 +242,13 @@ public enum BannerPrompt {
     ]
 
     /// The prompts for one size, or for every recommended size of the product (banners: the
-    /// Retina sizes, ``Catalog/adaptiveSizes``) when `size` is nil, in catalog order. With
+    /// Retina sizes, ``Product/recommendedUploads``) when `size` is nil, in catalog order. With
     /// `placeholders`, brand, headline, call to action and colours that are not given are
     /// filled with ``placeholders`` (marked so in ``RenderedPrompt/pieces``) instead of being left out.
     /// - Throws: ``CoreError/sizeNotAllowed(_:product:)`` for a size outside the product's catalog;
     ///   ``CoreError/templateError(_:)`` for a broken template (a bug, caught by tests).
     public static func render(template: String, size: PixelSize?, brand: String?, headline: String?,
-                              cta: String?, colors: String?, product: Product = .banner,
+                              cta: String?, colors: String?, product: Product,
                               placeholders: Bool = false) throws(CoreError) -> [RenderedPrompt] {
         let parsed = try PromptTemplate(template)
         var prompts: [RenderedPrompt] = []

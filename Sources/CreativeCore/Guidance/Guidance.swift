@@ -12,7 +12,7 @@ public enum GuidanceFormat: String, Sendable, CaseIterable {
     }
 }
 
-/// The guidance of a product other than banners, in its three formats.
+/// The guidance of a product whose slots are not strips (not banners), in its three formats.
 protocol ProductGuidance {
     /// The guidance model of the product.
     var guidance: Guidance { get }
@@ -39,10 +39,15 @@ extension ProductGuidance {
 /// What an advertiser needs to upload the right files, computed from the one catalog,
 /// device table and rule set, so the dashboard never says something the renderer does not do.
 public struct Guidance: Sendable {
-    /// Anchored slots of every device and orientation, with the Retina artwork each picks.
+    /// Anchored slots of every device and orientation, with the recommended strip (Retina
+    /// artwork) each picks (strip products, as banners; empty for the others).
     public let anchored: [SlotAssignment]
-    /// Inline slots of every device and orientation, with what each picks among all sizes.
+    /// Inline slots of every device and orientation, with what each picks among the recommended
+    /// sizes and the product's first rectangle (strip products; empty for the others).
     public let inline: [SlotAssignment]
+    /// The rectangle the inline table assumes uploaded beside the recommended sizes: the first
+    /// the product accepts (a banner's 300x250), nil when it accepts none.
+    public let inlineRectangle: PixelSize?
     /// The inline max height used for the inline table, in points.
     public let inlineMaxHeight: Int
     /// The product the guidance is for.
@@ -55,18 +60,22 @@ public struct Guidance: Sendable {
     public let standard: [SlotAssignment]
 
     /// Builds the guidance for a product from its catalog and the device table.
-    public init(product: Product = .banner, inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
+    public init(product: Product, inlineMaxHeight: Int = SlotMath.defaultInlineMaxHeight) {
         self.product = product
         fullScreen = product.isFullScreen
             ? DevicePlan.fullScreenAssignments(candidates: product.recommendedUploads, product: product) : []
         standard = product.hasStandardSlot
             ? DevicePlan.standardAssignments(candidates: product.recommendedUploads, product: product) : []
         self.inlineMaxHeight = SlotMath.inlineMaxHeight(inlineMaxHeight)
-        anchored = DevicePlan.anchoredAssignments(candidates: Catalog.adaptiveSizes)
-        // Inline: the Retina sizes plus the medium rectangle, the set `process` renders a rectangle against.
-        let rectangle = Catalog.entries.first { $0.shape == .rectangle }?.size
-        inline = DevicePlan.inlineAssignments(candidates: rectangle.map { DevicePlan.recommendedCampaign(with: $0) } ?? Catalog.adaptiveSizes,
-                                              maxHeight: self.inlineMaxHeight)
+        let strips = product.hasAnchoredSlots
+        anchored = strips ? DevicePlan.anchoredAssignments(candidates: product.recommendedUploads, product: product) : []
+        // Inline: the recommended sizes plus the first rectangle, the set `process` renders a rectangle against.
+        let rectangle = product.entries.first { $0.shape == .rectangle }?.size
+        inlineRectangle = rectangle
+        let inlineCandidates = rectangle.map { DevicePlan.recommendedCampaign(with: $0, product: product) }
+            ?? product.recommendedUploads
+        inline = strips ? DevicePlan.inlineAssignments(candidates: inlineCandidates, maxHeight: self.inlineMaxHeight,
+                                                       product: product) : []
     }
 
     /// The document in a format. The HTML page ends with `prompts` (one per accepted size, from
@@ -99,20 +108,38 @@ public struct Guidance: Sendable {
         (try? BannerPrompt.facts(for: size, product: product))?.minTextPixels
     }
 
-    /// Which device slots each Retina size serves.
+    /// Which anchored device slots each recommended strip serves.
     public func slots(servedBy size: PixelSize) -> [SlotAssignment] {
         anchored.filter { $0.artwork == size }
     }
 
-    /// Plain-language rules repeated in every format.
-    static let coverageNote = "Upload the three Retina sizes (960x150, 1320x204, 2184x270): together they cover "
-        + "every anchored slot. For each request the ad server picks the approved strip whose aspect ratio is "
-        + "closest to the slot's and shows it whole (aspect fit): never stretched, never cropped; the rest of "
-        + "the slot is letterbox."
-    static let inlineNote = "Inline banners (inside scrolling content) may also show rectangles such as 300x250: "
-        + "every candidate is scaled to fit the width and the max height, and the one shown biggest wins. "
-        + "Rectangles are never used for anchored slots. The table assumes the three Retina sizes and a 300x250 "
-        + "are uploaded."
+    /// The recommended uploads as a sentence names them: `the three Retina sizes`.
+    private var recommendedText: String {
+        let count = product.recommendedUploads.count
+        let words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        return "the \(count < words.count ? words[count] : String(count)) Retina size" + (count == 1 ? "" : "s")
+    }
+
+    /// Plain-language rules of a strip product's guidance, repeated in every format: what to
+    /// upload and how the anchored slots pick among it.
+    var coverageNote: String {
+        "Upload \(recommendedText) (\(product.recommendedUploads.map(\.description).joined(separator: ", "))): "
+            + "together they cover every anchored slot. For each request the ad server picks the approved strip whose "
+            + "aspect ratio is closest to the slot's and shows it whole (aspect fit): never stretched, never cropped; "
+            + "the rest of the slot is letterbox."
+    }
+
+    /// How a strip product's inline slots pick, and what the inline table assumes uploaded.
+    var inlineNote: String {
+        let fitting = "every candidate is scaled to fit the width and the max height, and the one shown biggest wins. "
+        guard let inlineRectangle else {
+            return "Inline \(product.rawValue)s (inside scrolling content): " + fitting
+                + "The table assumes \(recommendedText) are uploaded."
+        }
+        return "Inline \(product.rawValue)s (inside scrolling content) may also show rectangles such as \(inlineRectangle): "
+            + fitting + "Rectangles are never used for anchored slots. The table assumes \(recommendedText) and "
+            + "a \(inlineRectangle) are uploaded."
+    }
     static let safeAreaNote = "The whole artwork is always shown (never cropped), but slot corners are rounded and "
         + "the \"Ad\" badge sits over a corner: keep logos and text inside the safe area (\(SafeArea.horizontalInsetPercent)% "
         + "clear left and right, \(SafeArea.verticalInsetPercent)% top and bottom), and make text at least the given "

@@ -1,4 +1,4 @@
-/// Guidance as one self-contained HTML page: inline CSS, one small inline script (the Copy
+/// A strip product's (a banner's) guidance as one self-contained HTML page: inline CSS, one small inline script (the Copy
 /// buttons of the prompts, ``PromptSection``), no outside requests.
 struct GuidanceHTML {
     let guidance: Guidance
@@ -34,27 +34,28 @@ struct GuidanceHTML {
     """ + PromptSection.style + GuidancePage.style
 
     func render() -> String {
-        var html = Guidance.htmlHead(title: "Banner artwork guidance", sections: [
+        let product = guidance.product
+        var html = Guidance.htmlHead(title: "\(product.title) artwork guidance", sections: [
             Self.upload, GuidancePage.templates, Self.sizes, Self.safeArea, Self.anchored, Self.inline,
         ], prompts: prompts)
-        html += "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.coverageNote))</p>\n"
+        html += "<p class=\"lead\">\(TextFormat.markupEscaped(guidance.coverageNote))</p>\n"
         html += GuidancePage.heading(Self.upload) + "<div class=\"cards\">"
-        for size in Catalog.adaptiveSizes {
-            let entry = Catalog.entry(for: size)
+        for size in product.recommendedUploads {
+            let entry = product.entry(for: size)
             html += "<div class=\"card\"><b>\(size) px</b><br><span class=\"muted\">\(BannerPrompt.aspectText(size)) · "
                 + "\(TextFormat.markupEscaped(entry?.purpose ?? ""))</span><br>shown in \(guidance.slots(servedBy: size).count) "
                 + "of \(guidance.anchored.count) device slots</div>"
         }
-        html += "</div>\n" + GuidancePage.templatesSection(.banner, testArtworkBase: testArtworkBase)
+        html += "</div>\n" + GuidancePage.templatesSection(product, testArtworkBase: testArtworkBase)
         var table = "<table><tr><th>size (px)</th><th>class</th><th class=\"num\">aspect</th><th>what it is</th></tr>"
-        for entry in Catalog.entries {
+        for entry in product.entries {
             table += "<tr><td>\(entry.size)</td><td>\(entry.sizeClass.rawValue)</td><td class=\"num\">"
                 + "\(BannerPrompt.aspectText(entry.size))</td><td>\(TextFormat.markupEscaped(entry.purpose))</td></tr>"
         }
         html += GuidancePage.heading(Self.sizes) + GuidancePage.scrolling(table + "</table>", label: Self.sizes.title)
             + GuidancePage.heading(Self.safeArea) + "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.safeAreaNote))</p>\n"
         table = "<table><tr><th>size (px)</th><th>safe area (x, y, width × height)</th><th class=\"num\">smallest text (px)</th></tr>"
-        for entry in Catalog.entries {
+        for entry in product.entries {
             let area = SafeArea(artwork: entry.size)
             let text = guidance.minTextPixels(for: entry.size).map(String.init) ?? "-"
             table += "<tr><td>\(entry.size)</td><td>\(area.x), \(area.y), \(area.width) × \(area.height)</td>"
@@ -64,7 +65,7 @@ struct GuidanceHTML {
             + GuidancePage.heading(Self.anchored) + "<p class=\"lead\">Slot height: <code>floor(width × 50 / 320)"
             + "</code>, 50 to 90 pt, at most 15% of the screen height. The bar shows where the artwork sits across the slot's width.</p>\n"
         html += GuidancePage.scrolling(slotTable(guidance.anchored), label: Self.anchored.title)
-        html += GuidancePage.heading(Self.inline) + "<p class=\"lead\">\(TextFormat.markupEscaped(Guidance.inlineNote)) Max height: "
+        html += GuidancePage.heading(Self.inline) + "<p class=\"lead\">\(TextFormat.markupEscaped(guidance.inlineNote)) Max height: "
             + "\(guidance.inlineMaxHeight) pt.</p>\n" + GuidancePage.scrolling(slotTable(guidance.inline), label: Self.inline.title)
         return html + Guidance.formatsHTMLTail()
     }

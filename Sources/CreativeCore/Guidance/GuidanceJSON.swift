@@ -1,9 +1,10 @@
 extension Guidance {
-    /// The stable JSON document for the dashboard backend (schemas/guidance.schema.json).
+    /// A strip product's (a banner's) stable JSON document for the dashboard backend
+    /// (schemas/guidance.schema.json).
     public var json: JSONValue {
         .object([
-            ("product", .string(Product.banner.rawValue)),
-            ("sizes", .array(Catalog.entries.map { entry in
+            ("product", .string(product.rawValue)),
+            ("sizes", .array(product.entries.map { entry in
                 .object(entry.jsonFields + [
                     ("shape", .string(entry.shape.rawValue)),
                     ("aspect_ratio", .double(entry.size.aspectRatio)),
@@ -15,8 +16,8 @@ extension Guidance {
                 ])
             })),
             ("coverage", .object([
-                ("recommended_upload_pixels", .array(Catalog.adaptiveSizes.map(\.json))),
-                ("note", .string(Guidance.coverageNote)),
+                ("recommended_upload_pixels", .array(product.recommendedUploads.map(\.json))),
+                ("note", .string(coverageNote)),
             ])),
             ("anchored", .object([
                 ("rule", .string(AnchoredRule.qartvelo.rawValue)),
@@ -24,7 +25,7 @@ extension Guidance {
             ])),
             ("inline", .object([
                 ("max_height_points", .int(inlineMaxHeight)),
-                ("note", .string(Guidance.inlineNote)),
+                ("note", .string(inlineNote)),
                 ("slots", .array(inline.map(Guidance.slotJSON))),
             ])),
             ("formats", Guidance.formatsJSON),

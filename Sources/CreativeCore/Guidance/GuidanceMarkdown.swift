@@ -1,4 +1,4 @@
-/// Guidance as a Markdown document.
+/// A strip product's (a banner's) guidance as a Markdown document.
 struct GuidanceMarkdown {
     let guidance: Guidance
 
@@ -6,19 +6,19 @@ struct GuidanceMarkdown {
 
     func render() -> String {
         var lines: [String] = [
-            "# Banner artwork guidance", "",
-            Guidance.coverageNote, "",
+            "# \(guidance.product.title) artwork guidance", "",
+            guidance.coverageNote, "",
             "## Accepted sizes", "",
             "| size (px) | class | aspect | what it is | anchored slots served |",
             "|---|---|---|---|---|",
         ]
-        for entry in Catalog.entries {
+        for entry in guidance.product.entries {
             lines.append("| \(entry.size) | \(entry.sizeClass.rawValue) | \(BannerPrompt.aspectText(entry.size)) | "
                          + "\(entry.purpose) | \(guidance.slots(servedBy: entry.size).count) |")
         }
         lines += ["", "## Safe area and text size", "", Guidance.safeAreaNote, "",
                   "| size (px) | safe area (x, y, width x height) | smallest text (px) |", "|---|---|---|"]
-        for entry in Catalog.entries {
+        for entry in guidance.product.entries {
             let area = SafeArea(artwork: entry.size)
             let text = guidance.minTextPixels(for: entry.size).map(String.init) ?? "-"
             lines.append("| \(entry.size) | \(area.x), \(area.y), \(area.width)x\(area.height) | \(text) |")
@@ -28,7 +28,7 @@ struct GuidanceMarkdown {
                   "| device | orientation | slot (pt) | scale | slot (px) | artwork shown | shown at (px) | fills |",
                   "|---|---|---|---|---|---|---|---|"]
         lines += guidance.anchored.map(row)
-        lines += ["", "## Inline slots", "", Guidance.inlineNote + " Max height: \(guidance.inlineMaxHeight) pt.", "",
+        lines += ["", "## Inline slots", "", guidance.inlineNote + " Max height: \(guidance.inlineMaxHeight) pt.", "",
                   "| device | orientation | view (pt) | scale | view (px) | artwork shown | shown at (px) | fills |",
                   "|---|---|---|---|---|---|---|---|"]
         lines += guidance.inline.map(row)

@@ -48,7 +48,8 @@ enum GuidancePage {
                 + "\(percentEncoded(svg(size, product: product, standalone: true)))\">template \(size) (SVG)</a></figcaption></figure>"
         }
         html += "</div>\n"
-        let artwork = Catalog.adaptiveSizes
+        // The test artwork is the banner's, whatever the page's product.
+        let artwork = Product.banner.recommendedUploads
         if let base = testArtworkBase {
             html += "<p>Test artwork (banners, the three Retina sizes): " + artwork.map {
                 "<a download href=\"\(base)\($0).png\">\($0).png</a>"

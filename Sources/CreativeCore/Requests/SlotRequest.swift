@@ -98,7 +98,7 @@ public struct SlotRequest: Sendable {
         case .anchored(let width, let screenHeight, let rule, let scale):
             SizingJSON.anchored(width: width, screenHeight: screenHeight, rule: rule, scale: scale)
         case .inline(let width, let maxHeight, let scale):
-            SizingJSON.inline(width: width, maxHeight: maxHeight, scale: scale)
+            SizingJSON.inline(width: width, maxHeight: maxHeight, scale: scale, product: product)
         case .fullScreen(let slot): SizingJSON.fullScreen(slot)
         case .standard(let slot): SizingJSON.standard(slot)
         }

@@ -71,27 +71,25 @@ public struct ProcessRequest: Sendable {
     public static let maxWith = 64
 
     public let product: Product
-    public let format: FormatChoice
-    /// For `auto`, the formats it may choose among (``RenderRequest/formats``); nil for ``OutputFormat/autoDefault``.
-    public let autoFormats: Set<OutputFormat>?
-    /// Every render's weight budget: the budget asked and the profiles (``RenderWeightBudget``).
-    public let weightBudget: RenderWeightBudget
+    /// How the renders are written: `format`, `formats` (``RenderRequest/formats``), the weight
+    /// budget and its profiles (``RenderWeightBudget``), and the campaign's other sizes (`with`),
+    /// each accepted by the product, each once.
+    public let settings: ProcessSettings
     /// Whether the answer carries the files' bytes.
     public let inline: Bool
     /// The one file asked for, nil for all.
     public let file: String?
-    /// The campaign's other sizes (`with`), each accepted by the product, each once.
-    public let with: [PixelSize]
 
     /// - Throws: ``CoreError`` for a wrong value, or `inline` with `file`.
     public init(_ source: some OptionSource) throws(CoreError) {
         product = try CommonOptions.product(source)
-        format = try source.choice(Self.format, FormatChoice.self) ?? .auto
-        autoFormats = try RenderRequest.autoFormats(source, format: format)
-        weightBudget = try RenderRequest.weightBudgets(source, weightBudget: Self.weightBudget)
+        let format = try source.choice(Self.format, FormatChoice.self) ?? .auto
+        settings = ProcessSettings(
+            format: format, autoFormats: try RenderRequest.autoFormats(source, format: format),
+            weightBudget: try RenderRequest.weightBudgets(source, weightBudget: Self.weightBudget),
+            campaign: try Self.campaignSizes(source.text(Self.with), product: product, spelling: source.spelling(Self.with)))
         inline = try source.toggle(Self.inline)
         file = try source.text(Self.file)
-        with = try Self.campaignSizes(source.text(Self.with), product: product, spelling: source.spelling(Self.with))
         if let file {
             if source.has(Self.inline) {
                 throw .invalidRequest("give \(source.spelling(Self.inline)) or \(source.spelling(Self.file)), not both")

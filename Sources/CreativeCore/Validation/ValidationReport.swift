@@ -176,7 +176,7 @@ public struct ValidationReport: Sendable {
     /// the product's own checks (the `network` profile's rules).
     public var profiles: [PlatformProfile]
 
-    public init(file: String, product: Product = .banner, profiles: [PlatformProfile] = []) {
+    public init(file: String, product: Product, profiles: [PlatformProfile] = []) {
         self.file = file
         self.product = product
         self.profiles = profiles
@@ -241,7 +241,7 @@ public struct ValidationReport: Sendable {
 /// The decisions of validation that need no pixels: sizes, weights, names.
 public enum ValidationRules {
     /// `dimensions_not_allowed` with the product's nearest accepted sizes, or nil when the size is accepted.
-    public static func dimensionsIssue(_ size: PixelSize, product: Product = .banner) -> ValidationIssue? {
+    public static func dimensionsIssue(_ size: PixelSize, product: Product) -> ValidationIssue? {
         guard product.entry(for: size) == nil else { return nil }
         let nearest = product.nearest(to: size).map(\.description).joined(separator: " or ")
         let rotated = product.entry(for: PixelSize(width: size.height, height: size.width)) != nil
