@@ -67,4 +67,19 @@ final class RenderOperationTests: XCTestCase {
         }
         XCTAssertEqual(same.code, "too_many_pixels")
     }
+
+    /// A damaged upload of another product is reported against that product's sizes, not the
+    /// banner's: an interstitial's 1080x1920 is named corrupt, never `dimensions_not_allowed`.
+    func testARejectedUploadIsReportedAgainstItsRequestsProduct() throws {
+        let screen = try request(["product": "interstitial", "device": "iPhone 15"])
+        let whole = try png(1080, 1920)
+        let damaged = Array(whole.prefix(whole.count / 2))
+        let upload = try RenderOperation(screen, input: .upload(Upload(damaged, fileName: "upload")))
+        guard case .failure(.rejected(let error, let report?)) = upload.run(upload.open(), limits: JobLimits()) else {
+            return XCTFail("a damaged upload renders, or fails without its report")
+        }
+        XCTAssertEqual(error.code, "corrupt_image")
+        XCTAssertEqual(report.product, .interstitial)
+        XCTAssertEqual(report.errors.map(\.code.rawValue), ["corrupt_image"], "\(report.errors)")
+    }
 }
