@@ -33,7 +33,7 @@ public struct FixOperation: Sendable {
     /// written under `outputName` (nil: `fixed.` and the format's extension).
     /// - Throws: ``OperationError/invalidRequest(_:)`` for a request the upload cannot meet (a
     ///   frame it lacks); else the failure as
-    ///   ``OperationError/rejection(_:upload:limits:)`` tells it (a refused fix: rejected with the
+    ///   ``OperationError/rejection(_:upload:product:profiles:limits:)`` tells it (a refused fix: rejected with the
     ///   upload's report).
     public func run(_ upload: Upload, outputName: String? = nil, limits: JobLimits) throws(OperationError) -> FixedUpload {
         try limits.asJob { (limits) throws(OperationError) in try fixing(upload, outputName: outputName, limits: limits) }
@@ -43,7 +43,7 @@ public struct FixOperation: Sendable {
     private func fixing(_ upload: Upload, outputName: String?, limits: JobLimits) throws(OperationError) -> FixedUpload {
         let source: ImageSource
         do throws(ImagingError) { source = try open(upload).get() } catch {
-            throw .rejection(error, upload: upload, limits: limits)
+            throw .rejection(error, upload: upload, product: request.product, profiles: request.profiles, limits: limits)
         }
         let formats = request.outputFormats(for: source.format)
         do throws(ImagingError) {
@@ -53,7 +53,7 @@ public struct FixOperation: Sendable {
         } catch .unfixable(let refusal) where refusal.isUsage {
             throw .invalidRequest(refusal.message)
         } catch {
-            throw .rejection(error, upload: upload, limits: limits)
+            throw .rejection(error, upload: upload, product: request.product, profiles: request.profiles, limits: limits)
         }
     }
 }

@@ -40,14 +40,17 @@ public enum OperationError: Error, Sendable {
     /// The failure of an imaging error on an upload a job holds: stopped without a report past
     /// the deadline or on a cancellation; else rejected with the report, the one the job already
     /// made or one made now on the job's own source within `limits` (what is left of the job's
-    /// deadline). A processing failure on a creative that validates cleanly is the tool's fault.
-    public static func rejection(_ error: ImagingError, upload: Upload, limits: JobLimits) -> OperationError {
+    /// deadline), against `product`'s sizes and `profiles`' rules, as the job was asked.
+    /// A processing failure on a creative that validates cleanly is the tool's fault.
+    public static func rejection(_ error: ImagingError, upload: Upload, product: Product, profiles: [PlatformProfile] = [],
+                                 limits: JobLimits) -> OperationError {
         switch error {
         case .timeout, .cancelled: return .stopped(error)
         default: break
         }
-        let report = upload.report ?? Validator.validate(upload, limits: ValidationLimits(maxBytes: max(upload.bytes.count, 1),
-                                                                                          job: limits))
+        var checks = ValidationLimits(maxBytes: max(upload.bytes.count, 1), job: limits, product: product)
+        checks.profiles = profiles
+        let report = upload.report ?? Validator.validate(upload, limits: checks)
         if report.valid, case .operationFailed = error {
             return .fault(error, message: error.message)
         }

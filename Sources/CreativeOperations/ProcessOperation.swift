@@ -70,13 +70,13 @@ public struct ProcessOperation: Sendable {
     /// The job on an upload a job holds (the service's body, its source opened once for the
     /// charge, ``memory(_:product:)``), its files kept in the output; one deadline covers the job
     /// and, when it fails, the report made for its rejection.
-    /// - Throws: the failure as ``OperationError/rejection(_:upload:limits:)`` tells it.
+    /// - Throws: the failure as ``OperationError/rejection(_:upload:product:profiles:limits:)`` tells it.
     public func run(_ upload: Upload) throws(OperationError) -> Output {
         try limits.asJob { (limits) throws(OperationError) in
             do throws(ImagingError) {
                 return Output(try CreativeJob.process(upload, limits: limits, settings: settings))
             } catch {
-                throw .rejection(error, upload: upload, limits: limits.job)
+                throw .rejection(error, upload: upload, product: limits.product, limits: limits.job)
             }
         }
     }

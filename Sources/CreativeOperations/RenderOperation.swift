@@ -127,7 +127,7 @@ public struct RenderOperation: Sendable {
     private func failure(_ error: ImagingError, limits: JobLimits) -> OperationError {
         if givesNoArtwork, case .operationFailed = error { return .fault(error, message: error.description) }
         switch (input, error) {
-        case (.upload(let upload), _): return .rejection(error, upload: upload, limits: limits)
+        case (.upload(let upload), _): return .rejection(error, upload: upload, product: request.product, limits: limits)
         case (_, .timeout), (_, .cancelled): return .stopped(error)
         default: return .rejected(error, report: nil)
         }

@@ -41,7 +41,7 @@ public enum ValidateOperation {
 
     /// The report of an upload a job holds (the service's body): made on the source the upload
     /// opened for the job's charge (``memory(_:product:profiles:)``), and kept in it for a
-    /// failed job's rejection (``OperationError/rejection(_:upload:limits:)``).
+    /// failed job's rejection (``OperationError/rejection(_:upload:product:profiles:limits:)``).
     public static func report(_ upload: Upload, limits: ValidationLimits) -> ValidationReport {
         Validator.validate(upload, limits: limits)
     }

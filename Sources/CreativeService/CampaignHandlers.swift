@@ -47,17 +47,17 @@ enum CampaignHandlers {
             guard zipped else {
                 // Weighed, not kept: the answer is campaign.json.
                 let outcome = operation.run(approval, sheet: false, sink: { _, _ in { _, _ in } }, keep: { _, _ in })
-                if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], job: job) }
+                if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], product: product, job: job) }
                 return (operation.json(outcome, sheet: nil), nil)
             }
             let kept = CampaignZip(budget: job.reservation.budget)
             let outcome = operation.run(approval, sheet: true, sink: { _, _ in nil }, keep: { index, output in
                 kept.keep(output, folder: approval.names[index])
             })
-            if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], job: job) }
+            if let (index, error) = outcome.stopped { throw ImageHandlers.rejection(error, upload: uploads[index], product: product, job: job) }
             let sheet: JobFile?
             do throws(ImagingError) { sheet = try operation.sheet(outcome) } catch {
-                throw ImageHandlers.rejection(error, upload: uploads[0], job: job)
+                throw ImageHandlers.rejection(error, upload: uploads[0], product: product, job: job)
             }
             let json = operation.json(outcome, sheet: sheet)
             kept.add((sheet.map { [($0.name, $0.bytes)] } ?? [])

@@ -15,7 +15,7 @@ import Glibc
 ///   counted apart as `keepalive_idle`);
 /// - a body brings fewer than `minBodyRate` bytes a second over any window of `bodyGraceSeconds`
 ///   (each window is judged apart, so a fast start buys no stall later: one gap of two windows
-///   without a byte is always cut), `slow_body`;
+///   without a byte is always cut), `slow_body`, answered 408 with the JSON error just before;
 /// - the memory budget is short and bodies that hold reservations send slower than the minimum
 ///   rate (``relieve(needing:)``): the one that reserved the most, then the slowest, is cut
 ///   first (`budget_pressure`);
@@ -250,6 +250,13 @@ final class ConnectionWatch: @unchecked Sendable {
                     reason = elapsed > limits.lingerSeconds ? "linger_timeout" : nil
                 }
                 guard let reason else { continue }
+                if reason == "slow_body" {
+                    // One answer before the cut, never blocking the watch: a stalled body (or a
+                    // chunk announced and never sent) learns why its connection closes.
+                    let answer = RequestIntake.closingAnswer(
+                        ServiceError.slowBody(rate: limits.minBodyRate, seconds: limits.bodyGraceSeconds).response)
+                    _ = answer.withUnsafeBytes { send(entry.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                }
                 shutdown(entry.fd, Int32(SHUT_RDWR))
                 entries[key]?.cut = true
                 cuts[reason, default: 0] += 1

@@ -82,10 +82,10 @@ enum ImageHandlers {
         throw .unprocessable(code: timeout.code.rawValue, message: timeout.message, report: report.json)
     }
 
-    /// A creative the imaging layer refused, as ``OperationError/rejection(_:upload:limits:)``
+    /// A creative the imaging layer refused, as ``OperationError/rejection(_:upload:product:profiles:limits:)``
     /// tells it, within what is left of the job's deadline (``failure(_:)``).
-    static func rejection(_ error: ImagingError, upload: Upload, job: ImageJob) -> ServiceError {
-        failure(.rejection(error, upload: upload, limits: job.rest))
+    static func rejection(_ error: ImagingError, upload: Upload, product: Product, job: ImageJob) -> ServiceError {
+        failure(.rejection(error, upload: upload, product: product, limits: job.rest))
     }
 
     /// An operation's failure as the service answers it: a render without the artwork it needs,

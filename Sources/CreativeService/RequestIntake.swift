@@ -187,11 +187,7 @@ struct RequestIntake {
         state.body = []
         context.budget.release(state.reserved)
         state.reserved = 0
-        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
-        head += "Content-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n"
-        head += "X-Content-Type-Options: nosniff\r\nConnection: close\r\n"
-        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + response.body
+        let bytes = Self.closingAnswer(response)
         let fd = creative_mhd_connection_fd(connection)
         guard fd >= 0 else { return .NO }
         var offset = 0
@@ -206,6 +202,16 @@ struct RequestIntake {
         return .YES
     }
 
+    /// `response` as bytes on the wire, with `Connection: close`: what the service writes to a
+    /// socket itself, past libmicrohttpd (a refusal before the body ends, a cut slow body).
+    static func closingAnswer(_ response: Response) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"
+        head += "Content-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n"
+        head += "X-Content-Type-Options: nosniff\r\nConnection: close\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        return Array((head + "\r\n").utf8) + response.body
+    }
+
     private static func reason(_ status: Int) -> String {
         switch status {
         case 400: "Bad Request"
@@ -213,6 +219,7 @@ struct RequestIntake {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 431: "Request Header Fields Too Large"

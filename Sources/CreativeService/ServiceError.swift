@@ -45,6 +45,10 @@ public enum ServiceError: Error, Equatable, Sendable {
     case answerTooLarge(bytes: Int, limit: Int)
     /// 503 `busy`: every job slot and queue place is taken; retry after `Retry-After` seconds.
     case busy(retryAfter: Int)
+    /// 408 `slow_body`: a window of `seconds` of the body brought less than `rate` bytes a second
+    /// (`--min-body-rate`): a stalled upload, or a chunk announced and never sent. Written by the
+    /// connection watch just before it cuts the connection.
+    case slowBody(rate: Int, seconds: Double)
     /// 503 `shutting_down` or `not_ready`: the service is draining (a job still running at the
     /// drain limit is stopped with `shutting_down`) or cannot take work; `cancelled` for a job whose
     /// client went away (an answer nobody reads).
@@ -60,6 +64,7 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .hostNotAllowed: 403
         case .notFound: 404
         case .methodNotAllowed: 405
+        case .slowBody: 408
         case .payloadTooLarge: 413
         case .uriTooLong: 414
         case .headerFieldsTooLarge: 431
@@ -87,6 +92,7 @@ public enum ServiceError: Error, Equatable, Sendable {
         case .unprocessable(let code, _, _): code
         case .answerTooLarge: "answer_too_large"
         case .busy: "busy"
+        case .slowBody: "slow_body"
         case .unavailable(let code, _): code
         case .internalError: "internal_error"
         }
@@ -114,6 +120,9 @@ public enum ServiceError: Error, Equatable, Sendable {
             "the files total \(bytes) bytes, over the \(limit) bytes answered inline: ask with inline=false for the "
                 + "list, then for each file with file=NAME"
         case .busy: "every job slot is taken; retry later"
+        case .slowBody(let rate, let seconds):
+            "the body brought less than \(rate) bytes a second over \(TextFormat.decimal(seconds, decimals: 1)) s "
+                + "(a stalled upload, or a chunk announced and not sent); the connection is closed"
         case .unavailable(_, let message): message
         case .internalError(let text): text
         }

@@ -13,6 +13,18 @@ final class RenderOperationTests: XCTestCase {
         try Fixtures.save("pngsave_buffer", try Fixtures.solid(width, height, [200, 30, 30]))
     }
 
+    /// The failure of rendering the first half of `whole` (a damaged upload): its error and report.
+    private func rejection(_ asked: RenderRequest, of whole: [UInt8]) throws -> (ImagingError, ValidationReport) {
+        let damaged = Array(whole.prefix(whole.count / 2))
+        let upload = try RenderOperation(asked, input: .upload(Upload(damaged, fileName: "upload")))
+        let outcome = upload.run(upload.open(), limits: JobLimits())
+        guard case .failure(.rejected(let error, let report?)) = outcome else { throw NotRejected(outcome: "\(outcome)") }
+        return (error, report)
+    }
+
+    /// A damaged upload that rendered, or failed without its report: the test fails with what it got.
+    private struct NotRejected: Error { let outcome: String }
+
     func testAFullScreenWithoutArtworkIsRefusedBeforeAnyWork() throws {
         let takeover = try request(["product": "interstitial", "device": "iPhone 15"])
         for input: RenderOperation.Input in [.none, .upload(Upload([], fileName: "upload"))] {
@@ -53,11 +65,7 @@ final class RenderOperationTests: XCTestCase {
     func testARejectedUploadCarriesItsReportAndOpenedArtworkNone() throws {
         let banner = try request(["slot": "390x61@3x"])
         let whole = try png(960, 150)
-        let damaged = Array(whole.prefix(whole.count / 2))
-        let upload = try RenderOperation(banner, input: .upload(Upload(damaged, fileName: "upload")))
-        guard case .failure(.rejected(let error, let report?)) = upload.run(upload.open(), limits: JobLimits()) else {
-            return XCTFail("a damaged upload renders, or fails without its report")
-        }
+        let (error, report) = try rejection(banner, of: whole)
         XCTAssertEqual(error.code, "corrupt_image")
         XCTAssertFalse(report.valid)
         // Artwork the caller opened carries no bytes to report on: a render over the budget.
@@ -66,5 +74,15 @@ final class RenderOperationTests: XCTestCase {
             return XCTFail("opened artwork fails with a report, or renders")
         }
         XCTAssertEqual(same.code, "too_many_pixels")
+    }
+
+    /// A damaged upload of another product is reported against that product's sizes, not the
+    /// banner's: an interstitial's 1080x1920 is named corrupt, never `dimensions_not_allowed`.
+    func testARejectedUploadIsReportedAgainstItsRequestsProduct() throws {
+        let screen = try request(["product": "interstitial", "device": "iPhone 15"])
+        let (error, report) = try rejection(screen, of: try png(1080, 1920))
+        XCTAssertEqual(error.code, "corrupt_image")
+        XCTAssertEqual(report.product, .interstitial)
+        XCTAssertEqual(report.errors.map(\.code.rawValue), ["corrupt_image"], "\(report.errors)")
     }
 }
