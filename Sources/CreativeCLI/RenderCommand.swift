@@ -63,7 +63,7 @@ enum RenderCommand: DeclaredCommand {
             return ExitCode.success
         }
         let quiet = arguments.flag(JobLimitOptions.quiet.flag)
-        for note in notes(picked, source: source, operation.notes(artwork)) where !quiet {
+        for note in notes(picked, source: source, artwork.notes) where !quiet {
             Streams.errEscaped("creative-tool render: note: \(note)")
         }
         if timer.enabled {

@@ -9,7 +9,7 @@ import CreativeImaging
 ///
 /// In three steps, so that a surface can charge the job before it runs it: ``init(_:input:)``
 /// refuses a render without the artwork it needs before any work, ``open()`` opens the artwork
-/// from its header (``cost(_:memoryBudget:)`` is charged from it, ``notes(_:)`` read from it),
+/// from its header (``cost(_:memoryBudget:)`` is charged from it, its ``Artwork/notes`` read from it once),
 /// ``run(_:limits:)`` renders.
 public struct RenderOperation: Sendable {
     /// The artwork a render is given.
@@ -30,6 +30,11 @@ public struct RenderOperation: Sendable {
         public let source: ImageSource
         /// Whether it is the built-in test artwork (no artwork was given).
         public let isTestArtwork: Bool
+        /// What the surfaces say before or beside the render, made once when the artwork is
+        /// opened: one sentence per reason `validate` would reject it
+        /// (``RenderNotes/rejections(_:request:maxBytes:)``; none for the test artwork), and
+        /// `upscaled_render` when the canvas enlarges it more than 2x (``RenderOperation/upscaled(_:)``).
+        public let notes: [String]
     }
 
     /// A finished render.
@@ -75,11 +80,11 @@ public struct RenderOperation: Sendable {
         do throws(ImagingError) {
             switch input {
             case .upload(let upload) where !upload.bytes.isEmpty:
-                return .success(Artwork(source: try Validator.renderSource(upload), isTestArtwork: false))
+                return .success(artwork(try Validator.renderSource(upload), isTestArtwork: false))
             case .opened(let source):
-                return .success(Artwork(source: source, isTestArtwork: false))
+                return .success(artwork(source, isTestArtwork: false))
             case .upload, .none:
-                return .success(Artwork(source: try TestArtwork.source(for: request.settings.canvas), isTestArtwork: true))
+                return .success(artwork(try TestArtwork.source(for: request.settings.canvas), isTestArtwork: true))
             }
         } catch {
             return .failure(error)
@@ -92,12 +97,11 @@ public struct RenderOperation: Sendable {
         JobCost.render(artwork.source, settings: request.settings, memoryBudget: memoryBudget)
     }
 
-    /// What the surfaces say before or beside the render about an artwork `validate` would reject
-    /// (``RenderNotes/rejections(_:request:maxBytes:)``; none for the test artwork), and
-    /// `upscaled_render` when the canvas enlarges the artwork more than 2x (``upscaled(_:)``).
-    public func notes(_ artwork: Artwork) -> [String] {
-        (artwork.isTestArtwork ? [] : RenderNotes.rejections(artwork.source, request: request))
-            + (upscaled(artwork.source.displayedSize).map { [$0.note] } ?? [])
+    /// `source` opened as the render's artwork, with its notes (``Artwork/notes``).
+    private func artwork(_ source: ImageSource, isTestArtwork: Bool) -> Artwork {
+        let rejections = isTestArtwork ? [] : RenderNotes.rejections(source, request: request)
+        return Artwork(source: source, isTestArtwork: isTestArtwork,
+                       notes: rejections + (upscaled(source.displayedSize).map { [$0.note] } ?? []))
     }
 
     /// The render's `upscaled_render`: its artwork enlarged more than 2x in the canvas, or nil.
@@ -115,7 +119,7 @@ public struct RenderOperation: Sendable {
                 let source = artwork.source
                 let encoded = try Renderer.render(source, settings: request.settings, limits: limits)
                 return .success(Rendered(encoded: encoded, placement: request.settings.placement(of: source.displayedSize),
-                                         artwork: source.displayedSize, notes: notes(artwork)))
+                                         artwork: source.displayedSize, notes: artwork.notes))
             } catch {
                 return .failure(failure(error, limits: limits))
             }

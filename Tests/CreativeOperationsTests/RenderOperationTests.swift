@@ -55,7 +55,7 @@ final class RenderOperationTests: XCTestCase {
         let opened = operation.open()
         let rendered = try operation.run(opened, limits: JobLimits()).get()
         XCTAssertEqual(rendered.artwork, PixelSize(width: 961, height: 150))
-        XCTAssertEqual(rendered.notes, operation.notes(try opened.get()))
+        XCTAssertEqual(rendered.notes, try opened.get().notes)
         XCTAssertEqual(rendered.notes.count, 1)
         XCTAssertTrue(rendered.notes[0].contains("dimensions_not_allowed"), rendered.notes[0])
         XCTAssertEqual(operation.cost(try opened.get(), memoryBudget: 80 << 20).memory,
