@@ -37,8 +37,6 @@ public struct JobLimits: Sendable {
     public static func defaultMemoryBudget(for product: Product) -> Int {
         product.jobDefaults.memoryBudget
     }
-    /// The default budget of a full-screen product's job (``JobDefaults/fullScreenMemoryBudget``: 144 MiB).
-    public static let fullScreenMemoryBudget = JobDefaults.fullScreenMemoryBudget
     /// A budget for the service per job: the CLI's 80 MiB. What the jobs of a process hold
     /// together is bounded by the service's process-wide budget (`--memory-budget`, 128 MiB by
     /// default), which every job is charged against before it starts.
@@ -50,8 +48,6 @@ public struct JobLimits: Sendable {
     public static func serviceTimeout(for product: Product) -> Double {
         product.jobDefaults.serviceTimeout
     }
-    /// The service's deadline of a full-screen product's job (``JobDefaults/fullScreenServiceTimeout``: 60 s).
-    public static let fullScreenServiceTimeout = JobDefaults.fullScreenServiceTimeout
     /// The default cap on decoded sample bytes: 96 MiB (for example 24 MP of 8-bit RGBA or 12 MP
     /// of 16-bit RGBA). A PNG whose every row uses the slowest filter (Paeth) decodes at about
     /// 7 ns a byte on the slow libvips, so this keeps the decode under 0.75 s; the largest

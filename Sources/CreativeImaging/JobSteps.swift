@@ -43,8 +43,6 @@ struct JobSteps {
     struct Charged {
         let plan: ProcessPlan
         let renderLimits: JobLimits
-        /// The bytes of the campaign sheet's copy, held beside the renders.
-        let copyBytes: Int
     }
 
     /// 2. Charge the job its peak before anything is decoded (``ProcessPlan``). A campaign's
@@ -61,7 +59,7 @@ struct JobSteps {
         // What each render's encoder may hold, as the plan decided.
         var renderLimits = limits.job
         renderLimits.memoryBudget = plan.renderBudget
-        return Charged(plan: plan, renderLimits: renderLimits, copyBytes: copyBytes)
+        return Charged(plan: plan, renderLimits: renderLimits)
     }
 
     /// The creative decoded once, and a campaign sheet's small copy of it.

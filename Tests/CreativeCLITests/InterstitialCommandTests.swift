@@ -190,7 +190,7 @@ final class InterstitialCommandTests: XCTestCase {
                 XCTAssertEqual(cost.status, 0, cost.stderr)
                 let charge = try object(cost.text)
                 XCTAssertEqual(charge["accepted"] as? Bool, true, "\(name) \(format): \(cost.text)")
-                XCTAssertEqual(charge["memory_budget_bytes"] as? Int, JobLimits.fullScreenMemoryBudget)
+                XCTAssertEqual(charge["memory_budget_bytes"] as? Int, JobDefaults.fullScreenMemoryBudget)
             }
         }
         // A banner keeps the 80 MiB default.

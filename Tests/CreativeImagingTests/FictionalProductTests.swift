@@ -155,7 +155,7 @@ final class FictionalProductTests: XCTestCase {
             XCTAssertGreaterThan(plan.cost.memory, ProcessPlan.sheetBytes(product) / 2, "\(product): \(plan.cost)")
         }
         XCTAssertEqual(JobLimits.defaultMemoryBudget(for: Self.tile), 96 << 20)
-        XCTAssertEqual(JobLimits.defaultMemoryBudget(for: Self.splash), JobLimits.fullScreenMemoryBudget)
+        XCTAssertEqual(JobLimits.defaultMemoryBudget(for: Self.splash), JobDefaults.fullScreenMemoryBudget)
     }
 
     /// `process` end to end for the strip and the rectangle: every slot the plan serves gets its

@@ -39,7 +39,7 @@ final class QualityFloorTests: XCTestCase {
         let (image, content) = try photo(PixelSize(width: 270, height: 480), in: PixelSize(width: 1179, height: 2556))
         let budget = RenderSettings.defaultWeightBudget
         let (format, _, shortfall, message) = try refusal {
-            try Encoder.encode(image, EncodeRequest(format: .fixed(.png), content: content, memoryBudget: JobLimits.fullScreenMemoryBudget, weightBudget: budget))
+            try Encoder.encode(image, EncodeRequest(format: .fixed(.png), content: content, memoryBudget: JobDefaults.fullScreenMemoryBudget, weightBudget: budget))
         }
         XCTAssertEqual(format, .png, message)
         XCTAssertTrue(shortfall.tried.contains("palettes of 256 down to 2 colours"), message)
@@ -56,7 +56,7 @@ final class QualityFloorTests: XCTestCase {
         XCTAssertTrue(message.contains("WebP fits at \(TextFormat.kilobytes(fits.bytes)) (\(fits.bytes) bytes: \(fits.detail)"),
                       message)
         // Measured, not guessed: asked for, that WebP is written, that size, scoring so.
-        let webp = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), content: content, memoryBudget: JobLimits.fullScreenMemoryBudget, weightBudget: budget))
+        let webp = try Encoder.encode(image, EncodeRequest(format: .fixed(.webp), content: content, memoryBudget: JobDefaults.fullScreenMemoryBudget, weightBudget: budget))
         XCTAssertEqual(webp.bytes.count, fits.bytes, webp.detail)
         XCTAssertTrue(webp.detail.hasPrefix(fits.detail), webp.detail)
         XCTAssertEqual(try luma(webp.bytes, image, content), fits.luma, accuracy: 0.001)
