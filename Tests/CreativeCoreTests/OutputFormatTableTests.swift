@@ -51,7 +51,7 @@ final class OutputFormatTableTests: XCTestCase {
                        OutputFormat.allCases.filter(OutputFormat.autoDefault.contains).map(\.rawValue).joined(separator: ","))
         let lossy = OutputFormat.allCases.filter { !$0.entry.lossless }
         XCTAssertEqual(RenderRequest.quality.declaration.help,
-                       OutputFormat.listed(lossy.map(\.displayName)) + " quality, 1 to 100")
+                       TextFormat.listed(lossy.map(\.displayName)) + " quality, 1 to 100")
         XCTAssertEqual(RenderRequest.knownExtensions,
                        OutputFormat.allCases.flatMap(\.endings).map { "." + $0 }.joined(separator: ", "))
     }

@@ -79,12 +79,6 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// The formats without an alpha band (`jpeg`), whose bars are white by default.
     public static let opaqueOnly = allCases.filter { !$0.entry.keepsAlpha }
 
-    /// `items` as a sentence lists them: `a`, `a or b`, `a, b or c` (`word` before the last).
-    public static func listed(_ items: [String], _ word: String = "or") -> String {
-        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " \(word) " + last
-    }
-
     /// The file name extension.
     public var fileExtension: String { entry.fileExtension }
     /// The HTTP media type.

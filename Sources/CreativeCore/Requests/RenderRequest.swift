@@ -16,7 +16,7 @@ public struct RenderRequest: Sendable {
     public static let background = OptionDeclaration(
         "background", .text(maxLength: 64), placeholder: "C",
         help: "bar colour: '#rrggbb', '#rgb', a CSS colour name (red, navy) or 'transparent' "
-            + "(default: transparent; white for \(OutputFormat.listed(OutputFormat.opaqueOnly.map(\.displayName), "and")))",
+            + "(default: transparent; white for \(TextFormat.listed(OutputFormat.opaqueOnly.map(\.displayName), "and")))",
         mistakenNames: ["bg", "color", "colour"])
     /// `--format F`.
     public static let format = OptionDeclaration(
@@ -36,7 +36,7 @@ public struct RenderRequest: Sendable {
     /// `--quality Q`.
     public static let quality = IntegerOption(
         "quality", 1...100, placeholder: "Q",
-        help: "\(OutputFormat.listed(OutputFormat.lossy.map(\.displayName))) quality, 1 to 100", defaultValue: "85")
+        help: "\(TextFormat.listed(OutputFormat.lossy.map(\.displayName))) quality, 1 to 100", defaultValue: "85")
     /// `--lossless`, `lossless=true`: lossless WebP.
     public static let lossless = OptionDeclaration(
         "lossless", .toggle, help: "write WebP lossless (every pixel kept); --format webp or a .webp output only "
@@ -50,7 +50,7 @@ public struct RenderRequest: Sendable {
     public static let weightBudget = ByteSizeOption(
         "weight_budget", RenderSettings.weightBudgetRange, placeholder: "SIZE",
         help: "largest file of a render: the best quality that fits ("
-            + OutputFormat.listed(OutputFormat.lossy.map(\.displayName), "and") + ": the highest quality; PNG: lossless, "
+            + TextFormat.listed(OutputFormat.lossy.map(\.displayName), "and") + ": the highest quality; PNG: lossless, "
             + "else the largest palette); when none fits, code over_weight_budget and nothing written (40K, 1M; K is "
             + "1024 bytes; a bare number is bytes)",
         defaultValue: Quantity.describe(bytes: RenderSettings.defaultWeightBudget))
@@ -128,7 +128,7 @@ public struct RenderRequest: Sendable {
         settings.quality = try source.int(Self.quality)
         if settings.quality != nil, let refusal = format.qualityRefusal {
             throw .invalidRequest("\(source.spelling(Self.quality)) is for \(source.spelling(Self.format)) "
-                                  + "\(OutputFormat.listed(OutputFormat.lossy.map(\.rawValue))) "
+                                  + "\(TextFormat.listed(OutputFormat.lossy.map(\.rawValue))) "
                                   + "(\(refusal))")
         }
         settings.autoFormats = autoFormats
@@ -214,7 +214,7 @@ public struct RenderRequest: Sendable {
     static let autoWhenNamedNote: String = {
         let named = OutputFormat.allCases.filter { $0.entry.auto == .whenNamed }.map(\.displayName)
         guard !named.isEmpty else { return "" }
-        return "; \(OutputFormat.listed(named, "and")) too when formats names " + (named.count == 1 ? "it" : "them")
+        return "; \(TextFormat.listed(named, "and")) too when formats names " + (named.count == 1 ? "it" : "them")
     }()
 
     /// The names `format` answers with a format's own (`jpg`, `jpe`: did you mean jpeg?).
@@ -253,7 +253,7 @@ public struct RenderRequest: Sendable {
         case .auto?:
             if !named.entry.keepsAlpha, let background = source.given(background),
                (try? Background(parsing: background)) == .transparent {
-                let instead = OutputFormat.listed(OutputFormat.transparentDefaults.map { "." + $0.fileExtension })
+                let instead = TextFormat.listed(OutputFormat.transparentDefaults.map { "." + $0.fileExtension })
                 throw .invalidRequest("'\(TextFormat.clipped(outputName))' is a \(named.displayName), which cannot be "
                                       + "transparent; give \(source.spelling(Self.background)) '#rrggbb', or name a "
                                       + "\(instead) output")

@@ -92,7 +92,7 @@ public struct RenderSettings: Sendable, Equatable {
         let chosen = background ?? format.defaultBackground
         if chosen == .transparent && !format.supportsAlpha {
             throw .invalidRequest("\(format.fixed?.displayName ?? format.rawValue) cannot be transparent; give a background "
-                                  + "colour '#rrggbb' or use \(OutputFormat.listed(OutputFormat.transparentDefaults.map(\.rawValue)))")
+                                  + "colour '#rrggbb' or use \(TextFormat.listed(OutputFormat.transparentDefaults.map(\.rawValue)))")
         }
         self.canvas = canvas
         self.format = format

@@ -31,9 +31,9 @@ public struct ProcessRequest: Sendable {
     public static let format = RenderRequest.format.with(
         help: "how the renders are written: auto (the smallest of PNG, palette PNG and WebP that keeps luma SSIM >= 0.975 "
             + "and chroma SSIM >= 0.96, named in the manifest\(RenderRequest.autoWhenNamedNote)), or one of "
-            + OutputFormat.listed(OutputFormat.allCases.map(\.helpName))
+            + TextFormat.listed(OutputFormat.allCases.map(\.helpName))
             + ": the lossy ones at quality 85, with white bars for "
-            + OutputFormat.listed(OutputFormat.opaqueOnly.map(\.displayName), "and"),
+            + TextFormat.listed(OutputFormat.opaqueOnly.map(\.displayName), "and"),
         defaultValue: FormatChoice.auto.rawValue)
     /// `--formats F[,G]`: the formats `auto` chooses among, as a render's.
     public static let formats = RenderRequest.formats

@@ -60,6 +60,12 @@ public enum TextFormat {
         return "\(scaled / unit).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
     }
 
+    /// `items` as a sentence lists them: `a`, `a or b`, `a, b or c` (`word` before the last).
+    public static func listed(_ items: [String], _ word: String = "or") -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(word) " + last
+    }
+
     /// Caller text cut to `limit` characters (and `...`) before it goes into a message.
     public static func clipped(_ text: String, _ limit: Int = 64) -> String {
         text.count <= limit ? text : String(text.prefix(limit)) + "..."

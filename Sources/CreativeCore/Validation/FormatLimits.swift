@@ -20,7 +20,7 @@ extension FormatChoice {
         let fitting = OutputFormat.allCases.filter { canvas.width <= $0.maxSide && canvas.height <= $0.maxSide }
         let smallest = OutputFormat.autoChoices.filter { $0.maxSide == limit }.map(\.displayName)
         return "\(canvas) pixels is over \(limit) pixels a side, the most auto can write (it may pick "
-            + "\(OutputFormat.listed(smallest)))"
+            + "\(TextFormat.listed(smallest)))"
             + (fitting.isEmpty ? "" : "; " + fitting.map(\.rawValue).joined(separator: " or ") + " can hold it")
     }
 }
