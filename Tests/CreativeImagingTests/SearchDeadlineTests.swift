@@ -2,43 +2,20 @@ import CreativeCore
 import CreativeTestSupport
 import XCTest
 @testable import CreativeImaging
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The job's one deadline reaches inside the searches and the preview sheet ("Hostile input,
 /// part 5", item 1): `auto`'s quality walk, a weight budget's bisection, `fix`'s weight search
-/// and the sheet's bands stop between encodes with `timeout`, where they ran 3 to 20 times past
-/// it. Each input is noise (heavy for every encoder); the work is measured in this process' CPU
-/// seconds (its worker threads and libvips' included), with a bound of 3 times the deadline so a
-/// loaded machine does not make the test flaky (the runs the issue measured took 3 to 20 times).
+/// and the sheet's bands stop between encodes with `timeout`. Each input is noise (heavy for every
+/// encoder), whose job without a deadline runs to an outcome of its own (a file, or
+/// `weight_unreachable`): ending in `timeout` shows the deadline stopped it inside the work. How
+/// long past the deadline the work runs is cost, measured by the bench, not by a clock here.
 final class SearchDeadlineTests: XCTestCase {
-    /// CPU seconds this process spends in `work` (user and system, every thread).
-    private func cpuSeconds(_ work: () throws -> Void) rethrows -> Double {
-        func now() -> Double {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        }
-        let start = now()
-        try work()
-        return now() - start
-    }
-
-    /// Asserts that `work` fails with `timeout` within `bound` CPU seconds.
-    private func assertStopsAtTheDeadline(_ bound: Double, file: StaticString = #filePath, line: UInt = #line,
+    /// Asserts that `work` fails with `timeout`.
+    private func assertStopsAtTheDeadline(file: StaticString = #filePath, line: UInt = #line,
                                           _ work: () throws -> Void) {
-        var failure: Error?
-        let spent = cpuSeconds {
-            do {
-                try work()
-            } catch {
-                failure = error
-            }
+        XCTAssertThrowsError(try work(), file: file, line: line) {
+            XCTAssertEqual(($0 as? ImagingError)?.code, "timeout", "\($0)", file: file, line: line)
         }
-        XCTAssertEqual((failure as? ImagingError)?.code, "timeout", "\(String(describing: failure))", file: file, line: line)
-        XCTAssertLessThan(spent, bound, "CPU seconds past the deadline", file: file, line: line)
     }
 
     /// A 960x150 PNG of noise (about 430 KB): `auto` searches every render of it to the end.
@@ -49,7 +26,7 @@ final class SearchDeadlineTests: XCTestCase {
     func testAutoProcessOfNoiseStopsAtItsDeadline() throws {
         let png = try noiseBanner()
         let timeout = 1.0
-        assertStopsAtTheDeadline(3 * timeout) {
+        assertStopsAtTheDeadline {
             _ = try CreativeJob.process(png, fileName: "noise.png",
                                         limits: ValidationLimits(job: JobLimits(timeout: timeout)))
         }
@@ -62,7 +39,7 @@ final class SearchDeadlineTests: XCTestCase {
         let source = try ImageSource(bytes: try Fixtures.png(try Fixtures.noiseImage(2184, 270)))
         let settings = try RenderSettings(canvas: PixelSize(width: 2184, height: 270), format: .fixed(.avif))
         let timeout = 1.0
-        assertStopsAtTheDeadline(3 * timeout) {
+        assertStopsAtTheDeadline {
             _ = try Renderer.render(source, settings: settings, limits: JobLimits(timeout: timeout))
         }
     }
@@ -71,25 +48,29 @@ final class SearchDeadlineTests: XCTestCase {
         // Two pixels too wide for the 2184x270 billboard: resized, then searched for 150 KB in
         // PNG and the fallbacks `fix` offers. One libimagequant palette of this noise takes about
         // 3 s of CPU and cannot be stopped once started: tried first on an eighth of its rows
-        // (PaletteDeadline), it is not started where it would end past the deadline, so the job
-        // stops within 1.2 times it (it ran 1.5 times past it when the palette was started).
+        // (PaletteDeadline), it is not started where it would end past the deadline.
         let source = try ImageSource(bytes: try Fixtures.png(try Fixtures.noiseImage(2186, 270)))
         let request = FixRequest()
         let formats = request.outputFormats(for: source.format)
-        let timeout = 2.0
-        assertStopsAtTheDeadline(1.2 * timeout) {
+        func fix(timeout: Double?) throws {
             _ = try Fixer.fix(source, request: request, format: formats[0], fallbacks: Array(formats.dropFirst()),
                               outputName: nil, limits: JobLimits(timeout: timeout))
         }
+        assertStopsAtTheDeadline { try fix(timeout: 1) }
+        XCTAssertThrowsError(try fix(timeout: nil), "without a deadline the search runs to its end") {
+            XCTAssertEqual(($0 as? ImagingError)?.code, "weight_unreachable", "\($0)")
+        }
     }
 
-    /// A palette save that could not finish before the deadline fails at once with it, after
-    /// its trial on a stripe; one with time enough, or with no deadline, is written.
+    /// A palette save that could not finish before the deadline fails with it, after its trial
+    /// on a stripe; one with time enough, or with no deadline, is written. A started palette runs
+    /// to its end and returns its file (nothing checks the deadline after it): the `timeout` shows
+    /// it was not started.
     func testAPaletteThatCannotFinishInTimeIsNotStarted() throws {
         let noise = try Fixtures.noiseImage(2186, 270).materialized()
         let save = VipsOperation("pngsave_buffer").with("in", .image(noise)).with("palette", .bool(true))
             .with("Q", .int(90)).with("dither", .double(1))
-        assertStopsAtTheDeadline(1.2) {
+        assertStopsAtTheDeadline {
             _ = try JobDeadline.binding(Deadline(seconds: 1)) { () throws(ImagingError) in try save.bytes() }
         }
         let flat = try VipsOperation("black").with("width", .int(2186)).with("height", .int(270)).with("bands", .int(3))
