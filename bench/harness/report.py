@@ -5,6 +5,7 @@ Ratios are of medians (wall clock) and of mean CPU, from one run of the benchmar
 of a comparison ran interleaved, so the machine's load fell on them alike."""
 from . import markdown as md
 from .stats import ratio
+from .sections.process import SIDE_BY_SIDE_BUDGET
 
 # Goals of the project for the summary table (docs/performance.md explains them).
 GOALS = {"startup": "<= 10 ms", "render-peer": "<= 0.45x", "render-floor": "CPU <= 1.25x", "validate": "<= 0.9x",
@@ -285,14 +286,15 @@ def process_floor(section):
                                                                                      entry["distinct_renders"]),
                      "/".join(entry["formats"]), "%s ms" % md.ms(tool["cpu_ms"]),
                      "%s ms" % md.ms(floor["cpu_ms"]) if floor else "n/a", md.times(figures["cpu_over_floor"]),
-                     md.number(figures["wall_over_cpu"], 2), md.grouped(entry["render_bytes"]),
+                     md.number(figures["wall_over_cpu"], 2), md.number(figures.get("wide_wall_over_cpu"), 2),
+                     md.grouped(entry["render_bytes"]),
                      md.grouped(entry["floor_bytes"]), md.number(figures["bytes_over_floor"], 3),
                      "%d of %d" % (entry.get("identical_files", 0), entry["renders"]),
                      md.grouped(entry.get("sheet_bytes"))])
     if not rows:
         return ""
     return md.table(["content", "renders", "formats", "process CPU", "floor CPU", "process CPU / floor CPU",
-                     "process wall / CPU", "render bytes", "floor bytes", "bytes / floor bytes",
+                     "process wall / CPU", "wall / CPU at --memory-budget " + SIDE_BY_SIDE_BUDGET, "render bytes", "floor bytes", "bytes / floor bytes",
                      "files the same to the byte", "preview sheet bytes"], rows)
 
 

@@ -268,14 +268,17 @@ class ProcessFloorTests(unittest.TestCase):
 
     def test_the_floor_figures_are_cpu_over_the_floors_wall_over_cpu_and_bytes_over_the_floors(self):
         result = comparison(command("creative-tool", 3000.0, 4000.0), command("creative-tool --format webp", 1500.0, 1500.0),
+                            command(process_section.SIDE_BY_SIDE, 2400.0, 4000.0),
                             command(process_section.FLOOR, 1100.0, 1000.0))
         figures = process_section.floor_figures(result, 150000, 160000)
         self.assertAlmostEqual(figures["cpu_over_floor"], 4.0)
         self.assertAlmostEqual(figures["wall_over_cpu"], 0.75)
+        self.assertAlmostEqual(figures["wide_wall_over_cpu"], 0.6)
         self.assertAlmostEqual(figures["bytes_over_floor"], 0.9375)
         without = process_section.floor_figures(comparison(command("creative-tool", 3000.0, 4000.0)), 1, 0)
         self.assertIsNone(without["cpu_over_floor"])
         self.assertIsNone(without["bytes_over_floor"])
+        self.assertIsNone(without["wide_wall_over_cpu"])
 
     def test_the_floor_table_gives_each_contents_ratios(self):
         entry = {"key": "photo-jpeg", "label": "photograph (JPEG q92)", "input": dict(INPUT, name="photo.jpg"),
@@ -286,7 +289,7 @@ class ProcessFloorTests(unittest.TestCase):
                                           command("ImageMagick x 28, WebP quality 85", 2000.0, 2000.0))}
         entry["floor"] = process_section.floor_figures(entry["comparison"], 1215340, 1257846)
         text = report.process({"inputs": [entry]})
-        self.assertIn("| photograph (JPEG q92) | 28 (27 distinct) | webp | 4000 ms | 1000 ms | 4.00× | 0.75 | "
+        self.assertIn("| photograph (JPEG q92) | 28 (27 distinct) | webp | 4000 ms | 1000 ms | 4.00× | 0.75 | n/a | "
                       "1,215,340 | 1,257,846 | 0.966 | 26 of 28 | 7,396,645 |", text)
         summary = report.summary({"sections": {"process": {"inputs": [entry]}}})
         self.assertIn("against its C floor", summary)

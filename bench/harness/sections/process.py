@@ -29,6 +29,10 @@ from . import weight
 # The name of ImageMagick's row writing WebP quality 85, per render count.
 WEBP_PEER = "ImageMagick x %d, WebP quality 85"
 FLOOR = "C floor (bench/floor-process.c), same libvips"
+# The same job with a memory budget that holds the preview sheet beside a searching render (two
+# pieces at once on 2 workers); a banner job at the default 80 MiB is charged for one at a time.
+SIDE_BY_SIDE_BUDGET = "112M"
+SIDE_BY_SIDE = "creative-tool --memory-budget " + SIDE_BY_SIDE_BUDGET
 # (key, label, file, the tool's options beside the file); BENCH_PROCESS_INPUTS names the keys.
 CONTENTS = [
     ("flat", "flat art (the test artwork, 2184x270)", "artwork.png", []),
@@ -175,8 +179,10 @@ def floor_figures(comparison, tool_bytes, floor_bytes):
     commands = comparison["commands"]
     tool = commands[0]
     floor = next((c for c in commands if c["name"] == FLOOR), None)
+    wide = next((c for c in commands if c["name"] == SIDE_BY_SIDE), None)
     return {"cpu_over_floor": ratio(tool["cpu_ms"], floor["cpu_ms"] if floor else None),
             "wall_over_cpu": ratio(tool["median_ms"], tool["cpu_ms"]),
+            "wide_wall_over_cpu": ratio(wide["median_ms"], wide["cpu_ms"]) if wide else None,
             "bytes_over_floor": ratio(tool_bytes, floor_bytes)}
 
 
@@ -296,6 +302,9 @@ def process_one(context, content, drawn):
     rows.append(("creative-tool --format webp", quote(context.binary, "process", source, "--format", "webp",
                                                       "--output-dir", os.path.join(folder, "webp-out"), *options)
                  + " >/dev/null"))
+    if "--product" not in options:
+        rows.append((SIDE_BY_SIDE, quote(context.binary, "process", source, "--memory-budget", SIDE_BY_SIDE_BUDGET,
+                                         "--output-dir", os.path.join(folder, "wide-out"), *options) + " >/dev/null"))
     rows.append((FLOOR, floor_command))
     rows.append(("ImageMagick x %d" % count, " && ".join(magick["png"])))
     rows.append((WEBP_PEER % count, " && ".join(magick["webp"])))
