@@ -294,8 +294,8 @@ def process_floor(section):
     if not rows:
         return ""
     return md.table(["content", "renders", "formats", "process CPU", "floor CPU", "process CPU / floor CPU",
-                     "process wall / CPU", "wall / CPU at --memory-budget " + SIDE_BY_SIDE_BUDGET, "render bytes", "floor bytes", "bytes / floor bytes",
-                     "files the same to the byte", "preview sheet bytes"], rows)
+                     "process wall / CPU", "wall / CPU at --memory-budget " + SIDE_BY_SIDE_BUDGET, "render bytes",
+                     "floor bytes", "bytes / floor bytes", "files the same to the byte", "preview sheet bytes"], rows)
 
 
 def process(section):
