@@ -186,7 +186,7 @@ struct AutoEncoder {
             do throws(ImagingError) {
                 let fitted = try search()
                 guard let recipe = fitted.recipe else { return }
-                fitting.append((fitted, try similarity.score(try decode(fitted.bytes, recipe.format))))
+                fitting.append((fitted, try similarity.score(try recipe.format.readBack(fitted.bytes))))
             } catch .overWeightBudget(let format, let least, _, let shortfall) {
                 if let shortfall { tried.append(shortfall.tried) }
                 if let under = shortfall?.underFloor {
@@ -298,10 +298,6 @@ struct AutoEncoder {
     /// What the detail of a render written by another render's decision ends with.
     static let decidedNote = " (auto, as decided on the smallest render)"
 
-    private func decode(_ bytes: [UInt8], _ format: OutputFormat) throws(ImagingError) -> VImage {
-        try VipsOperation(format.writer.loader).with("buffer", .bytes(bytes)).image()
-    }
-
     /// The recipe's encoding when it keeps the target and is smaller than `limit`; else nil.
     private func qualified(_ recipe: AutoRecipe, under limit: Int?,
                            _ similarity: Similarity.Perceptual) throws(ImagingError) -> EncodedRender? {
@@ -317,7 +313,7 @@ struct AutoEncoder {
     /// The encoding measured: kept when it keeps the target, and its score either way.
     func scored(_ recipe: AutoRecipe, bytes: [UInt8],
                         _ similarity: Similarity.Perceptual) throws(ImagingError) -> (kept: EncodedRender?, score: PerceptualScore) {
-        let score = try similarity.score(try decode(bytes, recipe.format))
+        let score = try similarity.score(try recipe.format.readBack(bytes))
         guard score.keeps(luma: Self.lumaTarget, chroma: Self.chromaTarget) else { return (nil, score) }
         return (EncodedRender(bytes: bytes, format: recipe.format, detail: "\(recipe.detail) (auto: \(score.description))",
                               ssim: score.luma, recipe: recipe, score: score), score)

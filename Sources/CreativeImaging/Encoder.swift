@@ -35,10 +35,6 @@ public enum Encoder {
     /// The quality of JPEG, WebP and AVIF when none is given.
     public static let defaultQuality = 85
 
-    /// Whether the libvips loaded writes `format` (AVIF needs an AV1 encoder in its libheif); a
-    /// format it cannot write is refused with `unsupported_format` and `auto` never tries it.
-    public static func writes(_ format: OutputFormat) -> Bool { format.isWritable }
-
     /// Encodes a render (8-bit sRGB, 3 or 4 bands) as `request` asks (``EncodeRequest``: the
     /// format, its quality and options, the memory and weight budgets, and what `auto` may do).
     /// - Throws: ``ImagingError/overWeightBudget(format:smallest:budget:shortfall:)`` when nothing fits the budget.

@@ -67,8 +67,15 @@ extension OutputFormat {
         return bytes.count > 12 && Array(bytes[4..<12]) == Array("ftypavif".utf8)
     }()
 
-    /// Whether the libvips loaded writes this format (``Writer/writable``).
+    /// Whether the libvips loaded writes this format (``Writer/writable``); a format it cannot
+    /// write is refused with `unsupported_format` and `auto` never tries it.
     var isWritable: Bool { writer.writable() }
+
+    /// A file of this format read back with its ``Writer/loader`` (its header; the pixels as they
+    /// are asked for): what `auto`'s scores, the quality floor and a palette's ladder measure.
+    func readBack(_ bytes: [UInt8]) throws(ImagingError) -> VImage {
+        try VipsOperation(writer.loader).with("buffer", .bytes(bytes)).image()
+    }
 
     /// A format's saver, feature probe, read-back loader and memory charge.
     struct Writer: Sendable {

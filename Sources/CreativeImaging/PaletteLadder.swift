@@ -24,7 +24,7 @@ struct PaletteLadder {
 
     /// The ladder of `quantised` (a palette PNG's bytes), nil when it is not 8-bit RGB or RGBA.
     init?(quantised: [UInt8]) throws(ImagingError) {
-        let decoded = try VipsOperation("pngload_buffer").with("buffer", .bytes(quantised)).image()
+        let decoded = try OutputFormat.png.readBack(quantised)
         guard decoded.isEightBit, decoded.bands == 3 || decoded.bands == 4 else { return nil }
         image = try decoded.materialized()
         let pixels = try PixelBuffer(image)

@@ -25,8 +25,7 @@ public enum QualityFloor {
     /// `area` (nil: the whole render).
     static func score(_ bytes: [UInt8], _ format: OutputFormat, against reference: VImage,
                       area: PixelRect?) throws(ImagingError) -> Double {
-        let decoded = try VipsOperation(format.writer.loader).with("buffer", .bytes(bytes)).image()
-        return try Similarity.lumaSSIM(reference, decoded, area: area)
+        try Similarity.lumaSSIM(reference, try format.readBack(bytes), area: area)
     }
 }
 

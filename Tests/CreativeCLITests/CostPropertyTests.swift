@@ -121,7 +121,7 @@ final class CostPropertyTests: XCTestCase {
         for (name, path) in try inputs() {
             for slot in [["--slot", "320x50"], ["--slot", "390x61", "--scale", "3"], ["--slot", "1024x1366", "--scale", "2"]] {
                 // AVIF, fixed and among auto's formats, where this libvips writes it.
-                let avif = Encoder.writes(.avif) ? ["avif", "auto --formats png,jpeg,webp,avif"] : []
+                let avif = OutputFormat.avif.isWritable ? ["avif", "auto --formats png,jpeg,webp,avif"] : []
                 for format in ["png", "jpeg", "webp", "auto"] + avif {
                     let arguments = ["render", path] + slot + ["--format"] + format.split(separator: " ").map(String.init)
                         + ["--max-bytes", "100000000",
@@ -197,7 +197,7 @@ final class CostPropertyTests: XCTestCase {
             ("interstitial", write("p-noise-int.jpg", try noiseJPEG(1080, 1920))),
         ]
         var failures: [String] = []
-        let avif = Encoder.writes(.avif) ? [["avif"], ["auto", "--formats", "png,jpeg,webp,avif"]] : []
+        let avif = OutputFormat.avif.isWritable ? [["avif"], ["auto", "--formats", "png,jpeg,webp,avif"]] : []
         let jobs = inputs.flatMap { input in ([["auto"], ["png"], ["webp"]] + avif).map { (input, $0) } }
             + noise.map { ($0, ["png", "--weight-budget", "1G"]) }
         for ((product, path), format) in jobs {

@@ -33,7 +33,7 @@ final class SearchDeadlineTests: XCTestCase {
     }
 
     func testBudgetedAVIFRenderStopsAtItsDeadline() throws {
-        try XCTSkipUnless(Encoder.writes(.avif), "this libvips writes no AVIF")
+        try XCTSkipUnless(OutputFormat.avif.isWritable, "this libvips writes no AVIF")
         // 2184x270 of noise: AVIF at quality 85 is over the 150 KB default budget, so the render
         // bisects the qualities, an AV1 encode of the whole canvas at each.
         let source = try ImageSource(bytes: try Fixtures.png(try Fixtures.noiseImage(2184, 270)))
